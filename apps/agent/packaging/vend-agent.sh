@@ -1,0 +1,24 @@
+#!/bin/sh
+# vend-agent launcher, installed as <release tree>/bin/vend-agent: runs the bundled agent
+# (lib/vend-agent.cjs) on the Node.js runtime shipped in the same tree (runtime/node).
+# Location-independent (the same tree runs from staging for the pre-swap self-test, from current/
+# and from previous/ for the fallback boot guard) and independent of PATH: only shell builtins,
+# plus readlink when the launcher is reached through a symbolic link. NODE_OPTIONS is dropped:
+# nothing from the environment may load code into the agent.
+self=$0
+hops=0
+while [ -L "$self" ] && [ "$hops" -lt 16 ] && command -v readlink >/dev/null 2>&1; do
+  link=$(readlink "$self") || break
+  case $link in
+    /*) self=$link ;;
+    *) self=${self%/*}/$link ;;
+  esac
+  hops=$((hops + 1))
+done
+case $self in
+  */*) bin=${self%/*} ;;
+  *) bin=. ;;
+esac
+here=$(CDPATH='' cd -- "$bin/.." && pwd -P) || exit 70
+unset NODE_OPTIONS
+exec "$here/runtime/node" "$here/lib/vend-agent.cjs" "$@"

@@ -1,0 +1,307 @@
+import { z } from 'zod';
+import {
+  ConfigBlock,
+  CreateOrderData,
+  DEVICE_CREDENTIAL_HEADER,
+  DEVICE_KEY_HEADER,
+  DEVICE_WITNESS_HEADER,
+  EnrolData,
+  FLEET_SECRET_HEADER,
+  GoodsData,
+  HeartbeatData,
+  PendingData,
+  RegisterData,
+  ReportData,
+  UpgradeData,
+  parseDeviceKey,
+} from '@vend/protocol';
+import type { Clock, CreateOrderRequest, HeartbeatRequest, RegisterRequest, ReportRequest } from '@vend/protocol';
+import { backoffDelay, parseRetryAfter, sleep } from './backoff.ts';
+import type { RandomSource } from './backoff.ts';
+import type { CredentialStore } from './credentials.ts';
+import { HttpTransportError } from './http.ts';
+import type { HttpRequest, HttpTransport } from './http.ts';
+
+/** How a leg authenticates: the device key only, the key or (before enrolment) the fleet secret, the fleet secret only (enrolment). */
+type LegAuth = 'key' | 'key-or-secret' | 'secret';
+
+interface LegSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  auth: LegAuth;
+  /** Safe to send twice: retried after a timeout. createOrder is not (a lost answer may hide an order). */
+  idempotent: boolean;
+}
+
+/** The gateway legs the agent calls (spec 2 §4.1, §5). */
+export const LEGS = {
+  register: { method: 'POST', path: '/cabinet/register', auth: 'key-or-secret', idempotent: true },
+  enrol: { method: 'POST', path: '/cabinet/enrol', auth: 'secret', idempotent: false },
+  heartbeat: { method: 'POST', path: '/cabinet/heartbeat', auth: 'key', idempotent: true },
+  config: { method: 'GET', path: '/cabinet/config', auth: 'key-or-secret', idempotent: true },
+  goods: { method: 'GET', path: '/cabinet/goods', auth: 'key-or-secret', idempotent: true },
+  createOrder: { method: 'POST', path: '/cabinet/createOrder', auth: 'key-or-secret', idempotent: false },
+  report: { method: 'POST', path: '/cabinet/report', auth: 'key', idempotent: true },
+  pending: { method: 'GET', path: '/cabinet/pending', auth: 'key', idempotent: true },
+  upgrade: { method: 'GET', path: '/cabinet/upgrade', auth: 'key', idempotent: true },
+} as const satisfies Record<string, LegSpec>;
+export type Leg = keyof typeof LEGS;
+
+export type CloudErrorKind =
+  /** No HTTP answer: connection refused, reset, DNS. */
+  | 'unreachable'
+  | 'timeout'
+  /** The cloud answered with an error status (see `status`). */
+  | 'http'
+  /** 403 to the device key: revoked. Nothing is presented any more. */
+  | 'revoked'
+  /** The leg needs a credential the agent does not have (not enrolled, or revoked). */
+  | 'no-credential'
+  /** 2xx whose body is not what the protocol says. */
+  | 'bad-response'
+  | 'aborted';
+
+export class CloudError extends Error {
+  constructor(
+    readonly kind: CloudErrorKind,
+    message: string,
+    readonly status: number | null = null,
+    readonly retryAfterMs: number | null = null,
+    /** The request provably never reached the cloud. */
+    readonly notSent = false,
+  ) {
+    super(message);
+    this.name = 'CloudError';
+  }
+
+  /** Worth trying again later: the cloud (or the way to it) may recover. */
+  get transient(): boolean {
+    if (this.kind === 'unreachable' || this.kind === 'timeout') return true;
+    if (this.kind !== 'http' || this.status === null) return false;
+    return this.status >= 500 || this.status === 429 || this.status === 408;
+  }
+}
+
+/** What the status view shows about the cloud. */
+export interface Reachability {
+  /** The last call that got any HTTP answer. */
+  lastAnswerAt: number | null;
+  lastSuccessAt: number | null;
+  lastError: { at: number; leg: Leg; message: string } | null;
+  /** Calls in a row with no HTTP answer. */
+  consecutiveFailures: number;
+}
+
+export interface CloudLogger {
+  debug(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface CloudClientOptions {
+  baseUrl: string;
+  equipmentNo: string;
+  fleetSecret?: string | undefined;
+  credentials: CredentialStore;
+  transport: HttpTransport;
+  clock: Clock;
+  random: RandomSource;
+  timeoutMs: number;
+  backoff: { baseMs: number; capMs: number };
+  log: CloudLogger;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  query?: Record<string, string>;
+  /** Attempts in all (1 = no retry). Default 3. */
+  attempts?: number;
+  signal?: AbortSignal;
+}
+
+const Envelope = z.object({ code: z.number().optional(), message: z.string().optional(), data: z.unknown() });
+
+/**
+ * The agent's side of the cabinet gateway. Per call: the device key once enrolled (the `secret`
+ * header only before, and only on the legs that take it), the last witness token it was handed
+ * (never an invented one), an 8 s deadline, and retries with capped exponential backoff and
+ * jitter that honour Retry-After. Every answer is read for a rotated credential, which is stored
+ * before the next call presents it; a 403 to the key means revoked, and the key is never presented
+ * again.
+ */
+export class CloudClient {
+  private witness: string | null = null;
+  readonly reachability: Reachability = { lastAnswerAt: null, lastSuccessAt: null, lastError: null, consecutiveFailures: 0 };
+
+  constructor(private readonly o: CloudClientOptions) {}
+
+  get equipmentNo(): string {
+    return this.o.equipmentNo;
+  }
+
+  /** The witness token the next call will echo (tests and status; not secret, but not shown either). */
+  get lastWitness(): string | null {
+    return this.witness;
+  }
+
+  get enrolled(): boolean {
+    return this.o.credentials.current() !== null;
+  }
+
+  // --- legs ------------------------------------------------------------------------------------
+
+  register(body: Omit<RegisterRequest, 'equipmentNo'>, o: CallOptions = {}) {
+    return this.call('register', RegisterData, { ...o, body: { equipmentNo: this.o.equipmentNo, ...body } });
+  }
+  enrol(deviceId: string, o: CallOptions = {}) {
+    return this.call('enrol', EnrolData, { attempts: 1, ...o, body: { equipmentNo: this.o.equipmentNo, deviceId } });
+  }
+  heartbeat(body: Omit<HeartbeatRequest, 'equipmentNo'>, o: CallOptions = {}) {
+    return this.call('heartbeat', HeartbeatData, { ...o, body: { equipmentNo: this.o.equipmentNo, ...body } });
+  }
+  config(o: CallOptions = {}) {
+    return this.call('config', ConfigBlock, o);
+  }
+  goods(o: CallOptions = {}) {
+    return this.call('goods', GoodsData, o);
+  }
+  createOrder(body: Omit<CreateOrderRequest, 'equipmentNo'>, o: CallOptions = {}) {
+    return this.call('createOrder', CreateOrderData, { ...o, body: { equipmentNo: this.o.equipmentNo, ...body } });
+  }
+  report(body: Omit<ReportRequest, 'equipmentNo'>, o: CallOptions = {}) {
+    return this.call('report', ReportData, { ...o, body: { equipmentNo: this.o.equipmentNo, ...body } });
+  }
+  pending(o: CallOptions = {}) {
+    return this.call('pending', PendingData, o);
+  }
+  upgrade(agentVersion: string, o: CallOptions = {}) {
+    return this.call('upgrade', UpgradeData, { ...o, query: { agentVersion } });
+  }
+
+  // --- machinery -------------------------------------------------------------------------------
+
+  /** One leg with retries. Throws CloudError. */
+  async call<S extends z.ZodType>(leg: Leg, schema: S, o: CallOptions = {}): Promise<z.infer<S>> {
+    const attempts = Math.max(1, o.attempts ?? 3);
+    const spec: LegSpec = LEGS[leg];
+    let credentialRetry = false;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(leg, schema, o);
+      } catch (e) {
+        if (!(e instanceof CloudError)) throw e;
+        if (e.kind === 'http' && e.status === 401 && e.message === STALE_CREDENTIAL && !credentialRetry) {
+          // a rotation finished while this call was out with the previous generation: once more, now
+          credentialRetry = true;
+          attempt--;
+          continue;
+        }
+        const retryable = e.transient && (spec.idempotent || e.notSent || e.status === 429 || e.status === 503);
+        if (!retryable || attempt + 1 >= attempts) throw e;
+        const wait = backoffDelay(attempt, { ...this.o.backoff, random: this.o.random }, e.retryAfterMs);
+        this.o.log.debug({ leg, attempt: attempt + 1, waitMs: wait, error: e.message }, 'cloud call failed; retrying');
+        if (!(await sleep(this.o.clock, wait, o.signal))) throw new CloudError('aborted', 'aborted');
+      }
+    }
+  }
+
+  private headersFor(leg: Leg, spec: LegSpec): { headers: Record<string, string>; used: string | null } {
+    const headers: Record<string, string> = { accept: 'application/json', 'x-equipment-no': this.o.equipmentNo };
+    const key = this.o.credentials.current();
+    let used: string | null = null;
+    if (spec.auth === 'secret') {
+      if (this.o.credentials.isRevoked()) throw new CloudError('revoked', 'the credential is revoked: this cabinet does not enrol again');
+      if (!this.o.fleetSecret) throw new CloudError('no-credential', 'no fleet secret is configured');
+      headers[FLEET_SECRET_HEADER] = this.o.fleetSecret;
+    } else if (key !== null) {
+      headers[DEVICE_KEY_HEADER] = key;
+      used = key;
+    } else if (this.o.credentials.isRevoked()) {
+      throw new CloudError('revoked', `the credential is revoked: ${leg} is not called`);
+    } else if (spec.auth === 'key-or-secret' && this.o.fleetSecret) {
+      headers[FLEET_SECRET_HEADER] = this.o.fleetSecret;
+    } else {
+      throw new CloudError('no-credential', `${leg} needs the cabinet's device key: not enrolled yet`);
+    }
+    // Echo the last token seen; with none seen (first call, state lost), send none — never invent one.
+    if (this.witness !== null) headers[DEVICE_WITNESS_HEADER] = this.witness;
+    return { headers, used };
+  }
+
+  private async once<S extends z.ZodType>(leg: Leg, schema: S, o: CallOptions): Promise<z.infer<S>> {
+    const spec: LegSpec = LEGS[leg];
+    const { headers, used } = this.headersFor(leg, spec);
+    const url = new URL(this.o.baseUrl + spec.path);
+    for (const [k, v] of Object.entries(o.query ?? {})) url.searchParams.set(k, v);
+    const req: HttpRequest = { method: spec.method, url: url.toString(), headers, timeoutMs: this.o.timeoutMs };
+    if (o.signal) req.signal = o.signal;
+    if (o.body !== undefined) {
+      req.headers['content-type'] = 'application/json';
+      req.body = JSON.stringify(o.body);
+    }
+    const now = (): number => this.o.clock.now();
+    let res;
+    try {
+      res = await this.o.transport(req);
+    } catch (e) {
+      const t = e instanceof HttpTransportError ? e : new HttpTransportError('network', (e as Error).message, false);
+      if (t.kind === 'aborted') throw new CloudError('aborted', 'aborted');
+      this.reachability.consecutiveFailures++;
+      const err = new CloudError(t.kind === 'timeout' ? 'timeout' : 'unreachable', `${leg}: ${t.message}`, null, null, t.notSent);
+      this.reachability.lastError = { at: now(), leg, message: err.message };
+      throw err;
+    }
+    this.reachability.lastAnswerAt = now();
+    this.reachability.consecutiveFailures = 0;
+
+    const witness = res.headers[DEVICE_WITNESS_HEADER];
+    if (witness) this.witness = witness;
+    const handed = res.headers[DEVICE_CREDENTIAL_HEADER];
+    // A handover is taken only from an answer to the credential in use now; one answering an older
+    // generation (a call in flight while a rotation completed) is stale and ignored.
+    if (handed && used !== null && this.o.credentials.current() === used && handed !== used) {
+      if (parseDeviceKey(handed)) {
+        this.o.credentials.replace(handed);
+        this.o.log.info({ keyId: parseDeviceKey(handed)?.keyId }, 'credential rotated: the new generation is stored and presented from now on');
+      } else {
+        this.o.log.warn({ leg }, 'ignored an x-device-credential that is not keyId:secret');
+      }
+    }
+
+    let envelope: z.infer<typeof Envelope> | null = null;
+    try {
+      const parsed = Envelope.safeParse(JSON.parse(res.body));
+      if (parsed.success) envelope = parsed.data;
+    } catch {
+      envelope = null;
+    }
+    if (res.status >= 200 && res.status < 300) {
+      const data = schema.safeParse(envelope?.data);
+      if (!envelope || !data.success) {
+        const err = new CloudError('bad-response', `${leg}: the answer is not the protocol's shape`, res.status);
+        this.reachability.lastError = { at: now(), leg, message: err.message };
+        throw err;
+      }
+      this.reachability.lastSuccessAt = now();
+      return data.data as z.infer<S>;
+    }
+    const message = envelope?.message ?? `HTTP ${res.status}`;
+    if (res.status === 403 && used !== null) {
+      // spec 2 §7: the agent treats 403 to its key as revocation — stop presenting, never re-enrol
+      this.o.credentials.markRevoked(message);
+      this.o.log.error({ leg, status: 403, message }, 'the cloud revoked this cabinet credential: the agent stops presenting it and will not enrol again');
+      const err = new CloudError('revoked', `${leg}: credential revoked (${message})`, 403);
+      this.reachability.lastError = { at: now(), leg, message: err.message };
+      throw err;
+    }
+    if (res.status === 401 && used !== null && this.o.credentials.current() !== used) {
+      throw new CloudError('http', STALE_CREDENTIAL, 401);
+    }
+    const err = new CloudError('http', `${leg}: ${res.status} ${message}`, res.status, parseRetryAfter(res.headers['retry-after'], now()));
+    this.reachability.lastError = { at: now(), leg, message: err.message };
+    throw err;
+  }
+}
+
+const STALE_CREDENTIAL = 'answered with the previous credential generation';

@@ -1,0 +1,229 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { PAY_METHODS } from '@vend/protocol';
+import { LOOPBACK_HOSTS } from '../config.ts';
+import { DispenseRefused } from '../spool/dispenser.ts';
+import type { VendResult, WalkUpRequest } from '../spool/dispenser.ts';
+
+/** What the control channel serves; the daemon provides it. */
+export interface ControlApi {
+  status(): unknown;
+  planogram(): Promise<unknown>;
+  walkUp(req: WalkUpRequest): Promise<VendResult>;
+  vends(limit: number): unknown;
+  enrolNow(): Promise<unknown>;
+  /** Check for an upgrade now (the upgrade pipeline's trigger). */
+  upgradeCheck(): Promise<unknown>;
+}
+
+export interface ControlLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface ControlServerOptions {
+  host: string;
+  port: number;
+  /** The bearer token, read when a request arrives (an empty one authenticates nobody). */
+  token: () => string;
+  api: ControlApi;
+  log: ControlLogger;
+}
+
+export interface ControlServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export class ControlBindError extends Error {}
+
+const MAX_BODY = 4096;
+
+export const DispenseBody = z.strictObject({
+  aisle: z.number().int().min(1).max(1024),
+  payMethod: z.enum(PAY_METHODS).optional(),
+  cardBrand: z.string().min(1).max(32).optional(),
+  cardLast4: z
+    .string()
+    .regex(/^\d{4}$/)
+    .optional(),
+});
+
+/** HTTP status of each refusal: busy is a conflict; "cannot now" is 503; the cloud's own refusal keeps its meaning. */
+function refusalStatus(e: DispenseRefused): number {
+  switch (e.code) {
+    case 'busy':
+      return 409;
+    case 'bad-aisle':
+      return 400;
+    case 'cloud-refused':
+      return e.cloudStatus === 409 || e.cloudStatus === 400 ? e.cloudStatus : 502;
+    case 'not-ready':
+    case 'board-unavailable':
+    case 'cloud-unreachable':
+    case 'not-enrolled':
+      return 503;
+  }
+}
+
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+/**
+ * The loopback control channel (spec 2 §8: loopback, port 8770): for the kiosk screen and the
+ * technician's CLI. Binds 127.0.0.1 or ::1 and nothing else. Every endpoint but /healthz needs
+ * `Authorization: Bearer <token>` (the per-cabinet token in the state directory); with an empty
+ * token nothing authenticates, so every dispense is refused. Requests naming a non-loopback Host
+ * are refused too (a web page in the kiosk's browser cannot reach it by DNS rebinding).
+ *
+ *   GET  /healthz           liveness, no token
+ *   GET  /v1/status         enrolment, cloud, versions, board link, spool, last errors
+ *   GET  /v1/planogram      the goods list (SKUs, prices, stock, faulted lanes)
+ *   POST /v1/dispense       {aisle, payMethod?, cardBrand?, cardLast4?}: a walk-up sale after local payment
+ *   GET  /v1/vends?limit=N  the last vend results, newest first
+ *   POST /v1/enrol          try enrolment now
+ *   POST /v1/upgrade/check  check for an upgrade now (declined with a deferral while the cabinet is busy)
+ */
+export async function startControlServer(o: ControlServerOptions): Promise<ControlServer> {
+  if (!(LOOPBACK_HOSTS as readonly string[]).includes(o.host))
+    throw new ControlBindError(`the control channel binds to loopback only (127.0.0.1 or ::1), not ${o.host}`);
+  const server = createServer((req, res) => {
+    handle(o, req, res).catch((e: unknown) => {
+      o.log.warn({ error: (e as Error).message, path: req.url }, 'control channel request failed');
+      if (!res.headersSent) send(res, 500, { error: 'internal', message: 'internal error' });
+    });
+  });
+  server.requestTimeout = 90_000;
+  server.headersTimeout = 10_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  if (!(LOOPBACK_HOSTS as readonly string[]).includes(addr.address)) {
+    server.close();
+    throw new ControlBindError(`the control channel ended up on ${addr.address}; refusing`);
+  }
+  const hostPart = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return {
+    url: `http://${hostPart}:${addr.port}`,
+    port: addr.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body) + '\n';
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function loopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return true; // HTTP/1.0 without Host: only a local client
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
+  return name === '127.0.0.1' || name === 'localhost' || name === '[::1]';
+}
+
+function authorised(req: IncomingMessage, token: string): boolean {
+  if (token === '') return false;
+  const h = req.headers.authorization;
+  if (typeof h !== 'string' || !h.startsWith('Bearer ')) return false;
+  return timingSafeEqual(digest(h.slice('Bearer '.length).trim()), digest(token));
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  let size = 0;
+  const parts: Buffer[] = [];
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) throw new BodyError(413, `body over ${MAX_BODY} bytes`);
+    parts.push(chunk);
+  }
+  const text = Buffer.concat(parts).toString('utf8');
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new BodyError(400, `body must be JSON: ${(e as Error).message}`);
+  }
+}
+
+class BodyError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function handle(o: ControlServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const route = `${req.method ?? 'GET'} ${url.pathname}`;
+  if (!loopbackHost(req.headers.host)) return send(res, 421, { error: 'misdirected', message: 'the control channel answers loopback names only' });
+  if (route === 'GET /healthz') return send(res, 200, { ok: true });
+  const token = o.token();
+  if (!authorised(req, token)) {
+    res.setHeader('www-authenticate', 'Bearer');
+    return send(res, 401, {
+      error: 'unauthorized',
+      message:
+        token === ''
+          ? 'this cabinet has an empty control token: the control channel accepts nobody and refuses every dispense'
+          : 'a valid bearer token is required',
+    });
+  }
+  switch (route) {
+    case 'GET /v1/status':
+      return send(res, 200, o.api.status());
+    case 'GET /v1/planogram':
+      return send(res, 200, await o.api.planogram());
+    case 'GET /v1/vends': {
+      const n = Number(url.searchParams.get('limit') ?? '20');
+      const limit = Number.isInteger(n) && n >= 1 && n <= 200 ? n : 20;
+      return send(res, 200, { vends: o.api.vends(limit) });
+    }
+    case 'POST /v1/enrol':
+      return send(res, 200, await o.api.enrolNow());
+    case 'POST /v1/upgrade/check':
+      return send(res, 200, await o.api.upgradeCheck());
+    case 'POST /v1/dispense': {
+      let body: z.infer<typeof DispenseBody>;
+      try {
+        const parsed = DispenseBody.safeParse(await readJson(req));
+        if (!parsed.success)
+          return send(res, 400, { error: 'bad-request', message: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') });
+        body = parsed.data;
+      } catch (e) {
+        if (e instanceof BodyError) return send(res, e.status, { error: 'bad-request', message: e.message });
+        throw e;
+      }
+      try {
+        const req2: WalkUpRequest = { aisle: body.aisle };
+        if (body.payMethod) req2.payMethod = body.payMethod;
+        if (body.cardBrand) req2.cardBrand = body.cardBrand;
+        if (body.cardLast4) req2.cardLast4 = body.cardLast4;
+        const result = await o.api.walkUp(req2);
+        o.log.info({ dispenseId: result.dispenseId, outcome: result.outcome }, 'walk-up dispense through the control channel');
+        return send(res, 200, result);
+      } catch (e) {
+        if (e instanceof DispenseRefused) return send(res, refusalStatus(e), { error: e.code, message: e.message });
+        throw e;
+      }
+    }
+    default:
+      return send(res, 404, {
+        error: 'not-found',
+        message: `no ${route}; see GET /v1/status, /v1/planogram, /v1/vends, POST /v1/dispense, /v1/enrol, /v1/upgrade/check`,
+      });
+  }
+}

@@ -1,0 +1,626 @@
+import type { Logger } from 'pino';
+import { CONFIG_DEFAULTS, FEATURE_DEFAULTS, systemClock } from '@vend/protocol';
+import type { BlockedReport, Clock, ConfigBlock, DeferralReport, GoodsData } from '@vend/protocol';
+import type { AgentConfig } from './config.ts';
+import { mask } from './config.ts';
+import { backoffDelay, sleep } from './cloud/backoff.ts';
+import type { RandomSource } from './cloud/backoff.ts';
+import { CloudClient, CloudError } from './cloud/client.ts';
+import { StateCredentialStore } from './cloud/credentials.ts';
+import { Enroller } from './cloud/enrolment.ts';
+import type { EnrolmentStatus } from './cloud/enrolment.ts';
+import { undiciTransport } from './cloud/http.ts';
+import type { HttpTransport } from './cloud/http.ts';
+import { startControlServer } from './control/server.ts';
+import type { ControlServer } from './control/server.ts';
+import { DispenseBook } from './spool/book.ts';
+import { Dispenser } from './spool/dispenser.ts';
+import { FileJournal } from './spool/journal.ts';
+import { ReportSpool } from './spool/spool.ts';
+import { createAgentLogger } from './state/log-file.ts';
+import { StateDir } from './state/state-dir.ts';
+import { VmcDriver } from './vmc/driver.ts';
+import { serialportTransport } from './vmc/transport.ts';
+import type { SerialTransport } from './vmc/transport.ts';
+import { UpgradeManager } from './upgrade/manager.ts';
+import type { CheckOutcome, UpgradeHost } from './upgrade/manager.ts';
+
+/** What the upgrade pipeline needs to know about how busy the cabinet is (spec 2 §4.4 step 7; upgrade/preflight.ts QuietState). */
+export interface QuietFacts {
+  /** The cabinet's vend lock is free (no dispense, walk-up or remote, and no board exchange running). */
+  vendLockFree: boolean;
+  /** Remote drop commands taken from the cloud and not yet finished. */
+  leased: number;
+  /** Reports in the spool not yet delivered (zero is "empty spool"). */
+  spoolDepth: number;
+  /** Seconds since the last vend, lease or customer activity. */
+  secondsSinceActivity: number;
+}
+
+export interface DaemonOptions {
+  config: AgentConfig;
+  clock?: Clock;
+  random?: RandomSource;
+  /** Serial ports (default: serialport's OS binding). */
+  serial?: SerialTransport;
+  /** HTTP to the cloud (default: undici). */
+  http?: HttpTransport;
+  /** Where log lines go besides the log file (default: stdout; null: the file only). */
+  logStdout?: NodeJS.WritableStream | null;
+  /** The upgrade pipeline asks for a restart (a new version is in place, or one on trial is reverted). */
+  onRestart?: () => void;
+  /** Run the upgrade pipeline (default true). */
+  upgrades?: boolean;
+}
+
+/** One line of the status view's "last errors". */
+interface ErrorLine {
+  at: number;
+  source: string;
+  message: string;
+}
+
+const BOARD_CHECK_MS = 60_000;
+const BOARD_RETRY_MS = 10_000;
+const PLANOGRAM_TTL_MS = 30_000;
+
+export function defaultConfigBlock(machineCode: string): ConfigBlock {
+  return {
+    ...CONFIG_DEFAULTS,
+    features: { ...FEATURE_DEFAULTS },
+    machineCode,
+    kioskUiUrl: '',
+    adminPin: '',
+    adminPinSource: 'derived',
+  };
+}
+
+/**
+ * `vend-agent run`: the cabinet daemon. Starts its parts in order — state directory (one daemon per
+ * directory), logs, the dispense journal, the board driver, the cloud client, the loopback control
+ * channel — then runs its loops together: board link and crash recovery, enrolment and register,
+ * heartbeat, pending poll, configuration refresh, report spool, remote drops. SIGTERM stops it
+ * with a deadline: a dispense on the wire is seen through, everything else stops at once.
+ */
+export class Daemon {
+  readonly log: Logger;
+  readonly state: StateDir;
+  readonly book: DispenseBook;
+  readonly driver: VmcDriver;
+  readonly client: CloudClient;
+  readonly credentials: StateCredentialStore;
+  readonly enroller: Enroller;
+  readonly spool: ReportSpool;
+  readonly dispenser: Dispenser;
+  readonly deviceId: string;
+  readonly startedAt: number;
+  control: ControlServer | null = null;
+  readonly upgrades: UpgradeManager | null;
+
+  private readonly clock: Clock;
+  private readonly random: RandomSource;
+  private readonly abort = new AbortController();
+  private readonly journal: FileJournal;
+  private readonly pidLock: { release(): void };
+  private readonly closeHttp: () => Promise<void>;
+  private readonly tasks: Promise<unknown>[] = [];
+  private readonly errors: ErrorLine[] = [];
+  private configBlock: ConfigBlock;
+  private configSource: 'cloud' | 'cache' | 'defaults';
+  private registeredAt: number | null = null;
+  private board: {
+    state: 'unknown' | 'ok' | 'fault' | 'unavailable';
+    vmcVersion: string | null;
+    module: string | null;
+    rows: number | null;
+    columnsPerRow: number | null;
+    bootId: number | null;
+    problems: string[];
+    checkedAt: number | null;
+    lastError: string | null;
+  } = { state: 'unknown', vmcVersion: null, module: null, rows: null, columnsPerRow: null, bootId: null, problems: [], checkedAt: null, lastError: null };
+  private planogramCache: { at: number; goods: GoodsData } | null = null;
+  private upgradeReports: { deferring: DeferralReport | null; blocked: BlockedReport | null } = { deferring: null, blocked: null };
+  private stopping: Promise<void> | null = null;
+
+  private constructor(
+    readonly config: AgentConfig,
+    o: DaemonOptions,
+  ) {
+    if (!config.cloudUrl) throw new Error('cloudUrl is required to run (flag --cloud-url, VEND_AGENT_CLOUD_URL, or the config file)');
+    if (!config.equipmentNo) throw new Error('equipmentNo is required to run (flag --equipment-no, VEND_AGENT_EQUIPMENT_NO, or the config file)');
+    this.clock = o.clock ?? systemClock;
+    this.random = o.random ?? Math.random;
+    this.startedAt = this.clock.now();
+
+    // 1. state directory, one daemon on it
+    this.state = new StateDir(config.stateDir);
+    this.state.ensure();
+    this.pidLock = this.state.acquirePidLock();
+
+    // 2. logs
+    this.log = createAgentLogger({ file: this.state.path('log'), level: config.logLevel, stdout: o.logStdout === undefined ? process.stdout : o.logStdout });
+    const deviceId = this.state.deviceId(config.machineIdFile === '' ? null : config.machineIdFile);
+    this.deviceId = deviceId.deviceId;
+    this.state.controlToken(); // generated on first start (0600)
+    const cached = this.state.readCachedConfig();
+    this.configBlock = cached?.config ?? defaultConfigBlock(config.equipmentNo);
+    this.configSource = cached ? 'cache' : 'defaults';
+
+    // 3. the dispense journal
+    this.journal = new FileJournal(this.state.path('journal'));
+    this.book = new DispenseBook(this.journal, this.clock);
+    const loaded = this.book.load();
+    if (loaded.dropped > 0) this.log.warn({ dropped: loaded.dropped }, 'journal: dropped a record cut short by a crash');
+
+    // 4. the board
+    this.driver = new VmcDriver({
+      transport: o.serial ?? serialportTransport(),
+      path: config.serialPort,
+      clock: this.clock,
+      timings: { openAttempts: config.vmcOpenAttempts, openBackoffMs: config.vmcOpenBackoffMs },
+      log: this.log.child({ part: 'vmc' }),
+    });
+
+    // 5. the cloud
+    const http = o.http ? { transport: o.http, close: async () => {} } : undiciTransport();
+    this.closeHttp = http.close;
+    const cloudLog = this.log.child({ part: 'cloud' });
+    this.credentials = new StateCredentialStore(this.state, () => this.clock.now(), {
+      rotated: (keyId, previous) => cloudLog.info({ keyId, previousKeyId: previous }, 'credential handover stored'),
+      revoked: (message) => this.noteError('cloud', `credential revoked: ${message}`),
+    });
+    this.client = new CloudClient({
+      baseUrl: config.cloudUrl,
+      equipmentNo: config.equipmentNo,
+      fleetSecret: config.fleetSecret,
+      credentials: this.credentials,
+      transport: http.transport,
+      clock: this.clock,
+      random: this.random,
+      timeoutMs: config.httpTimeoutMs,
+      backoff: { baseMs: config.backoffBaseMs, capMs: config.backoffCapMs },
+      log: cloudLog,
+    });
+    this.enroller = new Enroller({
+      client: this.client,
+      credentials: this.credentials,
+      deviceId: this.deviceId,
+      clock: this.clock,
+      random: this.random,
+      log: cloudLog,
+      recordConflict: (message) => this.state.writeEnrolment({ state: 'conflict', keyId: null, machineCode: null, message, at: this.clock.now() }),
+      waitMs: config.backoffBaseMs,
+    });
+    this.spool = new ReportSpool({
+      book: this.book,
+      client: this.client,
+      clock: this.clock,
+      random: this.random,
+      log: this.log.child({ part: 'spool' }),
+      backoff: { baseMs: config.backoffBaseMs, capMs: config.backoffCapMs },
+      onRejected: (r, message) => this.noteError('spool', `report ${r.id} rejected: ${message}`),
+    });
+    this.dispenser = new Dispenser({
+      book: this.book,
+      driver: this.driver,
+      client: this.client,
+      clock: this.clock,
+      log: this.log.child({ part: 'dispense' }),
+      onOutcome: () => this.spool.wake(),
+      aisleCount: () =>
+        this.board.rows && this.board.columnsPerRow ? this.board.rows * this.board.columnsPerRow : this.configBlock.rows * this.configBlock.columnsPerRow,
+      boardAvailable: () => this.board.state !== 'unavailable',
+    });
+    // 6. the upgrade pipeline (docs/agent-upgrades.md "Wiring into the daemon")
+    const host: UpgradeHost = {
+      runningVersion: () => config.agentVersion,
+      quiet: () => this.quiet(),
+      fetchOffer: () => this.client.upgrade(config.agentVersion, { attempts: 2, signal: this.abort.signal }),
+      reportDeferral: (r) => this.setUpgradeReports({ deferring: r }),
+      reportBlocked: (r) => this.setUpgradeReports({ blocked: r }),
+      clearReports: () => this.setUpgradeReports({ deferring: null, blocked: null }),
+      restart: () => {
+        this.log.warn({}, 'the upgrade pipeline asks for a restart');
+        if (o.onRestart) o.onRestart();
+        else void this.stop('upgrade restart');
+      },
+      cloudReachable: () => this.heartbeatNow(),
+    };
+    this.upgrades =
+      o.upgrades === false
+        ? null
+        : new UpgradeManager({
+            root: config.installRoot,
+            host,
+            clock: this.clock,
+            releasePublicKey: config.releasePublicKey ?? null,
+            artifactPrefix: config.artifactPrefix ?? null,
+            invocationId: config.invocationId ?? null,
+            log: this.log.child({ part: 'upgrade' }),
+            limits: { download: { timeoutMs: config.downloadTimeoutMs } },
+          });
+    this.log.info(
+      {
+        version: config.agentVersion,
+        stateDir: config.stateDir,
+        equipmentNo: config.equipmentNo,
+        deviceIdSource: deviceId.source,
+        keyId: this.credentials.keyId(),
+        spoolDepth: this.book.depth(),
+        unresolved: this.book.unresolved().length,
+      },
+      'vend-agent starting',
+    );
+  }
+
+  /** Starts every part in order and the loops; resolves once the control channel listens. */
+  static async start(o: DaemonOptions): Promise<Daemon> {
+    const d = new Daemon(o.config, o);
+    try {
+      // the boot guard first: finishes or undoes an interrupted install, arms the health timer of a version on trial
+      if (d.upgrades) {
+        const boot = await d.upgrades.onBoot();
+        d.log.info({ boot }, 'upgrade boot guard');
+      }
+      // 7. the control channel (a technician can ask for status while board and cloud come up)
+      d.control = await startControlServer({
+        host: o.config.controlHost,
+        port: o.config.controlPort,
+        token: () => d.state.readControlToken() ?? '',
+        api: {
+          status: () => d.status(),
+          planogram: () => d.planogram(),
+          walkUp: (req) => d.dispenser.walkUp(req),
+          vends: (limit) => d.book.recent(limit),
+          enrolNow: () => d.enrolNow(),
+          upgradeCheck: () => d.upgradeCheck(),
+        },
+        log: d.log.child({ part: 'control' }),
+      });
+    } catch (e) {
+      await d.release();
+      throw e;
+    }
+    // 8. the loops, together
+    const signal = d.abort.signal;
+    d.run('board', () => d.boardLoop(signal));
+    d.run('cloud', () => d.cloudLoop(signal));
+    d.run('dispense', () => d.dispenser.runQueue(signal));
+    d.upgrades?.start();
+    d.log.info({ control: d.control.url }, 'vend-agent running');
+    return d;
+  }
+
+  private run(name: string, fn: () => Promise<unknown>): void {
+    this.tasks.push(
+      fn().catch((e: unknown) => {
+        this.noteError(name, (e as Error).message);
+        this.log.error({ task: name, error: (e as Error).stack }, 'a daemon task failed');
+      }),
+    );
+  }
+
+  private noteError(source: string, message: string): void {
+    const last = this.errors[this.errors.length - 1];
+    if (last && last.source === source && last.message === message) {
+      last.at = this.clock.now();
+      return;
+    }
+    this.errors.push({ at: this.clock.now(), source, message });
+    if (this.errors.length > 10) this.errors.shift();
+  }
+
+  // --- facts for the upgrade pipeline ----------------------------------------------------------
+
+  quiet(): QuietFacts {
+    return {
+      vendLockFree: this.dispenser.lock.isFree && this.driver.lock.isFree,
+      leased: this.dispenser.leased,
+      spoolDepth: this.book.depth(),
+      secondsSinceActivity: Math.max(0, Math.floor((this.clock.now() - this.dispenser.lastActivityAt) / 1000)),
+    };
+  }
+
+  /** Carried in every heartbeat until replaced or cleared (null: the condition ended). */
+  setUpgradeReports(r: { deferring?: DeferralReport | null; blocked?: BlockedReport | null }): void {
+    if (r.deferring !== undefined) this.upgradeReports.deferring = r.deferring;
+    if (r.blocked !== undefined) this.upgradeReports.blocked = r.blocked;
+  }
+
+  /** Sends a heartbeat now; true on a 2xx. */
+  async heartbeatNow(): Promise<boolean> {
+    try {
+      await this.client.heartbeat(this.heartbeatBody(), { attempts: 1, signal: this.abort.signal });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  // --- loops -----------------------------------------------------------------------------------
+
+  /** Board link: crash recovery first (before any other frame), then board info, then a check every minute. */
+  private async boardLoop(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        if (!this.dispenser.recovered) {
+          const settled = await this.dispenser.recover();
+          if (settled > 0) this.log.info({ settled }, 'crash recovery done');
+        }
+        if (this.board.vmcVersion === null) {
+          const info = await this.driver.info();
+          Object.assign(this.board, {
+            vmcVersion: info.vmcVersion,
+            module: info.module,
+            rows: info.rows,
+            columnsPerRow: info.columnsPerRow,
+            bootId: info.bootId,
+          });
+        }
+        const st = await this.driver.status();
+        const problems: string[] = [];
+        if (st.faults.lift) problems.push('lift fault');
+        if (st.faults.dropSensor) problems.push('drop sensor fault');
+        if (st.faults.jammedLanes) problems.push('a lane is jammed');
+        Object.assign(this.board, {
+          state: problems.length > 0 || st.state === 'fault' ? 'fault' : 'ok',
+          bootId: st.bootId,
+          problems,
+          checkedAt: this.clock.now(),
+          lastError: null,
+        });
+        if (!(await sleep(this.clock, BOARD_CHECK_MS, signal))) return;
+      } catch (e) {
+        const message = (e as Error).message;
+        if (this.board.state !== 'unavailable') this.log.warn({ error: message }, 'the board does not answer');
+        Object.assign(this.board, { state: 'unavailable', lastError: message, checkedAt: this.clock.now() });
+        this.noteError('board', message);
+        if (!(await sleep(this.clock, BOARD_RETRY_MS, signal))) return;
+      }
+    }
+  }
+
+  /** Enrolment, then register, then heartbeat, pending poll, configuration refresh and the spool, together. */
+  private async cloudLoop(signal: AbortSignal): Promise<void> {
+    if (this.credentials.isRevoked()) {
+      this.log.error({}, 'this cabinet credential is revoked: the agent does not call the cloud and does not enrol again');
+      return;
+    }
+    if (this.credentials.current() === null) {
+      if (!this.config.fleetSecret) this.log.warn({}, 'not enrolled and no fleet secret configured: set fleetSecret to enrol');
+      const ok = await this.enroller.run(signal);
+      if (!ok) return;
+    }
+    this.run('spool', () => this.spool.start(signal));
+    if (!(await this.register(signal))) return;
+    await Promise.all([
+      this.every(
+        signal,
+        'heartbeat',
+        () => this.configBlock.heartbeatInterval * 1000,
+        () => this.heartbeat(signal),
+      ),
+      this.every(
+        signal,
+        'poll',
+        () => this.configBlock.pollInterval * 1000,
+        () => this.poll(signal),
+      ),
+      this.every(
+        signal,
+        'config',
+        () => this.config.configRefreshSeconds * 1000,
+        () => this.refreshConfig(signal),
+        true,
+      ),
+    ]);
+  }
+
+  private async every(signal: AbortSignal, name: string, intervalMs: () => number, fn: () => Promise<void>, waitFirst = false): Promise<void> {
+    if (waitFirst && !(await sleep(this.clock, intervalMs(), signal))) return;
+    while (!signal.aborted && !this.credentials.isRevoked()) {
+      try {
+        await fn();
+      } catch (e) {
+        if (e instanceof CloudError && e.kind === 'aborted') return;
+        this.noteError(name, (e as Error).message);
+        this.log.debug({ loop: name, error: (e as Error).message }, 'loop step failed');
+      }
+      if (!(await sleep(this.clock, intervalMs(), signal))) return;
+    }
+  }
+
+  private async register(signal: AbortSignal): Promise<boolean> {
+    for (let attempt = 0; !signal.aborted; attempt++) {
+      try {
+        const body = {
+          agentVersion: this.config.agentVersion,
+          deviceId: this.deviceId,
+          ...(this.board.vmcVersion ? { vmcVersion: this.board.vmcVersion } : {}),
+        };
+        const cfg = await this.client.register(body, { attempts: 1, signal });
+        this.applyConfig(cfg);
+        this.registeredAt = this.clock.now();
+        this.log.info({ machineCode: cfg.machineCode, pollInterval: cfg.pollInterval, heartbeatInterval: cfg.heartbeatInterval }, 'registered');
+        this.spool.wake();
+        // an authenticated call reached the cloud: a version on trial may commit
+        if (this.upgrades) void this.upgrades.cloudReached().catch((e: unknown) => this.log.warn({ error: (e as Error).message }, 'upgrade commit failed'));
+        return true;
+      } catch (e) {
+        if (!(e instanceof CloudError)) throw e;
+        if (e.kind === 'aborted' || e.kind === 'revoked') return false;
+        this.noteError('register', e.message);
+        const wait = backoffDelay(attempt, { baseMs: this.config.backoffBaseMs, capMs: this.config.backoffCapMs, random: this.random }, e.retryAfterMs);
+        this.log.warn({ error: e.message, retryInMs: wait }, 'register failed; retrying');
+        if (!(await sleep(this.clock, wait, signal))) return false;
+      }
+    }
+    return false;
+  }
+
+  private heartbeatBody() {
+    return {
+      agentVersion: this.config.agentVersion,
+      ...(this.board.vmcVersion ? { vmcVersion: this.board.vmcVersion } : {}),
+      deferring: this.upgradeReports.deferring,
+      blocked: this.upgradeReports.blocked,
+    };
+  }
+
+  private async heartbeat(signal: AbortSignal): Promise<void> {
+    await this.client.heartbeat(this.heartbeatBody(), { attempts: 2, signal });
+  }
+
+  private async poll(signal: AbortSignal): Promise<void> {
+    const { commands } = await this.client.pending({ attempts: 1, signal });
+    const added = this.dispenser.offer(commands);
+    if (added > 0) this.log.info({ added, listed: commands.length }, 'remote drops received');
+    this.spool.nudge();
+  }
+
+  private async refreshConfig(signal: AbortSignal): Promise<void> {
+    this.applyConfig(await this.client.config({ attempts: 2, signal }));
+  }
+
+  private applyConfig(cfg: ConfigBlock): void {
+    const changed = JSON.stringify(cfg) !== JSON.stringify(this.configBlock);
+    this.configBlock = cfg;
+    this.configSource = 'cloud';
+    if (changed) {
+      this.state.writeCachedConfig({ receivedAt: this.clock.now(), config: cfg });
+      this.log.info(
+        { pollInterval: cfg.pollInterval, heartbeatInterval: cfg.heartbeatInterval, dispatchMode: cfg.dispatchMode },
+        'configuration block updated',
+      );
+    }
+  }
+
+  // --- control channel -------------------------------------------------------------------------
+
+  private async planogram(): Promise<unknown> {
+    const now = this.clock.now();
+    if (this.planogramCache && now - this.planogramCache.at < PLANOGRAM_TTL_MS)
+      return { ...this.planogramCache.goods, stale: false, fetchedAt: new Date(this.planogramCache.at).toISOString() };
+    try {
+      const goods = await this.client.goods({ attempts: 1, signal: this.abort.signal });
+      this.planogramCache = { at: now, goods };
+      return { ...goods, stale: false, fetchedAt: new Date(now).toISOString() };
+    } catch (e) {
+      if (this.planogramCache)
+        return { ...this.planogramCache.goods, stale: true, fetchedAt: new Date(this.planogramCache.at).toISOString(), error: (e as Error).message };
+      return { machineCode: this.config.equipmentNo, currency: null, aisles: [], stale: true, fetchedAt: null, error: (e as Error).message };
+    }
+  }
+
+  /** The technician's trigger: check for an upgrade now. */
+  private async upgradeCheck(): Promise<CheckOutcome | { result: 'disabled' }> {
+    return this.upgrades ? this.upgrades.checkNow() : { result: 'disabled' };
+  }
+
+  private async enrolNow(): Promise<EnrolmentStatus> {
+    if (this.credentials.current() !== null || this.credentials.isRevoked()) return this.enroller.status();
+    this.enroller.kick();
+    // the loop's attempt runs now; answer with what it came to (bounded)
+    const before = this.enroller.status();
+    for (let i = 0; i < 100; i++) {
+      await sleep(this.clock, 100);
+      const s = this.enroller.status();
+      if (s !== before) return s;
+    }
+    return this.enroller.status();
+  }
+
+  /** Everything `vend-agent status` shows. */
+  status() {
+    const now = this.clock.now();
+    const r = this.client.reachability;
+    const enrolment = this.enroller.status();
+    return {
+      agent: {
+        version: this.config.agentVersion,
+        pid: process.pid,
+        startedAt: new Date(this.startedAt).toISOString(),
+        uptimeSeconds: Math.floor((now - this.startedAt) / 1000),
+        stateDir: this.config.stateDir,
+        equipmentNo: this.config.equipmentNo,
+        deviceId: this.deviceId,
+        memory: memory(),
+      },
+      enrolment: { ...enrolment, keyId: this.credentials.keyId() },
+      cloud: {
+        url: this.config.cloudUrl,
+        reachable: r.lastAnswerAt !== null && r.consecutiveFailures === 0,
+        lastAnswerAt: iso(r.lastAnswerAt),
+        lastSuccessAt: iso(r.lastSuccessAt),
+        registeredAt: iso(this.registeredAt),
+        lastError: r.lastError ? { ...r.lastError, at: iso(r.lastError.at) } : null,
+      },
+      board: { port: this.config.serialPort, ...this.board, checkedAt: iso(this.board.checkedAt) },
+      spool: {
+        depth: this.book.depth(),
+        delivered: this.spool.delivered,
+        duplicates: this.spool.duplicates,
+        rejected: this.book.rejected(5).map((x) => ({ dispenseId: x.id, status: x.status, message: x.message, at: iso(x.at) })),
+        lastError: this.spool.lastError ? { ...this.spool.lastError, at: iso(this.spool.lastError.at) } : null,
+      },
+      dispensing: {
+        recovered: this.dispenser.recovered,
+        busy: !this.dispenser.lock.isFree,
+        current: this.dispenser.current,
+        leased: this.dispenser.leased,
+        lastActivityAt: iso(this.dispenser.lastActivityAt),
+      },
+      config: {
+        source: this.configSource,
+        machineCode: this.configBlock.machineCode,
+        pollInterval: this.configBlock.pollInterval,
+        heartbeatInterval: this.configBlock.heartbeatInterval,
+        dispatchMode: this.configBlock.dispatchMode,
+        rows: this.configBlock.rows,
+        columnsPerRow: this.configBlock.columnsPerRow,
+        adminPin: this.configBlock.adminPin ? mask(this.configBlock.adminPin) : null,
+      },
+      upgrade: { ...this.upgradeReports, quiet: this.quiet() },
+      lastErrors: this.errors.map((e) => ({ ...e, at: iso(e.at) })).reverse(),
+    };
+  }
+
+  // --- stopping --------------------------------------------------------------------------------
+
+  /** Stops the loops at once; waits (up to the deadline) for a dispense on the wire; closes everything. */
+  stop(reason: string): Promise<void> {
+    this.stopping ??= (async () => {
+      this.log.info({ reason }, 'vend-agent stopping');
+      this.abort.abort();
+      this.upgrades?.stop();
+      const deadline = new Promise<'deadline'>((resolve) => this.clock.setTimeout(() => resolve('deadline'), this.config.stopDeadlineMs));
+      const idle = this.dispenser.lock.run(async () => 'idle' as const);
+      const how = await Promise.race([idle, deadline]);
+      if (how === 'deadline')
+        this.log.warn({ current: this.dispenser.current }, 'stop deadline passed with a dispense running; the journal settles it at the next start');
+      await Promise.race([this.control?.close() ?? Promise.resolve(), deadline]);
+      await Promise.race([Promise.allSettled(this.tasks), deadline]);
+      await this.release();
+      this.log.info({}, 'vend-agent stopped');
+    })();
+    return this.stopping;
+  }
+
+  private async release(): Promise<void> {
+    await this.driver.close().catch(() => {});
+    await this.closeHttp().catch(() => {});
+    this.journal.close();
+    this.pidLock.release();
+  }
+}
+
+function memory(): Record<string, number> {
+  const m = process.memoryUsage();
+  const mb = (n: number): number => Math.round((n / 1048576) * 10) / 10;
+  return { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers) };
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}

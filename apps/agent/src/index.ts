@@ -1,0 +1,14 @@
+export * from './vmc/index.ts';
+export { main, buildProgram, EXIT_CODES } from './cli.ts';
+export type { CliDeps } from './cli.ts';
+export * from './upgrade/index.ts';
+export { CloudClient, CloudError, LEGS } from './cloud/client.ts';
+export type { CloudClientOptions, Leg } from './cloud/client.ts';
+export { MemoryCredentialStore, StateCredentialStore } from './cloud/credentials.ts';
+export type { CredentialStore } from './cloud/credentials.ts';
+export { Enroller, CONFLICT_HELP } from './cloud/enrolment.ts';
+export type { EnrolmentStatus } from './cloud/enrolment.ts';
+export { undiciTransport, HttpTransportError } from './cloud/http.ts';
+export type { HttpTransport, HttpRequest, HttpResponse } from './cloud/http.ts';
+export { Daemon } from './daemon.ts';
+export type { QuietFacts } from './daemon.ts';

@@ -1,0 +1,222 @@
+import type { Clock } from '@vend/protocol';
+import type { DeliveredRecord, IntentRecord, JournalRecord, JournalStore, OutcomeRecord, RejectedRecord } from './journal.ts';
+
+/** Everything the journal says about one dispense. */
+export interface DispenseEntry {
+  id: string;
+  intent?: IntentRecord;
+  outcome?: OutcomeRecord;
+  delivered?: DeliveredRecord;
+  rejected?: RejectedRecord;
+}
+
+/** A vend as the control channel's "last vend results" shows it. */
+export interface VendView {
+  dispenseId: string;
+  kind: 'command' | 'order';
+  commandId: string | null;
+  orderNumber: string | null;
+  aisle: number;
+  success: boolean;
+  outcome: string;
+  detail: string;
+  motorRan: string;
+  at: number;
+  report: 'pending' | 'delivered' | 'rejected';
+}
+
+export interface BookOptions {
+  /** Finished dispenses kept after a compaction (recent vends, command dedupe). */
+  keepFinished?: number;
+  /** ... and for at most this long. */
+  keepFinishedMs?: number;
+  /** Compact once this many records were appended since the last compaction. */
+  compactEvery?: number;
+}
+
+/**
+ * The journal's meaning, in memory: unresolved intents (a dispense whose outcome a crash took),
+ * the report spool (outcomes not yet delivered, in the order they happened), and the dispenses
+ * already known (so a command the cloud lists again is never run twice). Every change is appended
+ * to the journal before it counts.
+ */
+export class DispenseBook {
+  private entries = new Map<string, DispenseEntry>();
+  /** Outcome order: the spool delivers in this order. */
+  private outcomes: string[] = [];
+  private commands = new Map<string, string>();
+  private sinceCompaction = 0;
+  private readonly opts: Required<BookOptions>;
+
+  constructor(
+    private readonly store: JournalStore,
+    private readonly clock: Clock,
+    opts: BookOptions = {},
+  ) {
+    this.opts = { keepFinished: 200, keepFinishedMs: 24 * 3600_000, compactEvery: 500, ...opts };
+  }
+
+  /** Reads the journal (repairing a torn tail). */
+  load(): { records: number; dropped: number } {
+    const { records, dropped } = this.store.load();
+    for (const r of records) this.apply(r);
+    return { records: records.length, dropped };
+  }
+
+  private apply(r: JournalRecord): void {
+    let e = this.entries.get(r.id);
+    if (!e) {
+      e = { id: r.id };
+      this.entries.set(r.id, e);
+    }
+    switch (r.t) {
+      case 'intent':
+        e.intent = r;
+        if (r.commandId) this.commands.set(r.commandId, r.id);
+        break;
+      case 'outcome':
+        if (!e.outcome) this.outcomes.push(r.id);
+        e.outcome = r;
+        if (r.commandId) this.commands.set(r.commandId, r.id);
+        break;
+      case 'delivered':
+        e.delivered = r;
+        break;
+      case 'rejected':
+        e.rejected = r;
+        break;
+    }
+  }
+
+  private write(r: JournalRecord): void {
+    this.store.append(r); // durable first
+    this.apply(r);
+    this.sinceCompaction++;
+  }
+
+  recordIntent(r: Omit<IntentRecord, 't' | 'at'>): void {
+    this.write({ t: 'intent', at: this.clock.now(), ...r });
+  }
+
+  recordOutcome(r: Omit<OutcomeRecord, 't' | 'at'>): void {
+    if (this.entries.get(r.id)?.outcome) throw new Error(`dispense ${r.id} already has an outcome`);
+    this.write({ t: 'outcome', at: this.clock.now(), ...r });
+  }
+
+  recordDelivered(id: string, r: { duplicate: boolean; status: string | null }): void {
+    this.write({ t: 'delivered', id, at: this.clock.now(), ...r });
+    this.maybeCompact();
+  }
+
+  recordRejected(id: string, r: { status: number | null; message: string }): void {
+    this.write({ t: 'rejected', id, at: this.clock.now(), ...r });
+    this.maybeCompact();
+  }
+
+  get(id: string): DispenseEntry | undefined {
+    return this.entries.get(id);
+  }
+
+  /** Intents a crash left without an outcome, oldest first. */
+  unresolved(): IntentRecord[] {
+    const out: IntentRecord[] = [];
+    for (const e of this.entries.values()) if (e.intent && !e.outcome) out.push(e.intent);
+    return out.sort((a, b) => a.at - b.at);
+  }
+
+  /** Reports not yet delivered, in the order the dispenses ended. */
+  pending(): OutcomeRecord[] {
+    const out: OutcomeRecord[] = [];
+    for (const id of this.outcomes) {
+      const e = this.entries.get(id);
+      if (e?.outcome && !e.delivered && !e.rejected) out.push(e.outcome);
+    }
+    return out;
+  }
+
+  /** The next report to deliver. */
+  head(): OutcomeRecord | undefined {
+    for (const id of this.outcomes) {
+      const e = this.entries.get(id);
+      if (e?.outcome && !e.delivered && !e.rejected) return e.outcome;
+    }
+    return undefined;
+  }
+
+  /** Reports waiting (the spool depth; zero is one of the upgrade's quiet conditions). */
+  depth(): number {
+    return this.pending().length;
+  }
+
+  /** This agent already has (or had) a dispense for the command: never run it again. */
+  knowsCommand(commandId: string): boolean {
+    return this.commands.has(commandId);
+  }
+
+  /** The last `limit` vends, newest first. */
+  recent(limit: number): VendView[] {
+    const out: VendView[] = [];
+    for (let i = this.outcomes.length - 1; i >= 0 && out.length < limit; i--) {
+      const e = this.entries.get(this.outcomes[i]!);
+      const o = e?.outcome;
+      if (!e || !o) continue;
+      out.push({
+        dispenseId: o.id,
+        kind: o.kind,
+        commandId: o.commandId ?? null,
+        orderNumber: o.orderNumber ?? null,
+        aisle: o.aisle,
+        success: o.success,
+        outcome: o.outcome,
+        detail: o.detail,
+        motorRan: o.motorRan,
+        at: o.at,
+        report: e.delivered ? 'delivered' : e.rejected ? 'rejected' : 'pending',
+      });
+    }
+    return out;
+  }
+
+  /** Rejected reports (the technician's attention), newest first. */
+  rejected(limit = 10): RejectedRecord[] {
+    const out: RejectedRecord[] = [];
+    for (const e of this.entries.values()) if (e.rejected) out.push(e.rejected);
+    return out.sort((a, b) => b.at - a.at).slice(0, limit);
+  }
+
+  /**
+   * Rewrites the journal without what no longer matters: finished dispenses beyond the newest
+   * `keepFinished` (or older than `keepFinishedMs`) go; unfinished ones are kept whole.
+   */
+  compact(): void {
+    const now = this.clock.now();
+    const finished = [...this.entries.values()].filter((e) => e.outcome && (e.delivered || e.rejected));
+    finished.sort((a, b) => (b.outcome!.at ?? 0) - (a.outcome!.at ?? 0));
+    const drop = new Set<string>();
+    finished.forEach((e, i) => {
+      if (i >= this.opts.keepFinished || now - e.outcome!.at > this.opts.keepFinishedMs) drop.add(e.id);
+    });
+    const keep: JournalRecord[] = [];
+    const byOutcome = new Map(this.outcomes.map((id, i) => [id, i]));
+    const live = [...this.entries.values()].filter((e) => !drop.has(e.id));
+    // intents without outcome first (their order does not matter), then by outcome order
+    live.sort((a, b) => (byOutcome.get(a.id) ?? -1) - (byOutcome.get(b.id) ?? -1));
+    for (const e of live) {
+      const finishedEntry = e.outcome && (e.delivered || e.rejected);
+      if (e.intent && !finishedEntry) keep.push(e.intent);
+      if (e.outcome) keep.push(e.outcome);
+      if (e.delivered) keep.push(e.delivered);
+      if (e.rejected) keep.push(e.rejected);
+    }
+    this.store.rewrite(keep);
+    this.entries = new Map();
+    this.outcomes = [];
+    this.commands = new Map();
+    for (const r of keep) this.apply(r);
+    this.sinceCompaction = 0;
+  }
+
+  private maybeCompact(): void {
+    if (this.sinceCompaction >= this.opts.compactEvery) this.compact();
+  }
+}

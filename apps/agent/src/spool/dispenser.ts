@@ -1,0 +1,302 @@
+import type { Clock, PAY_METHODS, PendingData } from '@vend/protocol';
+
+type PayMethodName = (typeof PAY_METHODS)[number];
+import { MOTOR_RAN_BY_OUTCOME } from '@vend/protocol';
+import { CloudError } from '../cloud/client.ts';
+import type { CloudClient, CloudLogger } from '../cloud/client.ts';
+import type { DispenseBinding, DispenseResolution } from '../vmc/driver.ts';
+import type { DispenseReport } from '../vmc/outcomes.ts';
+import { VendLock } from '../vmc/vend-lock.ts';
+import type { DispenseBook } from './book.ts';
+import type { OutcomeRecord } from './journal.ts';
+
+export type PendingCommand = PendingData['commands'][number];
+
+/** The driver as the dispenser uses it (VmcDriver; a fake in unit tests). */
+export interface DispenseDriver {
+  dispense(aisle: number, opts: { onRequest: (b: DispenseBinding) => Promise<void> }): Promise<DispenseReport>;
+  resolveDispense(b: DispenseBinding): Promise<DispenseResolution>;
+}
+
+/** Why a walk-up dispense was refused before the motor ran. */
+export class DispenseRefused extends Error {
+  constructor(
+    readonly code: 'busy' | 'not-ready' | 'board-unavailable' | 'bad-aisle' | 'cloud-refused' | 'cloud-unreachable' | 'not-enrolled',
+    message: string,
+    /** The cloud's status when it refused the order. */
+    readonly cloudStatus: number | null = null,
+  ) {
+    super(message);
+    this.name = 'DispenseRefused';
+  }
+}
+
+export interface WalkUpRequest {
+  aisle: number;
+  payMethod?: PayMethodName;
+  cardBrand?: string;
+  cardLast4?: string;
+}
+
+export interface VendResult {
+  dispenseId: string;
+  kind: 'command' | 'order';
+  commandId: string | null;
+  orderNumber: string | null;
+  aisle: number;
+  success: boolean;
+  outcome: string;
+  detail: string;
+  motorRan: string;
+}
+
+export interface DispenserOptions {
+  book: DispenseBook;
+  driver: DispenseDriver;
+  client: Pick<CloudClient, 'createOrder'>;
+  clock: Clock;
+  log: CloudLogger;
+  /** A new report is in the spool. */
+  onOutcome(o: OutcomeRecord): void;
+  /** Aisles the machine has (from the configuration block); null when unknown. */
+  aisleCount(): number | null;
+  /** The board answered its last check (walk-ups are refused at once when it did not). */
+  boardAvailable(): boolean;
+}
+
+/** The dispenseId of a remote drop: derived from the command, so it is the same however often the agent restarts. */
+export function dispenseIdForCommand(commandId: string): string {
+  return `drop:${commandId}`;
+}
+/** The dispenseId of a walk-up sale: one order is one drop. */
+export function dispenseIdForOrder(orderNumber: string): string {
+  return `walkup:${orderNumber}`;
+}
+
+/**
+ * Every dispense of the cabinet, remote or walk-up, crash-safe:
+ *
+ *   1. (walk-up) the order is opened on the cloud first (`createOrder`);
+ *   2. the intent — dispenseId, command or order, aisle, the frame's seq and boot id, the board's
+ *      last seq — is appended to the journal and fsynced before the DISPENSE frame goes on the wire;
+ *   3. the board's outcome is appended (fsynced) before anyone is told: then it is a report in the spool;
+ *   4. the spool delivers it in order and marks it delivered after the cloud's 2xx.
+ *
+ * After a crash, an intent without an outcome is settled by asking the board what became of that
+ * frame (VmcDriver.resolveDispense), never by sending a new request. A command the journal knows is
+ * never run again, however often the cloud lists it. The cabinet's vend lock covers all of it:
+ * one dispense at a time, and a walk-up arriving while it is held is refused, not queued.
+ */
+export class Dispenser {
+  readonly lock = new VendLock();
+  private queue: PendingCommand[] = [];
+  private queued = new Set<string>();
+  private wakeWorker: (() => void) | null = null;
+  private recoveredFlag = false;
+  private inFlight: string | null = null;
+  lastActivityAt: number;
+
+  constructor(private readonly o: DispenserOptions) {
+    this.lastActivityAt = o.clock.now();
+  }
+
+  /** Crash recovery is done: no intent is left without an outcome. */
+  get recovered(): boolean {
+    return this.recoveredFlag;
+  }
+
+  /** Commands taken from the cloud and not yet finished (the upgrade's "nothing leased"). */
+  get leased(): number {
+    return this.queue.length; // the running one stays at the head of the queue until it has its outcome
+  }
+
+  /** The dispense running now, if any. */
+  get current(): string | null {
+    return this.inFlight;
+  }
+
+  /**
+   * Settles every intent a crash left without an outcome, by asking the board. Throws (a
+   * VmcLinkError) while the board cannot be reached; call again later. Until it succeeds nothing
+   * else is dispensed.
+   */
+  async recover(): Promise<number> {
+    let settled = 0;
+    for (const intent of this.o.book.unresolved()) {
+      const binding: DispenseBinding = { aisle: intent.aisle, seq: intent.seq, bootId: intent.bootId, boardLastSeq: intent.boardLastSeq };
+      const r = await this.lock.run(() => this.o.driver.resolveDispense(binding));
+      const subject = { id: intent.id, kind: intent.kind, aisle: intent.aisle, commandId: intent.commandId, orderNumber: intent.orderNumber };
+      const record =
+        r.state === 'not-sent'
+          ? {
+              ...subject,
+              success: false,
+              outcome: 'board_unavailable' as const,
+              motorRan: MOTOR_RAN_BY_OUTCOME.board_unavailable,
+              detail: `agent restarted: ${r.detail}`,
+            }
+          : { ...subject, success: r.report.outcome === 'success', outcome: r.report.outcome, motorRan: r.report.motorRan, detail: r.report.detail };
+      this.finish(record, 'recovery');
+      this.o.log.warn({ dispenseId: intent.id, outcome: record.outcome, motorRan: record.motorRan }, 'settled a dispense interrupted by a restart');
+      settled++;
+    }
+    this.recoveredFlag = true;
+    this.wakeWorker?.();
+    return settled;
+  }
+
+  /** Takes pending commands from a poll; returns how many were new. Known ones (journal or queue) are ignored. */
+  offer(commands: readonly PendingCommand[]): number {
+    let added = 0;
+    for (const c of commands) {
+      if (this.queued.has(c.commandId) || this.o.book.knowsCommand(c.commandId)) continue;
+      this.queue.push(c);
+      this.queued.add(c.commandId);
+      added++;
+    }
+    if (added > 0) {
+      this.lastActivityAt = this.o.clock.now();
+      this.wakeWorker?.();
+    }
+    return added;
+  }
+
+  /** Runs queued remote drops one by one until the signal aborts. */
+  async runQueue(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      const next = this.recoveredFlag ? this.queue[0] : undefined;
+      if (!next) {
+        await new Promise<void>((resolve) => {
+          const done = (): void => {
+            signal.removeEventListener('abort', done);
+            this.wakeWorker = null;
+            resolve();
+          };
+          signal.addEventListener('abort', done, { once: true });
+          this.wakeWorker = done;
+        });
+        continue;
+      }
+      try {
+        await this.lock.run(() => this.runCommand(next));
+      } catch (e) {
+        // the journal could not be written: nothing was sent; the cloud lists the command again
+        this.o.log.error({ commandId: next.commandId, error: (e as Error).message }, 'remote drop not started');
+      } finally {
+        this.queue.shift();
+        this.queued.delete(next.commandId);
+      }
+    }
+  }
+
+  private async runCommand(c: PendingCommand): Promise<void> {
+    if (this.o.book.knowsCommand(c.commandId)) return;
+    const id = dispenseIdForCommand(c.commandId);
+    this.inFlight = id;
+    try {
+      this.o.log.info({ commandId: c.commandId, aisle: c.aisleNo, dispenseId: id }, 'remote drop');
+      const report = await this.o.driver.dispense(c.aisleNo, {
+        onRequest: async (b) =>
+          this.o.book.recordIntent({
+            id,
+            kind: 'command',
+            commandId: c.commandId,
+            aisle: c.aisleNo,
+            seq: b.seq,
+            bootId: b.bootId,
+            boardLastSeq: b.boardLastSeq,
+          }),
+      });
+      this.finish({ id, kind: 'command', commandId: c.commandId, orderNumber: undefined, aisle: c.aisleNo, ...fromReport(report) }, 'dispense');
+    } finally {
+      this.inFlight = null;
+      this.lastActivityAt = this.o.clock.now();
+    }
+  }
+
+  /**
+   * A walk-up sale after local payment: the order on the cloud, the motor, the report. Refused
+   * (DispenseRefused) while another dispense holds the vend lock, before recovery, when the board
+   * is known to be down, for an aisle the machine does not have, or when the cloud does not open
+   * the order — in each case before the motor could run.
+   */
+  async walkUp(req: WalkUpRequest): Promise<VendResult> {
+    if (!this.recoveredFlag) throw new DispenseRefused('not-ready', 'the agent is still settling a dispense interrupted by a restart');
+    if (!this.o.boardAvailable()) throw new DispenseRefused('board-unavailable', 'the vending board is not answering');
+    const count = this.o.aisleCount();
+    if (!Number.isInteger(req.aisle) || req.aisle < 1 || (count !== null && req.aisle > count))
+      throw new DispenseRefused('bad-aisle', `aisle must be 1..${count ?? '?'}, got ${req.aisle}`);
+    // Checked and taken in the same turn: two walk-ups cannot both see the lock free.
+    if (!this.lock.isFree) throw new DispenseRefused('busy', `a dispense is running (${this.inFlight ?? 'starting'}); try again when it has finished`);
+    return this.lock.run(async () => {
+      this.inFlight = 'walk-up';
+      this.lastActivityAt = this.o.clock.now();
+      try {
+        let order;
+        try {
+          order = await this.o.client.createOrder(
+            {
+              aisleNo: req.aisle,
+              quantity: 1,
+              ...(req.payMethod ? { payMethod: req.payMethod } : {}),
+              ...(req.cardBrand ? { cardBrand: req.cardBrand } : {}),
+              ...(req.cardLast4 ? { cardLast4: req.cardLast4 } : {}),
+            },
+            { attempts: 2 },
+          );
+        } catch (e) {
+          if (!(e instanceof CloudError)) throw e;
+          if (e.kind === 'http') throw new DispenseRefused('cloud-refused', `the cloud did not open the order: ${e.message}`, e.status);
+          if (e.kind === 'no-credential' || e.kind === 'revoked') throw new DispenseRefused('not-enrolled', e.message);
+          throw new DispenseRefused('cloud-unreachable', `the cloud could not be reached to open the order: ${e.message}`);
+        }
+        const id = dispenseIdForOrder(order.orderNumber);
+        this.inFlight = id;
+        this.o.log.info({ orderNumber: order.orderNumber, aisle: req.aisle, dispenseId: id }, 'walk-up sale');
+        const report = await this.o.driver.dispense(req.aisle, {
+          onRequest: async (b) =>
+            this.o.book.recordIntent({
+              id,
+              kind: 'order',
+              orderNumber: order.orderNumber,
+              aisle: req.aisle,
+              seq: b.seq,
+              bootId: b.bootId,
+              boardLastSeq: b.boardLastSeq,
+            }),
+        });
+        const record = { id, kind: 'order' as const, commandId: undefined, orderNumber: order.orderNumber, aisle: req.aisle, ...fromReport(report) };
+        this.finish(record, 'dispense');
+        return view(record);
+      } finally {
+        this.inFlight = null;
+        this.lastActivityAt = this.o.clock.now();
+      }
+    });
+  }
+
+  private finish(r: Omit<OutcomeRecord, 't' | 'at' | 'via'>, via: OutcomeRecord['via']): void {
+    const clean = Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as Omit<OutcomeRecord, 't' | 'at' | 'via'>;
+    this.o.book.recordOutcome({ ...clean, via });
+    const stored = this.o.book.get(r.id)?.outcome;
+    if (stored) this.o.onOutcome(stored);
+  }
+}
+
+function fromReport(r: DispenseReport) {
+  return { success: r.outcome === 'success', outcome: r.outcome, detail: r.detail, motorRan: r.motorRan };
+}
+
+function view(r: Omit<OutcomeRecord, 't' | 'at' | 'via'>): VendResult {
+  return {
+    dispenseId: r.id,
+    kind: r.kind,
+    commandId: r.commandId ?? null,
+    orderNumber: r.orderNumber ?? null,
+    aisle: r.aisle,
+    success: r.success,
+    outcome: r.outcome,
+    detail: r.detail,
+    motorRan: r.motorRan,
+  };
+}

@@ -1,0 +1,214 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ConfigBlock, DeviceIdField, parseDeviceKey } from '@vend/protocol';
+import { fsyncDir, readTextIfExists, writeFileAtomic } from './fs-atomic.ts';
+
+/** Files in the state directory (docs/agent.md lists them with their modes). */
+export const STATE_FILES = {
+  credential: 'credential',
+  enrolment: 'enrolment.json',
+  deviceId: 'device-id',
+  controlToken: 'control-token',
+  config: 'config-block.json',
+  log: 'agent.log',
+  pid: 'agent.pid',
+  journal: 'journal.log',
+} as const;
+
+/**
+ * What the agent knows of its enrolment. Only lasting facts are stored: `enrolled`, `revoked`
+ * (stop presenting, never re-enrol), `conflict` (409: the cloud has an enrolment for this cabinet
+ * this agent does not hold — a technician must reset the identity). Waiting for an arm (428) is
+ * transient and lives in memory.
+ */
+export const EnrolmentRecord = z.object({
+  state: z.enum(['enrolled', 'revoked', 'conflict']),
+  keyId: z.string().nullable(),
+  machineCode: z.string().nullable(),
+  /** The cloud's message when it refused (revoked, conflict). */
+  message: z.string().nullable(),
+  at: z.number().int(),
+});
+export type EnrolmentRecord = z.infer<typeof EnrolmentRecord>;
+
+const CachedConfig = z.object({ receivedAt: z.number().int(), config: ConfigBlock });
+export type CachedConfig = z.infer<typeof CachedConfig>;
+
+/** machine-id(5) asks applications not to send the raw id: derive an application-specific one (like sd_id128_get_machine_app_specific). */
+export function deviceIdFromMachineId(machineId: string): string | null {
+  const id = machineId.trim().toLowerCase();
+  if (!/^[0-9a-f]{32}$/.test(id)) return null;
+  return `mid-${createHmac('sha256', id).update('vend-agent device id v1').digest('hex').slice(0, 32)}`;
+}
+
+export class StateDirError extends Error {}
+
+/**
+ * The agent's durable state: one directory (default /var/lib/vend-agent, mode 0700). Every file is
+ * written atomically (fs-atomic.ts); the credential and the control token are mode 0600.
+ */
+export class StateDir {
+  constructor(readonly root: string) {}
+
+  path(name: keyof typeof STATE_FILES): string {
+    return join(this.root, STATE_FILES[name]);
+  }
+
+  /** Creates the directory (0700) if needed. */
+  ensure(): void {
+    mkdirSync(this.root, { recursive: true, mode: 0o700 });
+    const st = statSync(this.root);
+    if (!st.isDirectory()) throw new StateDirError(`${this.root} is not a directory`);
+  }
+
+  // --- credential ------------------------------------------------------------------------------
+
+  /** `keyId:deviceKey`, or null when none is stored (or the file is not of that form). */
+  readCredential(): string | null {
+    const raw = readTextIfExists(this.path('credential'))?.trim();
+    if (!raw) return null;
+    return parseDeviceKey(raw) ? raw : null;
+  }
+
+  /** Stores `keyId:deviceKey` as one string, mode 0600, atomically. */
+  writeCredential(value: string): void {
+    if (!parseDeviceKey(value)) throw new StateDirError('refusing to store a credential that is not keyId:secret');
+    writeFileAtomic(this.path('credential'), value + '\n', { mode: 0o600 });
+  }
+
+  // --- enrolment -------------------------------------------------------------------------------
+
+  readEnrolment(): EnrolmentRecord | null {
+    const raw = readTextIfExists(this.path('enrolment'));
+    if (raw === null) return null;
+    try {
+      const parsed = EnrolmentRecord.safeParse(JSON.parse(raw));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  writeEnrolment(r: EnrolmentRecord): void {
+    writeFileAtomic(this.path('enrolment'), JSON.stringify(r) + '\n', { mode: 0o600 });
+  }
+
+  // --- device id -------------------------------------------------------------------------------
+
+  /**
+   * The stable per-installation id sent as `deviceId`: one generated earlier and kept here wins (so
+   * it never changes under a cabinet); otherwise derived from /etc/machine-id; otherwise a random
+   * id generated now and kept here.
+   */
+  deviceId(machineIdFile: string | null): { deviceId: string; source: 'machine-id' | 'generated' } {
+    const kept = readTextIfExists(this.path('deviceId'))?.trim();
+    if (kept && DeviceIdField.safeParse(kept).success) return { deviceId: kept, source: 'generated' };
+    if (machineIdFile) {
+      const mid = readTextIfExists(machineIdFile);
+      const derived = mid === null ? null : deviceIdFromMachineId(mid);
+      if (derived) return { deviceId: derived, source: 'machine-id' };
+    }
+    const generated = `gen-${randomBytes(16).toString('hex')}`;
+    writeFileAtomic(this.path('deviceId'), generated + '\n', { mode: 0o644 });
+    return { deviceId: generated, source: 'generated' };
+  }
+
+  // --- control token ---------------------------------------------------------------------------
+
+  /**
+   * The control channel's bearer token. Missing: one is generated (32 random bytes) and stored 0600.
+   * Present but empty: '' — the control channel then accepts no bearer, so every dispense is refused.
+   */
+  controlToken(): string {
+    const raw = readTextIfExists(this.path('controlToken'));
+    if (raw !== null) return raw.trim();
+    const token = randomBytes(32).toString('base64url');
+    writeFileAtomic(this.path('controlToken'), token + '\n', { mode: 0o600 });
+    return token;
+  }
+
+  /** The token as stored, without generating one (the CLI reads it). */
+  readControlToken(): string | null {
+    const raw = readTextIfExists(this.path('controlToken'));
+    return raw === null ? null : raw.trim();
+  }
+
+  // --- configuration block ---------------------------------------------------------------------
+
+  readCachedConfig(): CachedConfig | null {
+    const raw = readTextIfExists(this.path('config'));
+    if (raw === null) return null;
+    try {
+      const parsed = CachedConfig.safeParse(JSON.parse(raw));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  writeCachedConfig(c: CachedConfig): void {
+    // holds the kiosk's admin PIN
+    writeFileAtomic(this.path('config'), JSON.stringify(c) + '\n', { mode: 0o600 });
+  }
+
+  // --- single instance -------------------------------------------------------------------------
+
+  /**
+   * One daemon per state directory: `agent.pid` created exclusively. A pid file whose process is
+   * gone (a crash, a power cut) is taken over. Throws when another live agent holds it.
+   */
+  acquirePidLock(isAlive: (pid: number) => boolean = processAlive): { release(): void } {
+    const file = this.path('pid');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const fd = openSync(file, 'wx', 0o644);
+        writeSync(fd, `${process.pid}\n`);
+        closeSync(fd);
+        fsyncDir(this.root);
+        return {
+          release: () => {
+            if (readTextIfExists(file)?.trim() === String(process.pid)) unlinkSync(file);
+          },
+        };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        const holder = Number(readTextIfExists(file)?.trim());
+        if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+          throw new StateDirError(`another vend-agent (pid ${holder}) is running on ${this.root}`);
+        }
+        try {
+          unlinkSync(file);
+        } catch {
+          // someone else took it over first; try again
+        }
+      }
+    }
+    throw new StateDirError(`could not take ${file}`);
+  }
+
+  /** The pid of a running daemon on this directory, or null. */
+  runningPid(isAlive: (pid: number) => boolean = processAlive): number | null {
+    const holder = Number(readTextIfExists(this.path('pid'))?.trim());
+    return Number.isInteger(holder) && holder > 0 && isAlive(holder) ? holder : null;
+  }
+
+  /** Tightens a file's mode (the credential is 0600 even if someone loosened it). */
+  tighten(name: keyof typeof STATE_FILES, mode = 0o600): void {
+    try {
+      chmodSync(this.path(name), mode);
+    } catch {
+      // not there
+    }
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

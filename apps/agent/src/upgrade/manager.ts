@@ -1,0 +1,555 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { compareVersions, parseReleasePublicKey } from '@vend/protocol';
+import type { BlockedReport, Clock, DeferralReport, UpgradeOffer } from '@vend/protocol';
+import { DEFAULT_DOWNLOAD_LIMITS, DownloadError, downloadArtifact, undiciArtifactFetch } from './download.ts';
+import type { ArtifactFetch, DownloadLimits } from './download.ts';
+import { ArchiveError, DEFAULT_EXTRACT_LIMITS, extractRelease } from './extract.ts';
+import type { ExtractLimits } from './extract.ts';
+import type { InstallRecord, Journal } from './journal.ts';
+import { LAUNCHER, VERSION_FILE, treeVersion } from './layout.ts';
+import type { Layout } from './layout.ts';
+import { REFUSAL_STEP, notQuietReason, preflight } from './preflight.ts';
+import type { QuietState, RefusalCode } from './preflight.ts';
+import { InstallRoot, silentUpgradeLogger } from './trees.ts';
+import type { BootOutcome, UpgradeLogger, UpgradeStep } from './trees.ts';
+
+export { UPGRADE_STEPS } from './trees.ts';
+export type { BootOutcome, UpgradeLogger, UpgradeStep } from './trees.ts';
+
+/** What the upgrade pipeline needs from the daemon (see index.ts for how to wire it). */
+export interface UpgradeHost {
+  /** The version this process runs (the VERSION of the tree it was started from). */
+  runningVersion(): string;
+  /** How busy the cabinet is now (spec 2 §4.4 step 7). */
+  quiet(): QuietState;
+  /** `GET /cabinet/upgrade`: the offer for this cabinet, or null. Used by the schedule and `checkNow()`. */
+  fetchOffer(): Promise<unknown>;
+  /** Carry this deferral in the next heartbeats (replaces any earlier report). */
+  reportDeferral(report: DeferralReport): void;
+  /** Carry this blocked report in the next heartbeats (replaces any earlier report). */
+  reportBlocked(report: BlockedReport): void;
+  /** Stop carrying deferral and blocked reports: the condition has ended. */
+  clearReports(): void;
+  /** Stop the daemon (SIGTERM path) and exit, so the service manager starts `<root>/current` again. */
+  restart(): void;
+  /** An authenticated call to the cloud that reports the running version (a heartbeat) succeeded. */
+  cloudReachable(): Promise<boolean>;
+}
+
+export interface UpgradeLimits {
+  /** Spec 2 §8: 21,600 s between checks. */
+  checkIntervalMs: number;
+  /** First check after `start()`. */
+  firstCheckDelayMs: number;
+  /** Next check after a deferral (the cabinet was busy). */
+  deferralRetryMs: number;
+  /** Spec 2 §8: 180 s of quiet before a restart. */
+  quietSeconds: number;
+  /** Spec 2 §8: the cloud must be reached within 300 s of booting a new version. */
+  healthTimeoutMs: number;
+  /** How often `cloudReachable()` is tried while a new version is on trial. */
+  healthPollMs: number;
+  /** Spec 2 §8: 3 boot attempts for a new version. */
+  maxBootAttempts: number;
+  /** Spec 2 §4.4 step 8: free space of about 3× the artifact. */
+  diskFactor: number;
+  /** The staged tree's `bin/vend-agent --version` must answer within this. */
+  selfTestTimeoutMs: number;
+  download: DownloadLimits;
+  extract: ExtractLimits;
+}
+
+export const DEFAULT_UPGRADE_LIMITS: UpgradeLimits = {
+  checkIntervalMs: 21_600_000,
+  firstCheckDelayMs: 60_000,
+  deferralRetryMs: 180_000,
+  quietSeconds: 180,
+  healthTimeoutMs: 300_000,
+  healthPollMs: 3_000,
+  maxBootAttempts: 3,
+  diskFactor: 3,
+  selfTestTimeoutMs: 30_000,
+  download: DEFAULT_DOWNLOAD_LIMITS,
+  extract: DEFAULT_EXTRACT_LIMITS,
+};
+
+export interface UpgradeManagerOptions {
+  /** The install root (`/opt/vend-agent`): `current/`, `previous/`, `upgrade/journal.json`. */
+  root: string;
+  host: UpgradeHost;
+  clock: Clock;
+  /** The installed release-signing public key (base64 or hex text), or null: nothing is ever installed. */
+  releasePublicKey: string | null;
+  /** The trusted artifact prefix (canonical https, trailing `/`), or null: no URL is trusted. */
+  artifactPrefix: string | null;
+  /** How artifacts are fetched (default: undici with the system CAs). */
+  fetch?: ArtifactFetch;
+  /** Free bytes on the filesystem holding `dir` (default: `fs.statfs`). */
+  freeBytes?: (dir: string) => Promise<number>;
+  /** Runs the staged tree once before the swap (default: `bin/vend-agent --version` must print the version). */
+  selfTest?: (tree: string, version: string, timeoutMs: number) => Promise<void>;
+  /**
+   * The service manager's id of this start (systemd's `$INVOCATION_ID`): the boot guard run by
+   * ExecStartPre and the daemon's `onBoot()` share it, so one start counts one boot attempt. Null:
+   * every `bootGuard()` counts.
+   */
+  invocationId?: string | null;
+  log?: UpgradeLogger;
+  onStep?: (step: UpgradeStep) => void | Promise<void>;
+  limits?: Partial<Omit<UpgradeLimits, 'download' | 'extract'>> & { download?: Partial<DownloadLimits>; extract?: Partial<ExtractLimits> };
+}
+
+/** What one `check()` came to. */
+export type CheckOutcome =
+  | { result: 'none' }
+  | { result: 'current'; version: string }
+  | { result: 'refused'; step: number; code: RefusalCode; reason: string; version: string | null }
+  | { result: 'blocked'; report: BlockedReport; reason: string }
+  | { result: 'deferred'; report: DeferralReport }
+  | { result: 'installed'; version: string; from: string }
+  | { result: 'busy'; reason: string }
+  | { result: 'error'; reason: string };
+
+/** Space left free after extraction, beyond the tree itself. */
+const EXTRACT_MARGIN_BYTES = 16 * 1024 * 1024;
+
+class Refusal extends Error {
+  constructor(
+    readonly code: RefusalCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function statfsFree(dir: string): Promise<number> {
+  const s = await fs.promises.statfs(dir);
+  return Number(s.bavail) * Number(s.bsize);
+}
+
+/** Runs `<tree>/bin/vend-agent --version`; it must print `version`. */
+export function launcherSelfTest(tree: string, version: string, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      path.join(tree, LAUNCHER),
+      ['--version'],
+      { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024, cwd: tree },
+      (err, stdout, stderr) => {
+        if (err)
+          return reject(
+            new Error(`bin/vend-agent --version failed: ${err.message.split('\n')[0]}${stderr ? ` (${String(stderr).trim().slice(0, 300)})` : ''}`),
+          );
+        const out = String(stdout).trim();
+        if (out !== version) return reject(new Error(`bin/vend-agent --version printed ${JSON.stringify(out.slice(0, 80))}, not ${version}`));
+        resolve();
+      },
+    );
+  });
+}
+
+/**
+ * The agent side of signed releases (spec 2 §4.4): checks an offer step by step, downloads, extracts
+ * beside the running tree, swaps by renames under a journal, restarts, and on the next start either
+ * commits the new version (the cloud was reached) or reverts to the previous tree.
+ */
+export class UpgradeManager {
+  private readonly layout: Layout;
+  /** The on-disk state machine (journal, swap, boot guard, commit, revert). */
+  readonly trees: InstallRoot;
+  private readonly limits: UpgradeLimits;
+  private readonly publicKey: Uint8Array | null;
+  private readonly log: UpgradeLogger;
+  private readonly fetch: ArtifactFetch;
+  private readonly freeBytes: (dir: string) => Promise<number>;
+  private readonly selfTest: (tree: string, version: string, timeoutMs: number) => Promise<void>;
+  private busy: string | null = null;
+  private report: { kind: 'deferring' | 'blocked'; version: string; minFrom: string; count: number; firstAt: number } | null = null;
+  private scheduleTimer: unknown = null;
+  private healthTimer: unknown = null;
+  private healthDeadline: unknown = null;
+  private healthPolling = false;
+  private stopped = false;
+  private abort = new AbortController();
+
+  constructor(private readonly opts: UpgradeManagerOptions) {
+    const l = opts.limits ?? {};
+    this.limits = {
+      ...DEFAULT_UPGRADE_LIMITS,
+      ...l,
+      download: { ...DEFAULT_UPGRADE_LIMITS.download, ...l.download },
+      extract: { ...DEFAULT_UPGRADE_LIMITS.extract, ...l.extract },
+    };
+    this.log = opts.log ?? silentUpgradeLogger;
+    this.trees = new InstallRoot({
+      root: opts.root,
+      clock: opts.clock,
+      maxBootAttempts: this.limits.maxBootAttempts,
+      invocationId: opts.invocationId ?? null,
+      log: this.log,
+      ...(opts.onStep ? { onStep: opts.onStep } : {}),
+    });
+    this.layout = this.trees.layout;
+    this.publicKey = opts.releasePublicKey === null ? null : parseReleasePublicKey(opts.releasePublicKey);
+    if (opts.releasePublicKey !== null && this.publicKey === null)
+      this.log.error({}, 'upgrade: the configured release public key is not a usable Ed25519 key; nothing will be installed');
+    this.fetch = opts.fetch ?? undiciArtifactFetch();
+    this.freeBytes = opts.freeBytes ?? statfsFree;
+    this.selfTest = opts.selfTest ?? launcherSelfTest;
+  }
+
+  get root(): string {
+    return this.layout.root;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Checking an offer (spec 2 §4.4, in order)
+
+  /** Fetches the offer from the cloud (host.fetchOffer) and checks it. */
+  async checkNow(): Promise<CheckOutcome> {
+    let offer: unknown;
+    try {
+      offer = await this.opts.host.fetchOffer();
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'upgrade: could not fetch the offer');
+      return { result: 'error', reason: `could not fetch the offer: ${(err as Error).message}` };
+    }
+    return this.check(offer);
+  }
+
+  /** Runs the pipeline on one offer (as `/cabinet/upgrade` answered it). One check at a time. */
+  async check(offer: unknown): Promise<CheckOutcome> {
+    if (this.busy) return { result: 'busy', reason: this.busy };
+    if (this.stopped) return { result: 'busy', reason: 'stopped' };
+    this.busy = 'checking an offer';
+    try {
+      const outcome = await this.checkInner(offer);
+      this.applyReports(outcome);
+      this.log.info({ outcome }, `upgrade: ${outcome.result}`);
+      return outcome;
+    } catch (err) {
+      this.log.error({ err: (err as Error).stack ?? String(err) }, 'upgrade: check failed');
+      return { result: 'error', reason: (err as Error).message };
+    } finally {
+      this.busy = null;
+    }
+  }
+
+  private async checkInner(offer: unknown): Promise<CheckOutcome> {
+    if (offer === null || offer === undefined) return { result: 'none' };
+    const journal = await this.trees.load();
+    if (journal && journal.state !== 'idle') return { result: 'busy', reason: `an install is in state ${journal.state}` };
+    const running = this.opts.host.runningVersion();
+    const decision = preflight(offer, {
+      running,
+      publicKey: this.publicKey,
+      artifactPrefix: this.opts.artifactPrefix,
+      floor: journal?.floor ?? null,
+      bad: journal?.bad ?? [],
+      quiet: this.opts.host.quiet(),
+      quietSeconds: this.limits.quietSeconds,
+    });
+    switch (decision.kind) {
+      case 'refused':
+        return { result: 'refused', step: decision.step, code: decision.code, reason: decision.reason, version: decision.version };
+      case 'current':
+        return { result: 'current', version: decision.offer.version };
+      case 'blocked':
+        return { result: 'blocked', report: this.nextReport('blocked', decision.version, decision.minFrom) as BlockedReport, reason: decision.reason };
+      case 'deferred':
+        return {
+          result: 'deferred',
+          report: { ...(this.nextReport('deferring', decision.version, '') as Omit<DeferralReport, 'reason'>), reason: decision.reason },
+        };
+      case 'proceed':
+        break;
+    }
+    try {
+      return await this.install(decision.offer, running, journal);
+    } catch (err) {
+      if (err instanceof Refusal) {
+        await this.trees.cleanTransient();
+        return { result: 'refused', step: REFUSAL_STEP[err.code], code: err.code, reason: err.message, version: decision.offer.version };
+      }
+      throw err;
+    }
+  }
+
+  /** Steps 8–10: disk room, download and digest, extraction, verification, journal, swap, restart. */
+  private async install(offer: UpgradeOffer, running: string, loaded: Journal | null): Promise<CheckOutcome> {
+    const L = this.layout;
+    const currentVersion = await treeVersion(L.current);
+    if (currentVersion === null || compareVersions(currentVersion, running) !== 0) {
+      throw new Refusal(
+        'not-running-from-root',
+        `${L.current} holds ${currentVersion ?? 'no release tree'}, not the running ${running}: this agent was not started from its install root`,
+      );
+    }
+    const journal = loaded ?? (await this.trees.ensure(currentVersion));
+    await this.trees.cleanTransient();
+
+    // 8. disk room: the download, the staged tree and some margin
+    const free = await this.freeBytes(L.root);
+    const need = this.limits.diskFactor * offer.size;
+    if (free < need)
+      throw new Refusal('no-disk-room', `${free} bytes free under ${L.root}; ${need} needed (${this.limits.diskFactor}× the ${offer.size}-byte artifact)`);
+
+    // 9. download (signed size, deadline, digest) and extraction into a fresh 0700 staging directory
+    await fs.promises.mkdir(L.downloads, { recursive: true, mode: 0o700 });
+    const file = path.join(L.downloads, `${offer.version}.tar.gz.part`);
+    let first = true;
+    try {
+      await downloadArtifact({
+        url: offer.url,
+        size: offer.size,
+        sha256: offer.sha256,
+        dest: file,
+        fetch: this.fetch,
+        clock: this.opts.clock,
+        limits: this.limits.download,
+        signal: this.abort.signal,
+        onProgress: async () => {
+          if (first) {
+            first = false;
+            await this.trees.step('download');
+          }
+        },
+      });
+    } catch (err) {
+      if (err instanceof DownloadError) throw new Refusal(err.code, err.message);
+      throw err;
+    }
+    await this.trees.step('downloaded');
+
+    const staging = await fs.promises.mkdtemp(path.join(L.root, `staging-${offer.version}-`));
+    let swapped = false;
+    try {
+      let firstMember = true;
+      try {
+        const freeNow = await this.freeBytes(L.root);
+        await extractRelease(file, staging, {
+          limits: this.limits.extract,
+          // the headers say how much the tree takes: refuse before writing when it cannot fit
+          onScanned: (bytes) => {
+            if (bytes + EXTRACT_MARGIN_BYTES > freeNow) {
+              throw new Refusal(
+                'no-disk-room',
+                `the release unpacks to ${bytes} bytes; ${freeNow} bytes free under ${L.root} (keeping ${EXTRACT_MARGIN_BYTES} spare)`,
+              );
+            }
+          },
+          onMember: () => {
+            if (firstMember) {
+              firstMember = false;
+              void this.trees.step('extract');
+            }
+          },
+        });
+      } catch (err) {
+        if (err instanceof ArchiveError) throw new Refusal('bad-archive', err.message);
+        throw err;
+      }
+      await this.trees.step('extracted');
+      await this.verifyTree(staging, offer.version);
+      await this.trees.step('self-tested');
+
+      // the cabinet may have woken up while we downloaded: check again right before the swap
+      const busy = notQuietReason(this.opts.host.quiet(), this.limits.quietSeconds);
+      if (busy !== null) {
+        return { result: 'deferred', report: { ...(this.nextReport('deferring', offer.version, '') as Omit<DeferralReport, 'reason'>), reason: busy } };
+      }
+
+      // 10. journal before the swap, then the renames, each saved before it is done
+      const install: InstallRecord = {
+        from: running,
+        to: offer.version,
+        sha256: offer.sha256,
+        allowDowngrade: offer.allowDowngrade,
+        staging: path.basename(staging),
+        step: 'move-previous',
+        attempts: 0,
+        invocation: null,
+        startedAt: this.opts.clock.now(),
+        revertReason: null,
+      };
+      swapped = true;
+      try {
+        await this.trees.swap(journal, install);
+      } catch (err) {
+        throw new Refusal('install-failed', `the swap failed and was undone: ${(err as Error).message}`);
+      }
+    } finally {
+      await fs.promises.rm(file, { force: true });
+      if (!swapped) await this.trees.cleanTransient();
+    }
+    await this.trees.cleanTransient();
+    this.log.info({ from: running, to: offer.version }, 'upgrade: swapped; restarting into the new version');
+    this.opts.host.restart();
+    return { result: 'installed', version: offer.version, from: running };
+  }
+
+  /** The staged tree declares the offered version and its launcher runs on this machine. */
+  private async verifyTree(tree: string, version: string): Promise<void> {
+    const declared = await treeVersion(tree);
+    if (declared === null || compareVersions(declared, version) !== 0) {
+      throw new Refusal('bad-tree', `the artifact's ${VERSION_FILE} says ${declared ?? 'nothing usable'}, not ${version}`);
+    }
+    let st: fs.Stats;
+    try {
+      st = await fs.promises.lstat(path.join(tree, LAUNCHER));
+    } catch {
+      throw new Refusal('bad-tree', `the artifact has no ${LAUNCHER}`);
+    }
+    if (!st.isFile() || (st.mode & 0o100) === 0) throw new Refusal('bad-tree', `${LAUNCHER} in the artifact is not an executable file`);
+    try {
+      await this.selfTest(tree, version, this.limits.selfTestTimeoutMs);
+    } catch (err) {
+      throw new Refusal('bad-tree', `the staged tree does not run here: ${(err as Error).message}`);
+    }
+  }
+
+  private nextReport(kind: 'deferring' | 'blocked', version: string, minFrom: string): BlockedReport | Omit<DeferralReport, 'reason'> {
+    const now = this.opts.clock.now();
+    const r = this.report;
+    if (r && r.kind === kind && r.version === version && r.minFrom === minFrom) r.count++;
+    else this.report = { kind, version, minFrom, count: 1, firstAt: now };
+    const cur = this.report!;
+    const base = { version, count: cur.count, seconds: Math.max(0, Math.floor((now - cur.firstAt) / 1000)) };
+    return kind === 'blocked' ? { ...base, minFrom } : base;
+  }
+
+  private applyReports(outcome: CheckOutcome): void {
+    switch (outcome.result) {
+      case 'deferred':
+        this.opts.host.reportDeferral(outcome.report);
+        return;
+      case 'blocked':
+        this.opts.host.reportBlocked(outcome.report);
+        return;
+      case 'busy':
+      case 'error':
+        return; // nothing learnt: keep what is being reported
+      case 'none':
+      case 'current':
+      case 'refused':
+      case 'installed':
+        this.report = null;
+        this.opts.host.clearReports();
+        return;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The schedule
+
+  /** Checks `firstCheckDelayMs` after start, then every 21,600 s (sooner again after a deferral). */
+  start(): void {
+    this.stopped = false;
+    if (this.abort.signal.aborted) this.abort = new AbortController();
+    this.schedule(this.limits.firstCheckDelayMs);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.scheduleTimer !== null) this.opts.clock.clearTimeout(this.scheduleTimer);
+    this.scheduleTimer = this.opts.clock.setTimeout(() => {
+      this.scheduleTimer = null;
+      void this.checkNow().then((o) => {
+        if (o.result !== 'installed') this.schedule(o.result === 'deferred' ? this.limits.deferralRetryMs : this.limits.checkIntervalMs);
+      });
+    }, ms);
+  }
+
+  /** Stops the schedule and the health timer, and aborts a download in flight. */
+  stop(): void {
+    this.stopped = true;
+    this.abort.abort();
+    for (const t of [this.scheduleTimer, this.healthTimer, this.healthDeadline]) if (t !== null) this.opts.clock.clearTimeout(t);
+    this.scheduleTimer = this.healthTimer = this.healthDeadline = null;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Boot: the guard and the health timer
+
+  /**
+   * The daemon calls this once at start, before its loops: runs the boot guard and, when a new
+   * version is on trial, arms the health timer — `cloudReachable()` every 3 s; reached → commit;
+   * not reached within 300 s → revert and `restart()`.
+   */
+  async onBoot(): Promise<BootOutcome> {
+    const outcome = await this.trees.bootGuard();
+    if (outcome.state === 'trial') this.armHealth();
+    return outcome;
+  }
+
+  /** The boot guard alone (filesystem only): what `vend-agent upgrade boot-guard` runs. */
+  bootGuard(opts: { fallback?: boolean } = {}): Promise<BootOutcome> {
+    return this.trees.bootGuard(opts);
+  }
+
+  /** The daemon may call this when any authenticated cloud call succeeded: commits a version on trial. */
+  async cloudReached(): Promise<boolean> {
+    const committed = await this.trees.commit();
+    if (!committed) return false;
+    if (this.healthDeadline !== null) this.opts.clock.clearTimeout(this.healthDeadline);
+    if (this.healthTimer !== null) this.opts.clock.clearTimeout(this.healthTimer);
+    this.healthDeadline = this.healthTimer = null;
+    this.report = null;
+    this.opts.host.clearReports();
+    return true;
+  }
+
+  private armHealth(): void {
+    if (this.healthDeadline !== null) return;
+    const clock = this.opts.clock;
+    this.healthDeadline = clock.setTimeout(() => {
+      this.healthDeadline = null;
+      if (this.healthTimer !== null) clock.clearTimeout(this.healthTimer);
+      this.healthTimer = null;
+      void this.healthExpired();
+    }, this.limits.healthTimeoutMs);
+    const poll = (): void => {
+      this.healthTimer = clock.setTimeout(() => {
+        this.healthTimer = null;
+        void this.pollHealth().then((done) => {
+          if (!done && this.healthDeadline !== null) poll();
+        });
+      }, this.limits.healthPollMs);
+    };
+    // first try at once
+    void this.pollHealth().then((done) => {
+      if (!done && this.healthDeadline !== null) poll();
+    });
+  }
+
+  private async pollHealth(): Promise<boolean> {
+    if (this.healthPolling || this.healthDeadline === null) return false;
+    this.healthPolling = true;
+    try {
+      let ok = false;
+      try {
+        ok = await this.opts.host.cloudReachable();
+      } catch (err) {
+        this.log.warn({ err: (err as Error).message }, 'upgrade: cloud not reached yet');
+      }
+      if (!ok || this.healthDeadline === null) return false;
+      this.opts.clock.clearTimeout(this.healthDeadline);
+      this.healthDeadline = null;
+      return await this.cloudReached();
+    } finally {
+      this.healthPolling = false;
+    }
+  }
+
+  private async healthExpired(): Promise<void> {
+    const seconds = Math.round(this.limits.healthTimeoutMs / 1000);
+    const reverted = await this.trees.revertTrial((to) => `${to} did not reach the cloud within ${seconds} s of booting`);
+    if (reverted) this.opts.host.restart();
+  }
+
+  /** The journal as it is on disk (for `vend-agent upgrade status` and the daemon's status page). */
+  status(): Promise<Journal | null> {
+    return this.trees.status();
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The entry point of the packaged agent (scripts/build-agent-release bundles this file into
+ * `<tree>/lib/vend-agent.cjs`; `<tree>/bin/vend-agent` runs it on `<tree>/runtime/node`).
+ *
+ * - `vend-agent --version` prints the release tree's VERSION (after the whole agent, native serial
+ *   binding included, has loaded: the upgrade self-test and the release test rely on that).
+ * - `vend-agent upgrade …` is the boot guard and the journal tools, with the install root defaulting
+ *   to the directory that holds this tree (`/opt/vend-agent` for `/opt/vend-agent/current`).
+ * - everything else is the agent's CLI.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { SerialPort } from 'serialport';
+import { main } from '../cli.ts';
+import { upgradeMain } from './cli.ts';
+import { VERSION_FILE, releaseTreeOfBundle } from './layout.ts';
+
+async function run(argv: string[]): Promise<number> {
+  const tree = releaseTreeOfBundle(argv[1] ?? '.');
+  const first = argv[2];
+  if (first === '--version' || first === '-V') {
+    // touching the OS binding makes node-gyp-build load the native addon now: a tree whose
+    // prebuild does not fit this machine fails here, before it could be swapped in
+    if (typeof SerialPort.binding.list !== 'function') throw new Error('serialport binding did not load');
+    process.stdout.write(`${fs.readFileSync(path.join(tree, VERSION_FILE), 'utf8').trim()}\n`);
+    return 0;
+  }
+  if (first === 'upgrade') return upgradeMain(argv, { defaultRoot: path.dirname(tree) });
+  return main(argv);
+}
+
+run(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+    // everything is closed by now; don't let a native handle still winding down hold the exit up
+    setTimeout(() => process.exit(), 500).unref();
+  },
+  (err: unknown) => {
+    process.stderr.write(`vend-agent: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.exit(70);
+  },
+);

@@ -1,0 +1,356 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { compareVersions } from '@vend/protocol';
+import type { Clock } from '@vend/protocol';
+import { exists, fsyncDir, renameDurable } from './fs-atomic.ts';
+import { emptyJournal, readJournal, writeJournal } from './journal.ts';
+import type { InstallRecord, Journal, JournalState, LastOutcome } from './journal.ts';
+import { TRANSIENT_PREFIXES, layoutOf, treeVersion } from './layout.ts';
+import type { Layout } from './layout.ts';
+
+/**
+ * The install root's state machine on disk: the swap (journal first, then two renames, the previous
+ * tree kept), the boot guard (finish or undo whatever a power cut interrupted, count boot attempts of
+ * a version on trial), commit and revert. Filesystem only — no network, no daemon — so systemd can run
+ * it as ExecStartPre (`vend-agent upgrade boot-guard`) before the daemon, and the crash tests can kill
+ * it at every step. Every saved state resolves to the old or the new tree (docs/agent-upgrades.md has
+ * the table).
+ */
+
+/** A logger of pino's shape (the daemon passes its pino instance). */
+export interface UpgradeLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+export const silentUpgradeLogger: UpgradeLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** Named points of an install, boot and revert; `onStep` is called after each (crash tests kill there). */
+export const UPGRADE_STEPS = [
+  'download',
+  'downloaded',
+  'extract',
+  'extracted',
+  'self-tested',
+  'journal-swapping',
+  'moved-previous',
+  'moved-current',
+  'moved-staging',
+  'journal-trial',
+  'boot-counted',
+  'committed',
+  'journal-reverting',
+  'revert-moved-current',
+  'revert-moved-previous',
+  'reverted',
+] as const;
+export type UpgradeStep = (typeof UPGRADE_STEPS)[number];
+
+/** What `bootGuard()` / `onBoot()` found and did. */
+export interface BootOutcome {
+  state: JournalState | 'no-install';
+  /** The version in `<root>/current` afterwards. */
+  current: string | null;
+  action: 'none' | 'initialised' | 'counted' | 'reverted' | 'swap-rolled-back' | 'swap-completed' | 'cleaned';
+  attempts?: number;
+  reason?: string;
+}
+
+export interface InstallRootOptions {
+  root: string;
+  clock: Clock;
+  /** Spec 2 §8: 3 boot attempts for a new version. */
+  maxBootAttempts?: number;
+  /** systemd's `$INVOCATION_ID`: one service start counts one boot attempt however often the guard runs in it. */
+  invocationId?: string | null;
+  log?: UpgradeLogger;
+  onStep?: (step: UpgradeStep) => void | Promise<void>;
+}
+
+export class InstallRoot {
+  readonly layout: Layout;
+  private readonly log: UpgradeLogger;
+  private readonly maxBootAttempts: number;
+
+  constructor(private readonly opts: InstallRootOptions) {
+    this.layout = layoutOf(opts.root);
+    this.log = opts.log ?? silentUpgradeLogger;
+    this.maxBootAttempts = opts.maxBootAttempts ?? 3;
+  }
+
+  async step(step: UpgradeStep): Promise<void> {
+    await this.opts.onStep?.(step);
+  }
+
+  /** The journal, or null when there is none yet; throws when it is unreadable (the boot guard sets it aside). */
+  async load(): Promise<Journal | null> {
+    const read = await readJournal(this.layout.journal);
+    if (read.kind === 'ok') return read.journal;
+    if (read.kind === 'corrupt') throw new Error(`the upgrade journal is unreadable (${read.error}); the boot guard sets it aside at the next start`);
+    return null;
+  }
+
+  /** The journal, created for `current` when missing. */
+  async ensure(current: string): Promise<Journal> {
+    const j = await this.load();
+    if (j) return j;
+    await fs.promises.mkdir(this.layout.stateDir, { recursive: true, mode: 0o700 });
+    return writeJournal(this.layout.journal, emptyJournal(current));
+  }
+
+  /** The journal as it is on disk, or null (for `vend-agent upgrade status`). */
+  async status(): Promise<Journal | null> {
+    const read = await readJournal(this.layout.journal);
+    return read.kind === 'ok' ? read.journal : null;
+  }
+
+  /** Forgets that `version` was reverted here, so it may be tried again. True when it was marked. */
+  async forgetBad(version: string): Promise<boolean> {
+    const read = await readJournal(this.layout.journal);
+    if (read.kind !== 'ok') return false;
+    const bad = read.journal.bad.filter((b) => compareVersions(b.version, version) !== 0);
+    if (bad.length === read.journal.bad.length) return false;
+    await writeJournal(this.layout.journal, { ...read.journal, bad });
+    return true;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The swap
+
+  /**
+   * Swaps the verified tree in `staging` (a directory directly under the root) into `current`:
+   * journal `swapping` first, then previous → trash, current → previous, staging → current, each
+   * saved before it is done, then journal `trial`. On an error in this process the swap is undone
+   * (this process still runs `from`) and the error rethrown.
+   */
+  async swap(journal: Journal, install: InstallRecord): Promise<Journal> {
+    const L = this.layout;
+    const staging = path.join(L.root, install.staging);
+    let j = await writeJournal(L.journal, { ...journal, state: 'swapping', install: { ...install, step: 'move-previous' } });
+    try {
+      await this.step('journal-swapping');
+      if (await exists(L.previous)) await renameDurable(L.previous, path.join(L.root, `trash-${randomBytes(6).toString('hex')}`));
+      await this.step('moved-previous');
+      j = await writeJournal(L.journal, { ...j, install: { ...install, step: 'move-current' } });
+      await renameDurable(L.current, L.previous);
+      await this.step('moved-current');
+      j = await writeJournal(L.journal, { ...j, install: { ...install, step: 'move-staging' } });
+      await renameDurable(staging, L.current);
+      await this.step('moved-staging');
+      j = await writeJournal(L.journal, { ...j, state: 'trial', current: install.to, install: { ...install, step: null } });
+      await this.step('journal-trial');
+      return j;
+    } catch (err) {
+      this.log.error({ err: (err as Error).message }, 'upgrade: the swap failed; undoing it');
+      await this.undoSwap(j, install);
+      throw err;
+    }
+  }
+
+  /** Puts `from` back in `current` after a swap that failed in this process (no restart happened). */
+  private async undoSwap(journal: Journal, install: InstallRecord): Promise<void> {
+    const L = this.layout;
+    const current = await treeVersion(L.current);
+    if (current !== null && compareVersions(current, install.to) === 0) {
+      await renameDurable(L.current, path.join(L.root, `failed-${install.to}-${randomBytes(6).toString('hex')}`));
+    }
+    if ((await treeVersion(L.current)) === null && (await treeVersion(L.previous)) !== null) await renameDurable(L.previous, L.current);
+    const restored = await treeVersion(L.current);
+    const last: LastOutcome = { outcome: 'abandoned', version: install.to, from: install.from, reason: 'the swap failed', at: this.opts.clock.now() };
+    await writeJournal(L.journal, { ...journal, state: 'idle', current: restored, install: null, last });
+    await this.cleanTransient();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Boot
+
+  /**
+   * Resolves whatever an interrupted install or revert left (to the old or the new tree, never a
+   * broken one), counts a boot attempt of a version on trial and reverts it past the limit.
+   *
+   * `fallback`: this guard runs from the previous tree because the current tree's guard could not
+   * run at all — a version on trial is reverted at once.
+   */
+  async bootGuard(opts: { fallback?: boolean } = {}): Promise<BootOutcome> {
+    const L = this.layout;
+    if (!(await exists(L.root))) return { state: 'no-install', current: null, action: 'none' };
+    const read = await readJournal(L.journal);
+    if (read.kind !== 'ok') {
+      if (read.kind === 'corrupt') {
+        const aside = `${L.journal}.corrupt-${this.opts.clock.now()}`;
+        this.log.error({ error: read.error, aside }, 'upgrade: the journal is unreadable; keeping it aside and starting from the trees on disk');
+        await fs.promises.rename(L.journal, aside);
+      }
+      if ((await treeVersion(L.current)) === null && (await treeVersion(L.previous)) !== null) await renameDurable(L.previous, L.current);
+      const current = await treeVersion(L.current);
+      if (current === null) return { state: 'no-install', current: null, action: 'none' };
+      await fs.promises.mkdir(L.stateDir, { recursive: true, mode: 0o700 });
+      await writeJournal(L.journal, emptyJournal(current));
+      await this.cleanTransient();
+      return { state: 'idle', current, action: 'initialised' };
+    }
+    const journal = read.journal;
+    switch (journal.state) {
+      case 'idle': {
+        const current = await treeVersion(L.current);
+        if (current === null && (await treeVersion(L.previous)) !== null) {
+          // nothing this code does leaves this; restore rather than fail to start
+          await renameDurable(L.previous, L.current);
+          const restored = await treeVersion(L.current);
+          await writeJournal(L.journal, { ...journal, current: restored });
+          return { state: 'idle', current: restored, action: 'swap-rolled-back', reason: 'current was missing; previous restored' };
+        }
+        if (current !== journal.current) await writeJournal(L.journal, { ...journal, current });
+        await this.cleanTransient();
+        return { state: 'idle', current, action: 'cleaned' };
+      }
+      case 'swapping':
+        return this.resolveSwap(journal, opts);
+      case 'reverting':
+        return this.finishRevert(journal);
+      case 'trial': {
+        const install = journal.install!;
+        const current = await treeVersion(L.current);
+        if (current === null || compareVersions(current, install.to) !== 0) {
+          const j = await writeJournal(L.journal, {
+            ...journal,
+            state: 'reverting',
+            install: { ...install, revertReason: `${L.current} no longer held ${install.to}` },
+          });
+          return this.finishRevert(j);
+        }
+        if (opts.fallback) return this.revert(journal, `the boot guard of ${install.to} could not run`);
+        const id = this.opts.invocationId ?? null;
+        if (id !== null && install.invocation === id) return { state: 'trial', current, action: 'none', attempts: install.attempts };
+        const attempts = install.attempts + 1;
+        if (attempts > this.maxBootAttempts) return this.revert(journal, `${install.to} did not reach the cloud in ${this.maxBootAttempts} boot attempts`);
+        await writeJournal(L.journal, { ...journal, install: { ...install, attempts, invocation: id } });
+        await this.step('boot-counted');
+        return { state: 'trial', current, action: 'counted', attempts };
+      }
+    }
+  }
+
+  /** The version on trial reached the cloud: it becomes the committed one, and the rollback floor follows it. */
+  async commit(): Promise<Journal | null> {
+    const read = await readJournal(this.layout.journal);
+    if (read.kind !== 'ok' || read.journal.state !== 'trial') return null;
+    const journal = read.journal;
+    const install = journal.install!;
+    const floor = install.allowDowngrade || journal.floor === null || compareVersions(install.to, journal.floor) > 0 ? install.to : journal.floor;
+    const last: LastOutcome = { outcome: 'committed', version: install.to, from: install.from, reason: 'the cloud was reached', at: this.opts.clock.now() };
+    const j = await writeJournal(this.layout.journal, { ...journal, state: 'idle', current: install.to, floor, install: null, last });
+    this.log.info({ version: install.to, from: install.from, floor }, 'upgrade: committed');
+    await this.step('committed');
+    return j;
+  }
+
+  /** Reverts the version on trial, if one is (the health timer ran out). */
+  async revertTrial(reasonOf: (to: string) => string): Promise<BootOutcome | null> {
+    const read = await readJournal(this.layout.journal);
+    if (read.kind !== 'ok' || read.journal.state !== 'trial') return null;
+    return this.revert(read.journal, reasonOf(read.journal.install!.to));
+  }
+
+  /** An interrupted swap: both renames done → the new version starts its trial; otherwise back to `from`. */
+  private async resolveSwap(journal: Journal, opts: { fallback?: boolean }): Promise<BootOutcome> {
+    const L = this.layout;
+    const install = journal.install!;
+    const staging = path.join(L.root, install.staging);
+    const current = await treeVersion(L.current);
+    if (current !== null && compareVersions(current, install.to) === 0) {
+      // the last rename happened; only the journal lagged
+      await writeJournal(L.journal, { ...journal, state: 'trial', current, install: { ...install, step: null } });
+      this.log.warn({ to: install.to }, 'upgrade: the swap had finished before the interruption; the new version starts its trial');
+      const counted = await this.bootGuard(opts);
+      return { ...counted, action: counted.action === 'counted' ? 'swap-completed' : counted.action };
+    }
+    if (current === null) {
+      // current → previous happened, staging → current did not: put the old tree back
+      if ((await treeVersion(L.previous)) !== null) await renameDurable(L.previous, L.current);
+      else if ((await treeVersion(staging)) !== null) {
+        // nothing else can run: the staged tree was verified before the swap began
+        await renameDurable(staging, L.current);
+        await writeJournal(L.journal, { ...journal, state: 'trial', current: install.to, install: { ...install, step: null } });
+        return this.bootGuard(opts);
+      }
+    }
+    await fs.promises.rm(staging, { recursive: true, force: true });
+    const restored = await treeVersion(L.current);
+    const last: LastOutcome = {
+      outcome: 'abandoned',
+      version: install.to,
+      from: install.from,
+      reason: 'interrupted before the swap finished',
+      at: this.opts.clock.now(),
+    };
+    await writeJournal(L.journal, { ...journal, state: 'idle', current: restored, install: null, last });
+    await this.cleanTransient();
+    this.log.warn({ to: install.to, current: restored }, 'upgrade: an interrupted swap was rolled back');
+    return { state: 'idle', current: restored, action: 'swap-rolled-back' };
+  }
+
+  /** Takes the version on trial out and puts the previous tree back; marks the version bad. */
+  private async revert(journal: Journal, reason: string): Promise<BootOutcome> {
+    const j = await writeJournal(this.layout.journal, { ...journal, state: 'reverting', install: { ...journal.install!, revertReason: reason } });
+    await this.step('journal-reverting');
+    return this.finishRevert(j);
+  }
+
+  private async finishRevert(journal: Journal): Promise<BootOutcome> {
+    const L = this.layout;
+    const install = journal.install!;
+    const reason = install.revertReason ?? 'reverted';
+    let current = await treeVersion(L.current);
+    if (current !== null && compareVersions(current, install.to) === 0) {
+      if ((await treeVersion(L.previous)) === null) {
+        // nothing to go back to: keep the new version rather than leave no tree at all
+        this.log.error({ to: install.to }, 'upgrade: no previous tree to revert to; keeping the new version');
+        const last: LastOutcome = {
+          outcome: 'committed',
+          version: install.to,
+          from: install.from,
+          reason: `kept: no previous tree to revert to (${reason})`,
+          at: this.opts.clock.now(),
+        };
+        await writeJournal(L.journal, { ...journal, state: 'idle', current, install: null, last });
+        return { state: 'idle', current, action: 'none', reason: last.reason };
+      }
+      await renameDurable(L.current, path.join(L.root, `failed-${install.to}-${randomBytes(6).toString('hex')}`));
+      await this.step('revert-moved-current');
+      current = null;
+    }
+    if (current === null && (await treeVersion(L.previous)) !== null) {
+      await renameDurable(L.previous, L.current);
+      await this.step('revert-moved-previous');
+    }
+    current = await treeVersion(L.current);
+    const now = this.opts.clock.now();
+    const bad = [
+      ...journal.bad.filter((b) => compareVersions(b.version, install.to) !== 0),
+      { version: install.to, sha256: install.sha256, reason, at: now },
+    ].slice(-64);
+    const last: LastOutcome = { outcome: 'reverted', version: install.to, from: install.from, reason, at: now };
+    await writeJournal(L.journal, { ...journal, state: 'idle', current, install: null, bad, last });
+    await this.step('reverted');
+    await this.cleanTransient();
+    this.log.warn({ version: install.to, current, reason }, 'upgrade: reverted');
+    return { state: 'idle', current, action: 'reverted', reason };
+  }
+
+  /** Removes staging, trash and failed trees and partial downloads (only with no install in flight). */
+  async cleanTransient(): Promise<void> {
+    const L = this.layout;
+    let names: string[];
+    try {
+      names = await fs.promises.readdir(L.root);
+    } catch {
+      return;
+    }
+    const gone = names.filter((n) => TRANSIENT_PREFIXES.some((p) => n.startsWith(p)));
+    for (const n of gone) await fs.promises.rm(path.join(L.root, n), { recursive: true, force: true });
+    await fs.promises.rm(L.downloads, { recursive: true, force: true });
+    if (gone.length) fsyncDir(L.root);
+  }
+}

@@ -1,0 +1,91 @@
+import { MOTOR_RAN_BY_OUTCOME, OUTCOME_OF_RESULT } from '@vend/protocol';
+import type { DispenseOutcome, MotorRan, VmcDispenseResult, VmcNakReasonName } from '@vend/protocol';
+
+/** What the agent reports for one dispense request (the cloud gets outcome and detail). */
+export interface DispenseReport {
+  outcome: DispenseOutcome;
+  /** One human sentence: what happened and, when the motor may have run, what to do. */
+  detail: string;
+  /** Whether the lane motor ran: certain (yes/no) or unknown. */
+  motorRan: MotorRan;
+  aisle: number;
+  /** Sequence number the request went out with (0 when it never went out). */
+  seq: number;
+  /** Times the request frame was written to the port (1 = no retransmission). */
+  sends: number;
+  durationMs: number;
+}
+
+export type LinkFailure =
+  | { kind: 'unavailable'; path: string; attempts: number; error: string }
+  | { kind: 'no_ack'; sends: number; ackTimeoutMs: number }
+  | { kind: 'restarted_before_ack' }
+  | { kind: 'lost_before_ack'; path: string; error: string }
+  | { kind: 'no_result'; waitedMs: number }
+  | { kind: 'restarted_after_ack' }
+  | { kind: 'lost_after_ack'; path: string; error: string }
+  | { kind: 'refused'; reason: VmcNakReasonName }
+  | { kind: 'wrong_aisle'; reported: number };
+
+const MAY_HAVE_RUN = 'the motor may have run: check the machine before selling this aisle again';
+
+/** The outcome and detail for a RESULT frame from the board. */
+export function outcomeOfResult(aisle: number, r: VmcDispenseResult): { outcome: DispenseOutcome; detail: string } {
+  const outcome = OUTCOME_OF_RESULT[r.code];
+  const lift = r.liftRow > 0 ? ` (lift at row ${r.liftRow})` : '';
+  switch (r.code) {
+    case 'success':
+      return { outcome, detail: `aisle ${aisle} vended: motor ran ${r.motorMs} ms and the drop sensor saw the product` };
+    case 'laneEmpty':
+      return { outcome, detail: `aisle ${aisle} is empty; the motor did not run` };
+    case 'motorJam':
+      return { outcome, detail: `aisle ${aisle} motor jammed after ${r.motorMs} ms${lift}; nothing dropped` };
+    case 'dropNotDetected':
+      return { outcome, detail: `aisle ${aisle} motor ran ${r.motorMs} ms but the drop sensor saw nothing; the product may be caught on the spring` };
+    case 'liftFault':
+      return { outcome, detail: `the lift could not reach aisle ${aisle}'s row; the motor did not run` };
+    case 'unknownAisle':
+      return { outcome, detail: `aisle ${aisle} does not exist on this board; the motor did not run` };
+    case 'noMotor':
+      return { outcome, detail: `aisle ${aisle} has no motor fitted; the motor did not run` };
+    case 'busy':
+      return { outcome, detail: `the board was busy and refused aisle ${aisle}; the motor did not run` };
+  }
+}
+
+/** The outcome and detail when the link, not the board's result, decided. */
+export function outcomeOfFailure(aisle: number, f: LinkFailure): { outcome: DispenseOutcome; detail: string } {
+  switch (f.kind) {
+    case 'unavailable':
+      return {
+        outcome: 'board_unavailable',
+        detail: `could not open ${f.path} after ${f.attempts} attempts (${f.error}); the request for aisle ${aisle} was not sent`,
+      };
+    case 'no_ack':
+      return {
+        outcome: 'no_ack',
+        detail: `no ACK for aisle ${aisle} after ${f.sends} sends ${f.ackTimeoutMs} ms apart; ${MAY_HAVE_RUN}`,
+      };
+    case 'lost_before_ack':
+      return { outcome: 'no_ack', detail: `lost ${f.path} before the board acknowledged aisle ${aisle} (${f.error}); ${MAY_HAVE_RUN}` };
+    case 'restarted_before_ack':
+      return { outcome: 'no_ack', detail: `the board restarted before acknowledging aisle ${aisle}; ${MAY_HAVE_RUN}` };
+    case 'no_result':
+      return {
+        outcome: 'no_result',
+        detail: `the board acknowledged aisle ${aisle} but sent no result within ${Math.round(f.waitedMs / 1000)} s; ${MAY_HAVE_RUN}`,
+      };
+    case 'restarted_after_ack':
+      return { outcome: 'no_result', detail: `the board restarted while vending aisle ${aisle}; ${MAY_HAVE_RUN}` };
+    case 'lost_after_ack':
+      return { outcome: 'no_result', detail: `lost ${f.path} after the board acknowledged aisle ${aisle} (${f.error}); ${MAY_HAVE_RUN}` };
+    case 'refused':
+      return { outcome: 'board_refused', detail: `the board refused the request for aisle ${aisle} (NAK ${f.reason}); the motor did not run` };
+    case 'wrong_aisle':
+      return { outcome: 'no_result', detail: `the board reported a result for aisle ${f.reported} to the request for aisle ${aisle}; ${MAY_HAVE_RUN}` };
+  }
+}
+
+export function motorRanOf(outcome: DispenseOutcome): MotorRan {
+  return MOTOR_RAN_BY_OUTCOME[outcome];
+}

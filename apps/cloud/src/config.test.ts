@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, SANDBOX_SECRETS, loadConfig } from './config.ts';
+
+describe('config', () => {
+  it('defaults to the sandbox on port 8080 with data in ./data and the sandbox secrets', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ mode: 'sandbox', port: 8080, dataDir: './data', rateLimitPerHour: 1000, fleetSecret: SANDBOX_SECRETS.FLEET_SECRET });
+    expect(c.geocoder).toBeUndefined();
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('reports every bad value at once', () => {
+    try {
+      loadConfig({ PORT: 'eighty', VEND_MODE: 'staging', DATABASE_URL: 'mysql://x' });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      const problems = (e as ConfigError).problems.join('\n');
+      expect(problems).toContain('PORT');
+      expect(problems).toContain('VEND_MODE');
+      expect(problems).toContain('DATABASE_URL');
+    }
+  });
+
+  it('production refuses to start without its secrets and never falls back to sandbox ones', () => {
+    expect(() => loadConfig({ VEND_MODE: 'production' })).toThrow(/DATA_KEY.*\n.*FLEET_SECRET.*\n.*WEBHOOK_SECRET/s);
+    const c = loadConfig({
+      VEND_MODE: 'production',
+      DATA_KEY: 'k'.repeat(32),
+      FLEET_SECRET: 'fleet-secret-x',
+      WEBHOOK_SECRET: 'w'.repeat(16),
+      RELEASE_PUBLIC_KEY: 'wHg6OmqNGbjsECQcM5ejBHwcKpxd2XBfOWRyIfHzd+E=',
+      ARTIFACT_URL_PREFIX: 'https://artifacts.example.com/agent/',
+    });
+    expect(c.fleetSecret).toBe('fleet-secret-x');
+    expect(c.dataKey).not.toBe(SANDBOX_SECRETS.DATA_KEY);
+  });
+
+  it('needs an identity-provider issuer and its JWKS together', () => {
+    expect(() => loadConfig({ IDP_ISSUER: 'https://idp.example' })).toThrow(/IDP_JWKS_URL/);
+    const c = loadConfig({ IDP_ISSUER: 'https://idp.example', IDP_JWKS_URL: 'http://127.0.0.1:9/jwks' });
+    expect(c.idp).toEqual({ issuer: 'https://idp.example', jwksUrl: 'http://127.0.0.1:9/jwks', audience: undefined });
+  });
+});

@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { encodeBase64, isValidArtifactPrefix, parseReleasePublicKey } from '@vend/protocol';
+
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const optionalUrl = z.url().optional();
+
+const EnvSchema = z
+  .object({
+    VEND_MODE: z.enum(['sandbox', 'production']).default('sandbox'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+      .optional(),
+    /** Namespace of every Redis key, so deployments (and test runs) sharing a server never collide. */
+    REDIS_KEY_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9:_-]{1,64}$/)
+      .default('vend:'),
+    /** The address people reach this service at (QR codes, links); else each request's own origin. */
+    PUBLIC_BASE_URL: z.url().optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_PRETTY: bool.default(false),
+    RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(1000),
+    /** Key for encrypting secrets that must be read back (TOTP seeds). 32+ chars. */
+    DATA_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    FLEET_SECRET: z.string().min(8, 'must be at least 8 characters').optional(),
+    WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+    SESSION_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .default(30 * 24 * 3600),
+    OAUTH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(3600),
+    GEOCODER_URL: optionalUrl,
+    GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
+    GEOCODER_USER_AGENT: z.string().default('vend-cloud/0.1 (operator placement geocoding)'),
+    IDP_ISSUER: z.string().min(1).optional(),
+    IDP_JWKS_URL: optionalUrl,
+    IDP_AUDIENCE: z.string().min(1).optional(),
+    SOCIAL_ISSUER: z.string().min(1).optional(),
+    SOCIAL_JWKS_URL: optionalUrl,
+    SOCIAL_AUDIENCE: z.string().min(1).optional(),
+    POD_NAME: z.string().min(1).optional(),
+    /** Background loops (refund sweep, dispense decision, rollout sweep) on this replica; see docs/decisions/commands-and-loops.md. */
+    JOBS_ENABLED: bool.default(true),
+    /** Leader lease lifetime; the leader renews it on every tick, a follower takes over once it lapses. */
+    JOBS_LEASE_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
+    /** A dispense whose outcome is missing this long is ruled failed and its money returned. */
+    DISPENSE_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(86_400).default(120),
+    /** A paid order still not vended this long is flagged as an owed refund (at most 30 days). */
+    REFUND_GRACE_SECONDS: z.coerce.number().int().min(60).max(2_592_000).default(900),
+    /** The fleet publishing key (Ed25519 public key, base64 or hex); releases must verify against it. docs/release-signing.md. */
+    RELEASE_PUBLIC_KEY: z
+      .string()
+      .refine((v) => parseReleasePublicKey(v) !== null, 'must be a 32-byte Ed25519 public key as base64 (44 chars) or hex (64 chars), not of small order')
+      .optional(),
+    /** Trusted artifact prefix: release URLs must start with it (https, canonical, trailing slash). */
+    ARTIFACT_URL_PREFIX: z
+      .string()
+      .refine((v) => isValidArtifactPrefix(v), 'must be a canonical https URL ending with / (no query, no fragment)')
+      .optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.VEND_MODE === 'production') {
+      for (const key of ['DATA_KEY', 'FLEET_SECRET', 'WEBHOOK_SECRET', 'RELEASE_PUBLIC_KEY', 'ARTIFACT_URL_PREFIX'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when VEND_MODE=production' });
+      }
+    }
+    for (const [issuer, jwks] of [
+      ['IDP_ISSUER', 'IDP_JWKS_URL'],
+      ['SOCIAL_ISSUER', 'SOCIAL_JWKS_URL'],
+    ] as const) {
+      if (Boolean(env[issuer]) !== Boolean(env[jwks])) {
+        ctx.addIssue({ code: 'custom', path: [jwks], message: `${issuer} and ${jwks} must be set together` });
+      }
+    }
+  });
+
+export type Env = z.infer<typeof EnvSchema>;
+
+/** Deterministic secrets of the sandbox data set: documented in docs/sandbox.md, never used in production. */
+export const SANDBOX_SECRETS = {
+  DATA_KEY: 'sandbox-data-key-0123456789abcdef0123',
+  FLEET_SECRET: 'sbx-fleet-secret-4b2d',
+  WEBHOOK_SECRET: 'sbx-webhook-secret-8c1f0e',
+} as const;
+
+/**
+ * The sandbox's release-signing key pair and artifact prefix: public by design so QA can sign releases
+ * with `vendctl sign --key` (docs/decisions/releases.md). Sandbox only; production requires its own
+ * RELEASE_PUBLIC_KEY and ARTIFACT_URL_PREFIX and never falls back to these.
+ */
+export const SANDBOX_RELEASES = {
+  /** Ed25519 seed (base64): the PRIVATE key, published for the sandbox only. */
+  privateKey: '3RZyHJFkF0CiteVWobavUM5rkSGaPZU6smwNhkXYHOA=',
+  publicKey: 'wHg6OmqNGbjsECQcM5ejBHwcKpxd2XBfOWRyIfHzd+E=',
+  artifactUrlPrefix: 'https://artifacts.sandbox.vend.test/agent/',
+} as const;
+
+export interface Config {
+  mode: 'sandbox' | 'production';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  redisKeyPrefix: string;
+  publicBaseUrl: string | undefined;
+  logLevel: Env['LOG_LEVEL'];
+  logPretty: boolean;
+  rateLimitPerHour: number;
+  dataKey: string;
+  fleetSecret: string | undefined;
+  webhookSecret: string;
+  sessionTtlSeconds: number;
+  oauthTokenTtlSeconds: number;
+  geocoder: { url: string; timeoutMs: number; userAgent: string } | undefined;
+  idp: { issuer: string; jwksUrl: string; audience: string | undefined } | undefined;
+  social: { issuer: string; jwksUrl: string; audience: string | undefined } | undefined;
+  pod: string;
+  jobs: { enabled: boolean; leaseTtlSeconds: number; dispenseTimeoutSeconds: number; refundGraceSeconds: number };
+  /** Agent releases: the fleet publishing public key (base64) and the trusted artifact prefix. */
+  releases: { publicKey: string; artifactUrlPrefix: string };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Parses the environment once, reporting every problem together. Nothing else reads process.env. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const sandbox = e.VEND_MODE === 'sandbox';
+  return Object.freeze({
+    mode: e.VEND_MODE,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    logPretty: e.LOG_PRETTY,
+    rateLimitPerHour: e.RATE_LIMIT_PER_HOUR,
+    dataKey: e.DATA_KEY ?? SANDBOX_SECRETS.DATA_KEY,
+    fleetSecret: e.FLEET_SECRET ?? (sandbox ? SANDBOX_SECRETS.FLEET_SECRET : undefined),
+    webhookSecret: e.WEBHOOK_SECRET ?? SANDBOX_SECRETS.WEBHOOK_SECRET,
+    sessionTtlSeconds: e.SESSION_TTL_SECONDS,
+    oauthTokenTtlSeconds: e.OAUTH_TOKEN_TTL_SECONDS,
+    geocoder: e.GEOCODER_URL ? { url: e.GEOCODER_URL, timeoutMs: e.GEOCODER_TIMEOUT_MS, userAgent: e.GEOCODER_USER_AGENT } : undefined,
+    idp: e.IDP_ISSUER && e.IDP_JWKS_URL ? { issuer: e.IDP_ISSUER, jwksUrl: e.IDP_JWKS_URL, audience: e.IDP_AUDIENCE } : undefined,
+    social: e.SOCIAL_ISSUER && e.SOCIAL_JWKS_URL ? { issuer: e.SOCIAL_ISSUER, jwksUrl: e.SOCIAL_JWKS_URL, audience: e.SOCIAL_AUDIENCE } : undefined,
+    pod: e.POD_NAME ?? `pod-${process.pid}`,
+    releases: Object.freeze({
+      publicKey: encodeBase64(parseReleasePublicKey(e.RELEASE_PUBLIC_KEY ?? SANDBOX_RELEASES.publicKey)!),
+      artifactUrlPrefix: e.ARTIFACT_URL_PREFIX ?? SANDBOX_RELEASES.artifactUrlPrefix,
+    }),
+    jobs: Object.freeze({
+      enabled: e.JOBS_ENABLED,
+      leaseTtlSeconds: e.JOBS_LEASE_TTL_SECONDS,
+      dispenseTimeoutSeconds: e.DISPENSE_TIMEOUT_SECONDS,
+      refundGraceSeconds: e.REFUND_GRACE_SECONDS,
+    }),
+  });
+}

@@ -1,0 +1,86 @@
+import type { Logger } from 'pino';
+import { Redis } from 'ioredis';
+import type { Clock } from '@vend/protocol';
+import type { Config } from './config.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import { AuditLog } from './http/audit.ts';
+import { ApiDocs } from './http/api-docs.ts';
+import { RateLimiter } from './http/rate-limit.ts';
+import { Sealer } from './crypto/secrets.ts';
+import { AuthRepo } from './domains/auth/auth.repo.ts';
+import { AuthService } from './domains/auth/auth.service.ts';
+import { Jobs } from './jobs/jobs.ts';
+import { IdentityTokenVerifier, IdpBearerVerifier } from './domains/auth/id-token.ts';
+import { createGeocoder, type Geocoder } from './domains/machines/geocoder.ts';
+import { DeviceRuntime } from './domains/device-credentials/runtime.ts';
+
+/** Everything a request handler may need, built once in the composition root and passed in. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  redis: Redis | null;
+  sealer: Sealer;
+  audit: AuditLog;
+  rateLimiter: RateLimiter;
+  auth: AuthService;
+  startedAt: number;
+  /** Counters the persistence status reports. */
+  metrics: { writeFailures: number };
+  /** Route declarations, rendered as /openapi.json. */
+  docs: ApiDocs;
+  /** The background loops and their leader lease; started by main.ts (startJobs), read by the status endpoints. */
+  jobs: Jobs;
+  /** Address geocoder for machine placement; null without GEOCODER_URL (every geocode is `skipped`). */
+  geocoder: Geocoder | null;
+  /** Per-process state of the cabinet gateway: verified device-key cache, witness tokens, write throttles. */
+  devices: DeviceRuntime;
+}
+
+export interface ContextOptions {
+  clock: Clock;
+  logger: Logger;
+  /** An already-open database (tests); otherwise opened from the config. */
+  database?: Database;
+  /** A stand-in geocoder (tests); otherwise built from the config. */
+  geocoder?: Geocoder | null;
+}
+
+export async function createContext(config: Config, opts: ContextOptions): Promise<AppContext> {
+  const database =
+    opts.database ?? (await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { sqliteFile: `${config.dataDir}/vend-${config.mode}.sqlite` }));
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
+  redis?.on('error', (err) => opts.logger.warn({ err: err.message }, 'redis error'));
+  const sealer = new Sealer(config.dataKey);
+  const audit = new AuditLog(opts.clock);
+  const authRepo = new AuthRepo(database.db);
+  return {
+    config,
+    database,
+    clock: opts.clock,
+    logger: opts.logger,
+    redis,
+    sealer,
+    audit,
+    rateLimiter: new RateLimiter(redis, config.redisKeyPrefix),
+    auth: new AuthService(
+      authRepo,
+      opts.clock,
+      config.rateLimitPerHour,
+      config.idp ? new IdpBearerVerifier(new IdentityTokenVerifier(config.idp, opts.clock), authRepo, config.rateLimitPerHour) : null,
+    ),
+    startedAt: opts.clock.now(),
+    metrics: { writeFailures: 0 },
+    docs: new ApiDocs(),
+    jobs: new Jobs({ config, database, clock: opts.clock, logger: opts.logger, redis, audit }),
+    geocoder: opts.geocoder !== undefined ? opts.geocoder : createGeocoder(config.geocoder),
+    devices: new DeviceRuntime(opts.clock),
+  };
+}
+
+export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.jobs.stop();
+  await ctx.database.close();
+  if (ctx.redis) ctx.redis.disconnect();
+}

@@ -1,0 +1,19 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_foundation.ts';
+import * as m0002 from './0002_inventory_payments.ts';
+import * as m0003 from './0003_commands_jobs.ts';
+import * as m0004 from './0004_gateway.ts';
+import * as m0005 from './0005_releases.ts';
+import * as m0006 from './0006_gateway_identity_changes.ts';
+import * as m0007 from './0007_rollout_progress.ts';
+
+/** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
+export const migrations: Record<string, Migration> = {
+  '0001_foundation': m0001,
+  '0002_inventory_payments': m0002,
+  '0003_commands_jobs': m0003,
+  '0004_gateway': m0004,
+  '0005_releases': m0005,
+  '0006_gateway_identity_changes': m0006,
+  '0007_rollout_progress': m0007,
+};

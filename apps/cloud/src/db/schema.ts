@@ -1,0 +1,500 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Row types of every table. Booleans are integers 0/1 and times epoch milliseconds on both dialects. */
+export interface OperatorsTable {
+  id: string;
+  email: string;
+  name: string;
+  admin: number;
+  password_hash: string | null;
+  mfa_secret_enc: string | null;
+  mfa_enabled: number;
+  currency: string | null;
+  merchant_account: string;
+  marketplace_opt_in: number;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  operator_id: string;
+  name: string;
+  secret_hash: string;
+  scopes: string;
+  rate_limit: number | null;
+  plant: string | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface OAuthClientsTable {
+  id: string;
+  operator_id: string;
+  name: string;
+  secret_hash: string;
+  scopes: string;
+  rate_limit: number | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface AccessTokensTable {
+  token_hash: string;
+  operator_id: string;
+  kind: 'oauth' | 'session';
+  credential_id: string;
+  scopes: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface MfaTicketsTable {
+  ticket_hash: string;
+  operator_id: string;
+  auth_method: string;
+  pending_secret_enc: string | null;
+  attempts: Generated<number>;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface RecoveryCodesTable {
+  id: string;
+  operator_id: string;
+  code_hash: string;
+  used_at: number | null;
+}
+
+export interface TotpUsesTable {
+  operator_id: string;
+  counter: number;
+}
+
+export interface AuditLogTable {
+  id: string;
+  key_id: string | null;
+  user_id: string | null;
+  action: string;
+  resource: string;
+  timestamp: number;
+}
+
+export interface VenuesTable {
+  id: string;
+  operator_id: string;
+  name: string;
+  address: string | null;
+  rev_share_bps: number;
+  deployment_date: string | null;
+  kiosk_machine_no: string | null;
+  created_at: number;
+}
+
+export interface MachinesTable {
+  id: string;
+  machine_no: string;
+  operator_id: string | null;
+  name: string;
+  status: Generated<string>;
+  last_seen: number | null;
+  location: Generated<string>;
+  lat: number | null;
+  lng: number | null;
+  address: string | null;
+  place_id: string | null;
+  geocode_status: string | null;
+  geocode_detail: string | null;
+  placement_version: Generated<number>;
+  address_confirmed_at: number | null;
+  installation_confirmed_at: number | null;
+  notes: string | null;
+  expire_date: number | null;
+  rent_state: Generated<number>;
+  time_zone: string | null;
+  sales_tax_rate: number | null;
+  venue_id: string | null;
+  agent_version: string | null;
+  vmc_version: string | null;
+  apk_version: string | null;
+  platform: string | null;
+  screen_json: string | null;
+  retired_at: number | null;
+  claimed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface VenueMovesTable {
+  id: string;
+  machine_id: string;
+  venue_id: string | null;
+  moved_at: number;
+}
+
+export interface AislesTable {
+  machine_id: string;
+  aisle_no: number;
+  current_stock: number;
+  max_stock: number;
+  alert_threshold: number;
+  price_cents: number;
+  sku: string | null;
+  product_name: string | null;
+  faulted: number;
+}
+
+export interface PaymentTerminalsTable {
+  id: string;
+  machine_id: string;
+  operator_id: string | null;
+  merchant_account: string;
+  provider: string;
+  bound_at: number;
+}
+
+export interface OrdersTable {
+  order_number: string;
+  machine_id: string;
+  operator_id: string | null;
+  aisle_no: number;
+  quantity: number;
+  pay_status: string;
+  paid_cents: number;
+  charged_cents: number;
+  tax_rate: number | null;
+  channel: string;
+  pay_method: string;
+  terminal_id: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  settlement_account: string | null;
+  command_id: string | null;
+  dispense_id: string | null;
+  vended: number;
+  /** The cashless provider's payment id (0002); null for cash and for orders no webhook has touched. */
+  payment_ref: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** FIFO cost layer: one per received purchase-order line (0002). */
+export interface LotsTable {
+  id: string;
+  operator_id: string;
+  sku: string;
+  qty_received: number;
+  qty_remaining: number;
+  unit_cost_cents: number;
+  received_at: number;
+  purchase_order_ref: string | null;
+}
+
+/** An accepted cashless-provider webhook event; the provider's event id is the key (0002). */
+export interface PaymentEventsTable {
+  id: string;
+  type: string;
+  payment_ref: string;
+  order_number: string | null;
+  payload: string;
+  received_at: number;
+}
+
+/** A cloud-driven drop (0003): pending until the agent acks it or the dispense-decision loop expires it. */
+export interface DispenseCommandsTable {
+  id: string;
+  machine_id: string;
+  aisle_no: number;
+  reason: string;
+  external_ref: string | null;
+  /** `pending`, `acknowledged`, `failed` or `expired` (docs/decisions/commands-and-loops.md). */
+  status: string;
+  outcome: string | null;
+  detail: string | null;
+  order_number: string | null;
+  requested_by: string | null;
+  created_at: number;
+  acked_at: number | null;
+  expired_at: number | null;
+  updated_at: number;
+}
+
+/** The leader lease of the background loops when replicas share a PostgreSQL store (0003). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
+  acquired_at: number;
+}
+
+/** Per-machine identity and credential state of the cabinet gateway (0004). */
+export interface DeviceIdentitiesTable {
+  machine_id: string;
+  device_id: string | null;
+  /** `device-id` (trusted), `self-asserted` (a fleet-secret call said so), `unbound`. */
+  binding: string;
+  bound_at: number | null;
+  /** `fleet-secret`, `enrolled` or `revoked`. */
+  cred_state: string;
+  rotation_due_at: number | null;
+  revoked_at: number | null;
+  revoked_by: string | null;
+  revoke_reason: string | null;
+  reset_at: number | null;
+  reset_by: string | null;
+  reset_reason: string | null;
+  updated_at: number;
+}
+
+/** One generation of a cabinet's device key (0004); the secret only as a salted SHA-256. */
+export interface DeviceCredentialsTable {
+  key_id: string;
+  machine_id: string;
+  generation: number;
+  secret_hash: string;
+  device_id: string | null;
+  /** `candidate` (minted by a rotation, not yet used), `active`, `retired`, `revoked`. */
+  state: string;
+  created_at: number;
+  activated_at: number | null;
+  ended_at: number | null;
+  ended_reason: string | null;
+}
+
+export interface EnrolmentArmsTable {
+  id: string;
+  machine_id: string;
+  reason: string;
+  device_id: string | null;
+  armed_by_kind: string;
+  armed_by_key: string | null;
+  armed_by_operator: string | null;
+  created_at: number;
+  expires_at: number;
+  closed_at: number | null;
+  closed_reason: string | null;
+}
+
+export interface EnrolmentAttemptsTable {
+  id: string;
+  machine_no: string;
+  at: number;
+  outcome: string;
+}
+
+export interface IdentityConflictsTable {
+  id: string;
+  machine_id: string;
+  binding: string;
+  bound_device_id: string | null;
+  presented_device_id: string;
+  leg: string;
+  at: number;
+  resolved_at: number | null;
+}
+
+export interface CopySuspicionsTable {
+  id: string;
+  machine_id: string;
+  key_id: string | null;
+  leg: string;
+  count: number;
+  first_at: number;
+  last_at: number;
+}
+
+export interface UnclaimableSerialsTable {
+  serial: string;
+  faults: string;
+  leg: string;
+  attempts: number;
+  first_seen_at: number;
+  last_seen_at: number;
+}
+
+export interface BuildRecordsTable {
+  machine_no: string;
+  plant: string;
+  built_at: number;
+  qa_passed_at: number | null;
+  shipped_at: number | null;
+  recorded_by_key: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CabinetSettingsTable {
+  machine_id: string;
+  features_json: string;
+  module: string | null;
+  rows: number | null;
+  columns_per_row: number | null;
+  poll_interval: number | null;
+  heartbeat_interval: number | null;
+  dispatch_mode: string | null;
+  kiosk_ui_url: string | null;
+  admin_pin_enc: string | null;
+  enrolment_mode: string | null;
+  updated_at: number;
+}
+
+export interface GatewaySettingsTable {
+  name: string;
+  value: string;
+  updated_by: string | null;
+  updated_at: number;
+}
+
+export interface CabinetStatusTable {
+  machine_id: string;
+  capabilities_json: string | null;
+  deferring_json: string | null;
+  deferring_first_at: number | null;
+  blocked_json: string | null;
+  blocked_first_at: number | null;
+  fleet_secret_seen_at: number | null;
+  updated_at: number;
+}
+
+export interface DispenseReportsTable {
+  dispense_id: string;
+  machine_id: string;
+  kind: string;
+  command_id: string | null;
+  order_number: string | null;
+  aisle_no: number;
+  success: number;
+  outcome: string;
+  detail: string;
+  status: string | null;
+  received_at: number;
+}
+
+export interface AdPlayRecordsTable {
+  id: string;
+  machine_id: string;
+  entry_id: string;
+  campaign_id: string | null;
+  source: string;
+  played_at: number;
+  duration_ms: number | null;
+  received_at: number;
+}
+
+/** A published agent release (0005): immutable once written; `version_key` is the sortable normalised version. */
+export interface AgentReleasesTable {
+  version: string;
+  version_key: string;
+  sha256: string;
+  size: number;
+  url: string;
+  migration: number;
+  min_from: string | null;
+  signature: string;
+  signature_alg: string;
+  /** Publish order, 1, 2, 3 … */
+  sequence: number;
+  published_at: number;
+  published_by: string | null;
+  published_key: string | null;
+}
+
+/** The one fleet-wide rollout (0005): a single row with id 'fleet'. */
+export interface AgentRolloutTable {
+  id: string;
+  target_version: string;
+  /** `rolling`, `held` or `complete`. */
+  phase: string;
+  /** JSON array of machine codes. */
+  canary_json: string;
+  percent: number;
+  allow_downgrade: number;
+  note: string;
+  hold_reason: string | null;
+  held_at: number | null;
+  held_by: string | null;
+  set_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A per-machine pin (0005): outranks the rollout in both directions. */
+export interface AgentPinsTable {
+  machine_id: string;
+  version: string;
+  reason: string;
+  pinned_by: string | null;
+  pinned_key: string | null;
+  pinned_at: number;
+}
+
+/** A snapshot of the fleet-wide rollout's progress (0007), written by the rollout sweep on change. */
+export interface RolloutProgressTable {
+  id: string;
+  /** The `agent_rollout` row measured ('fleet'). */
+  rollout_id: string;
+  target_version: string;
+  /** `rolling`, `held` or `complete` when the snapshot was taken. */
+  phase: string;
+  taken_at: number;
+  total: number;
+  eligible: number;
+  on_target: number;
+  pinned: number;
+  deferring: number;
+  blocked: number;
+}
+
+export interface DB {
+  agent_releases: AgentReleasesTable;
+  agent_rollout: AgentRolloutTable;
+  agent_pins: AgentPinsTable;
+  rollout_progress: RolloutProgressTable;
+  operators: OperatorsTable;
+  api_keys: ApiKeysTable;
+  oauth_clients: OAuthClientsTable;
+  access_tokens: AccessTokensTable;
+  mfa_tickets: MfaTicketsTable;
+  recovery_codes: RecoveryCodesTable;
+  totp_uses: TotpUsesTable;
+  audit_log: AuditLogTable;
+  venues: VenuesTable;
+  machines: MachinesTable;
+  venue_moves: VenueMovesTable;
+  aisles: AislesTable;
+  payment_terminals: PaymentTerminalsTable;
+  orders: OrdersTable;
+  dispense_commands: DispenseCommandsTable;
+  job_leases: JobLeasesTable;
+  lots: LotsTable;
+  payment_events: PaymentEventsTable;
+  device_identities: DeviceIdentitiesTable;
+  device_credentials: DeviceCredentialsTable;
+  enrolment_arms: EnrolmentArmsTable;
+  enrolment_attempts: EnrolmentAttemptsTable;
+  identity_conflicts: IdentityConflictsTable;
+  copy_suspicions: CopySuspicionsTable;
+  unclaimable_serials: UnclaimableSerialsTable;
+  build_records: BuildRecordsTable;
+  cabinet_settings: CabinetSettingsTable;
+  gateway_settings: GatewaySettingsTable;
+  cabinet_status: CabinetStatusTable;
+  dispense_reports: DispenseReportsTable;
+  ad_play_records: AdPlayRecordsTable;
+}
+
+export type OperatorRow = Selectable<OperatorsTable>;
+export type MachineRow = Selectable<MachinesTable>;
+export type NewMachine = Insertable<MachinesTable>;
+export type MachineUpdate = Updateable<MachinesTable>;
+export type AisleRow = Selectable<AislesTable>;
+export type OrderRow = Selectable<OrdersTable>;
+export type LotRow = Selectable<LotsTable>;
+export type PaymentEventRow = Selectable<PaymentEventsTable>;
+export type DispenseCommandRow = Selectable<DispenseCommandsTable>;
+export type DeviceIdentityRow = Selectable<DeviceIdentitiesTable>;
+export type DeviceCredentialRow = Selectable<DeviceCredentialsTable>;
+export type AgentReleaseRow = Selectable<AgentReleasesTable>;
+export type AgentRolloutRow = Selectable<AgentRolloutTable>;
+export type AgentPinRow = Selectable<AgentPinsTable>;
+export type RolloutProgressRow = Selectable<RolloutProgressTable>;

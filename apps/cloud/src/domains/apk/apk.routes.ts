@@ -1,0 +1,161 @@
+import { Router } from 'express';
+import {
+  AdLoopData,
+  ApkCreateOrderRequest,
+  ApkEquipmentData,
+  ApkEquipmentRequest,
+  ApkUpRequest,
+  CreateOrderData,
+  SaveAdRecordData,
+  SaveAdRecordRequest,
+  SoftwareData,
+  ValidVmcVersionRequest,
+} from '@vend/protocol';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { sendOk } from '../../http/envelope.ts';
+import { badRequest } from '../../http/errors.ts';
+import { defineRoute } from '../../http/route.ts';
+import { parseInput } from '../../http/validate.ts';
+import { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
+import { cabinetAuth, cabinetOf, type LegPolicy } from '../gateway/device-auth.ts';
+import { GatewayService } from '../gateway/gateway.service.ts';
+import { ApkService } from './apk.service.ts';
+
+const APK_SERIAL_FIELDS = ['equipmentNo', 'serialNumber', 'machineNo'] as const;
+const SerialQuery = z.object({ equipmentNo: z.string().max(128).optional() });
+
+/**
+ * Family-A routes (spec 2 §4.2) for the Android vending app. Same credentials as `/cabinet` (the
+ * fleet secret in header `secret`, or a device key), same envelope; the serial may also come as
+ * body `machineNo`.
+ */
+export function apkRoutes(ctx: AppContext): Router {
+  const creds = new DeviceCredentialsService(ctx);
+  const gateway = new GatewayService(ctx, creds);
+  const service = new ApkService(ctx, gateway);
+  const r = Router();
+  const docs = ctx.docs;
+  const tag = 'family-A cabinet';
+  const auth = (policy: Omit<LegPolicy, 'bodySerialFields' | 'fleetSecret'>) =>
+    cabinetAuth(creds, gateway, ctx.config.fleetSecret, { ...policy, fleetSecret: true, bodySerialFields: APK_SERIAL_FIELDS });
+  const errors = [400, 401, 403, 404, 410, 422, 503];
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: '/apk/getEquipment',
+      tag,
+      summary: 'First contact: auto-provisions an unseen claimable board into the unclaimed pool (fully stocked); answers configuration and goods',
+      auth: 'device',
+      body: ApkEquipmentRequest,
+      response: ApkEquipmentData,
+      errors,
+    },
+    auth({ leg: 'apk.getEquipment', provision: 'apk' }),
+    async (req, res) => {
+      const body = parseInput(ApkEquipmentRequest, req.body ?? {}, 'body');
+      sendOk(res, await service.equipment(cabinetOf(req), { apkVersion: body.apkVersion, vmcVersion: body.vmcVersion }));
+    },
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: '/apk/createOrder',
+      tag,
+      summary: "The cabinet opens a sale on the machine's operator",
+      auth: 'device',
+      body: ApkCreateOrderRequest,
+      response: CreateOrderData,
+      errors: [...errors, 409],
+    },
+    auth({ leg: 'apk.createOrder' }),
+    async (req, res) => {
+      const body = parseInput(ApkCreateOrderRequest, req.body ?? {}, 'body');
+      sendOk(res, await gateway.createOrder(cabinetOf(req), body));
+    },
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'get',
+      path: '/apk/getAd',
+      tag,
+      summary: 'The attract loop (house content until campaigns are assembled)',
+      auth: 'device',
+      query: SerialQuery,
+      response: AdLoopData,
+      errors,
+    },
+    auth({ leg: 'apk.getAd' }),
+    (req, res) => {
+      parseInput(SerialQuery, req.query, 'query');
+      sendOk(res, service.adLoop(cabinetOf(req)));
+    },
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: '/apk/saveAdRecord',
+      tag,
+      summary: 'Proof of play: a single record or {records: [...]}',
+      auth: 'device',
+      body: SaveAdRecordRequest,
+      response: SaveAdRecordData,
+      errors,
+    },
+    auth({ leg: 'apk.saveAdRecord' }),
+    async (req, res) => {
+      const body = parseInput(SaveAdRecordRequest, req.body ?? {}, 'body');
+      const records = 'records' in body ? body.records : [body];
+      sendOk(res, await service.savePlays(cabinetOf(req), records));
+    },
+  );
+
+  defineRoute(
+    r,
+    docs,
+    { method: 'post', path: '/apk/apkUp', tag, summary: 'Reports the app version', auth: 'device', body: ApkUpRequest, response: SoftwareData, errors },
+    auth({ leg: 'apk.apkUp' }),
+    async (req, res) => {
+      const body = parseInput(ApkUpRequest, req.body ?? {}, 'body');
+      const apkVersion = body.apkVersion ?? body.version;
+      if (apkVersion === undefined) throw badRequest('Bad request — missing apkVersion');
+      sendOk(res, await gateway.recordSoftware(cabinetOf(req), { apkVersion }));
+    },
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: '/apk/validVmcVersion',
+      tag,
+      summary: 'Reports the controller firmware version',
+      auth: 'device',
+      body: ValidVmcVersionRequest,
+      response: SoftwareData,
+      errors,
+    },
+    auth({ leg: 'apk.validVmcVersion' }),
+    async (req, res) => {
+      const body = parseInput(ValidVmcVersionRequest, req.body ?? {}, 'body');
+      const vmcVersion = body.vmcVersion ?? body.version;
+      if (vmcVersion === undefined) throw badRequest('Bad request — missing vmcVersion');
+      sendOk(res, await gateway.recordSoftware(cabinetOf(req), { vmcVersion }));
+    },
+  );
+
+  return r;
+}

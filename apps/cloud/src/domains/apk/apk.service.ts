@@ -1,0 +1,72 @@
+import type { AdLoopData, AdPlayRecord, ApkEquipmentData } from '@vend/protocol';
+import type { AppContext } from '../../context.ts';
+import { newId } from '../../crypto/ids.ts';
+import { badRequest } from '../../http/errors.ts';
+import { formatTimestamp } from '../../http/time-format.ts';
+import type { CabinetCaller } from '../gateway/device-auth.ts';
+import { GatewayRepo } from '../gateway/gateway.repo.ts';
+import type { GatewayService, SoftwareReport } from '../gateway/gateway.service.ts';
+import { HOUSE_PREFIX, SLOT_SECONDS, houseLoop, parsePlayedAt } from './ad-loop.ts';
+
+type Services = Pick<AppContext, 'database' | 'clock'>;
+
+/** Family-A routes (spec 2 §4.2): the Android vending app's view of the same cabinet gateway. */
+export class ApkService {
+  constructor(
+    private readonly ctx: Services,
+    private readonly gateway: GatewayService,
+  ) {}
+
+  /** First contact: the board (provisioned into the pool if unseen), its configuration and goods. */
+  async equipment(caller: CabinetCaller, software: SoftwareReport): Promise<ApkEquipmentData> {
+    await this.gateway.recordSoftware(caller, software);
+    const machine = await new GatewayRepo(this.ctx.database.db).machine(caller.machineId);
+    const [config, goods] = await Promise.all([this.gateway.configFor(caller.machineId, caller.machineNo), this.gateway.goods(caller)]);
+    return {
+      machineCode: caller.machineNo,
+      name: machine?.name ?? caller.machineNo,
+      claimed: caller.operatorId !== null,
+      provisioned: caller.provisioned,
+      config,
+      goods,
+    };
+  }
+
+  /** The attract loop: house content only for now (the ads issue adds campaigns, screensavers and programmatic fill). */
+  adLoop(caller: CabinetCaller): AdLoopData {
+    return {
+      machineCode: caller.machineNo,
+      slotSeconds: SLOT_SECONDS,
+      entries: houseLoop(caller.machineNo, this.ctx.clock.now(), (ms) => formatTimestamp(ms)!),
+    };
+  }
+
+  /**
+   * Proof of play: one row per showing, written once. A retried upload of the same showing
+   * (machine, entry, playedAt) counts as a duplicate. All records of one call land together or not at all.
+   */
+  async savePlays(caller: CabinetCaller, records: AdPlayRecord[]): Promise<{ accepted: number; duplicates: number }> {
+    const now = this.ctx.clock.now();
+    const rows = records.map((r, i) => {
+      const playedAt = parsePlayedAt(r.playedAt, now);
+      if (playedAt === null) throw badRequest(`records.${i}.playedAt is not an ISO 8601 time or epoch milliseconds`);
+      const source = r.source ?? (r.id.startsWith(HOUSE_PREFIX) ? 'house' : r.campaignId !== undefined ? 'direct-sold' : 'house');
+      return {
+        id: newId('ply', now),
+        machine_id: caller.machineId,
+        entry_id: r.id,
+        campaign_id: r.campaignId ?? null,
+        source,
+        played_at: playedAt,
+        duration_ms: r.durationMs ?? null,
+        received_at: now,
+      };
+    });
+    return this.ctx.database.db.transaction().execute(async (trx) => {
+      const repo = new GatewayRepo(trx);
+      let accepted = 0;
+      for (const row of rows) if (await repo.insertPlay(row)) accepted++;
+      return { accepted, duplicates: rows.length - accepted };
+    });
+  }
+}

@@ -1,0 +1,115 @@
+import type { Clock } from '@vend/protocol';
+import { sha256Hex, verifySecret } from '../../crypto/secrets.ts';
+import type { Authenticator, Principal } from '../../http/principal.ts';
+import { ADMIN_SCOPES, SCOPES, STANDARD_OPERATOR_SCOPES, parseScopes, type Scope } from '../../http/scopes.ts';
+import { formatTimestamp } from '../../http/time-format.ts';
+import { ACCESS_TOKEN_PREFIX, maskSecret, parseApiKey } from './credentials.ts';
+import type { AuthRepo } from './auth.repo.ts';
+import type { CredentialsData, MeData } from './auth.schemas.ts';
+
+export interface BearerVerifier {
+  /** Verifies an identity-provider JWT; null when it is not one this deployment trusts. */
+  verify(token: string): Promise<Principal | null>;
+}
+
+/** What a signed-in operator may hold: admins every scope, others the standard operator set (spec 1 §5). */
+export function operatorScopes(admin: boolean): readonly Scope[] {
+  return admin ? ADMIN_SCOPES : STANDARD_OPERATOR_SCOPES;
+}
+
+/** Resolves API keys and bearer tokens to a Principal, and answers who that principal is. */
+export class AuthService implements Authenticator {
+  constructor(
+    private readonly repo: AuthRepo,
+    private readonly clock: Clock,
+    private readonly defaultRateLimit: number,
+    private readonly jwt: BearerVerifier | null = null,
+  ) {}
+
+  async fromApiKey(raw: string): Promise<Principal | null> {
+    const parsed = parseApiKey(raw);
+    if (!parsed) return null;
+    const row = await this.repo.apiKeyWithOperator(parsed.keyId);
+    if (!row || row.revoked_at !== null || !verifySecret(parsed.secret, row.secret_hash)) return null;
+    return {
+      operatorId: row.operator_id,
+      operatorEmail: row.email,
+      admin: row.admin === 1,
+      scopes: new Set(parseScopes(row.scopes)),
+      authMethod: 'api_key',
+      credentialId: row.id,
+      rateLimit: row.rate_limit ?? this.defaultRateLimit,
+      plant: row.plant,
+    };
+  }
+
+  /**
+   * Opaque `vat_` tokens are looked up by their SHA-256. An OAuth token lives only as long as its
+   * client: a revoked or deleted client's tokens stop working, a client whose scopes were narrowed
+   * since issuance gets the narrower set, and the client's own rate limit applies.
+   */
+  async fromBearer(token: string): Promise<Principal | null> {
+    if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
+      const row = await this.repo.accessTokenWithOperator(sha256Hex(token));
+      if (!row || row.expires_at <= this.clock.now()) return null;
+      let scopes = parseScopes(row.scopes);
+      let rateLimit = this.defaultRateLimit;
+      if (row.kind === 'oauth') {
+        if (row.client_id === null || row.client_revoked_at !== null) return null;
+        const clientScopes = parseScopes(row.client_scopes ?? '');
+        scopes = scopes.filter((s) => clientScopes.includes(s));
+        rateLimit = row.client_rate_limit ?? this.defaultRateLimit;
+      }
+      return {
+        operatorId: row.operator_id,
+        operatorEmail: row.email,
+        admin: row.admin === 1,
+        scopes: new Set(scopes),
+        authMethod: row.kind === 'oauth' ? 'oauth' : 'session',
+        credentialId: row.credential_id,
+        rateLimit,
+        plant: null,
+      };
+    }
+    return this.jwt ? this.jwt.verify(token) : null;
+  }
+
+  /** The caller as the service sees it; the operator's currency, null for full admins. */
+  async me(p: Principal): Promise<MeData> {
+    const op = await this.repo.operatorById(p.operatorId);
+    return {
+      userId: p.operatorId,
+      operatorEmail: p.operatorEmail,
+      admin: p.admin,
+      scopes: SCOPES.filter((s) => p.scopes.has(s)),
+      authMethod: p.authMethod,
+      currency: p.admin ? null : (op?.currency ?? null),
+    };
+  }
+
+  /** The operator's API keys and OAuth clients: handles, scopes and limits, never a secret or its hash. */
+  async credentials(p: Principal): Promise<CredentialsData> {
+    const [keys, clients] = await Promise.all([this.repo.apiKeysOf(p.operatorId), this.repo.oauthClientsOf(p.operatorId)]);
+    return {
+      apiKeys: keys.map((k) => ({
+        id: k.id,
+        name: k.name,
+        key: maskSecret(`vk_${k.id}`),
+        scopes: parseScopes(k.scopes),
+        rateLimit: k.rate_limit ?? this.defaultRateLimit,
+        plant: k.plant,
+        createdAt: formatTimestamp(k.created_at),
+        revoked: k.revoked_at !== null,
+      })),
+      oauthClients: clients.map((c) => ({
+        clientId: c.id,
+        name: c.name,
+        clientSecret: '••••••••',
+        scopes: parseScopes(c.scopes),
+        rateLimit: c.rate_limit ?? this.defaultRateLimit,
+        createdAt: formatTimestamp(c.created_at),
+        revoked: c.revoked_at !== null,
+      })),
+    };
+  }
+}

@@ -1,0 +1,194 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { DB, DispenseCommandsTable, OrdersTable } from '../../db/schema.ts';
+
+export type CommandStatus = 'pending' | 'acknowledged' | 'failed' | 'expired';
+
+/** A command row with its machine's serial: everything the API shape needs. */
+export interface CommandRecord {
+  id: string;
+  machine_id: string;
+  machine_no: string;
+  aisle_no: number;
+  reason: string;
+  external_ref: string | null;
+  status: string;
+  outcome: string | null;
+  detail: string | null;
+  order_number: string | null;
+  created_at: number;
+  acked_at: number | null;
+  expired_at: number | null;
+}
+
+const COMMAND_COLUMNS = [
+  'dispense_commands.id',
+  'dispense_commands.machine_id',
+  'machines.machine_no',
+  'dispense_commands.aisle_no',
+  'dispense_commands.reason',
+  'dispense_commands.external_ref',
+  'dispense_commands.status',
+  'dispense_commands.outcome',
+  'dispense_commands.detail',
+  'dispense_commands.order_number',
+  'dispense_commands.created_at',
+  'dispense_commands.acked_at',
+  'dispense_commands.expired_at',
+] as const;
+
+/** SQL for dispense commands and the stock and order rows an ack writes. Takes a transaction or the database. */
+export class CommandsRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** The machine by serial, when `ownerId` (null for admins) may see it. */
+  machineByNo(machineNo: string, ownerId: string | null) {
+    let q = this.db.selectFrom('machines').select(['id', 'machine_no', 'operator_id', 'sales_tax_rate']).where('machine_no', '=', machineNo);
+    if (ownerId !== null) q = q.where('operator_id', '=', ownerId);
+    return q.executeTakeFirst();
+  }
+
+  aisle(machineId: string, aisleNo: number) {
+    return this.db
+      .selectFrom('aisles')
+      .select(['aisle_no', 'current_stock', 'faulted', 'price_cents'])
+      .where('machine_id', '=', machineId)
+      .where('aisle_no', '=', aisleNo)
+      .executeTakeFirst();
+  }
+
+  private commands() {
+    return this.db.selectFrom('dispense_commands').innerJoin('machines', 'machines.id', 'dispense_commands.machine_id').select(COMMAND_COLUMNS);
+  }
+
+  commandById(machineId: string, commandId: string): Promise<CommandRecord | undefined> {
+    return this.commands().where('dispense_commands.machine_id', '=', machineId).where('dispense_commands.id', '=', commandId).executeTakeFirst();
+  }
+
+  commandByRef(machineId: string, externalRef: string): Promise<CommandRecord | undefined> {
+    return this.commands().where('dispense_commands.machine_id', '=', machineId).where('dispense_commands.external_ref', '=', externalRef).executeTakeFirst();
+  }
+
+  /** Pending commands of one machine, oldest first. */
+  pending(machineId: string, limit: number): Promise<CommandRecord[]> {
+    return this.commands()
+      .where('dispense_commands.machine_id', '=', machineId)
+      .where('dispense_commands.status', '=', 'pending')
+      .orderBy('dispense_commands.created_at', 'asc')
+      .orderBy('dispense_commands.id', 'asc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Commands of one machine, newest first, optionally by status and external reference. */
+  async list(machineId: string, f: { status?: CommandStatus | undefined; externalRef?: string | undefined }, limit: number, offset: number) {
+    let q = this.db.selectFrom('dispense_commands').where('dispense_commands.machine_id', '=', machineId);
+    if (f.status) q = q.where('dispense_commands.status', '=', f.status);
+    if (f.externalRef !== undefined) q = q.where('dispense_commands.external_ref', '=', f.externalRef);
+    const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const records: CommandRecord[] = await q
+      .innerJoin('machines', 'machines.id', 'dispense_commands.machine_id')
+      .select(COMMAND_COLUMNS)
+      .orderBy('dispense_commands.created_at', 'desc')
+      .orderBy('dispense_commands.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return { total: Number(n), records };
+  }
+
+  /** Inserts unless the machine already has a command with this external reference; true when inserted. */
+  async insertCommand(row: Insertable<DispenseCommandsTable>): Promise<boolean> {
+    const inserted = await this.db
+      .insertInto('dispense_commands')
+      .values(row)
+      .onConflict((oc) => oc.columns(['machine_id', 'external_ref']).where('external_ref', 'is not', null).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  }
+
+  /**
+   * Records an ack: only a command not yet acknowledged (pending, or expired by the dispense-decision
+   * loop) changes. True when this call changed it; false when another ack got there first.
+   */
+  async recordAck(commandId: string, set: { status: 'acknowledged' | 'failed'; outcome: string; detail: string; acked_at: number }): Promise<boolean> {
+    const r = await this.db
+      .updateTable('dispense_commands')
+      .set({ ...set, updated_at: set.acked_at })
+      .where('id', '=', commandId)
+      .where('status', 'in', ['pending', 'expired'])
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async setOrderNumber(commandId: string, orderNumber: string): Promise<void> {
+    await this.db.updateTable('dispense_commands').set({ order_number: orderNumber }).where('id', '=', commandId).execute();
+  }
+
+  /** One unit less on the aisle, never below zero (the board's report is the truth; stock is clamped). */
+  async decrementStock(machineId: string, aisleNo: number): Promise<void> {
+    await this.db
+      .updateTable('aisles')
+      .set((eb) => ({
+        current_stock: eb
+          .case()
+          .when('current_stock', '>', 0)
+          .then(eb('current_stock', '-', 1))
+          .else(0)
+          .end(),
+      }))
+      .where('machine_id', '=', machineId)
+      .where('aisle_no', '=', aisleNo)
+      .execute();
+  }
+
+  ordersOfCommand(commandId: string) {
+    return this.db.selectFrom('orders').select(['order_number', 'pay_status']).where('command_id', '=', commandId).orderBy('order_number').execute();
+  }
+
+  insertOrder(row: Insertable<OrdersTable>) {
+    return this.db.insertInto('orders').values(row).execute();
+  }
+
+  order(orderNumber: string) {
+    return this.db
+      .selectFrom('orders')
+      .select(['order_number', 'pay_status', 'paid_cents', 'charged_cents', 'channel', 'pay_method'])
+      .where('order_number', '=', orderNumber)
+      .executeTakeFirst();
+  }
+
+  /** Moves a command's still-paid orders to `to` (shipped: vended; refunded: not vended). Returns their numbers. */
+  async settlePaidOrdersOfCommand(commandId: string, to: 'shipped' | 'refunded', now: number): Promise<number> {
+    const r = await this.db
+      .updateTable('orders')
+      .set({ pay_status: to, vended: to === 'shipped' ? 1 : 0, updated_at: now })
+      .where('command_id', '=', commandId)
+      .where('pay_status', '=', 'paid')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
+  /** Pending commands created at or before `cutoff`, oldest first (the dispense-decision loop's work list). */
+  overduePending(cutoff: number, limit: number) {
+    return this.db
+      .selectFrom('dispense_commands')
+      .select(['id', 'machine_id'])
+      .where('status', '=', 'pending')
+      .where('created_at', '<=', cutoff)
+      .orderBy('created_at', 'asc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** pending → expired, only if still pending (a racing ack wins). True when this call expired it. */
+  async expire(commandId: string, outcome: string, detail: string, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('dispense_commands')
+      .set({ status: 'expired', outcome, detail, expired_at: now, updated_at: now })
+      .where('id', '=', commandId)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+}

@@ -1,0 +1,271 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '@vend/protocol';
+import type { DB } from '../../db/schema.ts';
+import type { AuditLog } from '../../http/audit.ts';
+import type { Principal } from '../../http/principal.ts';
+import { ownerFilter } from '../../http/authenticate.ts';
+import { badRequest, conflict, machineNotFound, notFound } from '../../http/errors.ts';
+import { formatTimestamp } from '../../http/time-format.ts';
+import { centsToDecimal } from '../../http/money.ts';
+import { newId } from '../../crypto/ids.ts';
+import { CommandsRepo, type CommandRecord, type CommandStatus } from './commands.repo.ts';
+import type { CommandView } from './commands.schemas.ts';
+
+/** The agent polls this many pending commands at most per call (oldest first); the rest follow on later polls. */
+export const PENDING_LIMIT = 100;
+
+/** `reason` starting with `reward` (any letter case) makes the resulting order free (spec 1 §2.3, §2.4). */
+export function isReward(reason: string): boolean {
+  return reason.trimStart().slice(0, 6).toLowerCase() === 'reward';
+}
+
+/** The order a successful ack writes is numbered from its command: `RD` + the command id's body. One command, one order. */
+export function orderNumberFor(commandId: string): string {
+  return `RD${commandId.slice(commandId.indexOf('_') + 1).toUpperCase()}`;
+}
+
+/** Command ids are `cmd_` + lower-case base 36 and hex; anything else names no command (and never reaches the store). */
+const COMMAND_ID = /^cmd_[0-9a-z]{1,64}$/;
+
+export function toView(c: CommandRecord): CommandView {
+  return {
+    commandId: c.id,
+    machineNo: c.machine_no,
+    channel: 'api_drop',
+    aisleNo: c.aisle_no,
+    reason: c.reason,
+    externalRef: c.external_ref,
+    status: c.status as CommandStatus,
+    outcome: c.outcome,
+    detail: c.detail,
+    orderNumber: c.order_number,
+    createdAt: formatTimestamp(c.created_at)!,
+    ackedAt: formatTimestamp(c.acked_at),
+    expiredAt: formatTimestamp(c.expired_at),
+  };
+}
+
+export interface DispenseRequest {
+  aisleNo: number;
+  reason: string;
+  externalRef: string | null;
+}
+
+export interface AckRequest {
+  success: boolean;
+  outcome: string;
+  detail: string;
+}
+
+export interface CommandsDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  audit: AuditLog;
+}
+
+/**
+ * Remote dispense (spec 1 §2.4, §4.6): enqueue, poll, read and acknowledge cloud-driven drops, and
+ * the dispense-decision rule for commands whose outcome never arrives.
+ */
+export class CommandsService {
+  constructor(private readonly d: CommandsDeps) {}
+
+  private repo(db: Kysely<DB> = this.d.db) {
+    return new CommandsRepo(db);
+  }
+
+  /** The machine the caller may act on; another operator's (or a missing) machine is 404 'Machine not found'. */
+  async machineFor(p: Principal, machineNo: string) {
+    // No stored serial holds a NUL (PostgreSQL text cannot), so it is not found, without asking the store.
+    if (machineNo.includes('\u0000')) throw machineNotFound();
+    const m = await this.repo().machineByNo(machineNo, ownerFilter(p));
+    if (!m) throw machineNotFound();
+    return m;
+  }
+
+  /**
+   * Enqueues a drop. A repeated `externalRef` on the same machine answers the existing command
+   * (`duplicate: true`) and creates nothing, even when the requests race (a unique index decides);
+   * reusing a reference for a different aisle or reason is 409.
+   */
+  async enqueue(p: Principal, machineNo: string, req: DispenseRequest): Promise<CommandView & { duplicate: boolean }> {
+    const machine = await this.machineFor(p, machineNo);
+    const repo = this.repo();
+    if (req.externalRef !== null) {
+      const existing = await repo.commandByRef(machine.id, req.externalRef);
+      if (existing) return this.duplicateOf(existing, req);
+    }
+    const aisle = await repo.aisle(machine.id, req.aisleNo);
+    if (!aisle) throw badRequest(`Aisle ${req.aisleNo} does not exist on machine ${machine.machine_no}`);
+    if (aisle.faulted) throw conflict(`Aisle ${req.aisleNo} is faulted`);
+    if (aisle.current_stock <= 0) throw conflict(`Aisle ${req.aisleNo} is empty`);
+
+    const now = this.d.clock.now();
+    const id = newId('cmd', now);
+    const inserted = await this.d.db.transaction().execute(async (trx) => {
+      const ok = await new CommandsRepo(trx).insertCommand({
+        id,
+        machine_id: machine.id,
+        aisle_no: req.aisleNo,
+        reason: req.reason,
+        external_ref: req.externalRef,
+        status: 'pending',
+        outcome: null,
+        detail: null,
+        order_number: null,
+        requested_by: p.credentialId,
+        created_at: now,
+        acked_at: null,
+        expired_at: null,
+        updated_at: now,
+      });
+      if (ok) await this.d.audit.record(trx, p, 'command.enqueue', `command:${id}`);
+      return ok;
+    });
+    if (!inserted) {
+      // A concurrent request with the same reference committed first: answer its command.
+      const existing = await repo.commandByRef(machine.id, req.externalRef!);
+      if (!existing) throw conflict('The command could not be recorded; retry the request');
+      return this.duplicateOf(existing, req);
+    }
+    const created = await repo.commandById(machine.id, id);
+    return { ...toView(created!), duplicate: false };
+  }
+
+  private duplicateOf(existing: CommandRecord, req: DispenseRequest): CommandView & { duplicate: boolean } {
+    if (existing.aisle_no !== req.aisleNo || existing.reason !== req.reason) {
+      throw conflict(
+        `externalRef '${existing.external_ref}' already names command ${existing.id} (aisle ${existing.aisle_no}, reason '${existing.reason}'); use a new reference for a different drop`,
+      );
+    }
+    return { ...toView(existing), duplicate: true };
+  }
+
+  /** Pending commands of a machine, oldest first: the agent's poll (and, later, the cabinet gateway's `/cabinet/pending`). */
+  async pendingFor(machineId: string): Promise<CommandView[]> {
+    return (await this.repo().pending(machineId, PENDING_LIMIT)).map(toView);
+  }
+
+  async get(p: Principal, machineNo: string, commandId: string): Promise<CommandView> {
+    const machine = await this.machineFor(p, machineNo);
+    if (!COMMAND_ID.test(commandId)) throw notFound('Command');
+    const c = await this.repo().commandById(machine.id, commandId);
+    if (!c) throw notFound('Command');
+    return toView(c);
+  }
+
+  async list(p: Principal, machineNo: string, f: { status?: CommandStatus | undefined; externalRef?: string | undefined }, limit: number, offset: number) {
+    const machine = await this.machineFor(p, machineNo);
+    const { total, records } = await this.repo().list(machine.id, f, limit, offset);
+    return { total, records: records.map(toView) };
+  }
+
+  /**
+   * Records the agent's outcome in one transaction with its audit record. Success: the aisle loses
+   * one unit (clamped at 0: the board's report is the truth) and a `shipped` walk-up-shaped order is
+   * written with `channel: 'api_drop'` (free when the reason starts with `reward`). Failure: the
+   * outcome is recorded and no stock changes. A second ack changes nothing and answers the command as
+   * recorded with `alreadyAcknowledged: true`. An ack after the dispense-decision loop expired the
+   * command is still recorded (the drop happened or not, whatever the cloud assumed).
+   */
+  async ack(p: Principal, machineNo: string, commandId: string, req: AckRequest) {
+    const machine = await this.machineFor(p, machineNo);
+    if (!COMMAND_ID.test(commandId)) throw notFound('Command');
+    const now = this.d.clock.now();
+    const result = await this.d.db.transaction().execute(async (trx) => {
+      const repo = new CommandsRepo(trx);
+      const cmd = await repo.commandById(machine.id, commandId);
+      if (!cmd) throw notFound('Command');
+      if (cmd.status === 'acknowledged' || cmd.status === 'failed') return { changed: false };
+      // The status change comes first: it takes the command's row lock, so of two racing acks only
+      // one passes this line and the other answers as a repeat, before either touches stock or orders.
+      const won = await repo.recordAck(cmd.id, { status: req.success ? 'acknowledged' : 'failed', outcome: req.outcome, detail: req.detail, acked_at: now });
+      if (!won) return { changed: false };
+
+      if (req.success) {
+        await repo.decrementStock(machine.id, cmd.aisle_no);
+        const linked = await repo.ordersOfCommand(cmd.id);
+        let orderNumber: string;
+        if (linked.length > 0) {
+          // An order paid before the drop (a cabinet sale driven by this command): it is now shipped.
+          await repo.settlePaidOrdersOfCommand(cmd.id, 'shipped', now);
+          orderNumber = linked[0]!.order_number;
+        } else {
+          const aisle = await repo.aisle(machine.id, cmd.aisle_no);
+          const paid = isReward(cmd.reason) ? 0 : (aisle?.price_cents ?? 0);
+          orderNumber = orderNumberFor(cmd.id);
+          await repo.insertOrder({
+            order_number: orderNumber,
+            machine_id: machine.id,
+            operator_id: machine.operator_id,
+            aisle_no: cmd.aisle_no,
+            quantity: 1,
+            pay_status: 'shipped',
+            paid_cents: paid,
+            charged_cents: paid,
+            // stamped at sale time, so a later rate change never reprices this drop
+            tax_rate: machine.sales_tax_rate,
+            channel: 'api_drop',
+            pay_method: 'remote',
+            terminal_id: null,
+            card_brand: null,
+            card_last4: null,
+            settlement_account: null,
+            command_id: cmd.id,
+            dispense_id: null,
+            vended: 1,
+            created_at: now,
+            updated_at: now,
+          });
+        }
+        await repo.setOrderNumber(cmd.id, orderNumber);
+      } else {
+        // The drop failed: money paid for it beforehand goes back.
+        await repo.settlePaidOrdersOfCommand(cmd.id, 'refunded', now);
+      }
+      await this.d.audit.record(trx, p, req.success ? 'command.ack' : 'command.fail', `command:${cmd.id}`);
+      return { changed: true };
+    });
+
+    const repo = this.repo();
+    const cmd = (await repo.commandById(machine.id, commandId))!;
+    const order = cmd.order_number ? await repo.order(cmd.order_number) : undefined;
+    return {
+      ...toView(cmd),
+      alreadyAcknowledged: !result.changed,
+      order: order
+        ? {
+            orderNumber: order.order_number,
+            payStatus: order.pay_status,
+            paidPrice: centsToDecimal(order.paid_cents),
+            chargedCents: order.charged_cents,
+            channel: order.channel,
+            payMethod: order.pay_method,
+          }
+        : null,
+    };
+  }
+
+  /**
+   * The dispense-decision rule for commands: a command still pending `timeoutMs` after it was
+   * enqueued is ruled failed (`expired`, outcome `no_outcome`, detail 'no outcome within Ns') and any
+   * order paid for it is refunded, in one transaction per command with its audit record. Returns how
+   * many commands it expired.
+   */
+  async expireOverdue(timeoutMs: number, limit = 500): Promise<number> {
+    const now = this.d.clock.now();
+    const due = await this.repo().overduePending(now - timeoutMs, limit);
+    let expired = 0;
+    for (const c of due) {
+      const done = await this.d.db.transaction().execute(async (trx) => {
+        const repo = new CommandsRepo(trx);
+        if (!(await repo.expire(c.id, 'no_outcome', `no outcome within ${Math.round(timeoutMs / 1000)}s`, now))) return false;
+        await repo.settlePaidOrdersOfCommand(c.id, 'refunded', now);
+        await this.d.audit.record(trx, null, 'command.expire', `command:${c.id}`);
+        return true;
+      });
+      if (done) expired++;
+    }
+    return expired;
+  }
+}

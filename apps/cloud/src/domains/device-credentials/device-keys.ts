@@ -1,0 +1,26 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { DEVICE_SECRET_BYTES, type DeviceKey } from '@vend/protocol';
+import { mintSecret, randomHex } from '../../crypto/secrets.ts';
+
+/** A new key generation: `dk_` + 16 hex (not secret) and 32 random bytes, URL-safe base64 (shown once). */
+export function mintDeviceKey(): DeviceKey {
+  return { keyId: `dk_${randomHex(8)}`, secret: mintSecret(DEVICE_SECRET_BYTES) };
+}
+
+/** SHA-256 of a presented secret: what the in-process cache compares (in constant time), never stored. */
+export function secretDigest(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
+}
+
+export function sameDigest(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The default kiosk admin PIN of a cabinet: six digits derived from the deployment's data key and
+ * the serial, so it is stable, differs per cabinet and is never stored. An operator-set PIN wins.
+ */
+export function derivedAdminPin(dataKey: string, machineNo: string): string {
+  const mac = createHmac('sha256', `vend-admin-pin:${dataKey}`).update(machineNo).digest();
+  return String(mac.readUInt32BE(0) % 1_000_000).padStart(6, '0');
+}

@@ -1,0 +1,106 @@
+import type { Clock } from '@vend/protocol';
+import { CredentialCache } from './credential-cache.ts';
+import { WitnessBook } from './witness.ts';
+import { WriteThrottle } from './write-throttle.ts';
+
+/** A verified device key as the cache holds it: enough to answer a gateway call without the store. */
+export interface CachedCredential {
+  machineId: string;
+  machineNo: string;
+  operatorId: string | null;
+  retired: boolean;
+  keyId: string;
+  generation: number;
+  deviceId: string | null;
+  /** The credential's own state: `candidate`, `active`, `retired`, `revoked`. */
+  state: string;
+  /** The machine's credential state: `fleet-secret`, `enrolled`, `revoked`. */
+  credState: string;
+  rotationDue: boolean;
+}
+
+/**
+ * Tunables of the device-credential hot path, in one place (docs/decisions/gateway-and-credentials.md).
+ * - `syncIntervalMs`: at most this often a gateway call asks the store which machines' credential
+ *   state changed (one indexed-by-time query per replica, not per call) and drops their cached
+ *   verifications: the bound on how late a revocation, rotation or reset made by another replica
+ *   takes effect here. Local changes take effect at once. `syncSkewMs` re-reads that much of the
+ *   past each time, so replicas whose clocks disagree by less than it miss nothing.
+ * - `cacheTtlMs`: a verified key is re-read from the store at least this often even without a change
+ *   signal: the bound for what the change feed does not carry (a machine retired by the machines domain).
+ * - `presenceIntervalMs`: `last_seen` is written at most this often per machine.
+ * - `softwareIntervalMs`: an unchanged heartbeat report (versions, deferral, blocked) is rewritten at most this often.
+ */
+export const DEVICE_RUNTIME_DEFAULTS = Object.freeze({
+  cacheMax: 50_000,
+  cacheTtlMs: 60_000,
+  syncIntervalMs: 1_000,
+  syncSkewMs: 5_000,
+  witnessKeep: 2,
+  witnessMachines: 50_000,
+  presenceIntervalMs: 60_000,
+  presenceMax: 100_000,
+  softwareIntervalMs: 600_000,
+  suspicionIntervalMs: 10_000,
+});
+
+export type DeviceRuntimeOptions = typeof DEVICE_RUNTIME_DEFAULTS;
+
+/**
+ * The per-process state of the device gateway: the verified-key cache, the witness book and the
+ * write throttles. Built once in the composition root (context.ts) and shared by the gateway,
+ * family-A and credential-administration routers, so a local revocation invalidates what the
+ * gateway serves from.
+ */
+export class DeviceRuntime {
+  readonly cache: CredentialCache<CachedCredential>;
+  readonly witness: WitnessBook;
+  /** `last_seen`/online writes per machine. */
+  readonly presence: WriteThrottle;
+  /** Copy-suspicion writes per machine (a copied key answering every 3 s must not write every 3 s). */
+  readonly suspicions: WriteThrottle;
+  /** Fleet-secret contact writes per machine. */
+  readonly fleetSecretSeen: WriteThrottle;
+  /** Heartbeat report writes per machine: when the report changed, else once per interval. */
+  readonly software: WriteThrottle;
+  /** The store's credential changes are known up to this instant (this replica's clock). */
+  private syncedThrough: number;
+  private lastSyncAt = Number.NEGATIVE_INFINITY;
+  private syncing = false;
+
+  constructor(
+    private readonly clock: Clock,
+    readonly options: DeviceRuntimeOptions = DEVICE_RUNTIME_DEFAULTS,
+  ) {
+    this.syncedThrough = clock.now();
+    this.cache = new CredentialCache(clock, { max: options.cacheMax, ttlMs: options.cacheTtlMs });
+    this.witness = new WitnessBook({ keep: options.witnessKeep, maxMachines: options.witnessMachines });
+    this.presence = new WriteThrottle(clock, { intervalMs: options.presenceIntervalMs, max: options.presenceMax });
+    this.suspicions = new WriteThrottle(clock, { intervalMs: options.suspicionIntervalMs, max: options.presenceMax });
+    this.fleetSecretSeen = new WriteThrottle(clock, { intervalMs: options.presenceIntervalMs, max: options.presenceMax });
+    this.software = new WriteThrottle(clock, { intervalMs: options.softwareIntervalMs, max: options.presenceMax });
+  }
+
+  /**
+   * Drops cached verifications of every machine whose credential state changed in the store since
+   * the last look (another replica's enrolment, rotation, revocation or reset). Runs at most once per
+   * `syncIntervalMs`, from whichever gateway call comes first; concurrent calls do not wait for it.
+   */
+  async syncChanges(changedSince: (since: number) => Promise<string[]>): Promise<void> {
+    const now = this.clock.now();
+    if (this.syncing || now - this.lastSyncAt < this.options.syncIntervalMs) return;
+    this.syncing = true;
+    this.lastSyncAt = now;
+    try {
+      for (const machineId of await changedSince(this.syncedThrough - this.options.syncSkewMs)) this.invalidate(machineId);
+      this.syncedThrough = now;
+    } finally {
+      this.syncing = false;
+    }
+  }
+
+  /** After any credential-state change of a machine: nothing cached about it is served again. */
+  invalidate(machineId: string): void {
+    this.cache.invalidateMachine(machineId);
+  }
+}

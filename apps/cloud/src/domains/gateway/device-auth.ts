@@ -1,0 +1,162 @@
+import type { Request, RequestHandler } from 'express';
+import { DEVICE_CREDENTIAL_HEADER, DEVICE_KEY_HEADER, DEVICE_WITNESS_HEADER, EQUIPMENT_NO_HEADERS, FLEET_SECRET_HEADER } from '@vend/protocol';
+import { safeEqual } from '../../crypto/secrets.ts';
+import { AppError } from '../../http/errors.ts';
+import type { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
+import type { GatewayService } from './gateway.service.ts';
+
+/** The cabinet a gateway call comes from, resolved from its credential. */
+export interface CabinetCaller {
+  machineId: string;
+  machineNo: string;
+  operatorId: string | null;
+  retired: boolean;
+  via: 'device-key' | 'fleet-secret';
+  keyId: string | null;
+  generation: number | null;
+  /** The box the presented credential was enrolled to (device-key calls). */
+  credentialDeviceId: string | null;
+  /** This call put the serial into the unclaimed pool. */
+  provisioned: boolean;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      cabinet?: CabinetCaller;
+    }
+  }
+}
+
+/** What one gateway leg accepts. */
+export interface LegPolicy {
+  /** Names the leg in conflict and suspicion records: `cabinet.heartbeat`, `apk.getEquipment`. */
+  leg: string;
+  /** The fleet secret may stand in for a device key (bootstrap and selling legs, spec 2 §5). */
+  fleetSecret: boolean;
+  /** An unknown serial that passes the claim rule is provisioned into the unclaimed pool (first-contact legs). */
+  provision?: 'agent' | 'apk';
+  /** The enrolment leg itself: a fleet-secret call for an enrolled cabinet reaches the rules (409) instead of 401. */
+  enrol?: boolean;
+  /** `/cabinet/report` only: a retired machine's reports are still accepted. */
+  allowRetired?: boolean;
+  /** Body fields that may carry the serial. */
+  bodySerialFields: readonly string[];
+}
+
+const MAX_HEADER = 512;
+
+function header(req: Request, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/**
+ * Every place a call may name its serial (headers `equipmentNo` / `x-equipment-no`, query
+ * `equipmentNo`, body fields), which must all agree. A non-string body field is a type error (422).
+ */
+function claimedSerial(req: Request, fields: readonly string[]): string | null {
+  const seen: string[] = [];
+  for (const h of EQUIPMENT_NO_HEADERS) {
+    const v = header(req, h);
+    if (v !== undefined) seen.push(v);
+  }
+  const q = (req.query as Record<string, unknown> | undefined)?.['equipmentNo'];
+  if (typeof q === 'string' && q !== '') seen.push(q);
+  else if (q !== undefined && typeof q !== 'string') throw new AppError('bad_request', 'equipmentNo must appear once in the query');
+  const body: unknown = req.body;
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    for (const f of fields) {
+      const v = (body as Record<string, unknown>)[f];
+      if (v === undefined || v === null || v === '') continue;
+      if (typeof v !== 'string') throw new AppError('validation', `Validation error: body.${f}: expected a string`);
+      seen.push(v);
+    }
+  }
+  const first = seen[0];
+  if (first === undefined) return null;
+  if (seen.some((s) => s !== first)) throw new AppError('forbidden', 'equipmentNo values disagree');
+  return first;
+}
+
+/**
+ * Resolves the calling cabinet (spec 2 §4.1, §5), in this order:
+ * 1. `x-device-key`, when present, is verified first and decides alone (rule 1): malformed, unknown,
+ *    wrong secret or a retired generation 401; revoked 403. A rotation due is handed over in
+ *    `x-device-credential`.
+ * 2. Otherwise the leg must accept the fleet secret (else 401); none configured is 503; a wrong or
+ *    missing `secret` header 401; then the serial names the machine (missing 400, unknown 404 — or
+ *    provisioned on a first-contact leg, 400 when it breaks the claim rule); an enrolled cabinet is
+ *    refused the fleet secret (401; the enrol leg answers 409 itself) and a revoked one is 403.
+ * 3. Any serial the call names must be the credential's machine (rule 2: 403).
+ * 4. A retired machine answers 410 on every leg but the report.
+ * 5. The witness echo is judged (a stale one records a copy suspicion, never refuses) and this
+ *    response's token is set; the machine is marked online (throttled).
+ */
+export function cabinetAuth(creds: DeviceCredentialsService, gateway: GatewayService, fleetSecret: string | undefined, policy: LegPolicy): RequestHandler {
+  return async (req, res, next) => {
+    let caller: CabinetCaller;
+    const key = header(req, DEVICE_KEY_HEADER);
+    if (key !== undefined) {
+      if (key.length > MAX_HEADER) throw new AppError('unauthorized', 'Invalid device key');
+      const v = await creds.verifyKey(key);
+      if (!v.ok) {
+        if (v.reason === 'revoked') throw new AppError('forbidden', 'Credential revoked');
+        throw new AppError('unauthorized', v.reason === 'retired' ? 'Device key generation retired' : 'Invalid device key');
+      }
+      if (v.rotated) res.setHeader(DEVICE_CREDENTIAL_HEADER, v.rotated);
+      const c = v.credential;
+      caller = {
+        machineId: c.machineId,
+        machineNo: c.machineNo,
+        operatorId: c.operatorId,
+        retired: c.retired,
+        via: 'device-key',
+        keyId: c.keyId,
+        generation: c.generation,
+        credentialDeviceId: c.deviceId,
+        provisioned: false,
+      };
+      const claimed = claimedSerial(req, policy.bodySerialFields);
+      if (claimed !== null && claimed !== c.machineNo) throw new AppError('forbidden', 'equipmentNo does not match the credential');
+      // The machine may have been retired since the key was cached: a cached "not retired" is at most one TTL old.
+    } else {
+      if (!policy.fleetSecret) throw new AppError('unauthorized', 'This leg needs the cabinet device key (x-device-key)');
+      if (fleetSecret === undefined) throw new AppError('unavailable', 'Gateway disabled: no fleet secret is configured');
+      const presented = header(req, FLEET_SECRET_HEADER);
+      if (presented === undefined || presented.length > MAX_HEADER || !safeEqual(presented, fleetSecret)) {
+        throw new AppError('unauthorized', 'Invalid bootstrap secret');
+      }
+      const claimed = claimedSerial(req, policy.bodySerialFields);
+      if (claimed === null) throw new AppError('bad_request', 'Bad request — missing equipmentNo');
+      const machine = await gateway.resolveSerial(claimed, policy);
+      const state = await creds.credentialStateOf(machine.id);
+      if (state === 'revoked') throw new AppError('forbidden', 'Credential revoked');
+      if (state === 'enrolled' && !policy.enrol) throw new AppError('unauthorized', 'Cabinet is enrolled: the fleet secret is refused, present its device key');
+      caller = {
+        machineId: machine.id,
+        machineNo: machine.machine_no,
+        operatorId: machine.operator_id,
+        retired: machine.retired_at !== null,
+        via: 'fleet-secret',
+        keyId: null,
+        generation: null,
+        credentialDeviceId: null,
+        provisioned: machine.provisioned,
+      };
+    }
+    if (caller.retired && !policy.allowRetired) throw new AppError('gone', 'Machine retired');
+    const echo = header(req, DEVICE_WITNESS_HEADER);
+    res.setHeader(DEVICE_WITNESS_HEADER, await creds.witness(caller.machineId, caller.keyId, echo, policy.leg));
+    if (caller.via === 'fleet-secret') await creds.noteFleetSecretUse(caller.machineId);
+    if (!caller.retired) await gateway.touch(caller);
+    req.cabinet = caller;
+    next();
+  };
+}
+
+export function cabinetOf(req: Request): CabinetCaller {
+  if (!req.cabinet) throw new AppError('unauthorized', 'Invalid device key');
+  return req.cabinet;
+}

@@ -1,0 +1,454 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { ManualClock } from '@vend/protocol';
+import { loadConfig } from '../../config.ts';
+import { closeContext, createContext, type AppContext } from '../../context.ts';
+import { seedIfEmpty } from '../../bootstrap.ts';
+import { listen, type RunningServer } from '../../server.ts';
+import { DIALECTS, call, freshDatabase, startTestServer, type TestServer } from '../../testing/harness.ts';
+import {
+  ADMIN,
+  ALICE,
+  FACTORY,
+  FLEET,
+  arm,
+  enrol,
+  enrolled,
+  expectStatus,
+  keyHeader,
+  machineRow,
+  newDeviceId,
+  newSerial,
+  provision,
+} from './gateway.test-support.ts';
+
+type Leg = readonly [method: 'GET' | 'POST', path: string];
+/** Legs the fleet secret serves (spec 2 §5: bootstrap and the selling legs). */
+const FLEET_LEGS: Leg[] = [
+  ['POST', '/cabinet/register'],
+  ['POST', '/cabinet/enrol'],
+  ['GET', '/cabinet/config'],
+  ['GET', '/cabinet/goods'],
+  ['POST', '/cabinet/createOrder'],
+];
+const KEY_LEGS: Leg[] = [
+  ['POST', '/cabinet/register'],
+  ['POST', '/cabinet/heartbeat'],
+  ['GET', '/cabinet/config'],
+  ['GET', '/cabinet/goods'],
+  ['POST', '/cabinet/createOrder'],
+  ['GET', '/cabinet/pending'],
+  ['GET', '/cabinet/upgrade'],
+];
+const BODY: Record<string, unknown> = { aisleNo: 1, quantity: 1 };
+
+function send(t: { url: string }, [method, path]: Leg, headers: Record<string, string>, json: Record<string, unknown> = {}, query?: Record<string, string>) {
+  return call(t.url, method, path, { headers, ...(method === 'POST' ? { json: { ...BODY, ...json } } : {}), ...(query ? { query } : {}) });
+}
+
+describe.each(DIALECTS)('spec 2 §7 error table on %s', (dialect) => {
+  let t: TestServer;
+  let clock: ManualClock;
+  beforeAll(async () => {
+    t = await startTestServer(dialect);
+    clock = t.clock as ManualClock;
+  });
+  afterAll(async () => t.close());
+
+  it.each(FLEET_LEGS)('400 missing equipmentNo on the fleet secret: %s %s', async (method, path) => {
+    const r = await send(t, [method, path], FLEET);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ code: 400, message: expect.stringContaining('missing equipmentNo'), data: null });
+  });
+
+  it.each([
+    ['ab_c', ['letters, digits, hyphens only', '8–32 characters']],
+    ['A'.repeat(33), ['8–32 characters']],
+    ['ABCDEFG!', ['letters, digits, hyphens only']],
+  ])('400 serial %s breaks the claim rule: the message names every fault, and admins see it listed', async (serial, faults) => {
+    for (const [path, field] of [
+      ['/cabinet/register', 'equipmentNo'],
+      ['/apk/getEquipment', 'machineNo'],
+    ] as const) {
+      const r = await call(t.url, 'POST', path, { headers: FLEET, json: { [field]: serial } });
+      expect(r.status).toBe(400);
+      for (const f of faults) expect((r.body as { message: string }).message).toContain(f);
+    }
+    const list = await expectStatus<{ records: { serial: string; faults: string[]; source: string; attempts: number }[] }>(
+      call(t.url, 'GET', '/api/v1/machines/serials/unclaimable', { headers: ADMIN, query: { size: '100' } }),
+      200,
+    );
+    expect(list.body.data.records).toContainEqual(expect.objectContaining({ serial, faults, source: 'first-contact', attempts: 2 }));
+    expect(await t.ctx.database.db.selectFrom('machines').select('id').where('machine_no', '=', serial).execute()).toEqual([]);
+  });
+
+  it('unclaimable serials include machine records that break the rule', async () => {
+    const now = clock.now();
+    await t.ctx.database.db
+      .insertInto('machines')
+      .values({ id: `mch_legacy_${dialect}`, machine_no: `old_${dialect}`, operator_id: 'op_sbx_alice', name: 'legacy', created_at: now, updated_at: now })
+      .execute();
+    const list = await expectStatus<{ records: { serial: string; source: string }[] }>(
+      call(t.url, 'GET', '/api/v1/machines/serials/unclaimable', { headers: ADMIN, query: { size: '100' } }),
+      200,
+    );
+    expect(list.body.data.records).toContainEqual(expect.objectContaining({ serial: `old_${dialect}`, source: 'machine' }));
+  });
+
+  it.each(FLEET_LEGS)('401 wrong or missing bootstrap secret: %s %s', async (method, path) => {
+    const serial = await provision(t);
+    expect((await send(t, [method, path], { secret: 'not-the-fleet-secret' }, { equipmentNo: serial }, { equipmentNo: serial })).status).toBe(401);
+    expect((await send(t, [method, path], {}, { equipmentNo: serial }, { equipmentNo: serial })).status).toBe(401);
+  });
+
+  it('401 for a malformed, unknown or wrong device key', async () => {
+    const e = await enrolled(t);
+    const [keyId, secret] = e.key.split(':') as [string, string];
+    const wrongSecret = `${keyId}:${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
+    for (const key of ['garbage', `dk_0000000000000000:${secret}`, wrongSecret, `${e.key}x`]) {
+      const r = await call(t.url, 'GET', '/cabinet/pending', { headers: keyHeader(key) });
+      expect(r.status, key).toBe(401);
+    }
+  });
+
+  it.each(KEY_LEGS)('403 revoked credential: %s %s', async (method, path) => {
+    const e = await enrolled(t);
+    await expectStatus(
+      call(t.url, 'POST', `/api/v1/machines/${e.serial}/device-credential/revoke`, { headers: ADMIN, json: { by: 'ops', reason: 'stolen' } }),
+      200,
+    );
+    const r = await send(t, [method, path], keyHeader(e.key));
+    expect(r.status).toBe(403);
+    // ... and the fleet secret does not get around it.
+    expect((await send(t, ['GET', '/cabinet/config'], { ...FLEET, equipmentNo: e.serial })).status).toBe(403);
+  });
+
+  it.each([
+    ['header equipmentNo', (s: string) => ({ headers: { equipmentNo: s } })],
+    ['header x-equipment-no', (s: string) => ({ headers: { 'x-equipment-no': s } })],
+    ['query equipmentNo', (s: string) => ({ query: { equipmentNo: s } })],
+    ['body equipmentNo', (s: string) => ({ json: { equipmentNo: s } })],
+    ['body serialNumber', (s: string) => ({ json: { serialNumber: s } })],
+  ] as const)('403 equipmentNo mismatch via %s', async (_where, where) => {
+    const e = await enrolled(t);
+    const other = await provision(t);
+    const w = where(other) as { headers?: Record<string, string>; query?: Record<string, string>; json?: Record<string, unknown> };
+    const r = await call(t.url, 'POST', '/cabinet/heartbeat', {
+      headers: { ...keyHeader(e.key), ...w.headers },
+      json: { ...w.json },
+      ...(w.query ? { query: w.query } : {}),
+    });
+    expect(r.status).toBe(403);
+    // Naming its own serial is fine: the serial is only a cross-check.
+    const own = where(e.serial) as typeof w;
+    expect(
+      (
+        await call(t.url, 'POST', '/cabinet/heartbeat', {
+          headers: { ...keyHeader(e.key), ...own.headers },
+          json: { ...own.json },
+          ...(own.query ? { query: own.query } : {}),
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('403 register from the wrong box, recorded as a conflict', async () => {
+    const e = await enrolled(t);
+    const intruder = newDeviceId();
+    await expectStatus(call(t.url, 'POST', '/cabinet/register', { headers: keyHeader(e.key), json: { deviceId: intruder } }), 403);
+    await expectStatus(call(t.url, 'POST', '/cabinet/register', { headers: keyHeader(e.key), json: { deviceId: e.deviceId } }), 200);
+    const c = await expectStatus<{ records: { machineNo: string; presentedDeviceId: string; boundDeviceId: string }[] }>(
+      call(t.url, 'GET', '/api/v1/machines/identity/conflicts', { headers: ADMIN, query: { size: '100' } }),
+      200,
+    );
+    expect(c.body.data.records).toContainEqual(expect.objectContaining({ machineNo: e.serial, presentedDeviceId: intruder, boundDeviceId: e.deviceId }));
+  });
+
+  it.each([
+    ['POST', '/api/v1/machines/SBX-ALICE-0001/device-credential/revoke', { by: 'me', reason: 'because' }],
+    ['POST', '/api/v1/machines/SBX-ALICE-0001/identity/reset', { signer: 'me', reason: 'because' }],
+    ['GET', '/api/v1/machines/device-credentials/fleet', undefined],
+    ['GET', '/api/v1/machines/device-credentials/suspicions', undefined],
+    ['PUT', '/api/v1/machines/device-credentials/mode', { mode: 'closed' }],
+    ['GET', '/api/v1/machines/identity/conflicts', undefined],
+    ['GET', '/api/v1/machines/serials/unclaimable', undefined],
+  ] as const)('403 admin-only call by an operator: %s %s', async (method, path, json) => {
+    const r = await call(t.url, method, path, { headers: ALICE, ...(json ? { json } : {}) });
+    expect(r.status).toBe(403);
+  });
+
+  it.each([
+    ['GET', '/cabinet/config'] as const,
+    ['GET', '/cabinet/goods'] as const,
+    ['POST', '/cabinet/createOrder'] as const,
+    ['POST', '/cabinet/enrol'] as const,
+  ])('404 unknown device: %s %s', async (method, path) => {
+    const serial = newSerial('NOPE');
+    const r = await send(t, [method, path], FLEET, { equipmentNo: serial }, { equipmentNo: serial });
+    expect(r.status).toBe(404);
+    expect(await t.ctx.database.db.selectFrom('machines').select('id').where('machine_no', '=', serial).execute()).toEqual([]);
+  });
+
+  it('409 second enrolment for one identity (includes agent state loss)', async () => {
+    const e = await enrolled(t);
+    // The agent lost its key and presents the fleet secret again, even with a fresh arm.
+    await expectStatus(arm(t, e.serial), 409);
+    await expectStatus(enrol(t, e.serial, e.deviceId), 409);
+    // With its key it is enrolled already.
+    await expectStatus(call(t.url, 'POST', '/cabinet/enrol', { headers: keyHeader(e.key), json: {} }), 409);
+    // The fleet secret is refused for an enrolled cabinet on every other leg.
+    for (const leg of FLEET_LEGS.filter(([, p]) => p !== '/cabinet/enrol')) {
+      expect((await send(t, leg, FLEET, { equipmentNo: e.serial }, { equipmentNo: e.serial })).status, leg[1]).toBe(401);
+    }
+  });
+
+  it('409 identity bound to a different device, with the conflict recorded on the machine', async () => {
+    const boxA = newDeviceId();
+    const boxB = newDeviceId();
+    const serial = await provision(t, newSerial(), boxA);
+    const r = await call(t.url, 'POST', '/cabinet/register', { headers: FLEET, json: { equipmentNo: serial, deviceId: boxB } });
+    expect(r.status).toBe(409);
+    const m = await machineRow(t, serial);
+    const rows = await t.ctx.database.db.selectFrom('identity_conflicts').selectAll().where('machine_id', '=', m.id).execute();
+    expect(rows).toEqual([expect.objectContaining({ bound_device_id: boxA, presented_device_id: boxB, leg: 'cabinet.register', binding: 'self-asserted' })]);
+    // After an armed enrolment the binding is trusted: another box is refused even with an arm open.
+    await expectStatus(arm(t, serial), 200);
+    await expectStatus(enrol(t, serial, boxA), 200);
+    await expectStatus(
+      call(t.url, 'POST', `/api/v1/machines/${serial}/identity/reset`, { headers: ADMIN, json: { signer: 'ops lead', reason: 'board swap test' } }),
+      200,
+    );
+    await expectStatus(enrol(t, serial, boxA), 428);
+  });
+
+  it('410 retired machine on every leg except /cabinet/report, which still accepts', async () => {
+    const e = await enrolled(t);
+    const pool = await provision(t);
+    for (const s of [e.serial, pool]) await t.ctx.database.db.updateTable('machines').set({ retired_at: clock.now() }).where('machine_no', '=', s).execute();
+    // A cached verification may say "not retired" for at most the cache TTL.
+    clock.advance(t.ctx.devices.options.cacheTtlMs);
+    for (const leg of KEY_LEGS) expect((await send(t, leg, keyHeader(e.key))).status, leg[1]).toBe(410);
+    for (const leg of FLEET_LEGS) expect((await send(t, leg, FLEET, { equipmentNo: pool }, { equipmentNo: pool })).status, leg[1]).toBe(410);
+    for (const path of ['/apk/getEquipment', '/apk/createOrder', '/apk/saveAdRecord', '/apk/apkUp', '/apk/validVmcVersion'])
+      expect(
+        (await call(t.url, 'POST', path, { headers: FLEET, json: { machineNo: pool, id: 'x', apkVersion: '1', vmcVersion: '1', aisleNo: 1 } })).status,
+        path,
+      ).toBe(410);
+    expect((await call(t.url, 'GET', '/apk/getAd', { headers: FLEET, query: { equipmentNo: pool } })).status).toBe(410);
+    const rep = await call(t.url, 'POST', '/cabinet/report', {
+      headers: keyHeader(e.key),
+      json: { dispenseId: `late-${e.serial}`, aisleNo: 1, success: true, outcome: 'success' },
+    });
+    expect(rep.status).toBe(200);
+  });
+
+  it('428 enrolment with nothing proving the claimant; the arm then lets it through', async () => {
+    const serial = await provision(t);
+    const r = await enrol(t, serial, newDeviceId());
+    expect(r.status).toBe(428);
+    expect(r.body).toMatchObject({ code: 428, data: null });
+    await expectStatus(arm(t, serial), 200);
+    await expectStatus(enrol(t, serial, newDeviceId()), 200);
+  });
+
+  it('429 when the enrolment budget of a serial is spent, with Retry-After; the window then refills', async () => {
+    const serial = await provision(t);
+    for (let i = 0; i < 10; i++) {
+      await expectStatus(enrol(t, serial, newDeviceId()), 428);
+      clock.advance(1000);
+    }
+    const over = await enrol(t, serial, newDeviceId());
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBe(15 * 60 - 10);
+    // The budget is per serial: another cabinet is unaffected.
+    expect((await enrol(t, await provision(t), newDeviceId())).status).toBe(428);
+    clock.advance(15 * 60_000);
+    await expectStatus(arm(t, serial), 200);
+    await expectStatus(enrol(t, serial, newDeviceId()), 200);
+  });
+});
+
+describe.each(DIALECTS)('503 on %s when no fleet secret is configured', (dialect) => {
+  let ctx: AppContext;
+  let server: RunningServer;
+  beforeAll(async () => {
+    const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), fleetSecret: undefined };
+    ctx = await createContext(config, {
+      clock: new ManualClock(Date.parse('2026-11-20T12:00:00Z')),
+      logger: pino({ level: 'silent' }),
+      database: await freshDatabase(dialect),
+    });
+    await seedIfEmpty(ctx);
+    server = await listen(ctx, 0, '127.0.0.1');
+  });
+  afterAll(async () => {
+    await server.close();
+    await closeContext(ctx);
+  });
+
+  it.each(FLEET_LEGS)('bootstrap is "gateway disabled": %s %s', async (method, path) => {
+    const r = await send(server, [method, path], FLEET, { equipmentNo: 'SBX-ALICE-0001' }, { equipmentNo: 'SBX-ALICE-0001' });
+    expect(r.status).toBe(503);
+    expect(r.body).toMatchObject({ code: 503, message: expect.stringContaining('Gateway disabled'), data: null });
+  });
+
+  it('an enrolled cabinet keeps working on its device key', async () => {
+    // Enrol through the service (the fleet-secret leg is disabled here).
+    const { DeviceCredentialsService } = await import('../device-credentials/device-credentials.service.ts');
+    const creds = new DeviceCredentialsService(ctx);
+    const m = await ctx.database.db
+      .selectFrom('machines')
+      .select(['id', 'machine_no', 'operator_id', 'retired_at'])
+      .where('machine_no', '=', 'SBX-ALICE-0002')
+      .executeTakeFirstOrThrow();
+    const k = await creds.enrol(m, newDeviceId());
+    const r = await call(server.url, 'GET', '/cabinet/config', { headers: keyHeader(`${k.keyId}:${k.deviceKey}`) });
+    expect(r.status).toBe(200);
+  });
+});
+
+describe.each(DIALECTS)('spec 2 §5 authentication rules on %s', (dialect) => {
+  let t: TestServer;
+  let clock: ManualClock;
+  beforeAll(async () => {
+    t = await startTestServer(dialect);
+    clock = t.clock as ManualClock;
+  });
+  afterAll(async () => t.close());
+
+  it('rule 1: key verification precedes the fleet-secret check', async () => {
+    const e = await enrolled(t);
+    // A good key with a wrong secret header: the key decides.
+    await expectStatus(call(t.url, 'GET', '/cabinet/config', { headers: { ...keyHeader(e.key), secret: 'wrong' } }), 200);
+    // A bad key with the right fleet secret: still the key decides.
+    await expectStatus(
+      call(t.url, 'GET', '/cabinet/config', { headers: { ...keyHeader('dk_0000000000000000:' + 'A'.repeat(43)), ...FLEET, equipmentNo: e.serial } }),
+      401,
+    );
+    await expectStatus(
+      call(t.url, 'POST', `/api/v1/machines/${e.serial}/device-credential/revoke`, { headers: ADMIN, json: { by: 'ops', reason: 'test' } }),
+      200,
+    );
+    await expectStatus(call(t.url, 'GET', '/cabinet/config', { headers: { ...keyHeader(e.key), ...FLEET, equipmentNo: e.serial } }), 403);
+  });
+
+  it('rule 2: an equipmentNo naming another machine than the credential’s is 403, on every leg', async () => {
+    const e = await enrolled(t);
+    for (const leg of KEY_LEGS) expect((await send(t, leg, { ...keyHeader(e.key), equipmentNo: 'SBX-BOB-0001' })).status, leg[1]).toBe(403);
+    expect(
+      (
+        await call(t.url, 'POST', '/cabinet/report', {
+          headers: keyHeader(e.key),
+          json: { equipmentNo: 'SBX-BOB-0001', dispenseId: 'r2', aisleNo: 1, success: true, outcome: 'success' },
+        })
+      ).status,
+    ).toBe(403);
+    // Values that disagree among themselves are refused too.
+    expect(
+      (await call(t.url, 'GET', '/cabinet/config', { headers: { ...FLEET, equipmentNo: 'SBX-ALICE-0003', 'x-equipment-no': 'SBX-BOB-0002' } })).status,
+    ).toBe(403);
+  });
+
+  it('rule 3: register from the wrong box is 403; another box presenting a bound serial is 409 (conflict recorded)', async () => {
+    const e = await enrolled(t);
+    await expectStatus(call(t.url, 'POST', '/cabinet/register', { headers: keyHeader(e.key), json: { deviceId: newDeviceId() } }), 403);
+    const other = newDeviceId();
+    // The bound serial's fleet-secret register from another box.
+    const bound = await provision(t, newSerial(), newDeviceId());
+    await expectStatus(call(t.url, 'POST', '/cabinet/register', { headers: FLEET, json: { equipmentNo: bound, deviceId: other } }), 409);
+    const c = await expectStatus<{ records: { machineNo: string; presentedDeviceId: string }[] }>(
+      call(t.url, 'GET', '/api/v1/machines/identity/conflicts', { headers: ADMIN, query: { size: '100' } }),
+      200,
+    );
+    expect(c.body.data.records).toContainEqual(expect.objectContaining({ machineNo: bound, presentedDeviceId: other }));
+  });
+
+  it('rule 4: enrolment modes open, armed, closed; an unrecognised value reads as open', async () => {
+    const setFleet = (mode: string) => t.ctx.database.db.updateTable('gateway_settings').set({ value: mode }).where('name', '=', 'enrolment_mode').execute();
+    await expectStatus(call(t.url, 'PUT', '/api/v1/machines/device-credentials/mode', { headers: ADMIN, json: { mode: 'open' } }), 200);
+    // open: a cabinet known by a trusted binding (made by an armed enrolment) enrols without an arm.
+    const trusted = await provision(t);
+    const box = newDeviceId();
+    await expectStatus(arm(t, trusted), 200);
+    await expectStatus(enrol(t, trusted, box), 200);
+    const m = await machineRow(t, trusted);
+    // Its credential cleared while the trusted binding stays (e.g. an agent reinstalled on the same box).
+    await t.ctx.database.db.updateTable('device_credentials').set({ state: 'revoked' }).where('machine_id', '=', m.id).execute();
+    await t.ctx.database.db.updateTable('device_identities').set({ cred_state: 'fleet-secret' }).where('machine_id', '=', m.id).execute();
+    await expectStatus(enrol(t, trusted, box), 200);
+
+    // armed: the trusted binding alone no longer vouches; an arm does.
+    await t.ctx.database.db.updateTable('device_identities').set({ cred_state: 'fleet-secret' }).where('machine_id', '=', m.id).execute();
+    await t.ctx.database.db.updateTable('device_credentials').set({ state: 'revoked' }).where('machine_id', '=', m.id).execute();
+    await expectStatus(call(t.url, 'PUT', '/api/v1/machines/device-credentials/mode', { headers: ADMIN, json: { mode: 'armed' } }), 200);
+    await expectStatus(enrol(t, trusted, box), 428);
+    await expectStatus(arm(t, trusted), 200);
+    await expectStatus(enrol(t, trusted, box), 200);
+
+    // closed: no fleet-secret enrolment at all, armed or not.
+    const shut = await provision(t);
+    await expectStatus(call(t.url, 'PUT', '/api/v1/machines/device-credentials/mode', { headers: ADMIN, json: { mode: 'closed' } }), 200);
+    await expectStatus(arm(t, shut), 200);
+    const closed = await enrol(t, shut, newDeviceId());
+    expect(closed.status).toBe(428);
+    expect((closed.body as { message: string }).message).toContain('closed');
+
+    // an unrecognised stored value reads as open: the arm works again.
+    await setFleet('lockdown');
+    await expectStatus(enrol(t, shut, newDeviceId()), 200);
+    const fleet = await expectStatus<{ enrolmentWindow: { mode: string } }>(
+      call(t.url, 'GET', '/api/v1/machines/device-credentials/fleet', { headers: ADMIN }),
+      200,
+    );
+    expect(fleet.body.data.enrolmentWindow.mode).toBe('open');
+
+    // A machine's own mode can only tighten the fleet's.
+    const own = await provision(t);
+    await setOwner(t, own, 'op_sbx_alice');
+    await expectStatus(call(t.url, 'PUT', `/api/v1/machines/${own}/device-credential/mode`, { headers: ALICE, json: { mode: 'closed' } }), 200);
+    await expectStatus(arm(t, own, { reason: 'owner arms' }, ALICE), 200);
+    await expectStatus(enrol(t, own, newDeviceId()), 428);
+    await expectStatus(call(t.url, 'PUT', `/api/v1/machines/${own}/device-credential/mode`, { headers: ALICE, json: { mode: null } }), 200);
+    await expectStatus(enrol(t, own, newDeviceId()), 200);
+    expect(clock.now()).toBeGreaterThan(0);
+  });
+
+  it('rule 5: the enrolment budget is per serial per window (429)', async () => {
+    const serial = await provision(t);
+    for (let i = 0; i < 10; i++) await expectStatus(enrol(t, serial, newDeviceId()), 428);
+    await expectStatus(enrol(t, serial, newDeviceId()), 429);
+    await expectStatus(enrol(t, await provision(t), newDeviceId()), 428);
+  });
+
+  it('rule 6: a factory key never registers a cabinet to an operator, and arms only unowned cabinets of its plant', async () => {
+    const serial = newSerial('FAB');
+    await expectStatus(call(t.url, 'POST', '/api/v1/machines/register', { headers: FACTORY, json: { machineNo: serial } }), 403);
+    await provision(t, serial);
+    // No build record yet: the factory may not arm it.
+    await expectStatus(arm(t, serial, { reason: 'end of line' }, FACTORY), 403);
+    const b = await expectStatus<{ plant: string; qaPassedAt: string | null }>(
+      call(t.url, 'POST', '/api/v1/factory/builds', { headers: FACTORY, json: { machineNo: serial, plant: 'ELSEWHERE' } }),
+      200,
+    );
+    expect(b.body.data).toMatchObject({ plant: 'PLANT-SZ1', qaPassedAt: null });
+    const armed = await expectStatus<{ enrolmentArmed: { armedBy: { kind: string } } }>(arm(t, serial, { reason: 'end of line' }, FACTORY), 200);
+    expect(armed.body.data.enrolmentArmed.armedBy.kind).toBe('factory');
+    await expectStatus(enrol(t, serial, newDeviceId()), 200);
+
+    // Another plant's build record does not let this factory arm.
+    const foreign = await provision(t, newSerial('FAB'));
+    await expectStatus(call(t.url, 'POST', '/api/v1/factory/builds', { headers: ADMIN, json: { machineNo: foreign, plant: 'PLANT-XX9' } }), 200);
+    await expectStatus(arm(t, foreign, { reason: 'x' }, FACTORY), 403);
+    // An owned cabinet is out of a factory key's reach, build record or not.
+    const owned = await provision(t, newSerial('FAB'));
+    await expectStatus(call(t.url, 'POST', '/api/v1/factory/builds', { headers: FACTORY, json: { machineNo: owned } }), 200);
+    await setOwner(t, owned, 'op_sbx_alice');
+    await expectStatus(arm(t, owned, { reason: 'x' }, FACTORY), 403);
+    // ... and a build record cannot be made for a cabinet already registered to an operator.
+    await expectStatus(call(t.url, 'POST', '/api/v1/factory/builds', { headers: FACTORY, json: { machineNo: 'SBX-ALICE-0001' } }), 409);
+  });
+});
+
+async function setOwner(t: TestServer, serial: string, operatorId: string): Promise<void> {
+  await t.ctx.database.db.updateTable('machines').set({ operator_id: operatorId }).where('machine_no', '=', serial).execute();
+}

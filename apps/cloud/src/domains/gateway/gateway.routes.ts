@@ -1,0 +1,289 @@
+import { Router } from 'express';
+import {
+  ConfigBlock,
+  CreateOrderData,
+  CreateOrderRequest,
+  DEVICE_WITNESS_HEADER,
+  EnrolData,
+  EnrolRequest,
+  GoodsData,
+  HeartbeatData,
+  HeartbeatRequest,
+  PendingData,
+  RegisterData,
+  RegisterRequest,
+  ReportData,
+  ReportRequest,
+  UpgradeData,
+  UpgradeQuery,
+} from '@vend/protocol';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { sendOk } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { guard } from '../../http/guard.ts';
+import { principalOf } from '../../http/authenticate.ts';
+import { defineRoute } from '../../http/route.ts';
+import { parseInput } from '../../http/validate.ts';
+import { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
+import { cabinetAuth, cabinetOf, type LegPolicy } from './device-auth.ts';
+import { GatewayService } from './gateway.service.ts';
+import { ReleasesService } from '../releases/releases.service.ts';
+import { MachineNoParams, SettingsBody, SettingsData } from './gateway.schemas.ts';
+
+const CABINET_SERIAL_FIELDS = ['equipmentNo', 'serialNumber'] as const;
+const GoodsQuery = z.object({ equipmentNo: z.string().max(128).optional() });
+const SerialQuery = z.object({ equipmentNo: z.string().max(128).optional() });
+
+/**
+ * The cabinet gateway (spec 2 §4.1). Every response is the `{code, message, data}` envelope; the
+ * `data` schemas are the ones in `@vend/protocol` the agent parses with. `cabinetAuth` resolves the
+ * cabinet from its credential before any handler runs; handlers parse and hand to the service.
+ */
+export function gatewayRoutes(ctx: AppContext): Router {
+  const creds = new DeviceCredentialsService(ctx);
+  const service = new GatewayService(ctx, creds);
+  const releases = new ReleasesService(ctx);
+  const r = Router();
+  const docs = ctx.docs;
+  const tag = 'cabinet gateway';
+  const auth = (policy: Omit<LegPolicy, 'bodySerialFields'>) =>
+    cabinetAuth(creds, service, ctx.config.fleetSecret, { ...policy, bodySerialFields: CABINET_SERIAL_FIELDS });
+  const errors = (...extra: number[]) => [400, 401, 403, 404, 410, 422, 503, ...extra].sort((a, b) => a - b);
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: '/cabinet/register',
+      tag,
+      summary:
+        'Register: binds or checks the box, records software, answers the configuration block; provisions an unknown claimable serial into the unclaimed pool',
+      auth: 'device',
+      body: RegisterRequest,
+      response: RegisterData,
+      errors: errors(409),
+    },
+    auth({ leg: 'cabinet.register', fleetSecret: true, provision: 'agent' }),
+    async (req, res) => {
+      const body = parseInput(RegisterRequest, req.body ?? {}, 'body');
+      sendOk(res, await service.register(cabinetOf(req), body));
+    },
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: '/cabinet/enrol',
+      tag,
+      summary: 'Enrol with the fleet secret (header `secret`): answers {keyId, deviceKey, machineCode} once',
+      auth: 'device',
+      body: EnrolRequest,
+      response: EnrolData,
+      errors: errors(409, 428, 429),
+    },
+    auth({ leg: 'cabinet.enrol', fleetSecret: true, enrol: true }),
+    async (req, res) => {
+      const body = parseInput(EnrolRequest, req.body ?? {}, 'body');
+      const caller = cabinetOf(req);
+      if (caller.via === 'device-key')
+        throw new AppError('conflict', 'Cabinet is already enrolled: a second enrolment for one identity needs an identity reset');
+      const enrolled = await creds.enrol(
+        { id: caller.machineId, machine_no: caller.machineNo, operator_id: caller.operatorId, retired_at: null },
+        body.deviceId ?? null,
+      );
+      // A new credential stream starts with a fresh witness.
+      res.setHeader(DEVICE_WITNESS_HEADER, ctx.devices.witness.mint(caller.machineId));
+      sendOk(res, enrolled);
+    },
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: '/cabinet/heartbeat',
+      tag,
+      summary: 'Heartbeat: marks the machine online; records agentVersion, vmcVersion, capabilities and the deferral/blocked reports',
+      auth: 'device',
+      body: HeartbeatRequest,
+      response: HeartbeatData,
+      errors: errors(),
+    },
+    auth({ leg: 'cabinet.heartbeat', fleetSecret: false }),
+    async (req, res) => {
+      const body = parseInput(HeartbeatRequest, req.body ?? {}, 'body');
+      sendOk(res, await service.heartbeat(cabinetOf(req), body));
+    },
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'get',
+      path: '/cabinet/config',
+      tag,
+      summary: 'The configuration block',
+      auth: 'device',
+      query: SerialQuery,
+      response: ConfigBlock,
+      errors: errors(),
+    },
+    auth({ leg: 'cabinet.config', fleetSecret: true }),
+    async (req, res) => {
+      parseInput(SerialQuery, req.query, 'query');
+      const caller = cabinetOf(req);
+      sendOk(res, await service.configFor(caller.machineId, caller.machineNo));
+    },
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'get',
+      path: '/cabinet/goods',
+      tag,
+      summary: 'Planogram: SKUs, prices, stock, faulted lanes',
+      auth: 'device',
+      query: GoodsQuery,
+      response: GoodsData,
+      errors: errors(),
+    },
+    auth({ leg: 'cabinet.goods', fleetSecret: true }),
+    async (req, res) => {
+      parseInput(GoodsQuery, req.query, 'query');
+      sendOk(res, await service.goods(cabinetOf(req)));
+    },
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: '/cabinet/createOrder',
+      tag,
+      summary: "Open a walk-up order on the machine's operator (paid, awaiting its vend)",
+      auth: 'device',
+      body: CreateOrderRequest,
+      response: CreateOrderData,
+      errors: errors(409),
+    },
+    auth({ leg: 'cabinet.createOrder', fleetSecret: true }),
+    async (req, res) => {
+      const body = parseInput(CreateOrderRequest, req.body ?? {}, 'body');
+      sendOk(res, await service.createOrder(cabinetOf(req), body));
+    },
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: '/cabinet/report',
+      tag,
+      summary:
+        'Dispense report: exactly once per dispenseId; completes a remote drop (commandId) or settles a walk-up order (orderNumber); accepted for a retired machine',
+      auth: 'device',
+      body: ReportRequest,
+      response: ReportData,
+      errors: [400, 401, 403, 404, 409, 422],
+    },
+    auth({ leg: 'cabinet.report', fleetSecret: false, allowRetired: true }),
+    async (req, res) => {
+      const body = parseInput(ReportRequest, req.body ?? {}, 'body');
+      sendOk(res, await service.report(cabinetOf(req), body));
+    },
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'get',
+      path: '/cabinet/pending',
+      tag,
+      summary: 'Pending remote dispense commands, oldest first',
+      auth: 'device',
+      query: SerialQuery,
+      response: PendingData,
+      errors: errors(),
+    },
+    auth({ leg: 'cabinet.pending', fleetSecret: false }),
+    async (req, res) => {
+      parseInput(SerialQuery, req.query, 'query');
+      sendOk(res, await service.pending(cabinetOf(req)));
+    },
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'get',
+      path: '/cabinet/upgrade',
+      tag,
+      summary: 'The upgrade offer for this cabinet, or nothing (data: null); without agentVersion the last reported version stands in',
+      auth: 'device',
+      query: UpgradeQuery,
+      response: UpgradeData,
+      errors: errors(),
+    },
+    auth({ leg: 'cabinet.upgrade', fleetSecret: false }),
+    async (req, res) => {
+      const q = parseInput(UpgradeQuery, req.query, 'query');
+      sendOk(res, await releases.offerForCabinet(cabinetOf(req).machineId, q.agentVersion));
+    },
+  );
+
+  // Operator API: the per-machine configuration the cabinet receives.
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'get',
+      path: '/api/v1/machines/:machineNo/cabinet-settings',
+      tag,
+      summary: "A cabinet's stored settings and the configuration block it receives (owner or admin)",
+      auth: 'operator',
+      scopes: ['machines:read'],
+      params: MachineNoParams,
+      response: SettingsData,
+    },
+    ...guard(ctx, 'machines:read'),
+    async (req, res) => {
+      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
+      sendOk(res, await service.getSettings(principalOf(req), machineNo));
+    },
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'put',
+      path: '/api/v1/machines/:machineNo/cabinet-settings',
+      tag,
+      summary: 'Change configuration and per-machine feature settings (only sent fields; null restores the default)',
+      auth: 'operator',
+      scopes: ['machines:write'],
+      params: MachineNoParams,
+      body: SettingsBody,
+      response: SettingsData,
+    },
+    ...guard(ctx, 'machines:write'),
+    async (req, res) => {
+      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
+      sendOk(res, await service.putSettings(principalOf(req), machineNo, parseInput(SettingsBody, req.body ?? {}, 'body')));
+    },
+  );
+
+  return r;
+}

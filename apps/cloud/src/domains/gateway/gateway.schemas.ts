@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { CONFIG_BOUNDS, ConfigBlock, DISPATCH_MODES, FEATURE_NAMES, MODULES, type FeatureName } from '@vend/protocol';
+
+export const MachineNoParams = z.object({ machineNo: z.string().min(1).max(128) });
+
+const bounded = (b: { min: number; max: number }) => z.number().int().min(b.min).max(b.max).nullable().optional();
+
+/** A feature setting: true/false is authoritative for the cabinet; null removes it (the default applies). */
+const FeatureSettingsPatch = z.strictObject(
+  Object.fromEntries(FEATURE_NAMES.map((f) => [f, z.boolean().nullable().optional()])) as Record<FeatureName, z.ZodOptional<z.ZodNullable<z.ZodBoolean>>>,
+);
+
+/** Per-machine configuration (spec 2 §2.4). Only sent fields change; null restores the default. Unknown fields are refused. */
+export const SettingsBody = z.strictObject({
+  module: z.enum(MODULES).nullable().optional(),
+  rows: bounded(CONFIG_BOUNDS.rows),
+  columnsPerRow: bounded(CONFIG_BOUNDS.columnsPerRow),
+  pollInterval: bounded(CONFIG_BOUNDS.pollInterval),
+  heartbeatInterval: bounded(CONFIG_BOUNDS.heartbeatInterval),
+  dispatchMode: z.enum(DISPATCH_MODES).nullable().optional(),
+  kioskUiUrl: z.string().trim().min(1).max(500).nullable().optional(),
+  adminPin: z
+    .string()
+    .regex(/^\d{4,8}$/, 'must be 4–8 digits')
+    .nullable()
+    .optional(),
+  features: FeatureSettingsPatch.optional(),
+});
+export type SettingsInput = z.infer<typeof SettingsBody>;
+
+export const SettingsData = z.object({
+  machineNo: z.string(),
+  /** What is stored for this machine (null: the default applies). */
+  settings: z.object({
+    module: z.string().nullable(),
+    rows: z.number().int().nullable(),
+    columnsPerRow: z.number().int().nullable(),
+    pollInterval: z.number().int().nullable(),
+    heartbeatInterval: z.number().int().nullable(),
+    dispatchMode: z.string().nullable(),
+    kioskUiUrl: z.string().nullable(),
+    adminPinSet: z.boolean(),
+    features: z.record(z.string(), z.boolean()),
+  }),
+  /** The configuration block the cabinet receives. */
+  config: ConfigBlock,
+});
+export type SettingsData = z.infer<typeof SettingsData>;

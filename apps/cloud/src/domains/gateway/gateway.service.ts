@@ -1,0 +1,546 @@
+import {
+  isClaimableSerial,
+  type BlockedReport,
+  type ConfigBlock,
+  type CreateOrderData,
+  type CreateOrderRequest,
+  type DeferralReport,
+  type GoodsData,
+  type HeartbeatData,
+  type HeartbeatRequest,
+  type PendingData,
+  type RegisterRequest,
+  type ReportData,
+  type ReportRequest,
+} from '@vend/protocol';
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import type { DB } from '../../db/schema.ts';
+import { newId } from '../../crypto/ids.ts';
+import { AppError, badRequest, conflict, machineNotFound } from '../../http/errors.ts';
+import { centsToDecimal } from '../../http/money.ts';
+import type { Principal } from '../../http/principal.ts';
+import { formatTimestamp } from '../../http/time-format.ts';
+import { InventoryRepo } from '../inventory/inventory.repo.ts';
+import { CommandsService } from '../commands/commands.service.ts';
+import { DeviceCredentialsRepo, type MachineRef } from '../device-credentials/device-credentials.repo.ts';
+import type { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
+import { derivedAdminPin } from '../device-credentials/device-keys.ts';
+import { buildConfigBlock, parseCapabilities, parseFeatureSettings } from './config-block.ts';
+import type { CabinetCaller, LegPolicy } from './device-auth.ts';
+import { GatewayRepo } from './gateway.repo.ts';
+import type { SettingsData, SettingsInput } from './gateway.schemas.ts';
+import { provisionPoolMachine } from './pool.ts';
+
+type Services = Pick<AppContext, 'database' | 'clock' | 'audit' | 'config' | 'devices' | 'sealer'>;
+
+/** Order states a dispense report may settle: awaiting the vend, or flagged by the refund sweep meanwhile. */
+const SETTLEABLE = ['paid', 'refund_owed'] as const;
+
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+interface StoredDeferral extends DeferralReport {
+  reportedAt: number;
+}
+interface StoredBlocked extends BlockedReport {
+  reportedAt: number;
+}
+
+function parseJson<T>(json: string | null | undefined): T | null {
+  if (!json) return null;
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The cabinet acting on its own machine, as the commands service's caller: the credential resolved
+ * the machine, so the owner filter is lifted for exactly that machine number (the only one passed).
+ * The audit log records the device key (or `fleet-secret`) as the key and the owner as the user.
+ */
+export function cabinetPrincipal(caller: CabinetCaller): Principal {
+  return {
+    operatorId: caller.operatorId ?? '',
+    operatorEmail: `cabinet:${caller.machineNo}`,
+    admin: true,
+    scopes: new Set(['commands:read', 'commands:write']),
+    authMethod: 'api_key',
+    credentialId: caller.keyId ?? 'fleet-secret',
+    rateLimit: 0,
+    plant: null,
+  };
+}
+
+export type SoftwareReport = { agentVersion?: string | undefined; vmcVersion?: string | undefined; apkVersion?: string | undefined };
+
+/**
+ * The cabinet gateway (spec 2 §4.1): what each leg does once `cabinetAuth` has resolved the caller.
+ * Family-A routes (`/apk`) reuse the same operations.
+ */
+export class GatewayService {
+  private readonly commands: CommandsService;
+
+  constructor(
+    private readonly ctx: Services,
+    private readonly creds: DeviceCredentialsService,
+  ) {
+    this.commands = new CommandsService({ db: ctx.database.db, clock: ctx.clock, audit: ctx.audit });
+  }
+
+  private repo(db: Kysely<DB> = this.ctx.database.db): GatewayRepo {
+    return new GatewayRepo(db);
+  }
+
+  private get now(): number {
+    return this.ctx.clock.now();
+  }
+
+  // --- resolution and presence ---------------------------------------------------------------
+
+  /**
+   * The machine a fleet-secret call names. Unknown serials are 404, except on first-contact legs:
+   * a claimable serial is provisioned into the unclaimed pool, an unclaimable one is 400 naming
+   * every fault (and remembered for the admins' list).
+   */
+  async resolveSerial(serial: string, policy: Pick<LegPolicy, 'provision' | 'leg'>): Promise<MachineRef & { provisioned: boolean }> {
+    const repo = new DeviceCredentialsRepo(this.ctx.database.db, this.ctx.database.dialect);
+    const known = await repo.machineByNo(serial);
+    if (known) return { ...known, provisioned: false };
+    if (!policy.provision) throw new AppError('not_found', 'Unknown device');
+    if (!isClaimableSerial(serial)) return this.creds.refuseUnclaimable(serial, policy.leg);
+    const platform = policy.provision;
+    const attempt = () =>
+      this.ctx.database.db.transaction().execute(async (trx) => {
+        const again = await new DeviceCredentialsRepo(trx, this.ctx.database.dialect).machineByNo(serial);
+        if (again) return { ...again, provisioned: false };
+        const now = this.now;
+        const id = await provisionPoolMachine(trx, this.ctx.database.dialect, { machineNo: serial, platform, mode: this.ctx.config.mode, now });
+        await this.ctx.audit.record(trx, null, 'device.provision', `machine:${serial} pool platform:${platform}`);
+        return { id, machine_no: serial, operator_id: null, retired_at: null, provisioned: true };
+      });
+    try {
+      return await attempt();
+    } catch (err) {
+      // Two first contacts of one serial raced: the second finds the winner's row.
+      if (!isUniqueViolation(err)) throw err;
+      return attempt();
+    }
+  }
+
+  /** Any authenticated call: the machine is online. `last_seen` is written at most once per interval per machine. */
+  async touch(caller: CabinetCaller): Promise<void> {
+    const t = this.ctx.devices.presence;
+    const key = `seen:${caller.machineId}`;
+    if (!t.due(key)) return;
+    await this.repo().markSeen(caller.machineId, this.now);
+    t.mark(key);
+  }
+
+  // --- configuration -------------------------------------------------------------------------
+
+  private async adminPin(machineNo: string, sealed: string | null | undefined): Promise<{ pin: string; source: 'operator' | 'derived' }> {
+    if (sealed) {
+      try {
+        return { pin: this.ctx.sealer.open(sealed), source: 'operator' };
+      } catch {
+        // A PIN sealed under another data key cannot be read: the derived one applies.
+      }
+    }
+    return { pin: derivedAdminPin(this.ctx.config.dataKey, machineNo), source: 'derived' };
+  }
+
+  async configFor(machineId: string, machineNo: string): Promise<ConfigBlock> {
+    const repo = this.repo();
+    const [settings, status] = await Promise.all([repo.settings(machineId), repo.status(machineId)]);
+    return buildConfigBlock({
+      machineNo,
+      settings,
+      capabilities: parseCapabilities(status?.capabilities_json),
+      adminPin: await this.adminPin(machineNo, settings?.admin_pin_enc),
+    });
+  }
+
+  // --- legs ----------------------------------------------------------------------------------
+
+  /**
+   * Register: binds (or checks) the box, records the software it runs and answers the configuration
+   * block. With a device key, a deviceId other than the credential's box is 403.
+   */
+  async register(caller: CabinetCaller, body: RegisterRequest): Promise<ConfigBlock> {
+    const deviceId = body.deviceId ?? null;
+    if (caller.via === 'device-key') {
+      if (deviceId !== null && caller.credentialDeviceId !== null && deviceId !== caller.credentialDeviceId) {
+        await this.creds.refuseWrongBox({ machineId: caller.machineId, deviceId: caller.credentialDeviceId }, deviceId, 'cabinet.register');
+      }
+    } else {
+      await this.creds.bindOnRegister(
+        { id: caller.machineId, machine_no: caller.machineNo, operator_id: caller.operatorId, retired_at: null },
+        deviceId,
+        'cabinet.register',
+      );
+    }
+    const now = this.now;
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      const repo = this.repo(trx);
+      await repo.markSeen(caller.machineId, now, {
+        platform: 'agent',
+        ...(body.agentVersion !== undefined ? { agent_version: body.agentVersion } : {}),
+        ...(body.vmcVersion !== undefined ? { vmc_version: body.vmcVersion } : {}),
+      });
+      if (body.capabilities !== undefined) await repo.upsertStatus(caller.machineId, { capabilities_json: JSON.stringify(body.capabilities), updated_at: now });
+    });
+    this.ctx.devices.presence.mark(`seen:${caller.machineId}`);
+    return this.configFor(caller.machineId, caller.machineNo);
+  }
+
+  /**
+   * Heartbeat: online, software versions, capabilities, and the agent's deferral / blocked reports
+   * (a missing or null block means the condition ended; `firstReportedAt` is the cloud's and
+   * survives agent restarts while the same version stays deferred or blocked). Written only when
+   * something changed or the presence interval passed.
+   */
+  async heartbeat(caller: CabinetCaller, body: HeartbeatRequest): Promise<HeartbeatData> {
+    const now = this.now;
+    // Presence (online, last_seen) was written by the leg's `touch`; this writes the report, when it changed.
+    const t = this.ctx.devices.software;
+    const key = caller.machineId;
+    const fingerprint = JSON.stringify([body.agentVersion, body.vmcVersion, body.deferring ?? null, body.blocked ?? null, body.capabilities ?? null]);
+    if (t.due(key, fingerprint)) {
+      await this.ctx.database.db.transaction().execute(async (trx) => {
+        const repo = this.repo(trx);
+        await repo.markSeen(caller.machineId, now, {
+          ...(caller.via === 'device-key' || body.agentVersion !== undefined ? { platform: 'agent' } : {}),
+          ...(body.agentVersion !== undefined ? { agent_version: body.agentVersion } : {}),
+          ...(body.vmcVersion !== undefined ? { vmc_version: body.vmcVersion } : {}),
+        });
+        const status = await repo.status(caller.machineId);
+        const prevDeferral = parseJson<StoredDeferral>(status?.deferring_json);
+        const prevBlocked = parseJson<StoredBlocked>(status?.blocked_json);
+        const deferring = body.deferring ?? null;
+        const blocked = body.blocked ?? null;
+        await repo.upsertStatus(caller.machineId, {
+          deferring_json: deferring ? JSON.stringify({ ...deferring, reportedAt: now }) : null,
+          deferring_first_at: deferring ? (prevDeferral?.version === deferring.version ? (status?.deferring_first_at ?? now) : now) : null,
+          blocked_json: blocked ? JSON.stringify({ ...blocked, reportedAt: now }) : null,
+          blocked_first_at: blocked
+            ? prevBlocked?.version === blocked.version && prevBlocked.minFrom === blocked.minFrom
+              ? (status?.blocked_first_at ?? now)
+              : now
+            : null,
+          ...(body.capabilities !== undefined ? { capabilities_json: JSON.stringify(body.capabilities) } : {}),
+          updated_at: now,
+        });
+      });
+      t.mark(key, fingerprint);
+      this.ctx.devices.presence.mark(`seen:${caller.machineId}`);
+    }
+    return { status: 'online', serverTime: formatTimestamp(now)! };
+  }
+
+  /** What the agent fleet view reads: the stored deferral and blocked blocks of a machine (null when clear). */
+  async agentReports(machineId: string) {
+    const s = await this.repo().status(machineId);
+    const d = parseJson<StoredDeferral>(s?.deferring_json);
+    const b = parseJson<StoredBlocked>(s?.blocked_json);
+    return {
+      deferring: d
+        ? {
+            version: d.version,
+            count: d.count,
+            seconds: d.seconds,
+            reason: d.reason,
+            reportedAt: formatTimestamp(d.reportedAt)!,
+            firstReportedAt: formatTimestamp(s?.deferring_first_at ?? d.reportedAt)!,
+          }
+        : null,
+      blocked: b
+        ? { version: b.version, minFrom: b.minFrom, count: b.count, seconds: b.seconds, firstReportedAt: formatTimestamp(s?.blocked_first_at ?? b.reportedAt)! }
+        : null,
+    };
+  }
+
+  /** Family-A software reports: `apkUp` (app version) and `validVmcVersion` (controller firmware). */
+  async recordSoftware(caller: CabinetCaller, report: SoftwareReport) {
+    const now = this.now;
+    const repo = this.repo();
+    const m = await repo.machine(caller.machineId);
+    await repo.markSeen(caller.machineId, now, {
+      ...(report.apkVersion !== undefined ? { apk_version: report.apkVersion } : {}),
+      ...(report.vmcVersion !== undefined ? { vmc_version: report.vmcVersion } : {}),
+      // A cabinet that reported through /cabinet stays on the agent platform; otherwise it is family A.
+      ...(m?.platform !== 'agent' ? { platform: 'apk' } : {}),
+    });
+    const after = await repo.machine(caller.machineId);
+    return {
+      machineCode: caller.machineNo,
+      agentVersion: after?.agent_version ?? null,
+      platform: after?.platform ?? null,
+      vmcVersion: after?.vmc_version ?? null,
+      apkVersion: after?.apk_version ?? null,
+    };
+  }
+
+  /** The planogram: SKUs, prices, stock and faulted lanes. */
+  async goods(caller: CabinetCaller): Promise<GoodsData> {
+    const repo = this.repo();
+    const [aisles, currency] = await Promise.all([repo.aisles(caller.machineId), repo.currencyOf(caller.operatorId)]);
+    return {
+      machineCode: caller.machineNo,
+      currency,
+      aisles: aisles.map((a) => ({
+        aisleNo: a.aisle_no,
+        sku: a.sku,
+        name: a.product_name,
+        price: centsToDecimal(a.price_cents),
+        priceCents: a.price_cents,
+        stock: a.current_stock,
+        maxStock: a.max_stock,
+        faulted: a.faulted === 1,
+        sellable: a.faulted === 0 && a.current_stock > 0 && a.price_cents > 0,
+      })),
+    };
+  }
+
+  /**
+   * Opens a walk-up order on the machine's operator (the pool's while unclaimed): paid, awaiting its
+   * vend. The dispense report settles it (shipped, or refunded on failure); a cashless payment
+   * webhook naming the order attaches its payment. Stock moves when the vend is reported.
+   */
+  async createOrder(caller: CabinetCaller, body: CreateOrderRequest): Promise<CreateOrderData> {
+    const now = this.now;
+    return this.ctx.database.db.transaction().execute(async (trx) => {
+      const repo = this.repo(trx);
+      const machine = await repo.machine(caller.machineId);
+      if (!machine) throw new AppError('not_found', 'Unknown device');
+      const aisle = await new InventoryRepo(trx, this.ctx.database.dialect).lockAisle(caller.machineId, body.aisleNo);
+      if (!aisle) throw badRequest(`Machine ${caller.machineNo} has no aisle ${body.aisleNo}`);
+      if (aisle.faulted === 1) throw conflict(`Aisle ${body.aisleNo} is faulted`);
+      if (aisle.price_cents <= 0) throw conflict(`Aisle ${body.aisleNo} has no price`);
+      if (aisle.current_stock < body.quantity) throw conflict(`Aisle ${body.aisleNo} has ${aisle.current_stock} in stock, ${body.quantity} ordered`);
+      const amount = aisle.price_cents * body.quantity;
+      const payMethod = body.payMethod ?? 'card';
+      const cashless = payMethod !== 'cash';
+      const terminal = cashless ? await repo.terminalOf(caller.machineId) : undefined;
+      const orderNumber = newId('ord', now);
+      await repo.insertOrder({
+        order_number: orderNumber,
+        machine_id: caller.machineId,
+        operator_id: machine.operator_id,
+        aisle_no: body.aisleNo,
+        quantity: body.quantity,
+        pay_status: 'paid',
+        paid_cents: amount,
+        charged_cents: amount,
+        tax_rate: machine.sales_tax_rate,
+        channel: 'walkup',
+        pay_method: payMethod,
+        terminal_id: terminal?.id ?? null,
+        card_brand: cashless ? (body.cardBrand ?? null) : null,
+        card_last4: cashless ? (body.cardLast4 ?? null) : null,
+        settlement_account: terminal?.merchant_account ?? null,
+        command_id: null,
+        dispense_id: null,
+        vended: 0,
+        created_at: now,
+        updated_at: now,
+      });
+      await this.ctx.audit.record(trx, null, 'cabinet.order', `order:${orderNumber} machine:${caller.machineNo}`);
+      return {
+        orderNumber,
+        machineCode: caller.machineNo,
+        aisleNo: body.aisleNo,
+        quantity: body.quantity,
+        amount: centsToDecimal(amount),
+        amountCents: amount,
+        payStatus: 'paid',
+      };
+    });
+  }
+
+  /**
+   * A dispense report, applied exactly once per `dispenseId` (spec 2 §4.1). The id is claimed and
+   * the effect applied in one transaction; a duplicate — even a concurrent one, which waits on the
+   * claim — answers the first report's result. A refused report (unknown order, settled order)
+   * rolls back with its claim, so a corrected retry can still land. Accepted for a retired machine.
+   */
+  async report(caller: CabinetCaller, body: ReportRequest): Promise<ReportData> {
+    if (body.commandId !== undefined && body.orderNumber !== undefined)
+      throw badRequest('Send commandId (remote drop) or orderNumber (walk-up sale), not both');
+    if (body.commandId !== undefined) return this.reportDrop(caller, body, body.commandId);
+    const now = this.now;
+    const kind = body.orderNumber !== undefined ? 'order' : 'local';
+    return this.ctx.database.db.transaction().execute(async (trx) => {
+      const repo = this.repo(trx);
+      const fresh = await repo.claimReport(this.reportRow(caller, body, kind, null, null, now));
+      if (!fresh) return this.firstReport(repo, caller, body.dispenseId);
+      let status: string | null = null;
+      if (kind === 'order') status = await this.settleWalkup(trx, caller, body, now);
+      else if (body.success) await this.takeStock(trx, caller, body.aisleNo, 1);
+      await repo.setReportStatus(body.dispenseId, status);
+      return this.reportView((await repo.report(body.dispenseId))!, false);
+    });
+  }
+
+  /**
+   * A remote drop's report completes its command exactly as the operator ack does: the commands
+   * service's ack (one transaction: command status under its row lock, stock, the shipped order) —
+   * idempotent, so a duplicate or a concurrent copy of the report changes nothing more — then the
+   * dispenseId is claimed with the command's outcome. An unknown command or a report naming
+   * another aisle is refused before anything is written.
+   */
+  private async reportDrop(caller: CabinetCaller, body: ReportRequest, commandId: string): Promise<ReportData> {
+    const seen = await this.repo().report(body.dispenseId);
+    if (seen) return this.firstReport(this.repo(), caller, body.dispenseId);
+    const who = cabinetPrincipal(caller);
+    const command = await this.commands.get(who, caller.machineNo, commandId);
+    if (command.aisleNo !== body.aisleNo) throw badRequest(`Command ${commandId} is for aisle ${command.aisleNo}, the report names aisle ${body.aisleNo}`);
+    const acked = await this.commands.ack(who, caller.machineNo, commandId, { success: body.success, outcome: body.outcome, detail: body.detail });
+    const now = this.now;
+    return this.ctx.database.db.transaction().execute(async (trx) => {
+      const repo = this.repo(trx);
+      const fresh = await repo.claimReport(this.reportRow(caller, body, 'command', acked.status, acked.orderNumber, now));
+      if (!fresh) return this.firstReport(repo, caller, body.dispenseId);
+      return this.reportView((await repo.report(body.dispenseId))!, false);
+    });
+  }
+
+  private reportRow(caller: CabinetCaller, body: ReportRequest, kind: string, status: string | null, orderNumber: string | null, now: number) {
+    return {
+      dispense_id: body.dispenseId,
+      machine_id: caller.machineId,
+      kind,
+      command_id: body.commandId ?? null,
+      order_number: orderNumber ?? body.orderNumber ?? null,
+      aisle_no: body.aisleNo,
+      success: body.success ? 1 : 0,
+      outcome: body.outcome,
+      detail: body.detail,
+      status,
+      received_at: now,
+    };
+  }
+
+  /** A duplicate report answers the first report's result; a dispenseId another cabinet used is 409. */
+  private async firstReport(repo: GatewayRepo, caller: CabinetCaller, dispenseId: string): Promise<ReportData> {
+    const first = await repo.report(dispenseId);
+    if (!first || first.machine_id !== caller.machineId) throw conflict('dispenseId was reported by another cabinet');
+    return this.reportView(first, true);
+  }
+
+  /** Pending remote drops of the cabinet, oldest first (the commands service's poll). */
+  async pending(caller: CabinetCaller): Promise<PendingData> {
+    const commands = await this.commands.pendingFor(caller.machineId);
+    return {
+      commands: commands.map((c) => ({ commandId: c.commandId, aisleNo: c.aisleNo, reason: c.reason, externalRef: c.externalRef, createdAt: c.createdAt })),
+    };
+  }
+
+  private reportView(
+    r: { dispense_id: string; kind: string; command_id: string | null; order_number: string | null; status: string | null; received_at: number },
+    duplicate: boolean,
+  ): ReportData {
+    return {
+      dispenseId: r.dispense_id,
+      duplicate,
+      kind: r.kind === 'command' ? 'command' : r.kind === 'order' ? 'order' : 'local',
+      commandId: r.command_id,
+      orderNumber: r.order_number,
+      status: r.status,
+      receivedAt: formatTimestamp(r.received_at)!,
+    };
+  }
+
+  private async takeStock(trx: Kysely<DB>, caller: CabinetCaller, aisleNo: number, quantity: number): Promise<void> {
+    const inventory = new InventoryRepo(trx, this.ctx.database.dialect);
+    const aisle = await inventory.lockAisle(caller.machineId, aisleNo);
+    if (!aisle) throw badRequest(`Machine ${caller.machineNo} has no aisle ${aisleNo}`);
+    await inventory.updateAisle(caller.machineId, aisleNo, { current_stock: Math.max(0, aisle.current_stock - quantity) });
+  }
+
+  /** Walk-up vend after createOrder: success ships the order and takes the stock; failure refunds it. */
+  private async settleWalkup(trx: Kysely<DB>, caller: CabinetCaller, body: ReportRequest, now: number): Promise<string> {
+    const repo = this.repo(trx);
+    const order = await repo.order(body.orderNumber!);
+    if (!order || order.machine_id !== caller.machineId) throw new AppError('not_found', `Order ${body.orderNumber} not found on this cabinet`);
+    if (order.aisle_no !== body.aisleNo) throw badRequest(`Order ${order.order_number} is for aisle ${order.aisle_no}, the report names aisle ${body.aisleNo}`);
+    const to = body.success ? 'shipped' : 'refunded';
+    const settled = await repo.settleOrder(order.order_number, SETTLEABLE, {
+      pay_status: to,
+      vended: body.success ? 1 : 0,
+      dispense_id: body.dispenseId,
+      updated_at: now,
+    });
+    if (!settled) throw conflict(`Order ${order.order_number} is already settled (${order.pay_status})`);
+    if (body.success) await this.takeStock(trx, caller, order.aisle_no, order.quantity);
+    return to;
+  }
+
+  // --- per-machine settings (operator API) ----------------------------------------------------
+
+  private async settingsMachine(p: Principal, machineNo: string, write: boolean): Promise<MachineRef> {
+    const m = await new DeviceCredentialsRepo(this.ctx.database.db, this.ctx.database.dialect).machineByNo(machineNo);
+    if (!m || !(p.admin || (m.operator_id !== null && m.operator_id === p.operatorId))) throw machineNotFound();
+    if (!p.admin && !p.scopes.has(write ? 'machines:write' : 'machines:read')) throw new AppError('forbidden');
+    return m;
+  }
+
+  async settingsView(machineId: string, machineNo: string): Promise<SettingsData> {
+    const s = await this.repo().settings(machineId);
+    return {
+      machineNo,
+      settings: {
+        module: s?.module ?? null,
+        rows: s?.rows ?? null,
+        columnsPerRow: s?.columns_per_row ?? null,
+        pollInterval: s?.poll_interval ?? null,
+        heartbeatInterval: s?.heartbeat_interval ?? null,
+        dispatchMode: s?.dispatch_mode ?? null,
+        kioskUiUrl: s?.kiosk_ui_url ?? null,
+        adminPinSet: Boolean(s?.admin_pin_enc),
+        features: parseFeatureSettings(s?.features_json),
+      },
+      config: await this.configFor(machineId, machineNo),
+    };
+  }
+
+  async getSettings(p: Principal, machineNo: string): Promise<SettingsData> {
+    const m = await this.settingsMachine(p, machineNo, false);
+    return this.settingsView(m.id, m.machine_no);
+  }
+
+  async putSettings(p: Principal, machineNo: string, input: SettingsInput): Promise<SettingsData> {
+    const m = await this.settingsMachine(p, machineNo, true);
+    if (Object.values(input).every((v) => v === undefined)) throw badRequest('Send at least one setting to change');
+    const now = this.now;
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      const repo = this.repo(trx);
+      const current = await repo.settings(m.id);
+      const features = parseFeatureSettings(current?.features_json);
+      for (const [name, value] of Object.entries(input.features ?? {})) {
+        if (value === undefined) continue;
+        if (value === null) delete features[name as keyof typeof features];
+        else features[name as keyof typeof features] = value;
+      }
+      const pick = <T>(v: T | undefined, old: T | null | undefined): T | null => (v === undefined ? (old ?? null) : v);
+      await repo.upsertSettings(m.id, {
+        features_json: JSON.stringify(features),
+        module: pick(input.module, current?.module),
+        rows: pick(input.rows, current?.rows),
+        columns_per_row: pick(input.columnsPerRow, current?.columns_per_row),
+        poll_interval: pick(input.pollInterval, current?.poll_interval),
+        heartbeat_interval: pick(input.heartbeatInterval, current?.heartbeat_interval),
+        dispatch_mode: pick(input.dispatchMode, current?.dispatch_mode),
+        kiosk_ui_url: pick(input.kioskUiUrl, current?.kiosk_ui_url),
+        admin_pin_enc: input.adminPin === undefined ? (current?.admin_pin_enc ?? null) : input.adminPin === null ? null : this.ctx.sealer.seal(input.adminPin),
+        updated_at: now,
+      });
+      await this.ctx.audit.record(trx, p, 'cabinet.settings', `machine:${m.machine_no}`);
+    });
+    return this.settingsView(m.id, m.machine_no);
+  }
+}

@@ -1,0 +1,81 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
+import type { AisleRow, DB, LotRow } from '../../db/schema.ts';
+
+export interface InventoryMachine {
+  id: string;
+  machine_no: string;
+  name: string;
+}
+
+/** SQL of the inventory domain. Takes the database or a transaction. */
+export class InventoryRepo {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** A machine visible to `ownerId` (null: any machine, for admins). */
+  findMachine(machineNo: string, ownerId: string | null): Promise<InventoryMachine | undefined> {
+    return this.db
+      .selectFrom('machines')
+      .select(['id', 'machine_no', 'name'])
+      .where('machine_no', '=', machineNo)
+      .$if(ownerId !== null, (q) => q.where('operator_id', '=', ownerId))
+      .executeTakeFirst();
+  }
+
+  machines(ownerId: string | null): Promise<InventoryMachine[]> {
+    return this.db
+      .selectFrom('machines')
+      .select(['id', 'machine_no', 'name'])
+      .$if(ownerId !== null, (q) => q.where('operator_id', '=', ownerId))
+      .orderBy('machine_no')
+      .execute();
+  }
+
+  aislesOf(machineIds: string[]): Promise<AisleRow[]> {
+    if (machineIds.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('aisles').selectAll().where('machine_id', 'in', machineIds).orderBy('machine_id').orderBy('aisle_no').execute();
+  }
+
+  /** One aisle, locked for the rest of the transaction on PostgreSQL (SQLite transactions are already serial). */
+  lockAisle(machineId: string, aisleNo: number): Promise<AisleRow | undefined> {
+    return this.db
+      .selectFrom('aisles')
+      .selectAll()
+      .where('machine_id', '=', machineId)
+      .where('aisle_no', '=', aisleNo)
+      .$if(this.dialect === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirst();
+  }
+
+  async updateAisle(
+    machineId: string,
+    aisleNo: number,
+    set: Partial<Pick<AisleRow, 'current_stock' | 'max_stock' | 'alert_threshold' | 'price_cents' | 'faulted'>>,
+  ) {
+    await this.db.updateTable('aisles').set(set).where('machine_id', '=', machineId).where('aisle_no', '=', aisleNo).execute();
+  }
+
+  /** currentStock = maxStock for the listed aisles (all when `aisleNos` is null). */
+  async fill(machineId: string, aisleNos: number[] | null): Promise<void> {
+    await this.db
+      .updateTable('aisles')
+      .set((eb) => ({ current_stock: eb.ref('max_stock') }))
+      .where('machine_id', '=', machineId)
+      .$if(aisleNos !== null, (q) => q.where('aisle_no', 'in', aisleNos ?? []))
+      .execute();
+  }
+
+  /** FIFO order: oldest layer first, the order cost of goods is drawn in. */
+  async lots(ownerId: string | null, sku: string | undefined, limit: number, offset: number): Promise<{ total: number; rows: LotRow[] }> {
+    const base = this.db
+      .selectFrom('lots')
+      .$if(ownerId !== null, (q) => q.where('operator_id', '=', ownerId))
+      .$if(sku !== undefined, (q) => q.where('sku', '=', sku ?? ''));
+    const rows = await base.selectAll().orderBy('received_at').orderBy('id').limit(limit).offset(offset).execute();
+    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { total: Number(n), rows };
+  }
+}

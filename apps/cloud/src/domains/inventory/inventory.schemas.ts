@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { VMC_MAX_COLUMNS, VMC_MAX_ROWS } from '@vend/protocol';
+import { decimalAmount } from '../../http/money.ts';
+import { PagingQuery } from '../../http/paging.ts';
+
+/** The largest aisle number any cabinet can have: the VMC board's row × column limit (1024). */
+export const MAX_AISLE_NO = VMC_MAX_ROWS * VMC_MAX_COLUMNS;
+/** Upper bound of stock counts and thresholds: far above any spiral, far below the column type. */
+export const MAX_STOCK = 9999;
+/** Upper bound of an aisle's selling price, in currency units. */
+export const MAX_PRICE = 100_000;
+
+const stockCount = z.number().int('must be a whole number').min(0, 'must not be negative').max(MAX_STOCK, `must be at most ${MAX_STOCK}`);
+const aisleNumber = z.number().int('must be a whole number').min(1, 'must be 1 or more').max(MAX_AISLE_NO, `must be at most ${MAX_AISLE_NO}`);
+
+export const MachineParams = z.object({ machineNo: z.string().min(1) });
+
+export const AisleParams = z.object({
+  machineNo: z.string().min(1),
+  aisleNo: z.coerce.number().int('must be a whole number').min(1, 'must be 1 or more').max(MAX_AISLE_NO, `must be at most ${MAX_AISLE_NO}`),
+});
+
+/** Restock body: omitted (or `{}`) restocks every aisle; `aisles` lists the ones to fill. */
+export const RestockBody = z.strictObject({
+  aisles: z.array(aisleNumber).min(1, 'list at least one aisle, or omit `aisles` to restock all').max(MAX_AISLE_NO).optional(),
+});
+export type RestockInput = z.output<typeof RestockBody>;
+
+/** Partial aisle update: only sent fields change; unknown fields are refused so a typo never passes as a no-op. */
+export const AislePatchBody = z
+  .strictObject({
+    currentStock: stockCount.optional(),
+    maxStock: stockCount.optional(),
+    alertThreshold: stockCount.optional(),
+    sellingPrice: decimalAmount(MAX_PRICE).optional(),
+    faulted: z.boolean().optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), 'send at least one of currentStock, maxStock, alertThreshold, sellingPrice, faulted');
+export type AislePatch = z.output<typeof AislePatchBody>;
+
+export const LotsQuery = PagingQuery.extend({
+  sku: z
+    .string()
+    .min(1)
+    .max(64)
+    .refine((v) => ![...v].some((c) => c < ' ' || c === '\u007f'), 'must not contain control characters')
+    .optional(),
+});
+
+export const Aisle = z.object({
+  aisleNo: z.number().int(),
+  currentStock: z.number().int(),
+  maxStock: z.number().int(),
+  alertThreshold: z.number().int(),
+  sellingPrice: z.number().describe('decimal currency amount'),
+  faulted: z.boolean(),
+  low: z.boolean().describe('currentStock <= alertThreshold'),
+  sku: z.string().nullable(),
+  productName: z.string().nullable(),
+});
+export type Aisle = z.infer<typeof Aisle>;
+
+export const MachineInventory = z.object({ machineNo: z.string(), name: z.string(), aisles: z.array(Aisle) });
+export type MachineInventory = z.infer<typeof MachineInventory>;
+
+export const RestockResult = MachineInventory.extend({ restocked: z.array(z.number().int()) });
+export const UpdatedAisle = Aisle.extend({ machineNo: z.string() });
+
+export const Lot = z.object({
+  id: z.string(),
+  sku: z.string(),
+  qtyReceived: z.number().int(),
+  qtyRemaining: z.number().int(),
+  unitCost: z.number().describe('decimal currency amount'),
+  unitCostCents: z.number().int(),
+  receivedAt: z.string(),
+  purchaseOrderRef: z.string().nullable(),
+});
+export type Lot = z.infer<typeof Lot>;
+export const LotsPage = z.object({ page: z.number(), size: z.number(), total: z.number(), records: z.array(Lot) });

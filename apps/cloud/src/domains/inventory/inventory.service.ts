@@ -1,0 +1,136 @@
+import type { Kysely } from 'kysely';
+import { isClaimableSerial } from '@vend/protocol';
+import type { Dialect } from '../../db/database.ts';
+import type { AisleRow, DB, LotRow } from '../../db/schema.ts';
+import type { AuditLog } from '../../http/audit.ts';
+import { ownerFilter } from '../../http/authenticate.ts';
+import { badRequest, machineNotFound } from '../../http/errors.ts';
+import { centsToDecimal } from '../../http/money.ts';
+import { offsetOf, type Page, type Paging } from '../../http/paging.ts';
+import type { Principal } from '../../http/principal.ts';
+import { formatTimestamp } from '../../http/time-format.ts';
+import { InventoryRepo, type InventoryMachine } from './inventory.repo.ts';
+import type { Aisle, AislePatch, Lot, MachineInventory, RestockInput } from './inventory.schemas.ts';
+
+export function toAisle(row: AisleRow): Aisle {
+  return {
+    aisleNo: row.aisle_no,
+    currentStock: row.current_stock,
+    maxStock: row.max_stock,
+    alertThreshold: row.alert_threshold,
+    sellingPrice: centsToDecimal(row.price_cents),
+    faulted: row.faulted === 1,
+    low: row.current_stock <= row.alert_threshold,
+    sku: row.sku,
+    productName: row.product_name,
+  };
+}
+
+function toLot(row: LotRow): Lot {
+  return {
+    id: row.id,
+    sku: row.sku,
+    qtyReceived: row.qty_received,
+    qtyRemaining: row.qty_remaining,
+    unitCost: centsToDecimal(row.unit_cost_cents),
+    unitCostCents: row.unit_cost_cents,
+    receivedAt: formatTimestamp(row.received_at) ?? '',
+    purchaseOrderRef: row.purchase_order_ref,
+  };
+}
+
+/**
+ * The rules that make an aisle make sense, checked on the aisle as it would be after a write:
+ * stock within 0..maxStock and the alert threshold no higher than maxStock (else it is always low).
+ * Returns the first broken rule.
+ */
+export function aisleProblem(a: Pick<AisleRow, 'current_stock' | 'max_stock' | 'alert_threshold'>): string | null {
+  if (a.current_stock > a.max_stock) return `currentStock (${a.current_stock}) cannot exceed maxStock (${a.max_stock})`;
+  if (a.alert_threshold > a.max_stock) return `alertThreshold (${a.alert_threshold}) cannot exceed maxStock (${a.max_stock})`;
+  return null;
+}
+
+/** Aisle-level inventory (spec 1 §4.4): reads for the caller's machines, partial aisle edits and restocks. */
+export class InventoryService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect: Dialect,
+    private readonly audit: AuditLog,
+  ) {}
+
+  private repo(db: Kysely<DB> = this.db): InventoryRepo {
+    return new InventoryRepo(db, this.dialect);
+  }
+
+  private async machineOf(repo: InventoryRepo, p: Principal, machineNo: string): Promise<InventoryMachine> {
+    // A string that breaks the serial rule names no machine (and may hold bytes the store refuses, like NUL).
+    const machine = isClaimableSerial(machineNo) ? await repo.findMachine(machineNo, ownerFilter(p)) : undefined;
+    if (!machine) throw machineNotFound();
+    return machine;
+  }
+
+  private async inventoryOf(repo: InventoryRepo, machine: InventoryMachine): Promise<MachineInventory> {
+    const rows = await repo.aislesOf([machine.id]);
+    return { machineNo: machine.machine_no, name: machine.name, aisles: rows.map(toAisle) };
+  }
+
+  /** Every machine the caller sees (admins: all), each with its aisles. */
+  async all(p: Principal): Promise<MachineInventory[]> {
+    const repo = this.repo();
+    const machines = await repo.machines(ownerFilter(p));
+    const byMachine = new Map<string, Aisle[]>(machines.map((m) => [m.id, []]));
+    for (const row of await repo.aislesOf(machines.map((m) => m.id))) byMachine.get(row.machine_id)?.push(toAisle(row));
+    return machines.map((m) => ({ machineNo: m.machine_no, name: m.name, aisles: byMachine.get(m.id) ?? [] }));
+  }
+
+  async machine(p: Principal, machineNo: string): Promise<MachineInventory> {
+    const repo = this.repo();
+    return this.inventoryOf(repo, await this.machineOf(repo, p, machineNo));
+  }
+
+  /** currentStock = maxStock for every aisle, or only the listed ones; an aisle the machine lacks refuses the whole restock. */
+  async restock(p: Principal, machineNo: string, input: RestockInput): Promise<MachineInventory & { restocked: number[] }> {
+    return this.db.transaction().execute(async (trx) => {
+      const repo = this.repo(trx);
+      const machine = await this.machineOf(repo, p, machineNo);
+      const have = (await repo.aislesOf([machine.id])).map((a) => a.aisle_no);
+      const wanted = input.aisles ? [...new Set(input.aisles)].sort((a, b) => a - b) : null;
+      if (wanted) {
+        const missing = wanted.filter((n) => !have.includes(n));
+        if (missing.length) throw badRequest(`Machine ${machine.machine_no} has no aisle ${missing.join(', ')}`);
+      }
+      await repo.fill(machine.id, wanted);
+      const restocked = wanted ?? have;
+      await this.audit.record(trx, p, 'inventory.restock', `machine:${machine.machine_no}${wanted ? `/aisles:${wanted.join(',')}` : ''}`);
+      return { ...(await this.inventoryOf(repo, machine)), restocked };
+    });
+  }
+
+  /** Changes only the sent fields; refuses (400, nothing written) an aisle the machine lacks or a result that breaks a rule. */
+  async updateAisle(p: Principal, machineNo: string, aisleNo: number, patch: AislePatch): Promise<Aisle & { machineNo: string }> {
+    return this.db.transaction().execute(async (trx) => {
+      const repo = this.repo(trx);
+      const machine = await this.machineOf(repo, p, machineNo);
+      const row = await repo.lockAisle(machine.id, aisleNo);
+      if (!row) throw badRequest(`Machine ${machine.machine_no} has no aisle ${aisleNo}`);
+      const set: Parameters<InventoryRepo['updateAisle']>[2] = {};
+      if (patch.currentStock !== undefined) set.current_stock = patch.currentStock;
+      if (patch.maxStock !== undefined) set.max_stock = patch.maxStock;
+      if (patch.alertThreshold !== undefined) set.alert_threshold = patch.alertThreshold;
+      if (patch.sellingPrice !== undefined) set.price_cents = patch.sellingPrice;
+      if (patch.faulted !== undefined) set.faulted = patch.faulted ? 1 : 0;
+      const after = { ...row, ...set };
+      const problem = aisleProblem(after);
+      if (problem) throw badRequest(problem);
+      await repo.updateAisle(machine.id, aisleNo, set);
+      await this.audit.record(trx, p, 'inventory.aisle.update', `machine:${machine.machine_no}/aisle:${aisleNo}`);
+      return { machineNo: machine.machine_no, ...toAisle(after) };
+    });
+  }
+
+  /** FIFO cost layers of the caller (admins: every operator's), oldest first. */
+  async lots(p: Principal, q: Paging & { sku?: string | undefined }): Promise<Page<Lot>> {
+    const { total, rows } = await this.repo().lots(ownerFilter(p), q.sku, q.size, offsetOf(q));
+    return { page: q.page, size: q.size, total, records: rows.map(toLot) };
+  }
+}

@@ -1,0 +1,176 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
+import type { DB, MachineRow, MachineUpdate, NewMachine } from '../../db/schema.ts';
+
+/** A machine row with its owner's email and its payment-terminal binding: everything the API shows. */
+export interface MachineRecord extends MachineRow {
+  operator_email: string | null;
+  terminal_id: string | null;
+  terminal_merchant_account: string | null;
+  terminal_provider: string | null;
+  terminal_bound_at: number | null;
+}
+
+export interface MachineFilter {
+  /** Only this operator's machines; null for every machine (admin), including unclaimed ones. */
+  operatorId: string | null;
+  status?: 'online' | 'offline' | undefined;
+  operatorEmail?: string | undefined;
+}
+
+export interface TerminalBinding {
+  id: string;
+  machine_id: string;
+  operator_id: string | null;
+  merchant_account: string;
+  provider: string;
+  bound_at: number;
+}
+
+/** SQL of the machines domain. Takes a Kysely instance or a transaction. */
+export class MachinesRepo {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  private view() {
+    return this.db
+      .selectFrom('machines as m')
+      .leftJoin('operators as o', 'o.id', 'm.operator_id')
+      .leftJoin('payment_terminals as t', 't.machine_id', 'm.id')
+      .selectAll('m')
+      .select([
+        'o.email as operator_email',
+        't.id as terminal_id',
+        't.merchant_account as terminal_merchant_account',
+        't.provider as terminal_provider',
+        't.bound_at as terminal_bound_at',
+      ]);
+  }
+
+  findView(machineNo: string): Promise<MachineRecord | undefined> {
+    return this.view().where('m.machine_no', '=', machineNo).executeTakeFirst();
+  }
+
+  private filtered(f: MachineFilter) {
+    let q = this.db.selectFrom('machines as m').leftJoin('operators as o', 'o.id', 'm.operator_id');
+    if (f.operatorId !== null) q = q.where('m.operator_id', '=', f.operatorId);
+    if (f.status) q = q.where('m.status', '=', f.status);
+    if (f.operatorEmail !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['o.email']), '=', f.operatorEmail!.toLowerCase()));
+    return q;
+  }
+
+  async list(f: MachineFilter, limit: number, offset: number): Promise<{ total: number; records: MachineRecord[] }> {
+    const { n } = await this.filtered(f)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const ids = this.filtered(f).select('m.id');
+    const records = await this.view().where('m.id', 'in', ids).orderBy('m.machine_no').limit(limit).offset(offset).execute();
+    return { total: Number(n), records };
+  }
+
+  /** The bare row, locked for the rest of the transaction on PostgreSQL (SQLite serialises writers). */
+  lockByNo(machineNo: string): Promise<MachineRow | undefined> {
+    return this.db
+      .selectFrom('machines')
+      .selectAll()
+      .where('machine_no', '=', machineNo)
+      .$if(this.dialect === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirst();
+  }
+
+  operatorById(id: string) {
+    return this.db.selectFrom('operators').select(['id', 'email', 'merchant_account']).where('id', '=', id).executeTakeFirst();
+  }
+
+  operatorByEmail(email: string) {
+    return this.db
+      .selectFrom('operators')
+      .select(['id', 'email', 'merchant_account'])
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+      .executeTakeFirst();
+  }
+
+  async insertMachine(row: NewMachine): Promise<void> {
+    await this.db.insertInto('machines').values(row).execute();
+  }
+
+  async insertEmptyAisles(machineId: string, count: number, maxStock: number, alertThreshold: number): Promise<void> {
+    const rows = Array.from({ length: count }, (_, i) => ({
+      machine_id: machineId,
+      aisle_no: i + 1,
+      current_stock: 0,
+      max_stock: maxStock,
+      alert_threshold: alertThreshold,
+      price_cents: 0,
+      sku: null,
+      product_name: null,
+      faulted: 0,
+    }));
+    await this.db.insertInto('aisles').values(rows).execute();
+  }
+
+  async update(machineId: string, set: MachineUpdate): Promise<void> {
+    await this.db.updateTable('machines').set(set).where('id', '=', machineId).execute();
+  }
+
+  /** Claims an unclaimed machine; false when someone else claimed it first. */
+  async claim(machineId: string, operatorId: string, set: MachineUpdate): Promise<boolean> {
+    const r = await this.db
+      .updateTable('machines')
+      .set({ ...set, operator_id: operatorId })
+      .where('id', '=', machineId)
+      .where('operator_id', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Applies a geocoder outcome only if no newer placement was written since it was asked for. */
+  async applyIfVersion(machineId: string, version: number, set: MachineUpdate): Promise<boolean> {
+    const r = await this.db.updateTable('machines').set(set).where('id', '=', machineId).where('placement_version', '=', version).executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Vends recorded while the machine was unclaimed move into the claiming operator's fleet; their
+   * cashless payments settle to the new owner's merchant account (the settlement account is always
+   * the machine owner's).
+   */
+  async adoptPoolOrders(machineId: string, operatorId: string, merchantAccount: string): Promise<number> {
+    const r = await this.db
+      .updateTable('orders')
+      .set((eb) => ({
+        operator_id: operatorId,
+        settlement_account: eb.case().when('terminal_id', 'is not', null).then(merchantAccount).else(null).end(),
+      }))
+      .where('machine_id', '=', machineId)
+      .where('operator_id', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
+  terminalOf(machineId: string): Promise<TerminalBinding | undefined> {
+    return this.db.selectFrom('payment_terminals').selectAll().where('machine_id', '=', machineId).executeTakeFirst();
+  }
+
+  async insertTerminal(t: TerminalBinding): Promise<void> {
+    await this.db.insertInto('payment_terminals').values(t).execute();
+  }
+
+  async rebindTerminal(terminalId: string, operatorId: string, merchantAccount: string, boundAt: number): Promise<void> {
+    await this.db
+      .updateTable('payment_terminals')
+      .set({ operator_id: operatorId, merchant_account: merchantAccount, bound_at: boundAt })
+      .where('id', '=', terminalId)
+      .execute();
+  }
+
+  venueOf(venueId: string, operatorId: string) {
+    return this.db.selectFrom('venues').select(['id']).where('id', '=', venueId).where('operator_id', '=', operatorId).executeTakeFirst();
+  }
+
+  async insertVenueMove(move: { id: string; machine_id: string; venue_id: string | null; moved_at: number }): Promise<void> {
+    await this.db.insertInto('venue_moves').values(move).execute();
+  }
+}

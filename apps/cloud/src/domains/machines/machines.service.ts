@@ -1,0 +1,321 @@
+import { isClaimableSerial } from '@vend/protocol';
+import type { AppContext } from '../../context.ts';
+import type { MachineRow, MachineUpdate } from '../../db/schema.ts';
+import { newId } from '../../crypto/ids.ts';
+import { AppError, conflict, machineNotFound } from '../../http/errors.ts';
+import { offsetOf, type Page } from '../../http/paging.ts';
+import type { Principal } from '../../http/principal.ts';
+import { formatTimestamp } from '../../http/time-format.ts';
+import type { GeocodeOutcome } from './geocoder.ts';
+import { MachinesRepo, type MachineRecord } from './machines.repo.ts';
+import type { ListInput, MachineView, RegisterInput, RetryGeocodeInput, UpdateInput } from './machines.schemas.ts';
+import { formatDegrees, geocodeColumns, geocodeView, planPlacement, refuse, type PlacementPlan, type PlacementState } from './placement.ts';
+
+/** A newly registered machine has ten empty aisles (spec 1 §2.2) with these defaults. */
+export const NEW_MACHINE_AISLES = 10;
+export const DEFAULT_MAX_STOCK = 10;
+export const DEFAULT_ALERT_THRESHOLD = 2;
+/** The payment provider recorded on terminal bindings this service creates. */
+export const TERMINAL_PROVIDER = { sandbox: 'sandbox-pay', production: 'cashless' } as const;
+
+const UPDATE_FIELDS = ['name', 'notes', 'location', 'lat', 'lng', 'address', 'placeId', 'timeZone', 'salesTaxRate', 'venueId'] as const;
+const UNPLACED: PlacementState = { location: '', lat: null, lng: null, address: null, place_id: null };
+
+type Services = Pick<AppContext, 'database' | 'clock' | 'audit' | 'geocoder' | 'config'>;
+
+/** A geocode to run after the placement write committed, for the placement version it was written as. */
+interface GeocodeJob {
+  machineId: string;
+  machineNo: string;
+  version: number;
+  address: string;
+  labelSent: boolean;
+}
+
+function parseScreen(json: string | null): Record<string, unknown> | null {
+  if (json === null) return null;
+  try {
+    const v: unknown = JSON.parse(json);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The API's machine (spec 1 §2.1). `operatorEmail` only for admin credentials. */
+export function toMachineView(r: MachineRecord, admin: boolean): MachineView {
+  return {
+    id: r.id,
+    machineNo: r.machine_no,
+    name: r.name,
+    status: r.status === 'online' ? 'online' : 'offline',
+    lastSeen: formatTimestamp(r.last_seen),
+    location: r.location,
+    lat: formatDegrees(r.lat),
+    lng: formatDegrees(r.lng),
+    geo: { lat: r.lat, lng: r.lng, address: r.location, placeId: r.place_id, ...geocodeView(r.geocode_status, r.geocode_detail) },
+    notes: r.notes,
+    expireDate: formatTimestamp(r.expire_date),
+    rentState: r.rent_state,
+    ...(admin ? { operatorEmail: r.operator_email } : {}),
+    timeZone: r.time_zone,
+    address: r.address,
+    placeId: r.place_id,
+    salesTaxRate: r.sales_tax_rate,
+    venueId: r.venue_id,
+    screen: parseScreen(r.screen_json),
+    software: { agentVersion: r.agent_version, platform: r.platform, vmcVersion: r.vmc_version, apkVersion: r.apk_version },
+    paymentTerminal:
+      r.terminal_id !== null && r.terminal_merchant_account !== null && r.terminal_provider !== null && r.terminal_bound_at !== null
+        ? {
+            terminalId: r.terminal_id,
+            merchantAccount: r.terminal_merchant_account,
+            provider: r.terminal_provider,
+            boundAt: formatTimestamp(r.terminal_bound_at)!,
+          }
+        : null,
+  };
+}
+
+/** Columns every placement write sets besides the plan's own: confirmations void, version bumped. */
+function placementWrite(plan: PlacementPlan, current: { placement_version: number }): MachineUpdate {
+  if (plan.kind === 'none') return {};
+  return { ...plan.columns, address_confirmed_at: null, installation_confirmed_at: null, placement_version: current.placement_version + 1 };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** Machines: register/claim, read, edit and place (spec 1 §4.3). Every write is one transaction with its audit record. */
+export class MachinesService {
+  constructor(private readonly ctx: Services) {}
+
+  private repo(db = this.ctx.database.db): MachinesRepo {
+    return new MachinesRepo(db, this.ctx.database.dialect);
+  }
+
+  private visible(p: Principal, operatorId: string | null): boolean {
+    return p.admin || (operatorId !== null && operatorId === p.operatorId);
+  }
+
+  async list(p: Principal, q: ListInput): Promise<Page<MachineView>> {
+    if (q.operatorEmail !== undefined && !p.admin) throw new AppError('forbidden', 'The operatorEmail filter is for admin credentials only');
+    const { total, records } = await this.repo().list(
+      { operatorId: p.admin ? null : p.operatorId, status: q.status, operatorEmail: q.operatorEmail },
+      q.size,
+      offsetOf(q),
+    );
+    return { page: q.page, size: q.size, total, records: records.map((r) => toMachineView(r, p.admin)) };
+  }
+
+  async get(p: Principal, machineNo: string): Promise<MachineView> {
+    // A string that cannot be a serial names no machine; it never reaches the store.
+    if (!isClaimableSerial(machineNo)) throw machineNotFound();
+    const r = await this.repo().findView(machineNo);
+    if (!r || !this.visible(p, r.operator_id)) throw machineNotFound();
+    return toMachineView(r, p.admin);
+  }
+
+  /** The machine locked for a write, or 404 when it is missing or not the caller's. */
+  private async owned(repo: MachinesRepo, p: Principal, machineNo: string): Promise<MachineRow> {
+    if (!isClaimableSerial(machineNo)) throw machineNotFound();
+    const m = await repo.lockByNo(machineNo);
+    if (!m || !this.visible(p, m.operator_id)) throw machineNotFound();
+    return m;
+  }
+
+  /**
+   * Registers a serial for the caller (or, for admins, for `operatorEmail`'s operator). A new serial
+   * becomes an offline machine with ten empty aisles and a terminal bound to the owner's merchant
+   * account; an unclaimed serial is claimed with its earlier vends and its terminal re-bound.
+   */
+  async register(p: Principal, input: RegisterInput): Promise<MachineView> {
+    if (input.operatorEmail !== undefined && !p.admin) throw new AppError('forbidden', 'operatorEmail is accepted only from admin credentials');
+    const attempt = () =>
+      this.ctx.database.db.transaction().execute(async (trx) => {
+        const repo = this.repo(trx);
+        const owner = input.operatorEmail !== undefined ? await repo.operatorByEmail(input.operatorEmail) : await repo.operatorById(p.operatorId);
+        if (!owner) throw refuse('operatorEmail', 'operatorEmail does not name an operator');
+        const now = this.ctx.clock.now();
+        const existing = await repo.lockByNo(input.machineNo);
+        const placement = { location: input.location, lat: input.lat, lng: input.lng };
+        if (!existing) {
+          const plan = planPlacement(UNPLACED, placement);
+          const id = newId('mch', now);
+          await repo.insertMachine({
+            id,
+            machine_no: input.machineNo,
+            operator_id: owner.id,
+            name: input.name ?? input.machineNo,
+            status: 'offline',
+            last_seen: null,
+            location: '',
+            ...placementWrite(plan, { placement_version: 0 }),
+            created_at: now,
+            updated_at: now,
+          });
+          await repo.insertEmptyAisles(id, NEW_MACHINE_AISLES, DEFAULT_MAX_STOCK, DEFAULT_ALERT_THRESHOLD);
+          await repo.insertTerminal({
+            id: newId('trm', now),
+            machine_id: id,
+            operator_id: owner.id,
+            merchant_account: owner.merchant_account,
+            provider: TERMINAL_PROVIDER[this.ctx.config.mode],
+            bound_at: now,
+          });
+          await this.ctx.audit.record(trx, p, 'machines.register', `machine:${input.machineNo}`);
+          return;
+        }
+        if (existing.operator_id === owner.id) {
+          throw conflict(`Machine ${input.machineNo} is already in ${owner.id === p.operatorId ? 'your' : "that operator's"} fleet`);
+        }
+        if (existing.operator_id !== null) throw conflict(`Machine ${input.machineNo} is registered to another operator`);
+        const plan = planPlacement(existing, placement);
+        const claimed = await repo.claim(existing.id, owner.id, {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...placementWrite(plan, existing),
+          claimed_at: now,
+          updated_at: now,
+        });
+        if (!claimed) throw conflict(`Machine ${input.machineNo} is registered to another operator`);
+        await repo.adoptPoolOrders(existing.id, owner.id, owner.merchant_account);
+        const terminal = await repo.terminalOf(existing.id);
+        if (terminal) await repo.rebindTerminal(terminal.id, owner.id, owner.merchant_account, now);
+        else {
+          await repo.insertTerminal({
+            id: newId('trm', now),
+            machine_id: existing.id,
+            operator_id: owner.id,
+            merchant_account: owner.merchant_account,
+            provider: TERMINAL_PROVIDER[this.ctx.config.mode],
+            bound_at: now,
+          });
+        }
+        await this.ctx.audit.record(trx, p, 'machines.claim', `machine:${input.machineNo}`);
+      });
+    try {
+      await attempt();
+    } catch (err) {
+      // Two registrations of one new serial raced; the second look sees the winner's row and answers 409.
+      if (!isUniqueViolation(err)) throw err;
+      await attempt();
+    }
+    const r = await this.repo().findView(input.machineNo);
+    if (!r) throw machineNotFound();
+    return toMachineView(r, p.admin);
+  }
+
+  /** PATCH/PUT: only sent fields change; placement rules 1–6 of spec 1 §4.3. */
+  async update(p: Principal, machineNo: string, input: UpdateInput): Promise<MachineView> {
+    if (!UPDATE_FIELDS.some((f) => input[f] !== undefined)) {
+      throw refuse('', `send at least one field to change: ${UPDATE_FIELDS.join(', ')}`);
+    }
+    const job = await this.ctx.database.db.transaction().execute(async (trx) => {
+      const repo = this.repo(trx);
+      const m = await this.owned(repo, p, machineNo);
+      const now = this.ctx.clock.now();
+      const plan = planPlacement(m, input);
+      const set: MachineUpdate = { updated_at: now, ...placementWrite(plan, m) };
+      if (input.name !== undefined) set.name = input.name;
+      if (input.notes !== undefined) set.notes = input.notes;
+      if (input.timeZone !== undefined) set.time_zone = input.timeZone;
+      if (input.salesTaxRate !== undefined) set.sales_tax_rate = input.salesTaxRate;
+      let geocode: GeocodeJob | null = null;
+      if (plan.kind === 'address') {
+        if (this.ctx.geocoder) geocode = { machineId: m.id, machineNo, version: m.placement_version + 1, address: plan.address, labelSent: plan.labelSent };
+        else Object.assign(set, geocodeColumns({ status: 'skipped' }, plan.labelSent));
+      }
+      if (input.venueId !== undefined && input.venueId !== m.venue_id) {
+        // Rule 6: attaching (or detaching) is a move; host commission accrues from this moment.
+        if (input.venueId !== null && (m.operator_id === null || !(await repo.venueOf(input.venueId, m.operator_id)))) {
+          throw refuse('venueId', `venueId ${input.venueId} does not name a venue of this machine's operator`);
+        }
+        set.venue_id = input.venueId;
+        await repo.insertVenueMove({ id: newId('vmv', now), machine_id: m.id, venue_id: input.venueId, moved_at: now });
+      }
+      await repo.update(m.id, set);
+      await this.ctx.audit.record(trx, p, 'machines.update', `machine:${machineNo}`);
+      return geocode;
+    });
+    if (job) await this.geocodeAndApply(p, job);
+    return this.get(p, machineNo);
+  }
+
+  /**
+   * Re-geocodes the stored address, or a corrected one (which is a new placement). 409 when the
+   * last answer was not_found and no corrected address is sent, or when there is no address at all.
+   */
+  async retryGeocode(p: Principal, machineNo: string, input: RetryGeocodeInput): Promise<MachineView> {
+    const job = await this.ctx.database.db.transaction().execute(async (trx) => {
+      const repo = this.repo(trx);
+      const m = await this.owned(repo, p, machineNo);
+      const now = this.ctx.clock.now();
+      let set: MachineUpdate;
+      let address: string;
+      let labelSent: boolean;
+      if (input.address !== undefined && input.address !== m.address) {
+        const plan = planPlacement(m, { address: input.address });
+        set = placementWrite(plan, m);
+        address = input.address;
+        labelSent = false;
+      } else {
+        if (m.address === null) throw conflict('This machine has no stored address to geocode; send an address');
+        if (m.geocode_status === 'not_found') throw conflict('The last geocode found no match for the stored address; send a corrected address');
+        // Not a new placement (confirmations stand), but a newer one than any geocode still in flight.
+        set = { placement_version: m.placement_version + 1 };
+        address = m.address;
+        // The label is replaced by the formatted address only while it is still the address as typed.
+        labelSent = m.location !== m.address;
+      }
+      set.updated_at = now;
+      let geocode: GeocodeJob | null = null;
+      if (this.ctx.geocoder) geocode = { machineId: m.id, machineNo, version: m.placement_version + 1, address, labelSent };
+      else Object.assign(set, geocodeColumns({ status: 'skipped' }, labelSent));
+      await repo.update(m.id, set);
+      await this.ctx.audit.record(trx, p, 'machines.geocode.retry', `machine:${machineNo}`);
+      return geocode;
+    });
+    if (job) await this.geocodeAndApply(p, job);
+    return this.get(p, machineNo);
+  }
+
+  /**
+   * Asks the geocoder outside any transaction, then records the outcome only if the placement is
+   * still the one it was computed for (rule 5: a late answer never overwrites a newer placement).
+   */
+  private async geocodeAndApply(p: Principal, job: GeocodeJob): Promise<void> {
+    const outcome = await this.lookUp(job.address);
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      const applied = await this.repo(trx).applyIfVersion(job.machineId, job.version, {
+        ...geocodeColumns(outcome, job.labelSent),
+        updated_at: this.ctx.clock.now(),
+      });
+      if (applied) await this.ctx.audit.record(trx, p, 'machines.geocode', `machine:${job.machineNo}`);
+    });
+  }
+
+  private async lookUp(address: string): Promise<GeocodeOutcome> {
+    const geocoder = this.ctx.geocoder;
+    if (!geocoder) return { status: 'skipped' };
+    // A safety net over the geocoder's own timeout, for one that ignores its signal.
+    const deadlineMs = (this.ctx.config.geocoder?.timeoutMs ?? 5000) + 1000;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<GeocodeOutcome>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        resolve({ status: 'provider_error', detail: `geocoder did not answer within ${deadlineMs} ms` });
+      }, deadlineMs);
+    });
+    try {
+      return await Promise.race([
+        geocoder.geocode(address, controller.signal).catch((): GeocodeOutcome => ({ status: 'provider_error', detail: 'geocoder failed' })),
+        deadline,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import type { AppContext } from '../../context.ts';
+import { centsToDecimal } from '../../http/money.ts';
+import type { Principal } from '../../http/principal.ts';
+import { MachinesService } from '../machines/machines.service.ts';
+import { InventoryService } from '../inventory/inventory.service.ts';
+import { OperatorViewRepo } from './operator-view.repo.ts';
+import type { OperatorView } from './operator-view.schemas.ts';
+import { advertiseQrId, qrPng } from './qr.ts';
+
+const DAY = 86_400_000;
+const DOWN_AFTER_MS = 10 * 60_000;
+
+/** The start of the machine's local day containing `now` (UTC when it has no zone). */
+export function startOfLocalDay(now: number, timeZone: string | null): number {
+  const zone = timeZone ?? 'UTC';
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour12: false, hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(
+    new Date(now),
+  );
+  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0) % 24;
+  const sinceMidnight = ((get('hour') * 60 + get('minute')) * 60 + get('second')) * 1000 + (now % 1000);
+  return now - sinceMidnight;
+}
+
+type Services = Pick<AppContext, 'database' | 'clock' | 'audit' | 'geocoder' | 'config'>;
+
+/** One screen for an operator: is it up, is it selling, what needs a visit, what it earns. */
+export class OperatorViewService {
+  private readonly machines: MachinesService;
+  private readonly inventory: InventoryService;
+  constructor(private readonly ctx: Services) {
+    this.machines = new MachinesService(ctx);
+    this.inventory = new InventoryService(ctx.database.db, ctx.database.dialect, ctx.audit);
+  }
+
+  async view(p: Principal, machineNo: string): Promise<OperatorView> {
+    const machine = await this.machines.get(p, machineNo);
+    const inv = await this.inventory.machine(p, machineNo);
+    const repo = new OperatorViewRepo(this.ctx.database.db);
+    const row = await this.ctx.database.db
+      .selectFrom('machines')
+      .leftJoin('operators', 'operators.id', 'machines.operator_id')
+      .select(['machines.id', 'machines.last_seen', 'operators.currency'])
+      .where('machines.machine_no', '=', machine.machineNo)
+      .executeTakeFirstOrThrow();
+    const now = this.ctx.clock.now();
+    const today = startOfLocalDay(now, machine.timeZone);
+    const bucket = async (from: number) => {
+      const s = await repo.sales(row.id, from);
+      return { orders: s.orders, gross: centsToDecimal(s.grossCents), refunded: centsToDecimal(s.refundedCents) };
+    };
+    const [todayB, week, month, freeDrops] = await Promise.all([
+      bucket(today),
+      bucket(today - 6 * DAY),
+      bucket(today - 29 * DAY),
+      repo.freeDrops(row.id, today - 29 * DAY),
+    ]);
+    const aisles = inv.aisles;
+    const capacity = aisles.reduce((n, a) => n + a.maxStock, 0);
+    const stock = aisles.reduce((n, a) => n + a.currentStock, 0);
+    return {
+      machine: {
+        machineNo: machine.machineNo,
+        name: machine.name,
+        status: machine.status,
+        lastSeen: machine.lastSeen,
+        effectivelyDown: row.last_seen === null || now - row.last_seen > DOWN_AFTER_MS,
+        location: machine.location,
+        timeZone: machine.timeZone,
+      },
+      sales: { today: todayB, last7Days: week, last30Days: month },
+      aisles: {
+        total: aisles.length,
+        low: aisles.filter((a) => a.low && a.currentStock > 0).map((a) => a.aisleNo),
+        out: aisles.filter((a) => a.currentStock === 0).map((a) => a.aisleNo),
+        faulted: aisles.filter((a) => a.faulted).map((a) => a.aisleNo),
+        stockUnits: stock,
+        capacityUnits: capacity,
+        fillPercent: capacity === 0 ? 0 : Math.round((stock / capacity) * 1000) / 10,
+      },
+      money: {
+        currency: row.currency,
+        sales30Days: month.gross,
+        // Screen advertising and the prize game arrive with their own issues; until then nothing
+        // is sold or played, and the view says so with zeros rather than estimates.
+        screenAds: { estRevenue30Days: 0, activeCampaigns: 0 },
+        freeProduct: { drops30Days: freeDrops },
+        game: { plays30Days: 0, prizeCost30Days: 0 },
+      },
+    };
+  }
+
+  /** The hosted operator view's address, as a QR code. */
+  async operatorQr(p: Principal, machineNo: string, baseUrl: string, size: number): Promise<{ png: Buffer; text: string }> {
+    const m = await this.machines.get(p, machineNo);
+    const text = `${baseUrl}/api/v1/machines/${encodeURIComponent(m.machineNo)}/operator-view`;
+    return { png: await qrPng(text, size), text };
+  }
+
+  /** The buyer chat address for this machine, with its stable qrId, as a QR code. */
+  async advertiseQr(p: Principal, machineNo: string, baseUrl: string, size: number): Promise<{ png: Buffer; text: string }> {
+    const m = await this.machines.get(p, machineNo);
+    const text = `${baseUrl}/advertise?machine=${encodeURIComponent(m.machineNo)}&qr=${advertiseQrId(m.machineNo, this.ctx.config.dataKey)}`;
+    return { png: await qrPng(text, size), text };
+  }
+}

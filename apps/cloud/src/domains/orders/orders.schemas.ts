@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { PagingQuery } from '../../http/paging.ts';
+import { WALL_CLOCK_PATTERN } from './local-time.ts';
+
+const wallClock = z.string().regex(WALL_CLOCK_PATTERN, 'must be in the form YYYY-MM-DD HH:MM:SS');
+
+/** The filters every order and payment read honours. */
+export const OrderFilterQuery = z.object({
+  machineNo: z.string().min(1).optional(),
+  startTime: wallClock.optional().describe("inclusive; read in the machine's time zone when machineNo names one, else UTC"),
+  endTime: wallClock.optional().describe('inclusive to the second; same time zone as startTime'),
+});
+export type OrderFilterInput = z.output<typeof OrderFilterQuery>;
+
+export const OrdersQuery = PagingQuery.extend(OrderFilterQuery.shape);
+export const SummaryQuery = OrderFilterQuery;
+export const OrderParams = z.object({ orderNumber: z.string().min(1).max(128) });
+
+export const Payment = z.object({
+  terminalId: z.string(),
+  cardBrand: z.string().nullable(),
+  last4: z.string().nullable(),
+  settlementAccount: z.string().nullable().describe("always the machine owner's merchant account"),
+});
+
+export const Order = z.object({
+  orderNumber: z.string(),
+  machineNo: z.string(),
+  aisleNo: z.number().int(),
+  quantity: z.number().int(),
+  payStatus: z.string().describe('shipped = paid and dispensed; refunded = customer refunded'),
+  paidPrice: z.number().describe('decimal currency amount'),
+  chargedCents: z.number().int().describe('the receipt amount; never restated'),
+  netCents: z.number().int().describe('chargedCents − taxCents'),
+  tax: z.number().describe('decimal currency amount of tax inside chargedCents'),
+  taxCents: z.number().int(),
+  taxRate: z.number().nullable().describe('percent applied: the rate stamped at sale time, else the machine’s current salesTaxRate'),
+  channel: z.string(),
+  payMethod: z.string(),
+  createdAt: z.string(),
+  payment: Payment.optional().describe('cashless orders only'),
+});
+export type Order = z.infer<typeof Order>;
+
+export const OrdersPage = z.object({
+  page: z.number(),
+  size: z.number(),
+  total: z.number(),
+  timeZone: z.string().describe('the zone startTime/endTime were read in'),
+  records: z.array(Order),
+});
+
+const Money = {
+  count: z.number().int(),
+  grossCents: z.number().int().describe('sum of chargedCents, every status'),
+  refundedCents: z.number().int().describe('chargedCents of refunded orders'),
+  salesCents: z.number().int().describe('gross − refunded'),
+  taxCents: z.number().int().describe('tax inside sales (refunded orders carry none)'),
+  netCents: z.number().int().describe('sales − tax'),
+};
+export const Rollup = z.object(Money);
+export type Rollup = z.infer<typeof Rollup>;
+
+export const OrdersSummary = z.object({
+  machineNo: z.string().nullable(),
+  startTime: z.string().nullable(),
+  endTime: z.string().nullable(),
+  timeZone: z.string(),
+  ...Money,
+  byChannel: z.array(z.object({ channel: z.string(), ...Money })),
+  byPayStatus: z.array(z.object({ payStatus: z.string(), count: z.number().int(), chargedCents: z.number().int() })),
+  byMachine: z.array(z.object({ machineNo: z.string(), ...Money })),
+});
+export type OrdersSummary = z.infer<typeof OrdersSummary>;

@@ -1,0 +1,49 @@
+import type { Request, RequestHandler } from 'express';
+import { AppError } from './errors.ts';
+import type { Authenticator, Principal } from './principal.ts';
+import type { Scope } from './scopes.ts';
+
+function bearerOf(req: Request): string | null {
+  const h = req.headers.authorization;
+  if (typeof h !== 'string') return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  return m?.[1] ?? null;
+}
+
+/** Resolves the caller from `X-API-Key` or `Authorization: Bearer`; anything missing or wrong is 401. */
+export function authenticate(auth: Authenticator): RequestHandler {
+  return async (req, _res, next) => {
+    const key = req.headers['x-api-key'];
+    const bearer = bearerOf(req);
+    let principal: Principal | null = null;
+    if (typeof key === 'string' && key.length > 0 && key.length <= 512) principal = await auth.fromApiKey(key);
+    else if (bearer && bearer.length <= 8192) principal = await auth.fromBearer(bearer);
+    if (!principal) throw new AppError('unauthorized');
+    req.principal = principal;
+    next();
+  };
+}
+
+export function principalOf(req: Request): Principal {
+  if (!req.principal) throw new AppError('unauthorized');
+  return req.principal;
+}
+
+/** 403 'Insufficient scope' unless the credential holds every listed scope. */
+export function requireScope(...scopes: Scope[]): RequestHandler {
+  return (req, _res, next) => {
+    const p = principalOf(req);
+    if (!scopes.every((s) => p.scopes.has(s))) throw new AppError('forbidden');
+    next();
+  };
+}
+
+export const requireAdmin: RequestHandler = (req, _res, next) => {
+  if (!principalOf(req).admin) throw new AppError('forbidden', 'Admin credential required');
+  next();
+};
+
+/** Operators see only their own records; admins see everyone's (the ownership rule). */
+export function ownerFilter(p: Principal): string | null {
+  return p.admin ? null : p.operatorId;
+}

@@ -1,0 +1,66 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type {} from 'pino-http';
+import { ZodError } from 'zod';
+import { AppError, ERROR_TABLE } from './errors.ts';
+import { sendError } from './envelope.ts';
+
+function describeIssues(issues: { path: string; message: string }[]): string {
+  return issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+}
+
+/** Unknown routes answer 404 in the envelope. */
+export const notFoundHandler: RequestHandler = (req, res) => {
+  sendError(res, 404, `No route for ${req.method} ${req.path}`);
+};
+
+/**
+ * The one place errors become responses. AppErrors render with their status; body-parser failures
+ * (malformed JSON, oversized bodies) become 400/413; anything else is a 500 whose cause is logged,
+ * never shown.
+ */
+export function errorHandler(logger: Logger, metrics: { writeFailures: number }): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    if (res.headersSent) {
+      req.log?.error({ err }, 'error after headers were sent');
+      res.end();
+      return;
+    }
+    if (err instanceof AppError) {
+      const detail = err.options.issues?.length ? `${err.message}: ${describeIssues(err.options.issues)}` : err.message;
+      sendError(res, err.status, detail, err.options.headers);
+      return;
+    }
+    if (err instanceof URIError) {
+      // a path parameter that is not valid percent-encoding (`/api/v1/machines/%zz`)
+      sendError(res, 400, `${ERROR_TABLE.bad_request.message}: the path is not valid percent-encoding`);
+      return;
+    }
+    if (err instanceof ZodError) {
+      const issues = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+      sendError(res, 422, `${ERROR_TABLE.validation.message}: ${describeIssues(issues)}`);
+      return;
+    }
+    const e = err as { type?: string; status?: number; statusCode?: number; expose?: boolean };
+    if (e && typeof e === 'object' && (typeof e.type === 'string' || e.expose === true)) {
+      // body-parser errors carry a type and a 4xx status; a body that fails to decompress carries
+      // only `expose` and its status (http-errors), and is the client's fault just the same
+      const status = e.status ?? e.statusCode ?? 400;
+      if (status >= 400 && status < 500) {
+        const message =
+          e.type === 'entity.parse.failed'
+            ? `${ERROR_TABLE.bad_request.message}: body is not valid JSON`
+            : e.type === 'entity.too.large'
+              ? 'Request body too large'
+              : e.type === 'encoding.unsupported' || e.type === 'charset.unsupported'
+                ? `${ERROR_TABLE.bad_request.message}: unsupported body encoding`
+                : ERROR_TABLE.bad_request.message;
+        sendError(res, status, message);
+        return;
+      }
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') metrics.writeFailures++;
+    (req.log ?? logger).error({ err }, 'unhandled error');
+    sendError(res, 500, ERROR_TABLE.internal.message);
+  };
+}

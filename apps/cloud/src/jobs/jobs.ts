@@ -1,0 +1,177 @@
+import type { Logger } from 'pino';
+import type { Redis } from 'ioredis';
+import type { Clock } from '@vend/protocol';
+import type { Config } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import type { Database } from '../db/database.ts';
+import type { AuditLog } from '../http/audit.ts';
+import { CommandsService } from '../domains/commands/commands.service.ts';
+import { ReleasesService } from '../domains/releases/releases.service.ts';
+import { createLease, type LeaderLease } from './lease.ts';
+import { Loop, type LoopWork } from './loop.ts';
+import { SweepsRepo } from './sweeps.repo.ts';
+
+/** How often each loop ticks. The decision loop ticks often so a missing outcome is ruled soon after its timeout. */
+export const INTERVALS_MS = { refundSweep: 60_000, dispenseDecision: 5_000, rolloutSweep: 60_000 } as const;
+/** Most items one sweep resolves; the rest wait for the next tick. */
+const BATCH = 500;
+
+export interface JobsDeps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  redis: Redis | null;
+  audit: AuditLog;
+}
+
+/**
+ * The refund sweep: a paid order still not vended `graceMs` after it was opened is flagged
+ * `refund_owed` (the safety net behind the dispense-decision loop: it catches orders whose board
+ * reported a failed drop while the money stayed captured, and anything the decision loop did not
+ * settle). One transaction per order, with its audit record.
+ */
+export function refundSweepWork(d: Pick<JobsDeps, 'database' | 'clock' | 'audit'>, graceMs: number): LoopWork {
+  return async () => {
+    const db = d.database.db;
+    const now = d.clock.now();
+    const due = await new SweepsRepo(db).paidNotVended(now - graceMs, BATCH, false);
+    let flagged = 0;
+    for (const o of due) {
+      const done = await db.transaction().execute(async (trx) => {
+        if (!(await new SweepsRepo(trx).settle(o.order_number, 'refund_owed', now))) return false;
+        await d.audit.record(trx, null, 'order.refund_owed', `order:${o.order_number}`);
+        return true;
+      });
+      if (done) flagged++;
+    }
+    return flagged;
+  };
+}
+
+/**
+ * The dispense-decision loop: an outcome missing `timeoutMs` after the vend began is ruled a failure
+ * and the money returned — pending commands expire (their paid orders are refunded) and paid cabinet
+ * orders no dispense report reached become `refunded`.
+ */
+export function dispenseDecisionWork(d: Pick<JobsDeps, 'database' | 'clock' | 'audit'>, timeoutMs: number): LoopWork {
+  const commands = new CommandsService({ db: d.database.db, clock: d.clock, audit: d.audit });
+  return async () => {
+    const db = d.database.db;
+    let resolved = await commands.expireOverdue(timeoutMs, BATCH);
+    const now = d.clock.now();
+    const due = await new SweepsRepo(db).paidNotVended(now - timeoutMs, BATCH, true);
+    for (const o of due) {
+      const done = await db.transaction().execute(async (trx) => {
+        if (!(await new SweepsRepo(trx).settle(o.order_number, 'refunded', now))) return false;
+        await d.audit.record(trx, null, 'order.refund', `order:${o.order_number}`);
+        return true;
+      });
+      if (done) resolved++;
+    }
+    return resolved;
+  };
+}
+
+/**
+ * The rollout sweep: with a rollout in flight, counts its progress over the whole fleet (the
+ * releases domain's own rules) and writes a `rollout_progress` snapshot when the phase or a count
+ * changed since the last one. Resolves the number of snapshots written (0 on a quiet fleet).
+ */
+export function rolloutSweepWork(d: Pick<JobsDeps, 'database' | 'clock' | 'audit' | 'config'>): LoopWork {
+  const releases = new ReleasesService({ database: d.database, clock: d.clock, audit: d.audit, config: d.config });
+  return () => releases.recordProgress();
+}
+
+/** The rollout sweep loop; `work` stays swappable so tests can make a sweep fail. */
+export class RolloutSweep extends Loop {
+  /** The sweep's work (it answers how many items it resolved). */
+  get work(): LoopWork | null {
+    return this.getWork();
+  }
+  set work(work: LoopWork | null) {
+    this.setWork(work);
+  }
+}
+
+/** The background loops of one replica and the lease that decides whether this replica runs them. */
+export class Jobs {
+  readonly lease: LeaderLease;
+  readonly refundSweep: Loop;
+  readonly dispenseDecision: Loop;
+  readonly rolloutSweep: RolloutSweep;
+  private readonly pod: string;
+
+  constructor(d: JobsDeps) {
+    const j = d.config.jobs;
+    this.pod = d.config.pod;
+    this.lease = createLease({
+      dialect: d.database.dialect,
+      db: d.database.db,
+      redis: d.redis,
+      redisKeyPrefix: d.config.redisKeyPrefix,
+      clock: d.clock,
+      pod: d.config.pod,
+      ttlMs: j.leaseTtlSeconds * 1000,
+    });
+    const common = { enabled: j.enabled, clock: d.clock, lease: this.lease, logger: d.logger };
+    this.refundSweep = new Loop({
+      ...common,
+      name: 'refund-sweep',
+      description: `flags paid orders not vended ${j.refundGraceSeconds}s after they were opened as refund_owed`,
+      intervalMs: INTERVALS_MS.refundSweep,
+      work: refundSweepWork(d, j.refundGraceSeconds * 1000),
+      extra: { graceSeconds: j.refundGraceSeconds },
+    });
+    this.dispenseDecision = new Loop({
+      ...common,
+      name: 'dispense-decision',
+      description: `rules a vend failed and returns its money when no outcome arrived within ${j.dispenseTimeoutSeconds}s (pending commands expire; paid cabinet orders are refunded)`,
+      intervalMs: INTERVALS_MS.dispenseDecision,
+      work: dispenseDecisionWork(d, j.dispenseTimeoutSeconds * 1000),
+      extra: { timeoutSeconds: j.dispenseTimeoutSeconds },
+    });
+    this.rolloutSweep = new RolloutSweep({
+      ...common,
+      name: 'rollout-sweep',
+      description:
+        'with a rollout in flight, counts its progress over the whole fleet and writes a rollout_progress snapshot when the phase or a count changed (resolved: snapshots written)',
+      intervalMs: INTERVALS_MS.rolloutSweep,
+      work: rolloutSweepWork(d),
+    });
+  }
+
+  all(): Loop[] {
+    return [this.refundSweep, this.dispenseDecision, this.rolloutSweep];
+  }
+
+  status(name: 'refund-sweep' | 'dispense-decision' | 'rollout-sweep') {
+    const loop = this.all().find((l) => l.name === name)!;
+    return loop.status(this.pod);
+  }
+
+  /** Schedules every enabled loop on the clock (main.ts calls this once). */
+  start(): void {
+    for (const l of this.all()) l.start();
+  }
+
+  /** Stops the loops, waits for ticks in flight, and gives the lease up. Safe to call twice. */
+  async stop(): Promise<void> {
+    await Promise.all(this.all().map((l) => l.stop()));
+    try {
+      await this.lease.release();
+    } catch {
+      // the store or Redis is already gone: the lease lapses on its own
+    }
+  }
+}
+
+/** Starts the background loops of this replica; called from main.ts and from nowhere else. */
+export function startJobs(ctx: Pick<AppContext, 'jobs'>): void {
+  ctx.jobs.start();
+}
+
+/** Stops them (shutdown): waits for a tick in flight and releases the leader lease. */
+export function stopJobs(ctx: Pick<AppContext, 'jobs'>): Promise<void> {
+  return ctx.jobs.stop();
+}

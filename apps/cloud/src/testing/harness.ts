@@ -1,0 +1,118 @@
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import pg from 'pg';
+import { ManualClock, type Clock } from '@vend/protocol';
+import { loadConfig, type Config } from '../config.ts';
+import { openDatabase, type Database, type Dialect } from '../db/database.ts';
+import { closeContext, createContext, type AppContext } from '../context.ts';
+import { listen, type RunningServer } from '../server.ts';
+import { seedIfEmpty } from '../bootstrap.ts';
+import { createLogger } from '../logger.ts';
+
+/** Test support: every store test runs on SQLite always and on PostgreSQL when TEST_DATABASE_URL is set. */
+export const TEST_DATABASE_URL = process.env['TEST_DATABASE_URL'];
+
+export const DIALECTS: Dialect[] = TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+/** A fresh, empty, migrated store: a temp SQLite file, or a new PostgreSQL schema dropped on close. */
+export async function freshDatabase(dialect: Dialect): Promise<Database> {
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-test-'));
+    const db = await openDatabase({ sqliteFile: path.join(dir, 'store.sqlite') });
+    return {
+      ...db,
+      close: async () => {
+        await db.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const db = await openDatabase({ url: TEST_DATABASE_URL, schema, poolSize: 5 });
+  return {
+    ...db,
+    close: async () => {
+      await db.close();
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestServer {
+  url: string;
+  ctx: AppContext;
+  clock: Clock;
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  /** Seed the sandbox data set (default true). */
+  seed?: boolean;
+  database?: Database;
+  /** Where log lines go (tests that read the logs); silent otherwise. */
+  logDestination?: pino.DestinationStream;
+}
+
+/** A real listening server on 127.0.0.1 with a fresh store; the clock defaults to a ManualClock at a fixed instant. */
+export async function startTestServer(dialect: Dialect, opts: TestServerOptions = {}): Promise<TestServer> {
+  const config: Config = loadConfig({ LOG_LEVEL: 'silent', ...opts.env });
+  const clock = opts.clock ?? new ManualClock(Date.parse('2026-11-20T12:00:00Z'));
+  const database = opts.database ?? (await freshDatabase(dialect));
+  const logger = opts.logDestination ? createLogger({ level: 'debug', pretty: false, destination: opts.logDestination }) : pino({ level: 'silent' });
+  const ctx = await createContext(config, { clock, logger, database });
+  if (opts.seed !== false) await seedIfEmpty(ctx);
+  const server = await listen(ctx, 0, '127.0.0.1');
+  return {
+    url: server.url,
+    ctx,
+    clock,
+    server,
+    close: async () => {
+      await server.close();
+      await closeContext(ctx);
+    },
+  };
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** A small HTTP client for tests: JSON in, parsed JSON (or text) out. */
+export async function call<T = { code: number; message: string; data: unknown }>(
+  base: string,
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; json?: unknown; body?: string; query?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const url = new URL(base + path);
+  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
+  const headers: Record<string, string> = { ...opts.headers };
+  let body: string | undefined = opts.body;
+  if (opts.json !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = JSON.stringify(opts.json);
+  }
+  const res = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // non-JSON bodies (PNG, HTML) stay as text
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}

@@ -1,0 +1,401 @@
+import {
+  VMC_LANES_PER_PAGE,
+  VMC_PROTOCOL_VERSION,
+  VMC_U14_MAX,
+  aisleCount,
+  encodeBoardMessage,
+  encodeVmcFrame,
+  isValidAisle,
+  parseHostFrame,
+  rowColumnOf,
+} from '@vend/protocol';
+import type { Clock, VmcBoardMessage, VmcBoardStateName, VmcFrame, VmcHostMessage, VmcModule, VmcResultName } from '@vend/protocol';
+import type { Random } from './rng.ts';
+
+export interface BoardConfig {
+  module: VmcModule;
+  rows: number;
+  columnsPerRow: number;
+  /** Dotted major.minor.patch, each part 0..127. */
+  vmcVersion: string;
+  /** Products loaded per lane at power-up. */
+  stock: number;
+  /** Time the lane motor runs for one vend (one spring turn). */
+  motorMs: number;
+  /** Lift travel time per row (module SH_YAxis only). */
+  liftMsPerRow: number;
+  /** Time from the end of the motor run (or the lift's return) until the drop sensor sees the product. */
+  dropMs: number;
+}
+
+export const DEFAULT_BOARD_CONFIG: Readonly<BoardConfig> = Object.freeze({
+  module: 'SH_YAxis',
+  rows: 6,
+  columnsPerRow: 10,
+  vmcVersion: '2.4.1',
+  stock: 5,
+  motorMs: 1200,
+  liftMsPerRow: 400,
+  dropMs: 300,
+});
+
+export interface Lane {
+  aisle: number;
+  stock: number;
+  motor: boolean;
+  jammed: boolean;
+}
+
+/** One run of a lane motor: the record QA and the fault campaign audit. */
+export interface MotorRun {
+  /** Clock time the motor started. */
+  at: number;
+  seq: number;
+  aisle: number;
+  row: number;
+  column: number;
+  bootId: number;
+  /** Dispense requests the board had accepted before this one, since it was created. */
+  request: number;
+  jammed: boolean;
+}
+
+/** A frame the board transmits. `kind` lets the link layer treat ACK-class frames and results apart. */
+export interface BoardOutput {
+  kind: 'reply' | 'result' | 'nak';
+  seq: number;
+  message: VmcBoardMessage;
+  bytes: Uint8Array;
+}
+
+interface Job {
+  seq: number;
+  aisle: number;
+  startedAt: number;
+  estimateMs: number;
+  timers: unknown[];
+  /** Set when finished. */
+  result?: { message: VmcBoardMessage & { kind: 'result' }; bytes: Uint8Array; withheld: boolean };
+}
+
+interface LastFrame {
+  seq: number;
+  raw: Uint8Array;
+  /** Stored reply for queries; for dispense the ACK is rebuilt (disposition duplicate). */
+  reply: BoardOutput;
+  job?: Job;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/**
+ * The VMC board: lanes, motors, the lift, the drop sensor and the protocol rules, driven only by
+ * the frames it is given and the injected clock. It never touches a port; the simulator wires it
+ * to one.
+ *
+ * The rule everything rests on: the board remembers its last sequenced frame. The same frame again
+ * (same sequence number, same bytes) is a retransmission: it is acknowledged again and the stored
+ * result re-sent, and the motor never runs twice.
+ */
+export class VmcBoard {
+  readonly config: Readonly<BoardConfig>;
+  private lanes: Lane[] = [];
+  private bootIdValue = 1;
+  private last: LastFrame | null = null;
+  private job: Job | null = null;
+  private lastDispense: Job | null = null;
+  private liftRowNow = 0;
+  private dropsCounted = 0;
+  private busyUntil = 0;
+  private requests = 0;
+  private liftFaulty = false;
+  private sensorHealthy = true;
+  private missDropsLeft = 0;
+  private withholdLeft = 0;
+  /** Every motor run since the board object was created (survives reboots: it is QA's record). */
+  readonly motorLog: MotorRun[] = [];
+  /** Retransmissions recognised (acknowledged again without running anything). */
+  retransmissions = 0;
+  output: (out: BoardOutput) => void = () => {};
+
+  constructor(
+    config: Partial<BoardConfig>,
+    private readonly clock: Clock,
+    private readonly random: Random,
+  ) {
+    this.config = Object.freeze({ ...DEFAULT_BOARD_CONFIG, ...config });
+    const n = aisleCount(this.config);
+    for (let aisle = 1; aisle <= n; aisle++) this.lanes.push({ aisle, stock: this.config.stock, motor: true, jammed: false });
+    encodeBoardMessage(0, this.infoMessage()); // validates version and geometry up front
+    this.powerUp();
+  }
+
+  get bootId(): number {
+    return this.bootIdValue;
+  }
+
+  /** Power cycle: forgets the last frame, aborts a running vend, homes the lift. Lanes keep their stock. */
+  reboot(): void {
+    if (this.job) for (const t of this.job.timers) this.clock.clearTimeout(t);
+    this.job = null;
+    this.last = null;
+    this.lastDispense = null;
+    this.liftRowNow = 0;
+    this.busyUntil = 0;
+    this.powerUp();
+  }
+
+  private powerUp(): void {
+    let id = 1 + this.random.int(VMC_U14_MAX);
+    if (id === this.bootIdValue) id = (id % VMC_U14_MAX) + 1;
+    this.bootIdValue = id;
+    this.dropsCounted = 0;
+  }
+
+  // --- QA controls --------------------------------------------------------------------------
+
+  lane(aisle: number): Lane {
+    const l = this.lanes[aisle - 1];
+    if (!l) throw new RangeError(`aisle must be 1..${this.lanes.length}, got ${aisle}`);
+    return l;
+  }
+  lanesSnapshot(): Lane[] {
+    return this.lanes.map((l) => ({ ...l }));
+  }
+  setLiftFault(on: boolean): void {
+    this.liftFaulty = on;
+  }
+  setDropSensorHealthy(on: boolean): void {
+    this.sensorHealthy = on;
+  }
+  /** The next `n` vends deliver nothing to the sensor (product caught on the spring). */
+  missDrops(n: number): void {
+    this.missDropsLeft = n;
+  }
+  /** The next `n` dispenses never report a result, even when asked again. */
+  withholdResults(n: number): void {
+    this.withholdLeft = n;
+  }
+  /** Reports busy (service in progress) for `ms`. */
+  busyFor(ms: number): void {
+    this.busyUntil = this.clock.now() + ms;
+  }
+  clearFaults(): void {
+    this.liftFaulty = false;
+    this.sensorHealthy = true;
+    this.missDropsLeft = 0;
+    this.withholdLeft = 0;
+    this.busyUntil = 0;
+    for (const l of this.lanes) l.jammed = false;
+  }
+  faultsSnapshot(): { liftFault: boolean; dropSensorHealthy: boolean; missDrops: number; withholdResults: number; busyForMs: number } {
+    return {
+      liftFault: this.liftFaulty,
+      dropSensorHealthy: this.sensorHealthy,
+      missDrops: this.missDropsLeft,
+      withholdResults: this.withholdLeft,
+      busyForMs: Math.max(0, this.busyUntil - this.clock.now()),
+    };
+  }
+  /** Dispense requests accepted as new (not retransmissions), since creation. */
+  get dispenseRequests(): number {
+    return this.requests;
+  }
+  get state(): VmcBoardStateName {
+    if (this.job) return 'dispensing';
+    if (this.busyUntil > this.clock.now()) return 'busy';
+    if (this.liftFaulty) return 'fault';
+    return 'idle';
+  }
+
+  // --- the protocol -------------------------------------------------------------------------
+
+  /** Handles one checked host frame (the serial front has already verified its CRC). */
+  receive(frame: VmcFrame): void {
+    const parsed = parseHostFrame(frame);
+    if (!parsed.ok) {
+      this.send('nak', frame.seq, { kind: 'nak', reason: parsed.error === 'unknown-command' ? 'unknownCommand' : 'badArgument', command: frame.command });
+      return;
+    }
+    const { seq, message } = parsed;
+    if (seq === 0) {
+      if (message.kind === 'dispense') this.send('nak', 0, { kind: 'nak', reason: 'sequenceZero', command: frame.command });
+      else this.send('reply', 0, this.query(message));
+      return;
+    }
+    if (message.kind === 'dispense' && message.bootId !== this.bootIdValue) {
+      // meant for an earlier power-up: whatever that boot did with it, this one must not run it
+      this.send('nak', seq, { kind: 'nak', reason: 'bootMismatch', command: frame.command });
+      return;
+    }
+    const raw = encodeVmcFrame(frame);
+    if (this.last && this.last.seq === seq) {
+      if (!sameBytes(this.last.raw, raw)) {
+        this.send('nak', seq, { kind: 'nak', reason: 'sequenceConflict', command: frame.command });
+        return;
+      }
+      this.retransmissions++;
+      const job = this.last.job;
+      if (job) {
+        this.send('reply', seq, { kind: 'dispenseAck', disposition: 'duplicate', aisle: job.aisle, estimateMs: this.remaining(job) });
+        if (job.result && !job.result.withheld) this.emit({ kind: 'result', seq, message: job.result.message, bytes: job.result.bytes });
+      } else {
+        this.emit(this.last.reply);
+      }
+      return;
+    }
+    if (message.kind === 'dispense') {
+      const job = this.dispense(seq, message.aisle);
+      this.last = { seq, raw, reply: this.ackOf(job, 'accepted'), job };
+      this.emit(this.last.reply);
+      if (job.result) this.emit({ kind: 'result', seq, message: job.result.message, bytes: job.result.bytes });
+      return;
+    }
+    const reply = this.build('reply', seq, this.query(message));
+    this.last = { seq, raw, reply };
+    this.emit(reply);
+  }
+
+  /** Time until the job's result, rounded up to the protocol's 10 ms resolution. */
+  private remaining(job: Job): number {
+    const ms = job.result ? 0 : Math.max(0, job.startedAt + job.estimateMs - this.clock.now());
+    return Math.ceil(ms / 10) * 10;
+  }
+
+  private ackOf(job: Job, disposition: 'accepted' | 'duplicate'): BoardOutput {
+    return this.build('reply', job.seq, { kind: 'dispenseAck', disposition, aisle: job.aisle, estimateMs: this.remaining(job) });
+  }
+
+  private query(m: Exclude<VmcHostMessage, { kind: 'dispense' }>): VmcBoardMessage {
+    switch (m.kind) {
+      case 'info':
+        return this.infoMessage();
+      case 'status':
+        return {
+          kind: 'status',
+          state: this.state,
+          bootId: this.bootIdValue,
+          lastSeq: this.last?.seq ?? 0,
+          lastResult: !this.lastDispense ? 'none' : this.lastDispense.result ? this.lastDispense.result.message.code : 'pending',
+          liftRow: this.liftRowNow,
+          faults: { lift: this.liftFaulty, dropSensor: !this.sensorHealthy, jammedLanes: this.lanes.some((l) => l.jammed) },
+        };
+      case 'laneScan': {
+        const pages = Math.ceil(this.lanes.length / VMC_LANES_PER_PAGE);
+        if (m.page >= pages) return { kind: 'nak', reason: 'badArgument', command: 0x04 };
+        const slice = this.lanes.slice(m.page * VMC_LANES_PER_PAGE, (m.page + 1) * VMC_LANES_PER_PAGE);
+        return {
+          kind: 'laneScan',
+          page: m.page,
+          pages,
+          firstAisle: m.page * VMC_LANES_PER_PAGE + 1,
+          motors: slice.map((l) => l.motor),
+          jams: slice.map((l) => l.motor && l.jammed),
+        };
+      }
+      case 'dropSensor':
+        return {
+          kind: 'dropSensor',
+          blocked: false,
+          healthy: this.sensorHealthy,
+          level: this.sensorHealthy ? 900 + this.random.int(80) : this.random.int(40),
+          drops: this.dropsCounted % (VMC_U14_MAX + 1),
+        };
+    }
+  }
+
+  private infoMessage(): VmcBoardMessage {
+    return {
+      kind: 'info',
+      vmcVersion: this.config.vmcVersion,
+      module: this.config.module,
+      rows: this.config.rows,
+      columnsPerRow: this.config.columnsPerRow,
+      bootId: this.bootIdValue,
+      protocolVersion: VMC_PROTOCOL_VERSION,
+    };
+  }
+
+  /** Starts (or immediately refuses) a new dispense. */
+  private dispense(seq: number, aisle: number): Job {
+    const now = this.clock.now();
+    const job: Job = { seq, aisle, startedAt: now, estimateMs: 0, timers: [] };
+    const refuse = (code: VmcResultName): Job => {
+      this.finish(job, code, 0, false, this.liftRowNow);
+      return job;
+    };
+    if (this.job || this.busyUntil > now) return refuse('busy');
+    this.requests++;
+    this.lastDispense = job;
+    if (!isValidAisle(aisle, this.config)) return refuse('unknownAisle');
+    const lane = this.lane(aisle);
+    if (!lane.motor) return refuse('noMotor');
+    if (lane.stock <= 0) return refuse('laneEmpty');
+
+    const { row, column } = rowColumnOf(aisle, this.config);
+    const lift = this.config.module === 'SH_YAxis';
+    const travel = lift ? row * this.config.liftMsPerRow : 0;
+    const { motorMs, dropMs } = this.config;
+    this.job = job;
+    const at = (ms: number, fn: () => void): void => {
+      job.timers.push(this.clock.setTimeout(fn, ms));
+    };
+    if (lift && this.liftFaulty) {
+      // the lift never reaches the row; the board gives up after twice the expected travel
+      job.estimateMs = 2 * travel + 200;
+      at(job.estimateMs, () => this.finish(job, 'liftFault', 0, false, 0));
+      return job;
+    }
+    if (lift) at(0, () => (this.liftRowNow = row));
+    const jammed = lane.jammed;
+    const request = this.requests - 1;
+    at(travel, () => {
+      this.motorLog.push({ at: this.clock.now(), seq, aisle, row, column, bootId: this.bootIdValue, request, jammed });
+    });
+    if (jammed) {
+      job.estimateMs = travel + motorMs;
+      at(job.estimateMs, () => {
+        this.liftRowNow = 0;
+        this.finish(job, 'motorJam', motorMs, false, lift ? row : 0);
+      });
+      return job;
+    }
+    lane.stock--;
+    job.estimateMs = travel + motorMs + travel + dropMs;
+    at(job.estimateMs, () => {
+      this.liftRowNow = 0;
+      const seen = this.sensorHealthy && this.missDropsLeft === 0;
+      if (this.missDropsLeft > 0) this.missDropsLeft--;
+      if (seen) this.dropsCounted++;
+      this.finish(job, seen ? 'success' : 'dropNotDetected', motorMs, seen, lift ? row : 0);
+    });
+    return job;
+  }
+
+  private finish(job: Job, code: VmcResultName, motorMs: number, dropDetected: boolean, liftRow: number): void {
+    const message = { kind: 'result' as const, aisle: job.aisle, code, motorMs, dropDetected, liftRow };
+    const withheld = code !== 'busy' && this.withholdLeft > 0;
+    if (withheld) this.withholdLeft--;
+    job.result = { message, bytes: encodeBoardMessage(job.seq, message), withheld };
+    job.timers = [];
+    if (this.job === job) {
+      this.job = null;
+      // a result finished while the job ran (not an immediate refusal) is sent unsolicited now
+      if (!withheld) this.emit({ kind: 'result', seq: job.seq, message, bytes: job.result.bytes });
+    }
+  }
+
+  private build(kind: BoardOutput['kind'], seq: number, message: VmcBoardMessage): BoardOutput {
+    return { kind: message.kind === 'nak' ? 'nak' : kind, seq, message, bytes: encodeBoardMessage(seq, message) };
+  }
+
+  private send(kind: BoardOutput['kind'], seq: number, message: VmcBoardMessage): void {
+    this.emit(this.build(kind, seq, message));
+  }
+
+  private emit(out: BoardOutput): void {
+    this.output(out);
+  }
+}

@@ -1,0 +1,156 @@
+import { VMC_OFFSET } from './constants.ts';
+import { decodeVmcFrame, vmcHex } from './frame.ts';
+import { encodeBoardMessage, encodeHostMessage } from './messages.ts';
+import type { VmcBoardMessage, VmcHostMessage } from './messages.ts';
+
+/** One worked example of docs/vmc-protocol.md: a conversation of frames, each encoded by the codec. */
+interface Line {
+  dir: 'host' | 'board';
+  seq: number;
+  msg: VmcHostMessage | VmcBoardMessage;
+  note: string;
+}
+
+const BOOT = 4660; // 0x1234
+
+const EXAMPLES: { title: string; lines: Line[] }[] = [
+  {
+    title: 'Greeting: unsequenced STATUS (seq 0), then board info',
+    lines: [
+      { dir: 'host', seq: 0, msg: { kind: 'status' }, note: 'STATUS, seq 0: never stored, never a retransmission' },
+      {
+        dir: 'board',
+        seq: 0,
+        msg: {
+          kind: 'status',
+          state: 'idle',
+          bootId: BOOT,
+          lastSeq: 41,
+          lastResult: 'success',
+          liftRow: 0,
+          faults: { lift: false, dropSensor: false, jammedLanes: false },
+        },
+        note: 'idle, boot id 0x1234 (24 34), last seq 41 (0x29), last result success',
+      },
+      { dir: 'host', seq: 42, msg: { kind: 'info' }, note: "INFO, seq 42: the host continues after the board's last seq" },
+      {
+        dir: 'board',
+        seq: 42,
+        msg: { kind: 'info', vmcVersion: '2.4.1', module: 'SH_YAxis', rows: 6, columnsPerRow: 10, bootId: BOOT, protocolVersion: 1 },
+        note: 'firmware 2.4.1, SH_YAxis, 6 rows × 10 columns, boot 0x1234, protocol 1',
+      },
+    ],
+  },
+  {
+    title: 'Dispense aisle 12 (row 2, column 2) on SH_YAxis, the first ACK lost',
+    lines: [
+      { dir: 'host', seq: 43, msg: { kind: 'dispense', aisle: 12, bootId: BOOT }, note: 'DISPENSE aisle 12 (00 0C), boot 0x1234 (24 34)' },
+      {
+        dir: 'board',
+        seq: 43,
+        msg: { kind: 'dispenseAck', disposition: 'accepted', aisle: 12, estimateMs: 3100 },
+        note: 'ACK accepted, result in about 3.1 s (310 × 10 ms = 02 36): lost on the line',
+      },
+      { dir: 'host', seq: 43, msg: { kind: 'dispense', aisle: 12, bootId: BOOT }, note: '0.5 s later: the same 16 bytes again' },
+      {
+        dir: 'board',
+        seq: 43,
+        msg: { kind: 'dispenseAck', disposition: 'duplicate', aisle: 12, estimateMs: 2600 },
+        note: 'ACK duplicate: recognised, the motor is not run again',
+      },
+      {
+        dir: 'board',
+        seq: 43,
+        msg: { kind: 'result', aisle: 12, code: 'success', motorMs: 1200, dropDetected: true, liftRow: 2 },
+        note: 'RESULT success, motor 1200 ms (09 30), drop seen, lift went to row 2',
+      },
+    ],
+  },
+  {
+    title: 'Asking again for a result that was lost',
+    lines: [
+      { dir: 'host', seq: 43, msg: { kind: 'dispense', aisle: 12, bootId: BOOT }, note: 'the same DISPENSE, after the estimate and the grace period passed' },
+      {
+        dir: 'board',
+        seq: 43,
+        msg: { kind: 'dispenseAck', disposition: 'duplicate', aisle: 12, estimateMs: 0 },
+        note: 'ACK duplicate, nothing left to wait for',
+      },
+      {
+        dir: 'board',
+        seq: 43,
+        msg: { kind: 'result', aisle: 12, code: 'success', motorMs: 1200, dropDetected: true, liftRow: 2 },
+        note: 'the stored RESULT, byte for byte as before',
+      },
+    ],
+  },
+  {
+    title: 'Faults',
+    lines: [
+      { dir: 'host', seq: 44, msg: { kind: 'dispense', aisle: 7, bootId: BOOT }, note: 'DISPENSE aisle 7' },
+      { dir: 'board', seq: 44, msg: { kind: 'dispenseAck', disposition: 'accepted', aisle: 7, estimateMs: 1600 }, note: 'ACK accepted' },
+      {
+        dir: 'board',
+        seq: 44,
+        msg: { kind: 'result', aisle: 7, code: 'motorJam', motorMs: 1200, dropDetected: false, liftRow: 1 },
+        note: 'RESULT motor jam (02)',
+      },
+      { dir: 'host', seq: 45, msg: { kind: 'dispense', aisle: 7, bootId: 999 }, note: 'DISPENSE naming boot 999: meant for an earlier power-up' },
+      { dir: 'board', seq: 45, msg: { kind: 'nak', reason: 'bootMismatch', command: 0x03 }, note: 'NAK boot mismatch (05) for command 03: nothing runs' },
+    ],
+  },
+  {
+    title: 'Lane scan and drop sensor',
+    lines: [
+      { dir: 'host', seq: 46, msg: { kind: 'laneScan', page: 0 }, note: 'LANE_SCAN page 0 (aisles 1–21)' },
+      {
+        dir: 'board',
+        seq: 46,
+        msg: {
+          kind: 'laneScan',
+          page: 0,
+          pages: 3,
+          firstAisle: 1,
+          motors: Array.from({ length: 21 }, (_, i) => i !== 8),
+          jams: Array.from({ length: 21 }, (_, i) => i === 6),
+        },
+        note: 'page 0 of 3, 21 lanes; motors: all but aisle 9; jammed: aisle 7',
+      },
+      { dir: 'host', seq: 47, msg: { kind: 'dropSensor' }, note: 'DROP_SENSOR' },
+      {
+        dir: 'board',
+        seq: 47,
+        msg: { kind: 'dropSensor', blocked: false, healthy: true, level: 950, drops: 17 },
+        note: 'beam clear, healthy, level 950 (07 36), 17 drops since power-up',
+      },
+    ],
+  },
+];
+
+function encode(l: Line): Uint8Array {
+  return l.dir === 'host' ? encodeHostMessage(l.seq, l.msg as VmcHostMessage) : encodeBoardMessage(l.seq, l.msg as VmcBoardMessage);
+}
+
+/** The worked examples as markdown (the block between the markers in docs/vmc-protocol.md). */
+export function renderVmcExamples(): string {
+  const out: string[] = [];
+  for (const ex of EXAMPLES) {
+    out.push(`**${ex.title}**`, '', '```');
+    for (const l of ex.lines) out.push(`${l.dir === 'host' ? 'host  →' : 'board ←'} ${vmcHex(encode(l))}   ${l.note}`);
+    out.push('```', '');
+  }
+  // a damaged frame: one byte changed in the first DISPENSE above
+  const good = encodeHostMessage(43, { kind: 'dispense', aisle: 12, bootId: BOOT });
+  const bad = good.slice();
+  bad[VMC_OFFSET.data + 1] = 0x0d;
+  const check = decodeVmcFrame(bad);
+  out.push(
+    '**A damaged frame**',
+    '',
+    '```',
+    `sent      ${vmcHex(good)}`,
+    `received  ${vmcHex(bad)}   aisle byte 0C became 0D: CRC check ${check.ok ? 'PASSED (!)' : `fails (${check.error})`}, frame ignored, no NAK`,
+    '```',
+  );
+  return out.join('\n');
+}

@@ -1,0 +1,212 @@
+/**
+ * Cabinet agent benchmark (issue 6): the daemon's resident memory and CPU, and the time from an
+ * operator's enqueue to the board's motor start.
+ *
+ *   npx tsx scripts/bench-agent.ts [windowSeconds] [latencySamples]     (defaults 30 and 12; about 6 min)
+ *
+ * Three forms of the agent: the sources under tsx (what the tests and the demo run), the release
+ * bundle as scripts/build-agent-release makes it (what a cabinet runs: one CommonJS file on the
+ * tree's own Node), and the same bundle minified (a proposal, measured in the same run).
+ *
+ * Real processes: the cloud sandbox (SQLite in a temp dir), `vmc-sim` on a socat pty (module SH, so
+ * the motor starts as soon as the request arrives), and `vend-agent run`. Resources are read from
+ * /proc/<pid>/stat (utime + stime, in clock ticks) and /proc/<pid>/status (VmRSS) at the start and end
+ * of each window. The baseline, measured in the same windows, is a bare Node process holding one
+ * timer (`node -e "setInterval(() => {}, 1000)"`): the agent's figures are also given as its ratio.
+ *
+ *   idle      pollInterval 3600 s, heartbeat 3600 s: the agent holds its connections and does nothing
+ *   polling   the default pollInterval 3 s (heartbeat 60 s)
+ *   poll 1 s  pollInterval 1 s
+ *
+ * Latency: the enqueue time is taken just before `POST …/commands/dispense`; the motor start is the
+ * board's own record (`GET /motor-log`, `at`), both on this host's clock. Samples are spaced at random
+ * so they do not lock onto the poll's phase.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import * as esbuild from 'esbuild';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SANDBOX, api, cleanup, control, motorLog, startAgent, startCloud, startSim, tempDir, waitFor } from '../test/support/cabinet-rig.ts';
+
+const WINDOW_S = Math.max(5, Number(process.argv[2] ?? 30));
+const SAMPLES = Math.max(3, Number(process.argv[3] ?? 12));
+const MACHINE = 'SBX-ALICE-0001';
+const TICKS = 100; // USER_HZ on Linux
+
+interface Usage {
+  cpuTicks: number;
+  rssKb: number;
+}
+
+function usage(pid: number): Usage {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const cpuTicks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+  const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return { cpuTicks, rssKb: Number(rss?.[1] ?? 0) };
+}
+
+async function window(pids: number[]): Promise<{ cpuPct: number; rssMb: number; peakRssMb: number }[]> {
+  const start = pids.map(usage);
+  const t0 = Date.now();
+  const peak = pids.map((p) => usage(p).rssKb);
+  for (let s = 0; s < WINDOW_S; s++) {
+    await sleep(1000);
+    pids.forEach((p, i) => (peak[i] = Math.max(peak[i]!, usage(p).rssKb)));
+  }
+  const secs = (Date.now() - t0) / 1000;
+  return pids.map((p, i) => {
+    const end = usage(p);
+    return { cpuPct: ((end.cpuTicks - start[i]!.cpuTicks) / TICKS / secs) * 100, rssMb: end.rssKb / 1024, peakRssMb: peak[i]! / 1024 };
+  });
+}
+
+const pct = (n: number): string => `${n.toFixed(2)} %`;
+const mb = (n: number): string => `${n.toFixed(1)} MB`;
+const quantile = (xs: number[], q: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * (s.length - 1) + 0.5))]!;
+};
+
+async function main(): Promise<void> {
+  const dir = tempDir('bench-agent-');
+  const baseline = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  try {
+    const cloud = await startCloud({ dataDir: join(dir, 'cloud') });
+    const settings = (body: object) => api(cloud.url, 'PUT', `/api/v1/machines/${MACHINE}/cabinet-settings`, SANDBOX.alice, { module: 'SH', ...body });
+    await settings({ pollInterval: 3600, heartbeatInterval: 3600 });
+    for (let aisle = 1; aisle <= 10; aisle++) {
+      const r = await api(cloud.url, 'PUT', `/api/v1/inventory/machines/${MACHINE}/aisles/${aisle}`, SANDBOX.alice, {
+        maxStock: 99,
+        currentStock: 99,
+        faulted: false,
+      });
+      if (r.status !== 200) throw new Error(`stock aisle ${aisle}: ${r.status} ${r.message}`);
+    }
+    const sim = await startSim({ link: join(dir, 'ttyVMC0'), args: ['--module', 'SH', '--stock', '999', '--seed', '5'] });
+
+    // the release tree (scripts/build-agent-release), and a minified copy of its bundle beside it
+    const tree = join(dir, 'tree');
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-agent-release.ts', '--version', '0.1.0', '--tree', tree, '--no-pack'], {
+      stdio: 'ignore',
+    });
+    await esbuild.build({
+      entryPoints: ['apps/agent/src/upgrade/release-entry.ts'],
+      outfile: join(tree, 'lib/vend-agent.min.cjs'),
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      minify: true,
+      legalComments: 'none',
+      logLevel: 'silent',
+      define: { 'import.meta.url': '__vendImportMetaUrl' },
+      banner: { js: "'use strict';\nconst __vendImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    });
+    const forms: { name: string; launcher?: string; args?: string[] }[] = [
+      { name: 'sources (tsx)' },
+      { name: 'release bundle', launcher: join(tree, 'bin/vend-agent') },
+      { name: 'bundle, minified', launcher: join(tree, 'runtime/node'), args: [join(tree, 'lib/vend-agent.min.cjs')] },
+    ];
+
+    let agent: Awaited<ReturnType<typeof startAgent>> | null = null;
+    let token = '';
+    type St = { enrolment: { state: string }; cloud: { registeredAt: string | null }; config: { pollInterval: number } };
+    const status = async (): Promise<St> => (await control<St>(agent!, 'GET', '/v1/status', token)).body;
+    /** Starts (or restarts) the agent in one form with the given intervals (taken from the configuration block at register). */
+    const runAgent = async (form: (typeof forms)[number], pollInterval: number, heartbeatInterval: number): Promise<void> => {
+      await settings({ pollInterval, heartbeatInterval });
+      await agent?.stop();
+      agent = await startAgent({
+        stateDir: join(dir, 'agent'),
+        cloudUrl: cloud.url,
+        equipmentNo: MACHINE,
+        serialPort: sim.port,
+        env: { VEND_AGENT_LOG_LEVEL: 'warn' },
+        ...(form.launcher ? { launcher: form.launcher } : {}),
+        ...(form.args ? { prefix: form.args } : {}),
+      });
+      token = readFileSync(join(dir, 'agent', 'control-token'), 'utf8').trim();
+      await waitFor(
+        async () => (await status()).cloud.registeredAt !== null && (await status()).config.pollInterval === pollInterval,
+        30_000,
+        `the agent registered, polling every ${pollInterval} s`,
+      );
+      await sleep(3000); // past start-up
+    };
+
+    const rows: string[][] = [];
+    const plan: [(typeof forms)[number], string, number, number][] = [
+      [forms[0]!, 'polling (3 s, default)', 3, 60],
+      [forms[1]!, 'idle (poll 3600 s)', 3600, 3600],
+      [forms[1]!, 'polling (3 s, default)', 3, 60],
+      [forms[1]!, 'polling (1 s)', 1, 60],
+      [forms[2]!, 'idle (poll 3600 s)', 3600, 3600],
+      [forms[2]!, 'polling (3 s, default)', 3, 60],
+    ];
+    for (const [form, name, poll, hb] of plan) {
+      await runAgent(form, poll, hb);
+      const [a, b] = await window([agent!.pid, baseline.pid!]);
+      rows.push([form.name, name, pct(a!.cpuPct), mb(a!.rssMb), mb(a!.peakRssMb), pct(b!.cpuPct), mb(b!.rssMb), `${(a!.rssMb / b!.rssMb).toFixed(1)}×`]);
+    }
+
+    const latencies: Record<string, number[]> = {};
+    for (const poll of [3, 1]) {
+      await runAgent(forms[1]!, poll, 60);
+      const xs: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) {
+        await sleep(500 + Math.random() * poll * 1000);
+        const before = (await motorLog(sim)).length;
+        const t0 = Date.now();
+        const r = await api<{ commandId: string }>(cloud.url, 'POST', `/api/v1/machines/${MACHINE}/commands/dispense`, SANDBOX.alice, {
+          aisleNo: (i % 10) + 1,
+          reason: 'bench',
+        });
+        if (r.status !== 200) throw new Error(`enqueue: ${r.status} ${r.message}`);
+        const run = await waitFor(async () => (await motorLog(sim))[before], 20_000, 'the motor to start', 20);
+        xs.push(run.at - t0);
+        await waitFor(
+          async () =>
+            (await api<{ status: string }>(cloud.url, 'GET', `/api/v1/machines/${MACHINE}/commands/${r.data.commandId}`, SANDBOX.alice)).data.status !==
+            'pending',
+          20_000,
+          'the report',
+        );
+      }
+      latencies[`poll ${poll} s`] = xs;
+    }
+
+    const line = (cells: string[], widths: number[]): string => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+    const w1 = [18, 24, 9, 9, 10, 13, 13, 9];
+    console.log(`agent resources, ${WINDOW_S} s windows (CPU as % of one core; baseline: a bare node process with one timer)`);
+    console.log(line(['agent', 'window', 'CPU', 'RSS', 'peak RSS', 'baseline CPU', 'baseline RSS', 'RSS ratio'], w1));
+    for (const r of rows) console.log(line(r, w1));
+    console.log('');
+    console.log(`enqueue → motor start (release bundle), ${SAMPLES} samples each (module SH: the motor starts when the request arrives)`);
+    const w2 = [12, 8, 8, 8, 8, 8, 22];
+    console.log(line(['poll', 'min', 'median', 'mean', 'p90', 'max', 'median / poll interval'], w2));
+    for (const [name, xs] of Object.entries(latencies)) {
+      const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+      const interval = Number(/\d+/.exec(name)![0]) * 1000;
+      console.log(
+        line(
+          [
+            name,
+            ...[Math.min(...xs), quantile(xs, 0.5), mean, quantile(xs, 0.9), Math.max(...xs)].map((x) => `${Math.round(x)} ms`),
+            (quantile(xs, 0.5) / interval).toFixed(2),
+          ],
+          w2,
+        ),
+      );
+    }
+  } finally {
+    baseline.kill();
+    await cleanup(dir);
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});

@@ -1,0 +1,188 @@
+/**
+ * Cabinet gateway benchmark (issue 4): the hot legs `POST /cabinet/heartbeat` and
+ * `GET /cabinet/pending` of a fleet of 10,000 enrolled cabinets, each request presenting a
+ * different cabinet's `x-device-key` (round robin over the fleet) and echoing that cabinet's last
+ * `x-device-witness`, against servers answering the same bytes in the same run:
+ * a bare node:http server and an Express 5 app (etag and x-powered-by off), each its own process.
+ *
+ *   npx tsx scripts/bench-gateway.ts [cabinets]      (default 10000; about 60 s)
+ *
+ * The cloud runs as its own process on a SQLite file into which the fleet was written directly
+ * (apps/cloud/src/domains/device-credentials/enrolled-fleet.fixture.ts), with LOG_LEVEL=info as in
+ * production. Runs: a cold pass (every cabinet once: each key verified against the store, each
+ * machine's first presence write), then heartbeat and pending at steady state, then the baselines.
+ * Prints requests/s, p50/p99 and the cloud/baseline ratios. Record results in docs/benchmarks.md.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type autocannon from 'autocannon';
+import { fetchBytes, measure as measureWith, startProcess, stop, type Row } from './bench-support.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CABINETS = Math.max(100, Number(process.argv[2] ?? 10_000));
+const CONNECTIONS = 50;
+const SECONDS = 6;
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+
+function run(cmd: string, args: string[]): Promise<void> {
+  const child = spawn(cmd, args, { env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'inherit', 'inherit'] });
+  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}`)))));
+}
+
+/** A server in its own process answering every request with `body` (node:http, or Express 5 tuned). */
+function startBaseline(kind: 'node' | 'express', bodies: Record<string, Buffer>): Promise<{ child: ChildProcess; url: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-bench-'));
+  const files: Record<string, string> = {};
+  for (const [p, b] of Object.entries(bodies)) {
+    files[p] = path.join(dir, `${Object.keys(files).length}.json`);
+    fs.writeFileSync(files[p], b);
+  }
+  const node = `
+    const http = require('node:http');
+    const fs = require('node:fs');
+    const bodies = Object.fromEntries(Object.entries(${JSON.stringify(files)}).map(([p, f]) => [p, fs.readFileSync(f)]));
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => { const body = bodies[req.url.split('?')[0]]; res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }); res.end(body); });
+    });
+    server.keepAliveTimeout = 65000;
+    server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+    process.on('SIGTERM', () => process.exit(0));`;
+  const express = `
+    const { createRequire } = require('node:module');
+    const fs = require('node:fs');
+    const express = createRequire(${JSON.stringify(path.join(root, 'apps/cloud/package.json'))})('express');
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('etag', false);
+    app.use(express.json());
+    for (const [p, f] of Object.entries(${JSON.stringify(files)})) {
+      const body = fs.readFileSync(f);
+      app.all(p, (req, res) => res.status(200).type('application/json').send(body));
+    }
+    const server = require('node:http').createServer(app);
+    server.keepAliveTimeout = 65000;
+    server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+    process.on('SIGTERM', () => process.exit(0));`;
+  return startProcess(process.execPath, ['-e', kind === 'node' ? node : express], {}, /listening on (http:\/\/\S+)/);
+}
+
+/** Requests that walk the fleet round robin, each presenting its cabinet's key and echoing its last witness. */
+function fleetRequests(keys: string[], method: 'GET' | 'POST', p: string, body?: string): autocannon.Request[] {
+  const witness = new Map<number, string>();
+  let next = 0;
+  return [
+    {
+      method,
+      path: p,
+      ...(body !== undefined ? { body } : {}),
+      setupRequest: (req, context) => {
+        const i = next++ % keys.length;
+        (context as { i?: number }).i = i;
+        const echo = witness.get(i);
+        return {
+          ...req,
+          headers: { ...req.headers, 'content-type': 'application/json', 'x-device-key': keys[i]!, ...(echo ? { 'x-device-witness': echo } : {}) },
+        };
+      },
+      onResponse: (_status, _body, context, headers) => {
+        const h = (headers as Record<string, string | string[] | undefined> | undefined)?.['x-device-witness'];
+        const i = (context as { i?: number }).i;
+        if (typeof h === 'string' && i !== undefined) witness.set(i, h);
+      },
+    },
+  ];
+}
+
+const measure = (name: string, opts: autocannon.Options): Promise<Row> => measureWith(name, CONNECTIONS, opts);
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-bench-gateway-'));
+  const keysFile = path.join(dataDir, 'keys.json');
+  const children: ChildProcess[] = [];
+  const rows: Row[] = [];
+  try {
+    const seeding = Date.now();
+    await run(tsx, [path.join(root, 'apps/cloud/src/domains/device-credentials/enrolled-fleet.fixture.ts'), dataDir, String(CABINETS), keysFile]);
+    const keys = JSON.parse(fs.readFileSync(keysFile, 'utf8')) as string[];
+    const seededIn = (Date.now() - seeding) / 1000;
+
+    const cloud = await startProcess(
+      tsx,
+      [path.join(root, 'apps/cloud/src/main.ts')],
+      { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', POD_NAME: 'bench' },
+      /listening on (http:\/\/\S+)/,
+    );
+    children.push(cloud.child);
+    const base = cloud.url;
+    const hbBody = JSON.stringify({ agentVersion: '1.4.2', vmcVersion: 'VMC-2.4.1' });
+    const one = { 'x-device-key': keys[0]!, 'content-type': 'application/json' };
+    const hbBytes = await fetchBytes(`${base}/cabinet/heartbeat`, { method: 'POST', headers: one, body: hbBody });
+    const pendingBytes = await fetchBytes(`${base}/cabinet/pending`, { headers: one });
+    const bodies = { '/cabinet/heartbeat': hbBytes, '/cabinet/pending': pendingBytes };
+    const nodeBase = await startBaseline('node', bodies);
+    const expressBase = await startBaseline('express', bodies);
+    children.push(nodeBase.child, expressBase.child);
+
+    // Cold: every cabinet's first call (key verified against the store, first presence write).
+    rows.push(
+      await measure(`heartbeat, cold (each of ${keys.length} cabinets once)`, {
+        url: base,
+        amount: keys.length,
+        requests: fleetRequests(keys, 'POST', '/cabinet/heartbeat', hbBody),
+      }),
+    );
+    rows.push(await measure('heartbeat, steady', { url: base, duration: SECONDS, requests: fleetRequests(keys, 'POST', '/cabinet/heartbeat', hbBody) }));
+    rows.push(await measure('pending, steady', { url: base, duration: SECONDS, requests: fleetRequests(keys, 'GET', '/cabinet/pending') }));
+    const hbNode = await measure('node:http, heartbeat bytes', { url: `${nodeBase.url}/cabinet/heartbeat`, method: 'POST', body: hbBody, duration: SECONDS });
+    const pendingNode = await measure('node:http, pending bytes', { url: `${nodeBase.url}/cabinet/pending`, duration: SECONDS });
+    const hbExpress = await measure('express, heartbeat bytes', {
+      url: `${expressBase.url}/cabinet/heartbeat`,
+      method: 'POST',
+      body: hbBody,
+      headers: { 'content-type': 'application/json' },
+      duration: SECONDS,
+    });
+    const pendingExpress = await measure('express, pending bytes', { url: `${expressBase.url}/cabinet/pending`, duration: SECONDS });
+    rows.push(hbNode, pendingNode, hbExpress, pendingExpress);
+
+    const f = (n: number) => n.toFixed(0).padStart(7);
+    const ms = (n: number) => `${n.toFixed(1).padStart(5)} ms`;
+    console.log(
+      `host ${os.hostname()}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, ${new Date().toISOString()}, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(`${keys.length} enrolled cabinets seeded in ${seededIn.toFixed(1)} s; ${CONNECTIONS} connections; each request a different cabinet's key`);
+    console.log('');
+    console.log('| run | req/s | p50 | p99 | errors |');
+    console.log('|---|---:|---:|---:|---:|');
+    for (const r of rows) console.log(`| ${r.name} | ${f(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} |`);
+    console.log('');
+    const [, hb, pending] = rows as [Row, Row, Row];
+    console.log('| leg | cloud / node:http (req/s) | cloud / express (req/s) | p99 cloud / node:http |');
+    console.log('|---|---:|---:|---:|');
+    console.log(
+      `| heartbeat | ${(hb.rps / hbNode.rps).toFixed(3)} | ${(hb.rps / hbExpress.rps).toFixed(3)} | ${(hb.p99 / Math.max(hbNode.p99, 1)).toFixed(1)} |`,
+    );
+    console.log(
+      `| pending | ${(pending.rps / pendingNode.rps).toFixed(3)} | ${(pending.rps / pendingExpress.rps).toFixed(3)} | ${(pending.p99 / Math.max(pendingNode.p99, 1)).toFixed(1)} |`,
+    );
+    console.log('');
+    console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
+  } finally {
+    for (const c of children) await stop(c);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
