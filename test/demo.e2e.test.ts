@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { socatAvailable } from '@vend/firmware-sim';
-import { ROOT } from './support/processes.ts';
+import { ROOT, isolatedEnv } from './support/processes.ts';
 import { SANDBOX, api, cleanup, tempDir, waitFor } from './support/cabinet-rig.ts';
 
 // README's demo (what `bash scripts/start` runs after set-up): the cloud plus two simulated
@@ -18,7 +18,7 @@ describe.skipIf(!socatAvailable())(`the demo${socatAvailable() ? '' : ' [SKIPPED
   it('starts the cloud and two enrolled cabinets, prints a working curl for a drop, and stops every child on SIGTERM', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: join(dir, 'data'), PORT: '0', DEMO_PORTS: 'auto', LOG_PRETTY: 'false' },
+      env: isolatedEnv({ DATA_DIR: join(dir, 'data'), PORT: '0', DEMO_PORTS: 'auto', LOG_PRETTY: 'false' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ROOT, VEND_AGENT, VMC_SIM } from './processes.ts';
+import { ROOT, VEND_AGENT, VMC_SIM, isolatedEnv } from './processes.ts';
 
 /**
  * Real processes for the cabinet end-to-end suites: the cloud (`apps/cloud/src/main.ts`, sandbox,
@@ -34,7 +34,7 @@ export interface Proc {
 const live = new Set<Proc>();
 
 function spawnProc(args: string[], env: Record<string, string>, command: string = process.execPath): Proc {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: ROOT, env: isolatedEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

@@ -1,10 +1,20 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const VMC_SIM = `${ROOT}firmware-sim/bin/vmc-sim.js`;
 export const VEND_AGENT = `${ROOT}apps/agent/bin/vend-agent.js`;
+
+/**
+ * The environment for a spawned service: this one, with a Redis namespace of its own. CI shares one
+ * Redis server between runs, and the sandbox keys are the same in every run, so without it a
+ * rate-limit counter left by an earlier run (or a neighbouring test) would spend this one's budget.
+ */
+export function isolatedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, REDIS_KEY_PREFIX: `test-${randomBytes(6).toString('hex')}:`, ...extra };
+}
 
 export interface Finished {
   code: number | null;
