@@ -45,7 +45,11 @@ describe('withStatementCache', () => {
 
   it('gives Kysely the same results as an uncached connection, including reads inside a streamed query', async () => {
     const db = new Kysely<{ t: { id: number; v: string } }>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite()) }) });
-    for (let i = 1; i <= 5; i++) await db.insertInto('t').values({ id: i, v: `v${i}` }).execute();
+    for (let i = 1; i <= 5; i++)
+      await db
+        .insertInto('t')
+        .values({ id: i, v: `v${i}` })
+        .execute();
     for (let i = 1; i <= 5; i++) {
       expect(await db.selectFrom('t').select('v').where('id', '=', i).executeTakeFirst()).toEqual({ v: `v${i}` });
     }
