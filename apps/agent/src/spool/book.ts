@@ -10,8 +10,8 @@ export interface DispenseEntry {
   rejected?: RejectedRecord;
 }
 
-/** A vend as the control channel's "last vend results" shows it. */
-export interface VendView {
+/** What one dispense came to, as a walk-up's caller gets it. */
+export interface VendResult {
   dispenseId: string;
   kind: 'command' | 'order';
   commandId: string | null;
@@ -21,6 +21,10 @@ export interface VendView {
   outcome: string;
   detail: string;
   motorRan: string;
+}
+
+/** A vend as the control channel's "last vend results" shows it. */
+export interface VendView extends VendResult {
   at: number;
   report: 'pending' | 'delivered' | 'rejected';
 }

@@ -7,7 +7,7 @@ import type { CloudClient, CloudLogger } from '../cloud/client.ts';
 import type { DispenseBinding, DispenseResolution } from '../vmc/driver.ts';
 import type { DispenseReport } from '../vmc/outcomes.ts';
 import { VendLock } from '../vmc/vend-lock.ts';
-import type { DispenseBook } from './book.ts';
+import type { DispenseBook, VendResult } from './book.ts';
 import type { OutcomeRecord } from './journal.ts';
 
 export type PendingCommand = PendingData['commands'][number];
@@ -38,17 +38,7 @@ export interface WalkUpRequest {
   cardLast4?: string;
 }
 
-export interface VendResult {
-  dispenseId: string;
-  kind: 'command' | 'order';
-  commandId: string | null;
-  orderNumber: string | null;
-  aisle: number;
-  success: boolean;
-  outcome: string;
-  detail: string;
-  motorRan: string;
-}
+export type { VendResult } from './book.ts';
 
 export interface DispenserOptions {
   book: DispenseBook;
