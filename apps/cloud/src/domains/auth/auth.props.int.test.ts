@@ -18,6 +18,9 @@ const hostileText = fc.oneof(
     '%zz',
     '+',
     '\u0000',
+    '\u0000abc',
+    `${alice.oauthClientId}\u0000`,
+    'a\u0001b',
     'client_credentials',
     'password',
     'authorization_code',
@@ -33,6 +36,14 @@ const hostileText = fc.oneof(
     'x'.repeat(5000),
   ),
 );
+/** A client id holding a NUL, a C0/C1 control character or DEL somewhere: never storable as PostgreSQL text. */
+const controlId = fc
+  .tuple(
+    fc.oneof(fc.constant(''), fc.constant(alice.oauthClientId), fc.string({ maxLength: 8 })),
+    fc.constantFrom('\u0000', '\u0001', '\u0008', '\t', '\n', '\r', '\u001b', '\u001f', '\u007f', '\u0085', '\u009f'),
+    fc.oneof(fc.constant(''), fc.constant(alice.oauthClientId), fc.string({ maxLength: 8 })),
+  )
+  .map(([a, c, b]) => a + c + b);
 const headerValue = fc.stringMatching(/^[\x20-\x7e]{0,80}$/);
 const contentType = fc.constantFrom(
   'application/x-www-form-urlencoded',
@@ -99,8 +110,12 @@ describe.each(DIALECTS)('hostile input at the sign-in endpoints on %s', (dialect
       )
       .map((d) => new URLSearchParams(d).toString());
     const duplicated = fc.tuple(formBody, formBody).map(([a, b]) => `${a}&${b}`);
+    // a valid grant, so the request reaches client authentication with a hostile (often NUL/control) client id
+    const validGrant = fc
+      .record({ client_id: fc.oneof(controlId, hostileText), client_secret: hostileText }, { requiredKeys: ['client_id'] })
+      .map((d) => new URLSearchParams({ grant_type: 'client_credentials', ...d }).toString());
     await fc.assert(
-      fc.asyncProperty(fc.oneof(formBody, duplicated, fc.string({ maxLength: 200 })), contentType, extraHeaders, async (body, type, headers) => {
+      fc.asyncProperty(fc.oneof(formBody, duplicated, validGrant, fc.string({ maxLength: 200 })), contentType, extraHeaders, async (body, type, headers) => {
         const r = await post(t, '/oauth/token', body, { 'content-type': type, ...headers });
         expect(r.status, r.text).toBeGreaterThanOrEqual(400);
         expect(r.status, r.text).toBeLessThan(500);
@@ -110,6 +125,41 @@ describe.each(DIALECTS)('hostile input at the sign-in endpoints on %s', (dialect
         if (r.status === 401 && headers.authorization?.startsWith('Basic ')) expect(r.headers.get('www-authenticate')).toMatch(/^Basic /);
       }),
       { numRuns: 60 },
+    );
+    expect(await writes(t)).toEqual(before);
+  });
+
+  it('/oauth/token with a valid grant: a client id holding a NUL or control character is 401 invalid_client, in the body or in Basic', async () => {
+    const before = await writes(t);
+    const secret = fc.oneof(fc.constant(alice.oauthClientSecret), fc.string({ maxLength: 40 }), fc.string({ maxLength: 40, unit: 'binary' }));
+    const scope = fc.option(fc.constantFrom('orders:read', 'machines:read orders:read', ''), { nil: undefined });
+    const inBody = fc.record({ id: controlId, secret, scope }).map(({ id, secret, scope }) => ({
+      basic: false,
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: id,
+        client_secret: secret,
+        ...(scope === undefined ? {} : { scope }),
+      }).toString(),
+      headers: {} as Record<string, string>,
+    }));
+    const encode = (v: string) => new URLSearchParams({ v }).toString().slice(2);
+    const inBasic = fc.record({ id: controlId, secret, raw: fc.boolean() }).map(({ id, secret, raw }) => ({
+      basic: true,
+      body: 'grant_type=client_credentials',
+      // raw: the id's bytes straight inside the Basic payload; else form-encoded as RFC 6749 §2.3.1 asks
+      headers: { authorization: `Basic ${Buffer.from(`${raw ? id.replace(/:/g, '') : encode(id)}:${encode(secret)}`).toString('base64')}` },
+    }));
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(inBody, inBasic), async ({ basic, body, headers }) => {
+        const r = await post(t, '/oauth/token', body, { 'content-type': 'application/x-www-form-urlencoded', ...headers });
+        expect(r.status, r.text).toBe(401);
+        expect(r.json).toEqual({ error: 'invalid_client', error_description: expect.any(String) });
+        expect(r.headers.get('cache-control')).toBe('no-store');
+        if (basic) expect(r.headers.get('www-authenticate')).toMatch(/^Basic /);
+        else expect(r.headers.get('www-authenticate')).toBeNull();
+      }),
+      { numRuns: 80 },
     );
     expect(await writes(t)).toEqual(before);
   });

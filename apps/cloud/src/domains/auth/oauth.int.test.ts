@@ -101,6 +101,31 @@ describe.each(DIALECTS)('OAuth client credentials on %s', (dialect) => {
     expect(unknown.body).toEqual(body.body);
   });
 
+  it('refuses a client id that is not visible ASCII (a NUL, a control character) with 401 invalid_client before any lookup', async () => {
+    const before = await countRows(t, 'audit_log');
+    for (const body of [
+      'grant_type=client_credentials&client_id=%00abc&client_secret=x',
+      'grant_type=client_credentials&client_id=a%0Db&client_secret=x',
+      'grant_type=client_credentials&client_id=caf%C3%A9&client_secret=x',
+    ]) {
+      const r = await tokenRequest(t, body);
+      expect(r.status, r.text).toBe(401);
+      expect(r.body).toEqual({ error: 'invalid_client', error_description: expect.any(String) });
+      expect(r.headers.get('cache-control')).toBe('no-store');
+      expect(r.headers.get('www-authenticate')).toBeNull();
+    }
+    for (const id of ['\u0000abc', 'ab\u0007', `${alice.oauthClientId}\u0000`, 'a:b']) {
+      const r = await tokenRequest(t, { grant_type: 'client_credentials' }, { authorization: basicAuth(id, alice.oauthClientSecret) });
+      expect(r.status, r.text).toBe(401);
+      expect(r.body).toEqual({ error: 'invalid_client', error_description: expect.any(String) });
+      expect(r.headers.get('www-authenticate')).toMatch(/^Basic /);
+    }
+    // a raw NUL inside the Basic payload (not percent-encoded)
+    const raw = await tokenRequest(t, { grant_type: 'client_credentials' }, { authorization: `Basic ${Buffer.from('\u0000abc:x').toString('base64')}` });
+    expect([raw.status, raw.body.error]).toEqual([401, 'invalid_client']);
+    expect(await countRows(t, 'audit_log')).toBe(before);
+  });
+
   it('narrows to a requested subset, and the narrowed token is refused what it lacks', async () => {
     const c = await makeClient(t, { operatorId: OPERATOR_IDS.admin, scopes: ADMIN_SCOPES });
     const form = { grant_type: 'client_credentials', client_id: c.id, client_secret: c.secret };

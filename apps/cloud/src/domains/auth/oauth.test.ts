@@ -46,10 +46,22 @@ describe('parseBasicCredentials', () => {
     expect(e.headers['WWW-Authenticate']).toMatch(/^Basic /);
   });
 
-  it('round-trips any id and secret a client could encode', () => {
+  it('round-trips any client id (RFC 6749 VSCHAR, no colon) and any secret a client could encode', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 40, unit: 'grapheme' }), fc.string({ maxLength: 40, unit: 'grapheme' }), (id, secret) => {
+      fc.property(fc.stringMatching(/^[\x20-\x39\x3b-\x7e]{1,40}$/), fc.string({ maxLength: 40, unit: 'grapheme' }), (id, secret) => {
         expect(parseBasicCredentials(basic(id, secret))).toEqual({ clientId: id, clientSecret: secret });
+      }),
+    );
+  });
+
+  it('refuses, as invalid_client with a Basic challenge, any id holding a NUL, a control character, a colon or non-ASCII', () => {
+    const bad = fc.constantFrom('\u0000', '\u0001', '\t', '\n', '\u007f', '\u0085', ':', 'é', '😀');
+    const id = fc.tuple(fc.string({ maxLength: 10 }), bad, fc.string({ maxLength: 10 })).map(([a, b, c]) => a + b + c);
+    fc.assert(
+      fc.property(id, fc.string({ maxLength: 20 }), (i, secret) => {
+        const e = oauthErrorOf(() => parseBasicCredentials(basic(i, secret)));
+        expect([e.status, e.error]).toEqual([401, 'invalid_client']);
+        expect(e.headers['WWW-Authenticate']).toMatch(/^Basic /);
       }),
     );
   });
@@ -88,6 +100,10 @@ describe('readTokenRequest', () => {
     ['a scope with a quote', { ...form, scope: 'a"b' }, undefined, 400, 'invalid_scope'],
     ['no credentials', { grant_type: 'client_credentials' }, undefined, 401, 'invalid_client'],
     ['an id without a secret', { grant_type: 'client_credentials', client_id: 'c1' }, undefined, 401, 'invalid_client'],
+    ['a NUL in the body client_id', { ...form, client_id: '\u0000abc' }, undefined, 401, 'invalid_client'],
+    ['a control character in the body client_id', { ...form, client_id: 'c\u001b1' }, undefined, 401, 'invalid_client'],
+    ['a non-ASCII body client_id', { ...form, client_id: 'c\u00e91' }, undefined, 401, 'invalid_client'],
+    ['a NUL in the Basic client id', { grant_type: 'client_credentials' }, basic('\u0000abc', 's1'), 401, 'invalid_client'],
     ['a Bearer header', { grant_type: 'client_credentials' }, 'Bearer abc', 401, 'invalid_client'],
     ['a body that is not a form', 'grant_type=client_credentials', undefined, 400, 'invalid_request'],
     ['no body', undefined, undefined, 400, 'invalid_request'],

@@ -25,6 +25,13 @@ export const BASIC_CHALLENGE = 'Basic realm="vend", charset="UTF-8"';
 const invalidClient = (basic: boolean, description = 'Client authentication failed') =>
   new OAuthError(401, 'invalid_client', description, basic ? { 'WWW-Authenticate': BASIC_CHALLENGE } : {});
 
+/**
+ * RFC 6749 Appendix A.1: `client-id = *VSCHAR` (%x20-7E). Anything else (a NUL, a control character,
+ * non-ASCII) cannot name a client of ours and is refused before the lookup: PostgreSQL text cannot even
+ * hold a NUL, so such an id must never reach the store.
+ */
+const CLIENT_ID = /^[\x20-\x7E]+$/;
+
 /** application/x-www-form-urlencoded decoding of one value: `+` is a space, percent escapes are UTF-8. Null when malformed. */
 export function formDecode(value: string): string | null {
   try {
@@ -50,6 +57,8 @@ export function parseBasicCredentials(header: string): { clientId: string; clien
   const clientId = formDecode(decoded.slice(0, colon));
   const clientSecret = formDecode(decoded.slice(colon + 1));
   if (!clientId || clientSecret === null) throw invalidClient(true, 'Malformed Basic credentials');
+  // `:` separates the id from the secret in Basic, so it cannot be part of an id (RFC 7617 §2).
+  if (!CLIENT_ID.test(clientId) || clientId.includes(':')) throw invalidClient(true, 'Malformed client_id');
   return { clientId, clientSecret };
 }
 
@@ -114,6 +123,7 @@ export function readTokenRequest(body: unknown, authorization: string | undefine
     return { grantType: 'client_credentials', clientId: basic.clientId, clientSecret: basic.clientSecret, scope, basic: true };
   }
   if (!fields.client_id || fields.client_secret === undefined) throw invalidClient(false, 'Missing client credentials');
+  if (!CLIENT_ID.test(fields.client_id)) throw invalidClient(false, 'Malformed client_id');
   return { grantType: 'client_credentials', clientId: fields.client_id, clientSecret: fields.client_secret, scope, basic: false };
 }
 
