@@ -280,7 +280,7 @@ describe.each(DIALECTS)('remote dispense on %s', (dialect) => {
     expect(empty.body).toEqual({ code: 409, message: 'Aisle 4 is empty', data: null });
     const missing = await enqueue({ aisleNo: 11, reason: 'x' });
     expect(missing.status).toBe(400);
-    expect(missing.body.message).toBe(`Aisle 11 does not exist on machine ${ALICE_MACHINE}`);
+    expect(missing.body.message).toBe(`Bad request — invalid or missing parameters: body.aisleNo: Aisle 11 does not exist on machine ${ALICE_MACHINE}`);
     expect(await countCommands()).toBe(before);
   });
 

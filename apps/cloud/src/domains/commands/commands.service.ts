@@ -96,7 +96,7 @@ export class CommandsService {
       if (existing) return this.duplicateOf(existing, req);
     }
     const aisle = await repo.aisle(machine.id, req.aisleNo);
-    if (!aisle) throw badRequest(`Aisle ${req.aisleNo} does not exist on machine ${machine.machine_no}`);
+    if (!aisle) throw badRequest(undefined, [{ path: 'body.aisleNo', message: `Aisle ${req.aisleNo} does not exist on machine ${machine.machine_no}` }]);
     if (aisle.faulted) throw conflict(`Aisle ${req.aisleNo} is faulted`);
     if (aisle.current_stock <= 0) throw conflict(`Aisle ${req.aisleNo} is empty`);
 

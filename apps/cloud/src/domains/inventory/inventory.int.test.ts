@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, call, type TestServer } from '../../testing/harness.ts';
 import { OPERATOR_IDS } from '../../db/seed.ts';
-import { ADMIN, ALICE, BOB, machineIdOf, snapshot, startServer } from '../payments/operator-core.test-support.ts';
+import { ADMIN, ALICE, BOB, catalogued, machineIdOf, snapshot, startServer } from '../payments/operator-core.test-support.ts';
 
 interface AisleOut {
   aisleNo: number;
@@ -139,7 +139,7 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
     });
 
     it.each([
-      ['an aisle the machine does not have', { aisles: [2, 11] }, 400, 'has no aisle 11'],
+      ['an aisle the machine does not have', { aisles: [2, 11] }, 400, `body.aisles: Machine ${M1} has no aisle 11`],
       ['aisle 0', { aisles: [0] }, 400, 'aisles.0'],
       ['an empty list', { aisles: [] }, 400, 'at least one'],
       ['an unknown field', { aisle: [1] }, 400, 'aisle'],
@@ -151,7 +151,7 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
       const before = await snapshot(t);
       const r = await call(t.url, 'POST', path(M1, '/restock'), { headers: ALICE, json });
       expect(r.status).toBe(status);
-      expect(r.body).toEqual({ code: status, message: expect.stringContaining(inMessage), data: null });
+      expect(r.body).toEqual({ code: status, message: expect.stringMatching(catalogued(status, inMessage)), data: null });
       expect(await snapshot(t)).toBe(before);
     });
 
@@ -159,6 +159,7 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
       const before = await snapshot(t);
       const r = await call(t.url, 'POST', path(M1, '/restock'), { headers: { ...ALICE, 'content-type': 'text/plain' }, body: '{"aisles":[2]}' });
       expect(r.status).toBe(400);
+      expect(r.body).toEqual({ code: 400, message: expect.stringMatching(catalogued(400, 'as JSON')), data: null });
       expect(await snapshot(t)).toBe(before);
     });
 
@@ -223,7 +224,7 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
       ['a price with three decimals', { sellingPrice: 1.755 }, 3, 400, 'two decimals'],
       ['a fractional stock', { currentStock: 1.5 }, 3, 422, 'currentStock'],
       ['stock beyond any column', { currentStock: 1e12, maxStock: 1e12 }, 3, 400, 'at most'],
-      ['an aisle the machine does not have', { currentStock: 1 }, 11, 400, 'has no aisle 11'],
+      ['an aisle the machine does not have', { currentStock: 1 }, 11, 400, `params.aisleNo: Machine ${M1} has no aisle 11`],
       ['aisle 0', { currentStock: 1 }, 0, 400, 'aisleNo'],
       ['an aisle past the board limit', { currentStock: 1 }, 5000, 400, 'aisleNo'],
       ['an empty body', {}, 3, 400, 'at least one'],
@@ -238,7 +239,7 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
       const before = await snapshot(t);
       const r = await put(json, aisle);
       expect(r.status).toBe(status);
-      expect(r.body).toEqual({ code: status, message: expect.stringContaining(inMessage), data: null });
+      expect(r.body).toEqual({ code: status, message: expect.stringMatching(catalogued(status, inMessage)), data: null });
       expect(await snapshot(t)).toBe(before);
     });
 

@@ -107,7 +107,7 @@ export function inventoryRoutes(ctx: AppContext): Router {
       // The body is optional: none at all restocks every aisle. A body the JSON parser did not read
       // (another content type) must not be mistaken for none.
       if (req.body === undefined && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0))
-        throw badRequest('Send the restock body as JSON (Content-Type: application/json)');
+        throw badRequest(undefined, [{ path: 'body', message: 'send the restock body as JSON (Content-Type: application/json)' }]);
       const body = parseInput(RestockBody, req.body ?? {}, 'body');
       sendOk(res, await service.restock(principalOf(req), machineNo, body));
     },

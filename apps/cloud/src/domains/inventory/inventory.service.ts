@@ -39,6 +39,9 @@ function toLot(row: LotRow): Lot {
   };
 }
 
+/** A 400 in the catalogue form (spec 1 §7): the catalogue text, then where and why. */
+const refuse = (path: string, message: string) => badRequest(undefined, [{ path, message }]);
+
 /**
  * The rules that make an aisle make sense, checked on the aisle as it would be after a write:
  * stock within 0..maxStock and the alert threshold no higher than maxStock (else it is always low).
@@ -97,7 +100,7 @@ export class InventoryService {
       const wanted = input.aisles ? [...new Set(input.aisles)].sort((a, b) => a - b) : null;
       if (wanted) {
         const missing = wanted.filter((n) => !have.includes(n));
-        if (missing.length) throw badRequest(`Machine ${machine.machine_no} has no aisle ${missing.join(', ')}`);
+        if (missing.length) throw refuse('body.aisles', `Machine ${machine.machine_no} has no aisle ${missing.join(', ')}`);
       }
       await repo.fill(machine.id, wanted);
       const restocked = wanted ?? have;
@@ -112,7 +115,7 @@ export class InventoryService {
       const repo = this.repo(trx);
       const machine = await this.machineOf(repo, p, machineNo);
       const row = await repo.lockAisle(machine.id, aisleNo);
-      if (!row) throw badRequest(`Machine ${machine.machine_no} has no aisle ${aisleNo}`);
+      if (!row) throw refuse('params.aisleNo', `Machine ${machine.machine_no} has no aisle ${aisleNo}`);
       const set: Parameters<InventoryRepo['updateAisle']>[2] = {};
       if (patch.currentStock !== undefined) set.current_stock = patch.currentStock;
       if (patch.maxStock !== undefined) set.max_stock = patch.maxStock;
@@ -121,7 +124,7 @@ export class InventoryService {
       if (patch.faulted !== undefined) set.faulted = patch.faulted ? 1 : 0;
       const after = { ...row, ...set };
       const problem = aisleProblem(after);
-      if (problem) throw badRequest(problem);
+      if (problem) throw refuse('body', problem);
       await repo.updateAisle(machine.id, aisleNo, set);
       await this.audit.record(trx, p, 'inventory.aisle.update', `machine:${machine.machine_no}/aisle:${aisleNo}`);
       return { machineNo: machine.machine_no, ...toAisle(after) };

@@ -78,12 +78,13 @@ export class OrdersService {
       const text = q[field];
       if (text === undefined) return null;
       const wall = parseWallClock(text);
-      if (!wall) throw badRequest(`${field}: ${text} is not a real date and time`);
+      if (!wall) throw badRequest(undefined, [{ path: `query.${field}`, message: `${text} is not a real date and time` }]);
       return zonedToEpoch(wall, timeZone);
     };
     const from = instant('startTime');
     const end = instant('endTime');
-    if (q.startTime !== undefined && q.endTime !== undefined && q.startTime > q.endTime) throw badRequest('startTime must not be after endTime');
+    if (q.startTime !== undefined && q.endTime !== undefined && q.startTime > q.endTime)
+      throw badRequest(undefined, [{ path: 'query.startTime', message: 'must not be after endTime' }]);
     return {
       filter: { ownerId: owner, machineId: machine?.id ?? null, from, until: end === null ? null : end + 1000, cashlessOnly },
       machineNo: machine?.machine_no ?? null,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Dialect } from '../../db/database.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { hashSecret } from '../../crypto/secrets.ts';
+import { ERROR_TABLE } from '../../http/errors.ts';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { signWebhook } from './webhook-signature.ts';
 
@@ -11,6 +12,24 @@ export const ADMIN: Record<string, string> = { 'x-api-key': SANDBOX_CREDENTIALS.
 export const ALICE: Record<string, string> = { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey };
 export const BOB: Record<string, string> = { 'x-api-key': SANDBOX_CREDENTIALS.bob.apiKey };
 export const FACTORY: Record<string, string> = { 'x-api-key': SANDBOX_CREDENTIALS.factory.apiKey };
+
+/**
+ * The spec 1 §7 catalogue text a refusal's message starts with, by status; a detail follows after
+ * `: `. (Statuses whose messages carry no catalogue text are not listed.)
+ */
+const CATALOGUE: Record<number, string> = {
+  400: ERROR_TABLE.bad_request.message,
+  401: ERROR_TABLE.unauthorized.message,
+  422: ERROR_TABLE.validation.message,
+};
+
+/** A pattern for a refusal message in the catalogue form: `<catalogue text>: …<detail>…`. */
+export function catalogued(status: number, detail = ''): RegExp {
+  const text = CATALOGUE[status];
+  if (text === undefined) throw new Error(`no catalogue text for ${status}`);
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${esc(text)}: .*${esc(detail)}`, 's');
+}
 
 /** A test server whose rate limit never interferes with many-request suites. */
 export function startServer(dialect: Dialect): Promise<TestServer> {

@@ -112,13 +112,13 @@ export class PaymentsService {
   async receive(req: WebhookRequest): Promise<WebhookResult> {
     const now = this.clock.now();
     const verdict = verifyWebhook({ secret: this.webhookSecret, timestamp: req.timestamp, signature: req.signature, rawBody: req.rawBody, nowMs: now });
-    if (!verdict.ok) throw new AppError('unauthorized', `Invalid webhook signature: ${verdict.reason}`);
+    if (!verdict.ok) throw new AppError('unauthorized', undefined, { issues: [{ path: '', message: verdict.reason }] });
     const text = req.rawBody.toString('utf8');
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw badRequest('Bad request — invalid or missing parameters: body is not valid JSON');
+      throw badRequest(undefined, [{ path: '', message: 'body is not valid JSON' }]);
     }
     const event = parseInput(WebhookEvent, json, 'body');
     return this.db.transaction().execute(async (trx) => {
@@ -176,8 +176,9 @@ export class PaymentsService {
       return { ...base, duplicate: false, orderNumber: existing.order_number, payStatus: existing.pay_status };
     }
 
-    if (d.aisleNo === undefined) throw badRequest('data.aisleNo is required when the payment records a new order');
-    if (!(await repo.hasAisle(terminal.machine_id, d.aisleNo))) throw badRequest(`Machine ${terminal.machine_no} has no aisle ${d.aisleNo}`);
+    if (d.aisleNo === undefined) throw badRequest(undefined, [{ path: 'body.data.aisleNo', message: 'is required when the payment records a new order' }]);
+    if (!(await repo.hasAisle(terminal.machine_id, d.aisleNo)))
+      throw badRequest(undefined, [{ path: 'body.data.aisleNo', message: `Machine ${terminal.machine_no} has no aisle ${d.aisleNo}` }]);
     const orderNumber = d.orderNumber ?? newId('ord', now);
     await repo.insertOrder({
       order_number: orderNumber,
