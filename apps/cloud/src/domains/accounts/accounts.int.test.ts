@@ -3,6 +3,7 @@ import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/
 import { OPERATOR_IDS, SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { hashSecret } from '../../crypto/secrets.ts';
 import { STANDARD_OPERATOR_SCOPES, formatScopes } from '../../http/scopes.ts';
+import { countRows } from '../auth/auth.testkit.ts';
 
 const admin = { 'x-api-key': SANDBOX_CREDENTIALS.admin.apiKey };
 const alice = { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey };
@@ -147,12 +148,33 @@ describe.each(DIALECTS)('POST /api/v1/accounts on %s', (dialect) => {
     [400, { email: newEmail(), name: 'x'.repeat(101) }],
     [400, { email: newEmail(), name: 'Short pw', password: 'short' }],
     [400, { email: newEmail(), name: 'Bad currency', currency: 'usd' }],
+    [400, { email: newEmail(), name: 'a\u0000b' }],
+    [400, { email: newEmail(), name: 'line\nbreak' }],
+    [400, { email: newEmail(), name: 'esc\u001b[0m' }],
+    [400, { email: newEmail(), name: 'lone \ud800 surrogate' }],
+    [400, { email: 'x1\u0000@example.com', name: 'X' }],
+    [400, { email: '\u0000x1@example.com', name: 'X' }],
     [422, { email: newEmail(), name: 'X', admin: 'yes' }],
     [422, { email: 42, name: 'X' }],
     [422, ['an', 'array']],
-  ])('refuses a bad body with %i', async (status, body) => {
+  ])('refuses a bad body with %i, writing nothing', async (status, body) => {
+    const before = await Promise.all((['operators', 'api_keys', 'audit_log'] as const).map((x) => countRows(t, x)));
     const r = await create(body);
-    expect(r.status).toBe(status);
+    expect(r.status, r.text).toBe(status);
     expect(r.body).toMatchObject({ code: status, data: null });
+    expect(await Promise.all((['operators', 'api_keys', 'audit_log'] as const).map((x) => countRows(t, x)))).toEqual(before);
+  });
+
+  it('refuses a NUL in the name (the audit case) with 400 naming the field', async () => {
+    const r = await create({ email: 'x1@example.com', name: 'a\u0000b' });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body).toEqual({ code: 400, message: expect.stringMatching(/^Bad request — invalid or missing parameters: body\.name: /), data: null });
+  });
+
+  it('trims the email as it does the name', async () => {
+    const email = newEmail();
+    const r = await create({ email: `  ${email}  `, name: 'Spaced' });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data.email).toBe(email);
   });
 });

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { SCOPES } from '../../http/scopes.ts';
+import { line } from '../machines/machines.schemas.ts';
+import { emailLine } from '../auth/auth.schemas.ts';
 
 export const CreateAccountBody = z.object({
-  email: z.email().max(254),
-  name: z.string().trim().min(1).max(100),
+  email: emailLine(),
+  name: line('name', 100).pipe(z.string().min(1, 'name must not be empty')),
   /** Optional: an account without one signs in by API key (or a social/IdP identity) only. */
   password: z.string().min(10).max(1024).optional(),
   admin: z.boolean().default(false),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SCOPES } from '../../http/scopes.ts';
+import { line } from '../machines/machines.schemas.ts';
 
 // --- requests --------------------------------------------------------------------------------
 
@@ -11,8 +12,14 @@ export const TokenForm = z.object({
   scope: z.string().optional().describe("Space-separated; may only narrow the client's scopes"),
 });
 
+/**
+ * An email address: trimmed, refused when it holds a control character or a lone surrogate (a NUL
+ * would otherwise reach PostgreSQL, which cannot store it, as a 500), then checked as an address.
+ */
+export const emailLine = () => line('email', 254).pipe(z.email('email must be an email address'));
+
 export const LoginBody = z.object({
-  email: z.email().max(254),
+  email: emailLine(),
   password: z.string().min(1).max(1024),
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { audienceMatches, identityEmailOf, jwtScopes } from './id-token.ts';
+import { audienceMatches, identityEmailOf, jwtScopes, subjectIsStorable } from './id-token.ts';
 import { ADMIN_SCOPES, STANDARD_OPERATOR_SCOPES } from '../../http/scopes.ts';
 
 describe('identity token claims', () => {
@@ -13,6 +13,26 @@ describe('identity token claims', () => {
     expect(identityEmailOf({ 'cognito:username': 'not-an-email', username: 'u@example.test' })).toBe('u@example.test');
     expect(identityEmailOf({ username: 'just-a-name' })).toBeNull();
     expect(identityEmailOf({})).toBeNull();
+  });
+
+  it('refuses an address holding a NUL, a control character or a lone surrogate (it would reach the store)', () => {
+    for (const bad of [
+      'a\u0000@example.test',
+      'a@exa\u0000mple.test',
+      'a\u0001b@example.test',
+      'a\u007f@example.test',
+      'a\u0085@example.test',
+      'a\ud800@example.test',
+    ]) {
+      expect(identityEmailOf({ email: bad }), JSON.stringify(bad)).toBeNull();
+      expect(identityEmailOf({ username: bad }), JSON.stringify(bad)).toBeNull();
+    }
+  });
+
+  it('keys budgets and audit rows only by a storable subject', () => {
+    expect(subjectIsStorable('user-alice')).toBe(true);
+    expect(subjectIsStorable('5f1c9a7e-0000-4000-8000-000000000001')).toBe(true);
+    for (const bad of ['', 'a\u0000b', 'a\nb', 'a\ud800', 'x'.repeat(256), 42, undefined]) expect(subjectIsStorable(bad), JSON.stringify(bad)).toBe(false);
   });
 
   it('refuses an address the issuer says is unverified', () => {

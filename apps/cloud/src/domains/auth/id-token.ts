@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { Clock } from '@vend/protocol';
 import { AppError } from '../../http/errors.ts';
+import { hasUnsafeChars } from '../machines/machines.schemas.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { Scope } from '../../http/scopes.ts';
 import { operatorScopes, type BearerVerifier } from './auth.service.ts';
@@ -65,8 +66,15 @@ export class IdentityTokenVerifier {
       throw new AppError('unavailable', 'Identity provider unavailable', { cause: e });
     }
     if (this.cfg.audience !== undefined && !audienceMatches(payload, this.cfg.audience)) return null;
+    // `sub` becomes the credential id the audit log stores: text PostgreSQL can hold, of a sane length.
+    if (!subjectIsStorable(payload.sub)) return null;
     return payload;
   }
+}
+
+/** A subject we can key budgets and audit rows by: a non-empty string of at most 255 characters, no control characters or lone surrogates. */
+export function subjectIsStorable(sub: unknown): sub is string {
+  return typeof sub === 'string' && sub.length > 0 && sub.length <= 255 && !hasUnsafeChars(sub, false);
 }
 
 /**
@@ -90,7 +98,7 @@ export function identityEmailOf(claims: JWTPayload): string | null {
   if (verified === false || verified === 'false') return null;
   for (const name of ['email', 'cognito:username', 'username']) {
     const v = claims[name];
-    if (typeof v === 'string' && v.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(v)) return v.toLowerCase();
+    if (typeof v === 'string' && v.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(v) && !hasUnsafeChars(v, false)) return v.toLowerCase();
   }
   return null;
 }

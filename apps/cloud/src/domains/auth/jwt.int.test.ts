@@ -52,6 +52,21 @@ describe.each(DIALECTS)('identity-provider JWTs and social sign-in on %s', (dial
     });
   });
 
+  it('a JWT whose sub or email holds a NUL is 401, and a write with it never reaches the store (PostgreSQL cannot hold NUL)', async () => {
+    const admin = SANDBOX_CREDENTIALS.admin.email;
+    const before = await countRows(t, 'operators');
+    for (const claims of [
+      { sub: 'user\u0000admin', email: admin, aud: AUDIENCE },
+      { sub: 'user-admin', email: `${admin}\u0000`, aud: AUDIENCE },
+    ]) {
+      const token = await idp.sign(claims, now());
+      const w = await post(t, '/api/v1/accounts', { email: `jwt-nul-${Date.now()}@example.test`, name: 'Via JWT' }, bearer(token));
+      expect(w.status, w.text).toBe(401);
+      expect(w.body).toEqual({ code: 401, message: 'Invalid API key', data: null });
+    }
+    expect(await countRows(t, 'operators')).toBe(before);
+  });
+
   it('an admin JWT holds every scope and no currency', async () => {
     const r = await me(t, bearer(await idp.sign({ sub: 'user-admin', email: SANDBOX_CREDENTIALS.admin.email, aud: AUDIENCE }, now())));
     expect(r.body.data).toMatchObject({ admin: true, currency: null, scopes: [...ADMIN_SCOPES] });

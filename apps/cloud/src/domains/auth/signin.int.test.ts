@@ -62,6 +62,21 @@ describe.each(DIALECTS)('sign-in with MFA on %s', (dialect) => {
     }
   });
 
+  it('an email holding a NUL or control character is 400 before any lookup (PostgreSQL cannot hold NUL); surrounding spaces are trimmed', async () => {
+    for (const email of [
+      `${alice.email}\u0000`,
+      `\u0000${alice.email}`,
+      alice.email.replace('@', '\u0000@'),
+      alice.email.replace('@', '\u0007@'),
+      `al\u0085ice@sandbox.vend.test`,
+    ]) {
+      const r = await post(t, '/api/v1/auth/login', { email, password: alice.password }, from());
+      expect(r.status, r.text).toBe(400);
+      expect(r.body).toEqual({ code: 400, message: expect.stringMatching(/^Bad request — invalid or missing parameters: body\.email: /), data: null });
+    }
+    expect((await login(t, `  ${alice.email} `, alice.password, from())).mfaRequired).toBe(true);
+  });
+
   it('refuses malformed bodies with 400/422 in the envelope', async () => {
     expect((await post(t, '/api/v1/auth/login', { email: 'not-an-email', password: 'x' }, from())).status).toBe(400);
     expect((await post(t, '/api/v1/auth/login', { email: alice.email }, from())).status).toBe(400);
