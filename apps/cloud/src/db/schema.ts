@@ -353,6 +353,12 @@ export interface CabinetStatusTable {
   blocked_json: string | null;
   blocked_first_at: number | null;
   fleet_secret_seen_at: number | null;
+  /** Fingerprint of the last heartbeat report written, and when (migration 0008). */
+  report_fp: string | null;
+  report_at: number | null;
+  /** The last deferral / blocked block after it cleared: `{version, (minFrom,) firstAt, clearedAt}` (migration 0008). */
+  deferring_kept_json: string | null;
+  blocked_kept_json: string | null;
   updated_at: number;
 }
 

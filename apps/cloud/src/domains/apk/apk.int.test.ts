@@ -24,7 +24,8 @@ describe.each(DIALECTS)('family-A routes on %s', (dialect) => {
     expect(d).toMatchObject({ machineCode: serial, claimed: false, provisioned: true });
     expect(d.goods.aisles).toHaveLength(10);
     expect(d.goods.aisles.every((a) => a.stock === a.maxStock && a.sellable)).toBe(true);
-    expect(await machineRow(t, serial)).toMatchObject({ operator_id: null, platform: 'apk', apk_version: '3.2.1', vmc_version: 'VMC-2.4.1', status: 'online' });
+    // Spec 2 §2.5: apkVersion is written only by apkUp, not by first contact.
+    expect(await machineRow(t, serial)).toMatchObject({ operator_id: null, platform: 'apk', apk_version: null, vmc_version: 'VMC-2.4.1', status: 'online' });
     const again = await expectStatus<ApkEquipmentData>(call(t.url, 'POST', '/apk/getEquipment', { headers: FLEET, json: { equipmentNo: serial } }), 200);
     expect(again.body.data.provisioned).toBe(false);
     expect(await db().selectFrom('machines').select('id').where('machine_no', '=', serial).execute()).toHaveLength(1);
@@ -116,8 +117,13 @@ describe.each(DIALECTS)('family-A routes on %s', (dialect) => {
 
     const agent = await enrolled(t);
     await expectStatus(call(t.url, 'POST', '/cabinet/heartbeat', { headers: keyHeader(agent.key), json: { agentVersion: '1.0.0' } }), 200);
+    // Spec 2 §2.5: apkVersion stays null for an agent cabinet; its apkUp is answered and not recorded.
     const both = await expectStatus<SoftwareData>(call(t.url, 'POST', '/apk/apkUp', { headers: keyHeader(agent.key), json: { apkVersion: '9.9.9' } }), 200);
-    expect(both.body.data).toMatchObject({ platform: 'agent', agentVersion: '1.0.0', apkVersion: '9.9.9' });
+    expect(both.body.data).toMatchObject({ platform: 'agent', agentVersion: '1.0.0', apkVersion: null });
+    expect((await machineRow(t, agent.serial)).apk_version).toBeNull();
+    // A family-A cabinet that moves to the agent (reports through /cabinet) drops its app version.
+    await expectStatus(call(t.url, 'POST', '/cabinet/register', { headers: FLEET, json: { equipmentNo: serial, agentVersion: '1.0.0' } }), 200);
+    expect(await machineRow(t, serial)).toMatchObject({ platform: 'agent', apk_version: null, agent_version: '1.0.0' });
   });
 
   it('claiming (spec 1 §3): a pool machine provisioned by first contact, with vends, moves into the operator’s fleet with its vends and terminal', async () => {

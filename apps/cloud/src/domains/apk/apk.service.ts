@@ -17,9 +17,13 @@ export class ApkService {
     private readonly gateway: GatewayService,
   ) {}
 
-  /** First contact: the board (provisioned into the pool if unseen), its configuration and goods. */
+  /**
+   * First contact: the board (provisioned into the pool if unseen), its configuration and goods. The
+   * controller firmware it names is recorded; its app version is not (spec 2 §2.5: `apkVersion` is
+   * written only by `apkUp`).
+   */
   async equipment(caller: CabinetCaller, software: SoftwareReport): Promise<ApkEquipmentData> {
-    await this.gateway.recordSoftware(caller, software);
+    await this.gateway.recordSoftware(caller, software.vmcVersion !== undefined ? { vmcVersion: software.vmcVersion } : {});
     const machine = await new GatewayRepo(this.ctx.database.db).machine(caller.machineId);
     const [config, goods] = await Promise.all([this.gateway.configFor(caller.machineId, caller.machineNo), this.gateway.goods(caller)]);
     return {

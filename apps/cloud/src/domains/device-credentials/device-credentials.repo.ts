@@ -130,6 +130,17 @@ export class DeviceCredentialsRepo {
   }
 
   /** Moves one credential from `from` to `to`; false when it was not in `from` (someone else moved it). */
+  /** Binds the machine's live generations (active, candidates) that were enrolled without a box to `deviceId`. */
+  async bindCredentials(machineId: string, deviceId: string): Promise<void> {
+    await this.db
+      .updateTable('device_credentials')
+      .set({ device_id: deviceId })
+      .where('machine_id', '=', machineId)
+      .where('state', 'in', ['active', 'candidate'])
+      .where('device_id', 'is', null)
+      .execute();
+  }
+
   async moveCredential(keyId: string, from: string, to: string, now: number, reason: string | null): Promise<boolean> {
     const r = await this.db
       .updateTable('device_credentials')
@@ -432,6 +443,21 @@ export class DeviceCredentialsRepo {
   }
 
   // --- status --------------------------------------------------------------------------------
+
+  /** The stored heartbeat report's fingerprint and time: what decides whether a heartbeat must write. */
+  reportMark(machineId: string) {
+    return this.db.selectFrom('cabinet_status').select(['report_fp', 'report_at']).where('machine_id', '=', machineId).executeTakeFirst();
+  }
+
+  /** The machine's status row, locked for the rest of the transaction on PostgreSQL (SQLite serialises writers). */
+  lockStatus(machineId: string) {
+    return this.db
+      .selectFrom('cabinet_status')
+      .selectAll()
+      .where('machine_id', '=', machineId)
+      .$if(this.dialect === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirst();
+  }
 
   async markFleetSecretSeen(machineId: string, now: number): Promise<void> {
     await this.db

@@ -279,6 +279,31 @@ export class DeviceCredentialsService {
     throw new AppError('forbidden', 'Register from a device other than the one this credential was enrolled to');
   }
 
+  /**
+   * Register with a device key enrolled without a deviceId (an unpinned arm): the first box that
+   * registers with it is bound — the credential's live generations and the identity (`device-id`,
+   * trusted: only the enrolled box holds the key) — so a later register from another box is 403.
+   * A box other than one already bound (by a racing register, or a trusted binding) is refused here.
+   */
+  async bindKeyOnRegister(cred: { machineId: string; machineNo: string; keyId: string }, deviceId: string, leg: string): Promise<void> {
+    const now = this.now;
+    const boundTo = await this.tx(async (repo, trx) => {
+      await repo.ensureIdentity(cred.machineId, now);
+      const identity = await repo.lockIdentity(cred.machineId);
+      const row = await repo.credential(cred.keyId);
+      if (row?.device_id) return row.device_id;
+      if (readBinding(identity?.binding) === 'device-id' && identity?.device_id) {
+        if (identity.device_id !== deviceId) return identity.device_id;
+      }
+      await repo.bindCredentials(cred.machineId, deviceId);
+      await repo.updateIdentity(cred.machineId, { binding: 'device-id', device_id: deviceId, bound_at: now, updated_at: now });
+      await this.ctx.audit.record(trx, null, 'device.bind', `machine:${cred.machineNo} key:${cred.keyId}`);
+      return deviceId;
+    });
+    this.ctx.devices.invalidate(cred.machineId);
+    if (boundTo !== deviceId) await this.refuseWrongBox({ machineId: cred.machineId, deviceId: boundTo }, deviceId, leg);
+  }
+
   /** A serial that breaks the claim rule, presented at a first-contact leg: 400 naming every fault, remembered for admins. */
   async refuseUnclaimable(serial: string, leg: string): Promise<never> {
     const faults = serialFaults(serial);
@@ -294,15 +319,21 @@ export class DeviceCredentialsService {
   async enrol(machine: MachineRef, deviceId: string | null): Promise<EnrolData> {
     const now = this.now;
     const repo = this.repo();
-    const since = now - ENROL_BUDGET.windowMs;
-    const { n, oldest } = await repo.attemptsSince(machine.machine_no, since);
-    if (n >= ENROL_BUDGET.attempts) {
-      const retryAfter = Math.max(1, Math.ceil(((oldest ?? now) + ENROL_BUDGET.windowMs - now) / 1000));
+    // Count and record the attempt in one transaction under the identity row lock, so concurrent
+    // attempts for one serial (on any replica) are counted one after another and never overrun the budget.
+    const budget = await this.tx(async (repo) => {
+      await repo.ensureIdentity(machine.id, now);
+      await repo.lockIdentity(machine.id);
+      const { n, oldest } = await repo.attemptsSince(machine.machine_no, now - ENROL_BUDGET.windowMs);
+      if (n >= ENROL_BUDGET.attempts) return { ok: false as const, retryAfter: Math.max(1, Math.ceil(((oldest ?? now) + ENROL_BUDGET.windowMs - now) / 1000)) };
+      return { ok: true as const, attemptId: await repo.insertAttempt(machine.machine_no, now, 'pending') };
+    });
+    if (!budget.ok) {
       throw new AppError('rate_limited', `Enrolment budget exceeded for this serial (${ENROL_BUDGET.attempts} per ${ENROL_BUDGET.windowMs / 60_000} minutes)`, {
-        headers: { 'Retry-After': String(retryAfter) },
+        headers: { 'Retry-After': String(budget.retryAfter) },
       });
     }
-    const attemptId = await repo.insertAttempt(machine.machine_no, now, 'pending');
+    const attemptId = budget.attemptId;
     const key = mintDeviceKey();
     const secretHash = hashSecret(key.secret);
     const verdict = await this.tx(async (repo, trx) => {

@@ -30,6 +30,11 @@ export interface CachedCredential {
  *   signal: the bound for what the change feed does not carry (a machine retired by the machines domain).
  * - `presenceIntervalMs`: `last_seen` is written at most this often per machine.
  * - `softwareIntervalMs`: an unchanged heartbeat report (versions, deferral, blocked) is rewritten at most this often.
+ *   "Unchanged" is judged against the fingerprint stored with the report (`cabinet_status.report_fp`), not
+ *   against what this replica last wrote, so a report written by another replica is never skipped as stale.
+ * - `reportRecallMs`: a deferral or blocked block that cleared and comes back (same version, same floor)
+ *   within this long keeps its `firstReportedAt`: the agent keeps its reports in memory and, after a
+ *   restart, reports the block again only at its next upgrade check. One check interval (spec 2 §8: 21,600 s).
  */
 export const DEVICE_RUNTIME_DEFAULTS = Object.freeze({
   cacheMax: 50_000,
@@ -41,6 +46,7 @@ export const DEVICE_RUNTIME_DEFAULTS = Object.freeze({
   presenceIntervalMs: 60_000,
   presenceMax: 100_000,
   softwareIntervalMs: 600_000,
+  reportRecallMs: 21_600_000,
   suspicionIntervalMs: 10_000,
 });
 
@@ -61,8 +67,6 @@ export class DeviceRuntime {
   readonly suspicions: WriteThrottle;
   /** Fleet-secret contact writes per machine. */
   readonly fleetSecretSeen: WriteThrottle;
-  /** Heartbeat report writes per machine: when the report changed, else once per interval. */
-  readonly software: WriteThrottle;
   /** The store's credential changes are known up to this instant (this replica's clock). */
   private syncedThrough: number;
   private lastSyncAt = Number.NEGATIVE_INFINITY;
@@ -78,7 +82,6 @@ export class DeviceRuntime {
     this.presence = new WriteThrottle(clock, { intervalMs: options.presenceIntervalMs, max: options.presenceMax });
     this.suspicions = new WriteThrottle(clock, { intervalMs: options.suspicionIntervalMs, max: options.presenceMax });
     this.fleetSecretSeen = new WriteThrottle(clock, { intervalMs: options.presenceIntervalMs, max: options.presenceMax });
-    this.software = new WriteThrottle(clock, { intervalMs: options.softwareIntervalMs, max: options.presenceMax });
   }
 
   /**

@@ -13,6 +13,7 @@ import {
   type ReportData,
   type ReportRequest,
 } from '@vend/protocol';
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { DB } from '../../db/schema.ts';
@@ -56,6 +57,60 @@ function parseJson<T>(json: string | null | undefined): T | null {
   } catch {
     return null;
   }
+}
+
+/** A deferral or blocked block after it cleared: what lets the same block coming back keep its first report time. */
+interface KeptBlock {
+  version: string;
+  minFrom?: string | undefined;
+  firstAt: number;
+  clearedAt: number;
+}
+
+/** The same block: same version, and (blocked) the same floor. A deferral's reason and counters may change. */
+function sameBlock(a: { version: string; minFrom?: string | undefined }, b: { version: string; minFrom?: string | undefined }): boolean {
+  return a.version === b.version && (a.minFrom ?? null) === (b.minFrom ?? null);
+}
+
+/**
+ * The stored columns of one block after a heartbeat. Reported: `firstAt` carries over from the stored
+ * block when it is the same one, or from the kept (cleared) one when that cleared at most `recallMs`
+ * ago; otherwise it is now. Cleared: the block is kept with its first time and the clearing time.
+ * `kept` undefined leaves the stored kept block as it is.
+ */
+export function carryBlock<T extends { version: string; minFrom?: string | undefined }>(
+  report: T | null,
+  storedJson: string | null | undefined,
+  storedFirstAt: number | null | undefined,
+  keptJson: string | null | undefined,
+  now: number,
+  recallMs: number,
+): { json: string | null; firstAt: number | null; kept?: string | null } {
+  const prev = parseJson<T & { reportedAt: number }>(storedJson);
+  const prevFirstAt = prev ? (storedFirstAt ?? prev.reportedAt ?? now) : null;
+  if (report) {
+    const kept = parseJson<KeptBlock>(keptJson);
+    let firstAt = now;
+    if (prev && sameBlock(prev, report)) firstAt = prevFirstAt ?? now;
+    else if (!prev && kept && sameBlock(kept, report) && now - kept.clearedAt <= recallMs) firstAt = kept.firstAt;
+    return { json: JSON.stringify({ ...report, reportedAt: now }), firstAt, ...(kept ? { kept: null } : {}) };
+  }
+  if (prev) {
+    const kept: KeptBlock = {
+      version: prev.version,
+      ...(prev.minFrom !== undefined ? { minFrom: prev.minFrom } : {}),
+      firstAt: prevFirstAt ?? now,
+      clearedAt: now,
+    };
+    return { json: null, firstAt: null, kept: JSON.stringify(kept) };
+  }
+  return { json: null, firstAt: null };
+}
+
+/** What a heartbeat reports, as the short fingerprint stored with it (`cabinet_status.report_fp`). */
+function reportFingerprint(body: HeartbeatRequest): string {
+  const json = JSON.stringify([body.agentVersion ?? null, body.vmcVersion ?? null, body.deferring ?? null, body.blocked ?? null, body.capabilities ?? null]);
+  return createHash('sha256').update(json).digest('base64url');
 }
 
 /**
@@ -169,13 +224,17 @@ export class GatewayService {
 
   /**
    * Register: binds (or checks) the box, records the software it runs and answers the configuration
-   * block. With a device key, a deviceId other than the credential's box is 403.
+   * block. With a device key, a deviceId other than the credential's box is 403; a credential enrolled
+   * without a deviceId (an unpinned arm) is bound to the first box that registers with it.
    */
   async register(caller: CabinetCaller, body: RegisterRequest): Promise<ConfigBlock> {
     const deviceId = body.deviceId ?? null;
     if (caller.via === 'device-key') {
       if (deviceId !== null && caller.credentialDeviceId !== null && deviceId !== caller.credentialDeviceId) {
         await this.creds.refuseWrongBox({ machineId: caller.machineId, deviceId: caller.credentialDeviceId }, deviceId, 'cabinet.register');
+      }
+      if (deviceId !== null && caller.credentialDeviceId === null && caller.keyId !== null) {
+        await this.creds.bindKeyOnRegister({ machineId: caller.machineId, machineNo: caller.machineNo, keyId: caller.keyId }, deviceId, 'cabinet.register');
       }
     } else {
       await this.creds.bindOnRegister(
@@ -187,12 +246,19 @@ export class GatewayService {
     const now = this.now;
     await this.ctx.database.db.transaction().execute(async (trx) => {
       const repo = this.repo(trx);
+      // Spec 2 §2.5: apkVersion is family A's; a cabinet on the agent platform has none.
       await repo.markSeen(caller.machineId, now, {
         platform: 'agent',
+        apk_version: null,
         ...(body.agentVersion !== undefined ? { agent_version: body.agentVersion } : {}),
         ...(body.vmcVersion !== undefined ? { vmc_version: body.vmcVersion } : {}),
       });
-      if (body.capabilities !== undefined) await repo.upsertStatus(caller.machineId, { capabilities_json: JSON.stringify(body.capabilities), updated_at: now });
+      // The versions just written did not come through the heartbeat: its next report is written whatever it says.
+      await repo.upsertStatus(caller.machineId, {
+        report_fp: null,
+        ...(body.capabilities !== undefined ? { capabilities_json: JSON.stringify(body.capabilities) } : {}),
+        updated_at: now,
+      });
     });
     this.ctx.devices.presence.mark(`seen:${caller.machineId}`);
     return this.configFor(caller.machineId, caller.machineNo);
@@ -200,45 +266,54 @@ export class GatewayService {
 
   /**
    * Heartbeat: online, software versions, capabilities, and the agent's deferral / blocked reports
-   * (a missing or null block means the condition ended; `firstReportedAt` is the cloud's and
-   * survives agent restarts while the same version stays deferred or blocked). Written only when
-   * something changed or the presence interval passed.
+   * (a missing or null block means the condition ended). `firstReportedAt` is the cloud's: it is kept
+   * while the same block (version, and floor for blocked) is reported, and when that block cleared and
+   * comes back within one upgrade check interval — an agent restart clears it until the agent's next
+   * check. Written when the report differs from the one stored (by any replica) or the stored one is
+   * older than the software interval.
    */
   async heartbeat(caller: CabinetCaller, body: HeartbeatRequest): Promise<HeartbeatData> {
     const now = this.now;
+    const { softwareIntervalMs, reportRecallMs } = this.ctx.devices.options;
     // Presence (online, last_seen) was written by the leg's `touch`; this writes the report, when it changed.
-    const t = this.ctx.devices.software;
-    const key = caller.machineId;
-    const fingerprint = JSON.stringify([body.agentVersion, body.vmcVersion, body.deferring ?? null, body.blocked ?? null, body.capabilities ?? null]);
-    if (t.due(key, fingerprint)) {
-      await this.ctx.database.db.transaction().execute(async (trx) => {
-        const repo = this.repo(trx);
-        await repo.markSeen(caller.machineId, now, {
-          ...(caller.via === 'device-key' || body.agentVersion !== undefined ? { platform: 'agent' } : {}),
-          ...(body.agentVersion !== undefined ? { agent_version: body.agentVersion } : {}),
-          ...(body.vmcVersion !== undefined ? { vmc_version: body.vmcVersion } : {}),
-        });
-        const status = await repo.status(caller.machineId);
-        const prevDeferral = parseJson<StoredDeferral>(status?.deferring_json);
-        const prevBlocked = parseJson<StoredBlocked>(status?.blocked_json);
-        const deferring = body.deferring ?? null;
-        const blocked = body.blocked ?? null;
-        await repo.upsertStatus(caller.machineId, {
-          deferring_json: deferring ? JSON.stringify({ ...deferring, reportedAt: now }) : null,
-          deferring_first_at: deferring ? (prevDeferral?.version === deferring.version ? (status?.deferring_first_at ?? now) : now) : null,
-          blocked_json: blocked ? JSON.stringify({ ...blocked, reportedAt: now }) : null,
-          blocked_first_at: blocked
-            ? prevBlocked?.version === blocked.version && prevBlocked.minFrom === blocked.minFrom
-              ? (status?.blocked_first_at ?? now)
-              : now
-            : null,
-          ...(body.capabilities !== undefined ? { capabilities_json: JSON.stringify(body.capabilities) } : {}),
-          updated_at: now,
-        });
+    const fingerprint = reportFingerprint(body);
+    const fresh = (m: { report_fp: string | null; report_at: number | null } | undefined) =>
+      m?.report_fp === fingerprint && m.report_at !== null && now - Number(m.report_at) < softwareIntervalMs;
+    const creds = (db: Kysely<DB>) => new DeviceCredentialsRepo(db, this.ctx.database.dialect);
+    if (fresh(await creds(this.ctx.database.db).reportMark(caller.machineId))) return { status: 'online', serverTime: formatTimestamp(now)! };
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      const status = await creds(trx).lockStatus(caller.machineId);
+      // Another replica wrote this very report meanwhile.
+      if (fresh(status)) return;
+      const repo = this.repo(trx);
+      await repo.markSeen(caller.machineId, now, {
+        ...(caller.via === 'device-key' || body.agentVersion !== undefined ? { platform: 'agent', apk_version: null } : {}),
+        ...(body.agentVersion !== undefined ? { agent_version: body.agentVersion } : {}),
+        ...(body.vmcVersion !== undefined ? { vmc_version: body.vmcVersion } : {}),
       });
-      t.mark(key, fingerprint);
-      this.ctx.devices.presence.mark(`seen:${caller.machineId}`);
-    }
+      const deferring = carryBlock(
+        body.deferring ?? null,
+        status?.deferring_json,
+        status?.deferring_first_at,
+        status?.deferring_kept_json,
+        now,
+        reportRecallMs,
+      );
+      const blocked = carryBlock(body.blocked ?? null, status?.blocked_json, status?.blocked_first_at, status?.blocked_kept_json, now, reportRecallMs);
+      await repo.upsertStatus(caller.machineId, {
+        deferring_json: deferring.json,
+        deferring_first_at: deferring.firstAt,
+        ...(deferring.kept !== undefined ? { deferring_kept_json: deferring.kept } : {}),
+        blocked_json: blocked.json,
+        blocked_first_at: blocked.firstAt,
+        ...(blocked.kept !== undefined ? { blocked_kept_json: blocked.kept } : {}),
+        ...(body.capabilities !== undefined ? { capabilities_json: JSON.stringify(body.capabilities) } : {}),
+        report_fp: fingerprint,
+        report_at: now,
+        updated_at: now,
+      });
+    });
+    this.ctx.devices.presence.mark(`seen:${caller.machineId}`);
     return { status: 'online', serverTime: formatTimestamp(now)! };
   }
 
@@ -264,13 +339,15 @@ export class GatewayService {
     };
   }
 
-  /** Family-A software reports: `apkUp` (app version) and `validVmcVersion` (controller firmware). */
+  /** Family-A software reports: `apkUp` (app version; ignored for an agent-platform cabinet) and `validVmcVersion` (controller firmware). */
   async recordSoftware(caller: CabinetCaller, report: SoftwareReport) {
     const now = this.now;
     const repo = this.repo();
     const m = await repo.machine(caller.machineId);
+    // Spec 2 §2.5: apkVersion is written only by family A's apkUp, and never for a cabinet on the agent
+    // platform (an apkUp from one is answered, with apkVersion null, and not recorded).
     await repo.markSeen(caller.machineId, now, {
-      ...(report.apkVersion !== undefined ? { apk_version: report.apkVersion } : {}),
+      ...(report.apkVersion !== undefined && m?.platform !== 'agent' ? { apk_version: report.apkVersion } : {}),
       ...(report.vmcVersion !== undefined ? { vmc_version: report.vmcVersion } : {}),
       // A cabinet that reported through /cabinet stays on the agent platform; otherwise it is family A.
       ...(m?.platform !== 'agent' ? { platform: 'apk' } : {}),

@@ -1,11 +1,13 @@
 import { isClaimableSerial } from '@vend/protocol';
 import type { AppContext } from '../../context.ts';
-import type { MachineRow, MachineUpdate } from '../../db/schema.ts';
+import type { Kysely } from 'kysely';
+import type { DB, MachineRow, MachineUpdate } from '../../db/schema.ts';
 import { newId } from '../../crypto/ids.ts';
 import { AppError, conflict, machineNotFound } from '../../http/errors.ts';
 import { offsetOf, type Page } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
+import { DeviceCredentialsRepo } from '../device-credentials/device-credentials.repo.ts';
 import type { GeocodeOutcome } from './geocoder.ts';
 import { MachinesRepo, type MachineRecord } from './machines.repo.ts';
 import type { ListInput, MachineView, RegisterInput, RetryGeocodeInput, UpdateInput } from './machines.schemas.ts';
@@ -140,6 +142,7 @@ export class MachinesService {
         if (!owner) throw refuse('operatorEmail', 'operatorEmail does not name an operator');
         const now = this.ctx.clock.now();
         const existing = await repo.lockByNo(input.machineNo);
+        if (!existing || existing.operator_id === null) await this.refuseFactoryBuild(trx, input.machineNo);
         const placement = { location: input.location, lat: input.lat, lng: input.lng };
         if (!existing) {
           const plan = planPlacement(UNPLACED, placement);
@@ -205,6 +208,20 @@ export class MachinesService {
     const r = await this.repo().findView(input.machineNo);
     if (!r) throw machineNotFound();
     return toMachineView(r, p.admin);
+  }
+
+  /**
+   * Spec 2 §5 rule 6: a cabinet is never registered to an operator at the factory. A serial whose
+   * build record has not shipped yet is still the factory's: registering or claiming it is 409, for
+   * admins too; once the record is marked shipped the cabinet may be claimed like any pool machine.
+   */
+  private async refuseFactoryBuild(trx: Kysely<DB>, machineNo: string): Promise<void> {
+    const build = await new DeviceCredentialsRepo(trx, this.ctx.database.dialect).buildRecord(machineNo);
+    if (build && build.shipped_at === null) {
+      throw conflict(
+        `Machine ${machineNo} is a factory build at plant ${build.plant} that has not shipped: it can be registered to an operator only after it ships`,
+      );
+    }
   }
 
   /** PATCH/PUT: only sent fields change; placement rules 1–6 of spec 1 §4.3. */

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '@vend/protocol';
+import type { Database } from '../../db/database.ts';
+import { DEVICE_RUNTIME_DEFAULTS } from '../device-credentials/runtime.ts';
+import { DIALECTS, call, freshDatabase, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { ADMIN, arm, enrol, enrolled, expectStatus, keyHeader, newDeviceId, newSerial, provision } from './gateway.test-support.ts';
+
+const SEC = 1000;
+const deferral = (version = '2.0.0', count = 1) => ({ version, count, seconds: 30, reason: 'vend in progress' });
+const blockedAt = (minFrom: string) => ({ version: '2.0.0', minFrom, count: 1, seconds: 60 });
+
+async function statusRow(t: TestServer, serial: string) {
+  return t.ctx.database.db
+    .selectFrom('cabinet_status')
+    .innerJoin('machines', 'machines.id', 'cabinet_status.machine_id')
+    .select(['deferring_json', 'deferring_first_at', 'blocked_json', 'blocked_first_at'])
+    .where('machines.machine_no', '=', serial)
+    .executeTakeFirstOrThrow();
+}
+
+describe.each(DIALECTS)('heartbeat reports on %s', (dialect) => {
+  let t: TestServer;
+  let clock: ManualClock;
+  beforeAll(async () => {
+    t = await startTestServer(dialect);
+    clock = t.clock as ManualClock;
+  });
+  afterAll(async () => t.close());
+
+  const heartbeat = (key: string, body: Record<string, unknown>) =>
+    expectStatus(call(t.url, 'POST', '/cabinet/heartbeat', { headers: keyHeader(key), json: { agentVersion: '1.5.0', ...body } }), 200);
+
+  it('firstReportedAt survives an agent restart: a deferral that clears and comes back within one check interval keeps it', async () => {
+    const cab = await enrolled(t);
+    const t0 = clock.now();
+    await heartbeat(cab.key, { deferring: deferral() });
+    expect((await statusRow(t, cab.serial)).deferring_first_at).toBe(t0);
+    // The agent restarts: it heartbeats without the deferral right after register ...
+    clock.advance(10 * SEC);
+    await heartbeat(cab.key, { deferring: null });
+    expect(await statusRow(t, cab.serial)).toMatchObject({ deferring_json: null, deferring_first_at: null });
+    // ... and reports it again at its first upgrade check, about a minute later.
+    clock.advance(60 * SEC);
+    await heartbeat(cab.key, { deferring: deferral('2.0.0', 1) });
+    expect((await statusRow(t, cab.serial)).deferring_first_at).toBe(t0);
+
+    // A deferral of another version is a new block.
+    clock.advance(10 * SEC);
+    await heartbeat(cab.key, {});
+    clock.advance(10 * SEC);
+    await heartbeat(cab.key, { deferring: deferral('2.1.0') });
+    expect((await statusRow(t, cab.serial)).deferring_first_at).toBe(clock.now());
+  });
+
+  it('a deferral that comes back after more than one check interval starts anew', async () => {
+    const cab = await enrolled(t);
+    await heartbeat(cab.key, { deferring: deferral() });
+    clock.advance(10 * SEC);
+    await heartbeat(cab.key, {});
+    clock.advance(DEVICE_RUNTIME_DEFAULTS.reportRecallMs + SEC);
+    await heartbeat(cab.key, { deferring: deferral() });
+    expect((await statusRow(t, cab.serial)).deferring_first_at).toBe(clock.now());
+  });
+
+  it('a blocked block keeps its first time across a restart only for the same version and floor', async () => {
+    const cab = await enrolled(t);
+    const t0 = clock.now();
+    await heartbeat(cab.key, { agentVersion: '1.0.0', blocked: blockedAt('1.5.0') });
+    clock.advance(10 * SEC);
+    await heartbeat(cab.key, { agentVersion: '1.0.0' });
+    expect((await statusRow(t, cab.serial)).blocked_json).toBeNull();
+    clock.advance(60 * SEC);
+    await heartbeat(cab.key, { agentVersion: '1.0.0', blocked: blockedAt('1.5.0') });
+    expect((await statusRow(t, cab.serial)).blocked_first_at).toBe(t0);
+    clock.advance(10 * SEC);
+    await heartbeat(cab.key, { agentVersion: '1.0.0' });
+    clock.advance(60 * SEC);
+    await heartbeat(cab.key, { agentVersion: '1.0.0', blocked: blockedAt('1.4.0') });
+    expect((await statusRow(t, cab.serial)).blocked_first_at).toBe(clock.now());
+  });
+
+  it('a credential enrolled without a deviceId is bound to the first box that registers with it; another box is then 403', async () => {
+    const serial = await provision(t, newSerial());
+    await expectStatus(arm(t, serial), 200);
+    const e = await expectStatus(enrol(t, serial), 200);
+    const d = e.body.data as { keyId: string; deviceKey: string };
+    const key = `${d.keyId}:${d.deviceKey}`;
+    const box = newDeviceId();
+    const register = (deviceId: string) => call(t.url, 'POST', '/cabinet/register', { headers: keyHeader(key), json: { deviceId } });
+    await expectStatus(register(box), 200);
+    const wrong = await expectStatus(register(newDeviceId()), 403);
+    expect(wrong.body.message).toContain('other than the one this credential was enrolled to');
+    await expectStatus(register(box), 200);
+    const identity = await t.ctx.database.db
+      .selectFrom('device_identities')
+      .innerJoin('machines', 'machines.id', 'device_identities.machine_id')
+      .select(['binding', 'device_id'])
+      .where('machines.machine_no', '=', serial)
+      .executeTakeFirstOrThrow();
+    expect(identity).toEqual({ binding: 'device-id', device_id: box });
+    const conflicts = await expectStatus<{ records: { machineNo?: string; presentedDeviceId?: string }[] }>(
+      call(t.url, 'GET', '/api/v1/machines/identity/conflicts', { headers: ADMIN, query: { size: '100' } }),
+      200,
+    );
+    expect(JSON.stringify(conflicts.body.data)).toContain(serial);
+  });
+});
+
+/**
+ * Two replicas on one store (one clock). The harness's close() closes the database it was given, so
+ * each replica gets a borrowed handle and the test closes the shared store last.
+ */
+describe.each(DIALECTS)('heartbeat reports with two replicas on one %s store', (dialect) => {
+  let database: Database;
+  let a: TestServer;
+  let b: TestServer;
+  const clock = new ManualClock(Date.parse('2026-11-20T12:00:00Z'));
+  beforeAll(async () => {
+    database = await freshDatabase(dialect);
+    const borrowed: Database = { ...database, close: async () => {} };
+    a = await startTestServer(dialect, { database: borrowed, clock });
+    b = await startTestServer(dialect, { database: borrowed, clock, seed: false });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await database.close();
+  });
+
+  it('a clearing heartbeat on one replica clears a deferral the other wrote, even when it last wrote the same clear report itself', async () => {
+    const cab = await enrolled(a);
+    const heartbeat = (via: TestServer, body: Record<string, unknown>) =>
+      expectStatus(call(via.url, 'POST', '/cabinet/heartbeat', { headers: keyHeader(cab.key), json: { agentVersion: '1.5.0', ...body } }), 200);
+    await heartbeat(b, {});
+    clock.advance(60 * SEC);
+    await heartbeat(a, { deferring: deferral() });
+    expect((await statusRow(a, cab.serial)).deferring_json).not.toBeNull();
+    clock.advance(60 * SEC);
+    await heartbeat(b, {});
+    expect(await statusRow(a, cab.serial)).toMatchObject({ deferring_json: null, deferring_first_at: null });
+  });
+
+  it('an unchanged report is written once however many replicas receive it', async () => {
+    const cab = await enrolled(a);
+    const body = { agentVersion: '1.5.0', deferring: deferral() };
+    await expectStatus(call(a.url, 'POST', '/cabinet/heartbeat', { headers: keyHeader(cab.key), json: body }), 200);
+    const first = await statusRow(a, cab.serial);
+    clock.advance(30 * SEC);
+    await expectStatus(call(b.url, 'POST', '/cabinet/heartbeat', { headers: keyHeader(cab.key), json: body }), 200);
+    // Not rewritten: the stored deferral still carries the first report's time.
+    expect((await statusRow(a, cab.serial)).deferring_json).toBe(first.deferring_json);
+  });
+});
