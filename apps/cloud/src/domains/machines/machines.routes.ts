@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { sendOk } from '../../http/envelope.ts';
+import { badRequest } from '../../http/errors.ts';
 import { guard } from '../../http/guard.ts';
 import { principalOf } from '../../http/authenticate.ts';
 import { parseInput } from '../../http/validate.ts';
@@ -120,7 +121,11 @@ export function machinesRoutes(ctx: AppContext): Router {
     ...guard(ctx, 'machines:write'),
     async (req, res) => {
       const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      // The body is optional: no body (or an empty one) re-geocodes the stored address.
+      // The body is optional: no body (or an empty one) re-geocodes the stored address. A body the
+      // JSON parser did not read (another content type) must not be mistaken for none, or a corrected
+      // address sent as text/plain would be dropped and the stored one geocoded again.
+      if (req.body === undefined && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0))
+        throw badRequest(undefined, [{ path: 'body', message: 'send the retry body as JSON (Content-Type: application/json)' }]);
       const body = parseInput(RetryGeocodeBody, req.body ?? {}, 'body');
       sendOk(res, await service.retryGeocode(principalOf(req), machineNo, body));
     },
