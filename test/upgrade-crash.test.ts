@@ -183,6 +183,7 @@ describe('SIGKILL during the first boots, the commit and the revert', () => {
         reportDeferral: () => {},
         reportBlocked: () => {},
         clearReports: () => {},
+        holdVendLock: () => ({ release: () => {} }),
         restart: () => {},
         cloudReachable: async () => false,
       },

@@ -121,6 +121,9 @@ export class SimCabinet implements UpgradeHost {
   quiet() {
     return { vendLockFree: true, leased: 0, spoolDepth: 0, secondsSinceActivity: 3600 };
   }
+  holdVendLock() {
+    return { release: () => {} };
+  }
   async fetchOffer(): Promise<unknown> {
     if (this.networkBroken()) throw new Error('network unreachable');
     const r = await cloudCall<Record<string, unknown> | null>(`${this.o.cloud}/cabinet/upgrade?agentVersion=${this.runningVersion()}`, {

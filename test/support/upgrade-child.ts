@@ -47,6 +47,7 @@ const manager = new UpgradeManager({
     reportDeferral: (r) => say({ deferral: r }),
     reportBlocked: (r) => say({ blocked: r }),
     clearReports: () => {},
+    holdVendLock: () => ({ release: () => {} }),
     restart: () => {
       say({ restart: true });
       process.exit(0);

@@ -23,6 +23,7 @@ import { VmcDriver } from './vmc/driver.ts';
 import { serialportTransport } from './vmc/transport.ts';
 import type { SerialTransport } from './vmc/transport.ts';
 import { UpgradeManager } from './upgrade/manager.ts';
+import { holdVendLock } from './upgrade/vend-hold.ts';
 import type { CheckOutcome, UpgradeHost } from './upgrade/manager.ts';
 
 /** What the upgrade pipeline needs to know about how busy the cabinet is (spec 2 §4.4 step 7; upgrade/preflight.ts QuietState). */
@@ -122,6 +123,9 @@ export class Daemon {
   private planogramCache: { at: number; goods: GoodsData } | null = null;
   private upgradeReports: { deferring: DeferralReport | null; blocked: BlockedReport | null } = { deferring: null, blocked: null };
   private stopping: Promise<void> | null = null;
+  /** The upgrade pipeline holds the vend lock (from its last quiet check until exit). */
+  private vendLockHeld = false;
+  private dispenseTask: Promise<unknown> | null = null;
 
   private constructor(
     readonly config: AgentConfig,
@@ -220,6 +224,7 @@ export class Daemon {
       reportDeferral: (r) => this.setUpgradeReports({ deferring: r }),
       reportBlocked: (r) => this.setUpgradeReports({ blocked: r }),
       clearReports: () => this.setUpgradeReports({ deferring: null, blocked: null }),
+      holdVendLock: () => this.holdVendLock(),
       restart: () => {
         this.log.warn({}, 'the upgrade pipeline asks for a restart');
         if (o.onRestart) o.onRestart();
@@ -287,6 +292,7 @@ export class Daemon {
     d.run('board', () => d.boardLoop(signal));
     d.run('cloud', () => d.cloudLoop(signal));
     d.run('dispense', () => d.dispenser.runQueue(signal));
+    d.dispenseTask = d.tasks.at(-1) ?? null;
     d.upgrades?.start();
     d.log.info({ control: d.control.url }, 'vend-agent running');
     return d;
@@ -319,6 +325,20 @@ export class Daemon {
       leased: this.dispenser.leased,
       spoolDepth: this.book.depth(),
       secondsSinceActivity: Math.max(0, Math.floor((this.clock.now() - this.dispenser.lastActivityAt) / 1000)),
+    };
+  }
+
+  /** UpgradeHost.holdVendLock: the dispenser's vend lock for the upgrade, only when free and crash recovery is done. */
+  holdVendLock(): { release(): void } | null {
+    if (this.vendLockHeld || !this.dispenser.recovered) return null;
+    const hold = holdVendLock(this.dispenser.lock);
+    if (hold === null) return null;
+    this.vendLockHeld = true;
+    return {
+      release: () => {
+        this.vendLockHeld = false;
+        hold.release();
+      },
     };
   }
 
@@ -595,12 +615,15 @@ export class Daemon {
       this.abort.abort();
       this.upgrades?.stop();
       const deadline = new Promise<'deadline'>((resolve) => this.clock.setTimeout(() => resolve('deadline'), this.config.stopDeadlineMs));
-      const idle = this.dispenser.lock.run(async () => 'idle' as const);
+      // the upgrade pipeline holds the vend lock (taken while free): nothing dispenses, and a remote drop
+      // waiting for the lock stays pending in the cloud for the next start
+      const held = this.vendLockHeld;
+      const idle = held ? Promise.resolve('idle' as const) : this.dispenser.lock.run(async () => 'idle' as const);
       const how = await Promise.race([idle, deadline]);
       if (how === 'deadline')
         this.log.warn({ current: this.dispenser.current }, 'stop deadline passed with a dispense running; the journal settles it at the next start');
       await Promise.race([this.control?.close() ?? Promise.resolve(), deadline]);
-      await Promise.race([Promise.allSettled(this.tasks), deadline]);
+      await Promise.race([Promise.allSettled(held ? this.tasks.filter((t) => t !== this.dispenseTask) : this.tasks), deadline]);
       await this.release();
       this.log.info({}, 'vend-agent stopped');
     })();

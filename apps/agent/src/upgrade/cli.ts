@@ -3,11 +3,13 @@ import { pino } from 'pino';
 import { isDottedVersion, systemClock } from '@vend/protocol';
 import type { Clock } from '@vend/protocol';
 import { InstallRoot } from './trees.ts';
+import type { MachineBoot } from './trees.ts';
 
 /**
- * `vend-agent upgrade …`: the boot guard systemd runs before the daemon, and two technician tools.
+ * `vend-agent upgrade …`: the boot guard systemd runs before the daemon, the trial-guard timer's check, and two technician tools.
  *
  *     vend-agent upgrade boot-guard [--root DIR] [--invocation-id ID] [--fallback]
+ *     vend-agent upgrade trial-expired [--root DIR] [--health-timeout S]   (the trial-guard timer)
  *     vend-agent upgrade status [--root DIR] [--json]
  *     vend-agent upgrade forget-bad <version> [--root DIR]
  */
@@ -16,7 +18,7 @@ export const DEFAULT_INSTALL_ROOT = '/opt/vend-agent';
 
 export const UPGRADE_EXIT_CODES = {
   ok: 0,
-  /** forget-bad: the version was not marked bad; status: no journal. */
+  /** forget-bad: the version was not marked bad; status: no journal; trial-expired: nothing to restart. */
   notFound: 1,
   usage: 64,
   internal: 70,
@@ -28,11 +30,19 @@ export interface UpgradeCliDeps {
   clock?: Clock;
   /** The root used when `--root` is not given (the packaged entry passes the parent of its tree). */
   defaultRoot?: string;
+  /** The kernel boot id and monotonic clock (default: the system's; tests inject them). */
+  machine?: MachineBoot;
 }
 
 function version(v: string): string {
   if (!isDottedVersion(v)) throw new InvalidArgumentError('must be dotted-numeric, e.g. 1.4.2');
   return v;
+}
+
+function seconds(v: string): number {
+  const n = Number(v);
+  if (!/^[0-9]+$/.test(v) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number of seconds, at least 1');
+  return n;
 }
 
 /** The `upgrade` command group; `setExit` receives each command's exit code. */
@@ -42,7 +52,9 @@ export function upgradeCommand(deps: UpgradeCliDeps = {}, setExit: (code: number
   const clock = deps.clock ?? systemClock;
   const defaultRoot = deps.defaultRoot ?? DEFAULT_INSTALL_ROOT;
   const log = pino({ base: undefined, level: 'info' }, { write: (line: string) => stderr(line) });
-  const trees = (root: string, invocationId: string | null = null) => new InstallRoot({ root, clock, log, invocationId });
+  const machine = deps.machine;
+  const trees = (root: string, invocationId: string | null = null, healthTimeoutMs?: number) =>
+    new InstallRoot({ root, clock, log, invocationId, ...(machine ? { machine } : {}), ...(healthTimeoutMs ? { healthTimeoutMs } : {}) });
 
   const upgrade = new Command('upgrade').description('agent upgrades: the boot guard, the journal');
 
@@ -58,6 +70,19 @@ export function upgradeCommand(deps: UpgradeCliDeps = {}, setExit: (code: number
       const outcome = await trees(o.root, o.invocationId ? o.invocationId : null).bootGuard({ fallback: o.fallback === true });
       stdout(JSON.stringify({ bootGuard: outcome }) + '\n');
       setExit(UPGRADE_EXIT_CODES.ok);
+    });
+
+  upgrade
+    .command('trial-expired')
+    .description(
+      'read-only, for the trial-guard timer (vend-agent-trial-guard.service): exit 0 when a version on trial has outlived its health timeout in this boot without reaching the cloud (restart the service: its boot guard reverts it), 1 otherwise',
+    )
+    .option('--root <dir>', 'install root', defaultRoot)
+    .option('--health-timeout <seconds>', 'the health timeout (spec 2 §8)', seconds, 300)
+    .action(async (o: { root: string; healthTimeout: number }) => {
+      const check = await trees(o.root, null, o.healthTimeout * 1000).trialExpired();
+      stdout(JSON.stringify({ trialExpired: check }) + '\n');
+      setExit(check.expired ? UPGRADE_EXIT_CODES.ok : UPGRADE_EXIT_CODES.notFound);
     });
 
   upgrade

@@ -15,6 +15,46 @@ export async function renameDurable(from: string, to: string): Promise<void> {
   if (path.dirname(from) !== path.dirname(to)) fsyncDir(path.dirname(from));
 }
 
+/** What `syncTree` reports for each path it made durable. */
+export type SyncKind = 'file' | 'dir';
+
+/** fsyncs one regular file or directory (opened read-only, never following a final symlink). */
+export async function fsyncPath(p: string, kind: SyncKind): Promise<void> {
+  const { O_RDONLY, O_NOFOLLOW, O_DIRECTORY } = fs.constants;
+  const h = await fs.promises.open(p, O_RDONLY | O_NOFOLLOW | (kind === 'dir' ? O_DIRECTORY : 0));
+  try {
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+}
+
+/**
+ * Makes a whole tree durable: every regular file, then every directory bottom-up (its entries after
+ * its children), `dir` itself last. Run on a staged release tree before the journal says `swapping`:
+ * the renames are made durable by `renameDurable`, but without this the files they move could still be
+ * empty or partial in the page cache when the power goes. Anything other than a regular file or a
+ * directory is refused (an extracted release holds nothing else). `sync` is a seam for tests.
+ */
+export async function syncTree(dir: string, sync: (p: string, kind: SyncKind) => Promise<void> = fsyncPath): Promise<{ files: number; dirs: number }> {
+  let files = 0;
+  let dirs = 0;
+  const walk = async (d: string): Promise<void> => {
+    for (const e of await fs.promises.readdir(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else if (e.isFile()) {
+        await sync(p, 'file');
+        files++;
+      } else throw new Error(`${p} is neither a regular file nor a directory`);
+    }
+    await sync(d, 'dir');
+    dirs++;
+  };
+  await walk(dir);
+  return { files, dirs };
+}
+
 /** True when `p` exists (without following a final symlink). */
 export async function exists(p: string): Promise<boolean> {
   try {

@@ -36,8 +36,8 @@
  * `vend-agent upgrade status` prints it, `vend-agent upgrade boot-guard` is systemd's ExecStartPre.
  */
 export { UpgradeManager, DEFAULT_UPGRADE_LIMITS, UPGRADE_STEPS, launcherSelfTest } from './manager.ts';
-export { InstallRoot } from './trees.ts';
-export type { InstallRootOptions } from './trees.ts';
+export { InstallRoot, systemMachineBoot, DEFAULT_HEALTH_TIMEOUT_MS } from './trees.ts';
+export type { InstallRootOptions, MachineBoot, TrialCheck } from './trees.ts';
 export type { UpgradeHost, UpgradeLogger, UpgradeLimits, UpgradeManagerOptions, UpgradeStep, CheckOutcome, BootOutcome } from './manager.ts';
 export { preflight, notQuietReason, REFUSAL_CODES, REFUSAL_STEP } from './preflight.ts';
 export type { QuietState, PreflightContext, PreflightDecision, RefusalCode } from './preflight.ts';
@@ -49,6 +49,7 @@ export { readJournal as readUpgradeJournal, Journal as UpgradeJournal, JOURNAL_S
 export type { JournalState as UpgradeJournalState, InstallRecord, BadVersion, LastOutcome } from './journal.ts';
 export { layoutOf, treeVersion, releaseTreeOfBundle, LAUNCHER, VERSION_FILE } from './layout.ts';
 export type { Layout } from './layout.ts';
-export { renameDurable } from './fs-atomic.ts';
+export { renameDurable, syncTree, fsyncPath } from './fs-atomic.ts';
+export { holdVendLock } from './vend-hold.ts';
 export { upgradeCommand, upgradeMain, UPGRADE_EXIT_CODES, DEFAULT_INSTALL_ROOT } from './cli.ts';
 export type { UpgradeCliDeps } from './cli.ts';

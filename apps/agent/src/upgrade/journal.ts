@@ -39,6 +39,16 @@ export const InstallRecord = z.object({
   /** The systemd invocation that counted the last attempt (the boot guard and the daemon share one). */
   invocation: z.string().max(128).nullable(),
   startedAt: z.number().int(),
+  /**
+   * When the boot guard counted the last attempt: the kernel's boot id and the system's monotonic clock
+   * (ms since boot), so the health deadline is judged from outside the version on trial, immune to wall
+   * clock jumps, and only within the same kernel boot. Null before the first attempt (and in journals
+   * written before this field existed).
+   */
+  boot: z
+    .object({ id: z.string().max(64), monotonicMs: z.number().nonnegative(), at: z.number().int() })
+    .nullable()
+    .default(null),
   /** Why a revert is under way (set with state `reverting`). */
   revertReason: z.string().max(500).nullable(),
 });

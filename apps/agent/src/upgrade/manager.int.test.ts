@@ -12,6 +12,12 @@ import type { Journal } from './journal.ts';
 import { UpgradeManager } from './manager.ts';
 import type { UpgradeHost, UpgradeManagerOptions } from './manager.ts';
 import type { QuietState } from './preflight.ts';
+import { fsyncPath } from './fs-atomic.ts';
+import type { SyncKind } from './fs-atomic.ts';
+import type { MachineBoot } from './trees.ts';
+import { upgradeMain } from './cli.ts';
+import { holdVendLock } from './vend-hold.ts';
+import { VendLock } from '../vmc/vend-lock.ts';
 
 // The pipeline against a real install root in a temp directory: real tar.gz artifacts, real renames,
 // real journal, the staged launcher really run; the artifact server is an in-memory fetch (the HTTPS
@@ -102,6 +108,11 @@ class Host implements UpgradeHost {
   restarts = 0;
   reachable = true;
   reachabilityChecks = 0;
+  /** The cabinet's vend lock, held the way the daemon holds it (upgrade/vend-hold.ts). */
+  lock = new VendLock();
+  holds = 0;
+  /** Called when restart() is (to look at the cabinet at that moment). */
+  onRestart: (() => void) | null = null;
   runningVersion(): string {
     return this.running;
   }
@@ -124,8 +135,15 @@ class Host implements UpgradeHost {
     this.clears++;
     this.deferral = this.blocked = null;
   }
+  holdVendLock(): { release(): void } | null {
+    const h = holdVendLock(this.lock);
+    if (h) this.holds++;
+    return h;
+  }
   restart(): void {
     this.restarts++;
+    this.onRestart?.();
+    this.lock = new VendLock(); // the next process starts with a free vend lock
   }
   async cloudReachable(): Promise<boolean> {
     this.reachabilityChecks++;
@@ -370,6 +388,127 @@ describe('UpgradeManager.check: spec 2 §4.4 in order, nothing downloaded before
     expect(await manager().check(offer)).toMatchObject({ result: 'busy' });
   });
 
+  it('10: every file and directory of the staged tree is fsynced, children before their directory, before the journal says swapping', async () => {
+    const { offer } = await publish('1.0.1');
+    const events: string[] = [];
+    const m = manager({
+      fsync: async (p: string, kind: SyncKind) => {
+        await fsyncPath(p, kind);
+        events.push(`${kind}:${path.relative(root, p)}:${(await journal()).state}`);
+      },
+      onStep: (step) => {
+        if (step === 'journal-swapping') events.push('journal-swapping');
+      },
+    });
+    expect(await m.check(offer)).toMatchObject({ result: 'installed' });
+    const at = events.indexOf('journal-swapping');
+    expect(at).toBeGreaterThan(0);
+    const synced = events.slice(0, at);
+    // every sync happened while the journal still said idle, none after the swap began
+    expect(synced.every((e) => e.endsWith(':idle'))).toBe(true);
+    expect(events.slice(at + 1)).toEqual([]);
+    // exactly the tree now in current/ (it was staging-1.0.1-XXXXXX then)
+    const staged = synced.at(-1)!.split(':')[1]!;
+    expect(staged).toMatch(/^staging-1\.0\.1-/);
+    const want: string[] = [];
+    const walk = (rel: string): void => {
+      for (const e of fs.readdirSync(path.join(root, 'current', rel), { withFileTypes: true })) {
+        const r = path.join(rel, e.name);
+        if (e.isDirectory()) walk(r);
+        else want.push(`file:${path.join(staged, r)}`);
+      }
+      want.push(`dir:${path.join(staged, rel)}`);
+    };
+    walk('');
+    const got = synced.map((e) => e.slice(0, e.lastIndexOf(':')));
+    expect([...got].sort()).toEqual([...want].sort());
+    expect(got).toContain(`file:${path.join(staged, 'bin/vend-agent')}`);
+    // bottom-up: a directory after everything inside it, the tree's top last
+    for (const [i, e] of got.entries()) {
+      if (!e.startsWith('dir:')) continue;
+      const dir = e.slice(4);
+      expect(got.slice(i + 1).some((later) => later.slice(later.indexOf(':') + 1).startsWith(dir + path.sep))).toBe(false);
+    }
+    expect(got.at(-1)).toBe(`dir:${staged}`);
+  });
+
+  it('holds the vend lock from the last quiet check through the swap and until exit: a walk-up is refused busy, a remote drop waits', async () => {
+    const { offer } = await publish('1.0.1');
+    const { Dispenser, DispenseRefused } = await import('../spool/dispenser.ts');
+    type Opts = ConstructorParameters<typeof Dispenser>[0];
+    let dispensed = 0;
+    const log = { info: () => {}, warn: () => {}, error: () => {} };
+    const dispenser = new Dispenser({
+      book: { unresolved: () => [], knowsCommand: () => false } as unknown as Opts['book'],
+      driver: {
+        dispense: async () => {
+          dispensed++;
+          throw new Error('no board here');
+        },
+      } as unknown as Opts['driver'],
+      client: {} as Opts['client'],
+      clock,
+      log: log as unknown as Opts['log'],
+      onOutcome: () => {},
+      aisleCount: () => 10,
+      boardAvailable: () => true,
+    });
+    await dispenser.recover();
+    host.lock = dispenser.lock;
+    const stop = new AbortController();
+    const queue = dispenser.runQueue(stop.signal);
+
+    const seen: { step: string; free: boolean; walkUp: string }[] = [];
+    const probe = async (step: string): Promise<void> => {
+      let walkUp = 'ran';
+      try {
+        await dispenser.walkUp({ aisle: 1 });
+      } catch (e) {
+        walkUp = e instanceof DispenseRefused ? e.code : (e as Error).message;
+      }
+      seen.push({ step, free: dispenser.lock.isFree, walkUp });
+    };
+    host.onRestart = () => {
+      // a poll brings a remote drop while the agent is going down: it must wait for the new version
+      dispenser.offer([{ commandId: 'cmd-1', aisleNo: 2 } as unknown as Parameters<typeof dispenser.offer>[0][number]]);
+      void probe('restart');
+    };
+    const m = manager({ onStep: (step) => (['self-tested', 'journal-swapping', 'moved-staging', 'journal-trial'].includes(step) ? probe(step) : undefined) });
+    expect(await m.check(offer)).toMatchObject({ result: 'installed' });
+    await settle(() => seen.length === 5);
+    expect(host.holds).toBe(1);
+    expect(seen.find((e) => e.step === 'self-tested')).toMatchObject({ free: true });
+    for (const step of ['journal-swapping', 'moved-staging', 'journal-trial', 'restart'])
+      expect(seen.find((e) => e.step === step)).toEqual({ step, free: false, walkUp: 'busy' });
+    await settle(undefined, 20);
+    expect(dispenser.lock.isFree).toBe(false); // never given back: the process exits holding it
+    expect(dispenser.leased).toBe(1); // the remote drop is still waiting
+    expect(dispensed).toBe(0);
+    stop.abort();
+    void queue;
+  });
+
+  it('a vend lock taken between the last quiet check and the swap defers the install (nothing swapped)', async () => {
+    const { offer } = await publish('1.0.1');
+    void host.lock.run(() => new Promise<void>(() => {}));
+    expect(await manager().check(offer)).toMatchObject({ result: 'deferred', report: { reason: 'the vend lock is held (a dispense is starting)' } });
+    expect(versionOf('current')).toBe('1.0.0');
+    expect(host.restarts).toBe(0);
+  });
+
+  it('a swap that fails gives the vend lock back', async () => {
+    const { offer } = await publish('1.0.1');
+    const m = manager({
+      onStep: (step) => {
+        if (step === 'moved-current') throw new Error('disk gone');
+      },
+    });
+    expect(await m.check(offer)).toMatchObject({ result: 'refused', code: 'install-failed' });
+    expect(host.holds).toBe(1);
+    expect(host.lock.isFree).toBe(true);
+    expect(versionOf('current')).toBe('1.0.0');
+  });
+
   it('one check at a time', async () => {
     const { offer } = await publish('1.0.1');
     artifacts.stallAfter = 4096;
@@ -450,6 +589,65 @@ describe('after the restart: commit, revert, boot attempts', () => {
       reason: '1.0.1 did not reach the cloud in 3 boot attempts',
     });
     expect(versionOf('current')).toBe('1.0.0');
+  });
+
+  it("11: a new version that hangs before onBoot is reverted from outside it: the trial-guard check, then the restart's boot guard", async () => {
+    await installed();
+    let mono = 5_000_000;
+    const machine: MachineBoot = { bootId: () => 'boot-a', monotonicMs: () => mono };
+    // the service starts: ExecStartPre counts attempt 1; the new version then hangs (no onBoot, no health timer)
+    expect(await manager({ machine, invocationId: 'inv-1' }).bootGuard()).toMatchObject({ action: 'counted', attempts: 1 });
+    const out: string[] = [];
+    const check = () =>
+      upgradeMain(['node', 'vend-agent', 'upgrade', 'trial-expired', '--root', root], { machine, clock, stdout: (t) => out.push(t), stderr: () => {} });
+    mono += 299_000;
+    expect(await check()).toBe(1); // within 300 s: nothing to do
+    expect(JSON.parse(out.at(-1)!)).toMatchObject({ trialExpired: { expired: false, version: '1.0.1', seconds: 299 } });
+    mono += 2_000;
+    expect(await check()).toBe(0); // past it: the timer restarts the service
+    expect(JSON.parse(out.at(-1)!)).toMatchObject({ trialExpired: { expired: true, version: '1.0.1', seconds: 301 } });
+    expect((await journal()).state).toBe('trial'); // the check only reads
+    // the restart's boot guard (a new invocation) reverts before the new version runs again
+    expect(await manager({ machine, invocationId: 'inv-2' }).bootGuard()).toMatchObject({ state: 'idle', action: 'reverted', current: '1.0.0' });
+    expect(versionOf('current')).toBe('1.0.0');
+    const j = await journal();
+    expect(j).toMatchObject({
+      state: 'idle',
+      current: '1.0.0',
+      install: null,
+      last: { outcome: 'reverted', version: '1.0.1', reason: '1.0.1 did not reach the cloud within 300 s of booting (301 s; reverted by the boot guard)' },
+    });
+    expect(j.bad.map((b) => b.version)).toEqual(['1.0.1']);
+    expect(await check()).toBe(1);
+    expect(JSON.parse(out.at(-1)!)).toMatchObject({ trialExpired: { expired: false, version: null } });
+  });
+
+  it('11: a start more than 300 s after the last counted one (it crashed late, uncommitted) reverts; a quick crash restart does not', async () => {
+    await installed();
+    let mono = 1_000;
+    const machine: MachineBoot = { bootId: () => 'boot-a', monotonicMs: () => mono };
+    expect(await manager({ machine, invocationId: 'a' }).bootGuard()).toMatchObject({ action: 'counted', attempts: 1 });
+    mono += 20_000;
+    expect(await manager({ machine, invocationId: 'b' }).bootGuard()).toMatchObject({ action: 'counted', attempts: 2 });
+    mono += 300_001;
+    expect(await manager({ machine, invocationId: 'c' }).bootGuard()).toMatchObject({ action: 'reverted', current: '1.0.0' });
+  });
+
+  it('the trial deadline is judged within one kernel boot only: after a power cut the next start gets a fresh window', async () => {
+    await installed();
+    let boot = 'boot-a';
+    let mono = 9_000_000;
+    const machine: MachineBoot = { bootId: () => boot, monotonicMs: () => mono };
+    expect(await manager({ machine, invocationId: 'a' }).bootGuard()).toMatchObject({ action: 'counted', attempts: 1 });
+    boot = 'boot-b';
+    mono = 10_000; // the monotonic clock started again; the wall clock may have jumped anywhere
+    clock.advance(24 * 3600_000);
+    const out: string[] = [];
+    expect(
+      await upgradeMain(['node', 'vend-agent', 'upgrade', 'trial-expired', '--root', root], { machine, clock, stdout: (t) => out.push(t), stderr: () => {} }),
+    ).toBe(1);
+    expect(await manager({ machine, invocationId: 'b' }).bootGuard()).toMatchObject({ action: 'counted', attempts: 2 });
+    expect((await journal()).install?.boot).toMatchObject({ id: 'boot-b', monotonicMs: 10_000 });
   });
 
   it('one service start counts one attempt: the boot guard and onBoot share the invocation id', async () => {

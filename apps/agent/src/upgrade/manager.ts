@@ -6,6 +6,8 @@ import type { BlockedReport, Clock, DeferralReport, UpgradeOffer } from '@vend/p
 import { DEFAULT_DOWNLOAD_LIMITS, DownloadError, downloadArtifact, undiciArtifactFetch } from './download.ts';
 import type { ArtifactFetch, DownloadLimits } from './download.ts';
 import { ArchiveError, DEFAULT_EXTRACT_LIMITS, extractRelease } from './extract.ts';
+import { fsyncPath, syncTree } from './fs-atomic.ts';
+import type { SyncKind } from './fs-atomic.ts';
 import type { ExtractLimits } from './extract.ts';
 import type { InstallRecord, Journal } from './journal.ts';
 import { LAUNCHER, VERSION_FILE, treeVersion } from './layout.ts';
@@ -13,7 +15,7 @@ import type { Layout } from './layout.ts';
 import { REFUSAL_STEP, notQuietReason, preflight } from './preflight.ts';
 import type { QuietState, RefusalCode } from './preflight.ts';
 import { InstallRoot, silentUpgradeLogger } from './trees.ts';
-import type { BootOutcome, UpgradeLogger, UpgradeStep } from './trees.ts';
+import type { BootOutcome, MachineBoot, UpgradeLogger, UpgradeStep } from './trees.ts';
 
 export { UPGRADE_STEPS } from './trees.ts';
 export type { BootOutcome, UpgradeLogger, UpgradeStep } from './trees.ts';
@@ -32,7 +34,15 @@ export interface UpgradeHost {
   reportBlocked(report: BlockedReport): void;
   /** Stop carrying deferral and blocked reports: the condition has ended. */
   clearReports(): void;
-  /** Stop the daemon (SIGTERM path) and exit, so the service manager starts `<root>/current` again. */
+  /**
+   * Takes the cabinet's vend lock now if it is free — checked and taken in the same turn, so nothing
+   * can start a dispense in between — or answers null. The pipeline takes it at its last quiet check
+   * and keeps it through the swap and `restart()` until the process exits: a walk-up meanwhile is
+   * refused as busy (409 on the control channel) and remote drops wait, pending, for the new version.
+   * `release()` gives it back when the install does not go ahead.
+   */
+  holdVendLock(): { release(): void } | null;
+  /** Stop the daemon (SIGTERM path) and exit, so the service manager starts `<root>/current` again. The vend lock may be held by the pipeline. */
   restart(): void;
   /** An authenticated call to the cloud that reports the running version (a heartbeat) succeeded. */
   cloudReachable(): Promise<boolean>;
@@ -90,12 +100,16 @@ export interface UpgradeManagerOptions {
   freeBytes?: (dir: string) => Promise<number>;
   /** Runs the staged tree once before the swap (default: `bin/vend-agent --version` must print the version). */
   selfTest?: (tree: string, version: string, timeoutMs: number) => Promise<void>;
+  /** fsyncs one file or directory of the staged tree before the swap (default: open, fsync, close; a seam for tests). */
+  fsync?: (p: string, kind: SyncKind) => Promise<void>;
   /**
    * The service manager's id of this start (systemd's `$INVOCATION_ID`): the boot guard run by
    * ExecStartPre and the daemon's `onBoot()` share it, so one start counts one boot attempt. Null:
    * every `bootGuard()` counts.
    */
   invocationId?: string | null;
+  /** The kernel boot id and monotonic clock the boot guard stamps attempts with (default: the system's). */
+  machine?: MachineBoot;
   log?: UpgradeLogger;
   onStep?: (step: UpgradeStep) => void | Promise<void>;
   limits?: Partial<Omit<UpgradeLimits, 'download' | 'extract'>> & { download?: Partial<DownloadLimits>; extract?: Partial<ExtractLimits> };
@@ -187,6 +201,8 @@ export class UpgradeManager {
       clock: opts.clock,
       maxBootAttempts: this.limits.maxBootAttempts,
       invocationId: opts.invocationId ?? null,
+      healthTimeoutMs: this.limits.healthTimeoutMs,
+      ...(opts.machine ? { machine: opts.machine } : {}),
       log: this.log,
       ...(opts.onStep ? { onStep: opts.onStep } : {}),
     });
@@ -324,6 +340,8 @@ export class UpgradeManager {
 
     const staging = await fs.promises.mkdtemp(path.join(L.root, `staging-${offer.version}-`));
     let swapped = false;
+    let installed = false;
+    let held: { release(): void } | null = null;
     try {
       let firstMember = true;
       try {
@@ -350,15 +368,22 @@ export class UpgradeManager {
         if (err instanceof ArchiveError) throw new Refusal('bad-archive', err.message);
         throw err;
       }
+      // every file and directory of the staged tree on the medium before the journal says swapping
+      // (renameDurable makes only the renames durable; the files they move must already be)
+      await syncTree(staging, this.opts.fsync ?? fsyncPath);
       await this.trees.step('extracted');
       await this.verifyTree(staging, offer.version);
       await this.trees.step('self-tested');
 
-      // the cabinet may have woken up while we downloaded: check again right before the swap
+      // the cabinet may have woken up while we downloaded: check again right before the swap, and take
+      // the vend lock in the same turn; it stays held through the swap and the restart
       const busy = notQuietReason(this.opts.host.quiet(), this.limits.quietSeconds);
-      if (busy !== null) {
-        return { result: 'deferred', report: { ...(this.nextReport('deferring', offer.version, '') as Omit<DeferralReport, 'reason'>), reason: busy } };
+      const hold = busy === null ? this.opts.host.holdVendLock() : null;
+      if (hold === null) {
+        const reason = busy ?? 'the vend lock is held (a dispense is starting)';
+        return { result: 'deferred', report: { ...(this.nextReport('deferring', offer.version, '') as Omit<DeferralReport, 'reason'>), reason } };
       }
+      held = hold;
 
       // 10. journal before the swap, then the renames, each saved before it is done
       const install: InstallRecord = {
@@ -371,6 +396,7 @@ export class UpgradeManager {
         attempts: 0,
         invocation: null,
         startedAt: this.opts.clock.now(),
+        boot: null,
         revertReason: null,
       };
       swapped = true;
@@ -379,12 +405,15 @@ export class UpgradeManager {
       } catch (err) {
         throw new Refusal('install-failed', `the swap failed and was undone: ${(err as Error).message}`);
       }
+      installed = true;
     } finally {
+      if (!installed) held?.release();
       await fs.promises.rm(file, { force: true });
       if (!swapped) await this.trees.cleanTransient();
     }
     await this.trees.cleanTransient();
-    this.log.info({ from: running, to: offer.version }, 'upgrade: swapped; restarting into the new version');
+    // the vend lock stays held: the process exits with it, and the new version starts with it free
+    this.log.info({ from: running, to: offer.version }, 'upgrade: swapped; restarting into the new version (vend lock held until exit)');
     this.opts.host.restart();
     return { result: 'installed', version: offer.version, from: running };
   }

@@ -57,6 +57,38 @@ export interface BootOutcome {
   reason?: string;
 }
 
+/** Where the boot guard reads the kernel boot and the monotonic clock (a seam for tests). */
+export interface MachineBoot {
+  /** The kernel's boot id (`/proc/sys/kernel/random/boot_id`), or null when unknown. */
+  bootId(): string | null;
+  /** The system-wide monotonic clock in ms (CLOCK_MONOTONIC: the same in every process of one boot). */
+  monotonicMs(): number;
+}
+
+export const systemMachineBoot: MachineBoot = {
+  bootId: () => {
+    try {
+      return fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim().slice(0, 64) || null;
+    } catch {
+      return null;
+    }
+  },
+  monotonicMs: () => Number(process.hrtime.bigint() / 1_000_000n),
+};
+
+/** Spec 2 §8: the cloud must be reached within 300 s of booting a new version. */
+export const DEFAULT_HEALTH_TIMEOUT_MS = 300_000;
+
+/** What `trialExpired()` found (the systemd trial-guard timer asks it). */
+export interface TrialCheck {
+  expired: boolean;
+  /** The version on trial, or null when none is. */
+  version: string | null;
+  /** Seconds since the boot guard counted the attempt now running (same kernel boot), or null. */
+  seconds: number | null;
+  reason: string;
+}
+
 export interface InstallRootOptions {
   root: string;
   clock: Clock;
@@ -64,6 +96,9 @@ export interface InstallRootOptions {
   maxBootAttempts?: number;
   /** systemd's `$INVOCATION_ID`: one service start counts one boot attempt however often the guard runs in it. */
   invocationId?: string | null;
+  /** The health timeout the boot guard and `trialExpired()` judge a trial by (default 300 s). */
+  healthTimeoutMs?: number;
+  machine?: MachineBoot;
   log?: UpgradeLogger;
   onStep?: (step: UpgradeStep) => void | Promise<void>;
 }
@@ -72,11 +107,49 @@ export class InstallRoot {
   readonly layout: Layout;
   private readonly log: UpgradeLogger;
   private readonly maxBootAttempts: number;
+  private readonly healthTimeoutMs: number;
+  private readonly machine: MachineBoot;
 
   constructor(private readonly opts: InstallRootOptions) {
     this.layout = layoutOf(opts.root);
     this.log = opts.log ?? silentUpgradeLogger;
     this.maxBootAttempts = opts.maxBootAttempts ?? 3;
+    this.healthTimeoutMs = opts.healthTimeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
+    this.machine = opts.machine ?? systemMachineBoot;
+  }
+
+  /**
+   * How long ago (ms) the attempt now on trial was counted, when it was counted in this kernel boot;
+   * null otherwise (no stamp, another boot, or the boot id unknown): a power cut or reboot ended that
+   * attempt, and the next start counts a new one.
+   */
+  private attemptAgeMs(install: InstallRecord): number | null {
+    const b = install.boot;
+    if (!b) return null;
+    const id = this.machine.bootId();
+    if (id === null || id !== b.id) return null;
+    return Math.max(0, this.machine.monotonicMs() - b.monotonicMs);
+  }
+
+  /**
+   * Read-only: is a version on trial past its health timeout — counted in this kernel boot more than
+   * the timeout ago and still not committed? The trial-guard timer asks this from outside the version
+   * on trial (it may hang before `onBoot()` or wedge its event loop) and restarts the service when so;
+   * the restart's boot guard then reverts it.
+   */
+  async trialExpired(): Promise<TrialCheck> {
+    const read = await readJournal(this.layout.journal);
+    if (read.kind !== 'ok' || read.journal.state !== 'trial' || !read.journal.install)
+      return { expired: false, version: null, seconds: null, reason: 'no version on trial' };
+    const install = read.journal.install;
+    const age = this.attemptAgeMs(install);
+    const limit = Math.round(this.healthTimeoutMs / 1000);
+    if (age === null)
+      return { expired: false, version: install.to, seconds: null, reason: `${install.to} is on trial; its attempt was not counted in this boot` };
+    const seconds = Math.floor(age / 1000);
+    return age > this.healthTimeoutMs
+      ? { expired: true, version: install.to, seconds, reason: `${install.to} has been on trial ${seconds} s without reaching the cloud (limit ${limit} s)` }
+      : { expired: false, version: install.to, seconds, reason: `${install.to} is on trial for ${seconds} s of ${limit} s` };
   }
 
   async step(step: UpgradeStep): Promise<void> {
@@ -223,9 +296,19 @@ export class InstallRoot {
         if (opts.fallback) return this.revert(journal, `the boot guard of ${install.to} could not run`);
         const id = this.opts.invocationId ?? null;
         if (id !== null && install.invocation === id) return { state: 'trial', current, action: 'none', attempts: install.attempts };
+        // the attempt before this start had its health window and did not commit in it (it hung, wedged
+        // or crashed late): revert now rather than give it another window
+        const age = this.attemptAgeMs(install);
+        if (age !== null && age > this.healthTimeoutMs) {
+          return this.revert(
+            journal,
+            `${install.to} did not reach the cloud within ${Math.round(this.healthTimeoutMs / 1000)} s of booting (${Math.floor(age / 1000)} s; reverted by the boot guard)`,
+          );
+        }
         const attempts = install.attempts + 1;
         if (attempts > this.maxBootAttempts) return this.revert(journal, `${install.to} did not reach the cloud in ${this.maxBootAttempts} boot attempts`);
-        await writeJournal(L.journal, { ...journal, install: { ...install, attempts, invocation: id } });
+        const boot = { id: this.machine.bootId() ?? 'unknown', monotonicMs: this.machine.monotonicMs(), at: this.opts.clock.now() };
+        await writeJournal(L.journal, { ...journal, install: { ...install, attempts, invocation: id, boot } });
         await this.step('boot-counted');
         return { state: 'trial', current, action: 'counted', attempts };
       }
