@@ -3,7 +3,9 @@ import type { Clock } from '@vend/protocol';
 import type { DB } from '../db/schema.ts';
 import { newId } from '../crypto/ids.ts';
 import type { Principal } from './principal.ts';
+import { formatTimestamp } from './time-format.ts';
 
+/** One audit record as the spec shows it (spec 1 §4.1); `timestamp` in the spec's `+0000` form. */
 export interface AuditEntry {
   keyId: string | null;
   userId: string | null;
@@ -44,7 +46,7 @@ export class AuditLog {
         userId: r.user_id,
         action: r.action,
         resource: r.resource,
-        timestamp: new Date(r.timestamp).toISOString(),
+        timestamp: formatTimestamp(r.timestamp)!,
       })),
     };
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
+import type { ManualClock } from '@vend/protocol';
 
 const admin = { 'x-api-key': SANDBOX_CREDENTIALS.admin.apiKey };
 const alice = { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey };
@@ -14,6 +15,14 @@ async function snapshot(t: TestServer): Promise<string> {
   const terminals = await db.selectFrom('payment_terminals').selectAll().orderBy('id').execute();
   const operators = await db.selectFrom('operators').select(['id', 'email', 'name', 'admin', 'currency', 'merchant_account']).orderBy('id').execute();
   return JSON.stringify({ machines, aisles, orders, terminals, operators });
+}
+
+interface AuditEntry {
+  keyId: string | null;
+  userId: string | null;
+  action: string;
+  resource: string;
+  timestamp: string;
 }
 
 describe.each(DIALECTS)('sandbox core on %s', (dialect) => {
@@ -89,16 +98,52 @@ describe.each(DIALECTS)('sandbox core on %s', (dialect) => {
     expect(wiped.status).toBe(200);
     expect(await snapshot(t)).toBe(before);
 
-    const audit = await call<{ data: { records: { action: string; keyId: string; userId: string; resource: string; timestamp: string }[] } }>(
-      t.url,
-      'GET',
-      '/sandbox/audit',
-      {
-        headers: admin,
-      },
+    const audit = await call<{ data: AuditEntry[] }>(t.url, 'GET', '/sandbox/audit', { headers: admin });
+    expect(audit.body.data.map((a) => a.action)).toEqual(expect.arrayContaining(['sandbox.reset', 'sandbox.reset.wipe_money']));
+    expect(audit.body.data[0]).toMatchObject({ keyId: '5bada0000000a001', resource: 'sandbox' });
+  });
+
+  it('answers the audit log as the spec says: data is the array of {keyId,userId,action,resource,timestamp}, timestamps in +0000 form, total in X-Total-Count', async () => {
+    // two resets a second apart: two audit records, the later one newest
+    for (const wipe of ['false', 'true']) {
+      (t.clock as ManualClock).advance(1000);
+      expect((await call(t.url, 'POST', '/sandbox/reset', { headers: admin, query: { wipeMoney: wipe } })).status).toBe(200);
+    }
+    const total = Number(
+      (
+        await t.ctx.database.db
+          .selectFrom('audit_log')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
     );
-    expect(audit.body.data.records.map((a) => a.action)).toEqual(expect.arrayContaining(['sandbox.reset', 'sandbox.reset.wipe_money']));
-    expect(audit.body.data.records[0]).toMatchObject({ keyId: '5bada0000000a001', resource: 'sandbox' });
+    expect(total).toBeGreaterThan(1);
+    const r = await call<{ code: number; message: string; data: AuditEntry[] }>(t.url, 'GET', '/sandbox/audit', { headers: admin });
+    expect(r.status).toBe(200);
+    expect(r.body.code).toBe(200);
+    expect(Array.isArray(r.body.data)).toBe(true);
+    expect(r.body.data.length).toBe(Math.min(total, 20));
+    for (const e of r.body.data) {
+      expect(Object.keys(e).sort()).toEqual(['action', 'keyId', 'resource', 'timestamp', 'userId']);
+      expect(e.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+0000$/);
+    }
+    expect(r.body.data[0]).toEqual({
+      action: 'sandbox.reset.wipe_money',
+      keyId: '5bada0000000a001',
+      userId: 'op_sbx_admin',
+      resource: 'sandbox',
+      timestamp: new Date(t.clock.now()).toISOString().replace('Z', '+0000'),
+    });
+    expect(r.body.data[1]).toMatchObject({ action: 'sandbox.reset' });
+    expect(r.headers.get('x-total-count')).toBe(String(total));
+
+    // paging stays in the query: page 2 of size 1 is the second newest entry
+    const second = await call<{ data: AuditEntry[] }>(t.url, 'GET', '/sandbox/audit', { headers: admin, query: { page: '2', size: '1' } });
+    expect(second.body.data).toEqual([r.body.data[1]]);
+    expect(second.headers.get('x-total-count')).toBe(String(total));
+    const past = await call<{ data: AuditEntry[] }>(t.url, 'GET', '/sandbox/audit', { headers: admin, query: { page: '1000', size: '100' } });
+    expect(past.body.data).toEqual([]);
+    expect((await call(t.url, 'GET', '/sandbox/audit', { headers: admin, query: { size: '101' } })).status).toBe(400);
   });
 
   it('reset query flags are validated', async () => {

@@ -7,7 +7,7 @@ import { principalOf } from '../../http/authenticate.ts';
 import { parseInput } from '../../http/validate.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { SandboxService } from './sandbox.service.ts';
-import { AuditQuery, HealthData, ReadinessQuery, ResetQuery } from './sandbox.schemas.ts';
+import { AuditData, AuditQuery, HealthData, ReadinessQuery, ResetQuery } from './sandbox.schemas.ts';
 import { defineRoute } from '../../http/route.ts';
 import { renderReadinessPage } from './readiness-page.ts';
 
@@ -68,12 +68,22 @@ export function sandboxRoutes(ctx: AppContext): Router {
   defineRoute(
     r,
     docs,
-    { method: 'get', path: '/sandbox/audit', tag: 'sandbox', summary: 'Audit log of every write', auth: 'admin', query: AuditQuery },
+    {
+      method: 'get',
+      path: '/sandbox/audit',
+      tag: 'sandbox',
+      summary: 'Audit log of every write, newest first; paged by the page/size query, the total in the X-Total-Count header',
+      auth: 'admin',
+      query: AuditQuery,
+      response: AuditData,
+    },
     ...adminGuard(ctx),
     async (req, res) => {
       const q = parseInput(AuditQuery, req.query, 'query');
       const { total, records } = await ctx.audit.list(ctx.database.db, q.size, offsetOf(q));
-      sendOk(res, { page: q.page, size: q.size, total, records });
+      // spec 1 §4.1: data is the array itself; the total travels beside it (docs/sandbox.md)
+      res.set('X-Total-Count', String(total));
+      sendOk(res, records);
     },
   );
 
