@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vend/protocol';
 import type { Database } from '../../db/database.ts';
+import { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
 import { DEVICE_RUNTIME_DEFAULTS } from '../device-credentials/runtime.ts';
+import type { CabinetCaller } from './device-auth.ts';
+import { GatewayService } from './gateway.service.ts';
 import { DIALECTS, call, freshDatabase, startTestServer, type TestServer } from '../../testing/harness.ts';
-import { ADMIN, arm, enrol, enrolled, expectStatus, keyHeader, newDeviceId, newSerial, provision } from './gateway.test-support.ts';
+import { ADMIN, FLEET, arm, enrol, enrolled, expectStatus, keyHeader, newDeviceId, newSerial, provision } from './gateway.test-support.ts';
 
 const SEC = 1000;
 const deferral = (version = '2.0.0', count = 1) => ({ version, count, seconds: 30, reason: 'vend in progress' });
@@ -149,5 +152,45 @@ describe.each(DIALECTS)('heartbeat reports with two replicas on one %s store', (
     await expectStatus(call(b.url, 'POST', '/cabinet/heartbeat', { headers: keyHeader(cab.key), json: body }), 200);
     // Not rewritten: the stored deferral still carries the first report's time.
     expect((await statusRow(a, cab.serial)).deferring_json).toBe(first.deferring_json);
+  });
+});
+
+/**
+ * Walk-up sales of an un-enrolled cabinet: createOrder takes the fleet secret, so its report must be
+ * able to settle the order too (else the refund sweep refunds every sale). The service takes a
+ * fleet-secret report for a walk-up order of the caller's machine only; remote drops and local
+ * dispenses stay device-key legs.
+ */
+describe.each(DIALECTS)('fleet-secret reports in the gateway service on %s', (dialect) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(dialect);
+  });
+  afterAll(async () => t.close());
+
+  it('settles a walk-up order of the caller’s machine and refuses local dispenses and remote drops with 401', async () => {
+    const serial = await provision(t, newSerial('WLK'));
+    const order = await expectStatus<{ orderNumber: string }>(
+      call(t.url, 'POST', '/cabinet/createOrder', { headers: FLEET, json: { equipmentNo: serial, aisleNo: 2, quantity: 1, payMethod: 'cash' } }),
+      200,
+    );
+    const m = await t.ctx.database.db.selectFrom('machines').select(['id', 'operator_id']).where('machine_no', '=', serial).executeTakeFirstOrThrow();
+    const caller: CabinetCaller = {
+      machineId: m.id,
+      machineNo: serial,
+      operatorId: m.operator_id,
+      retired: false,
+      via: 'fleet-secret',
+      keyId: null,
+      generation: null,
+      credentialDeviceId: null,
+      provisioned: false,
+    };
+    const service = new GatewayService(t.ctx, new DeviceCredentialsService(t.ctx));
+    const base = { aisleNo: 2, success: true, outcome: 'ok', detail: '' };
+    await expect(service.report(caller, { ...base, dispenseId: `d-${serial}-1` })).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(service.report(caller, { ...base, dispenseId: `d-${serial}-2`, commandId: 'cmd_x' })).rejects.toMatchObject({ code: 'unauthorized' });
+    const r = await service.report(caller, { ...base, dispenseId: `d-${serial}-3`, orderNumber: order.body.data.orderNumber });
+    expect(r).toMatchObject({ kind: 'order', status: 'shipped', duplicate: false });
   });
 });

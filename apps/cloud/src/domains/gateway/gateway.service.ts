@@ -444,8 +444,13 @@ export class GatewayService {
    * the effect applied in one transaction; a duplicate — even a concurrent one, which waits on the
    * claim — answers the first report's result. A refused report (unknown order, settled order)
    * rolls back with its claim, so a corrected retry can still land. Accepted for a retired machine.
+   * A fleet-secret caller (an un-enrolled cabinet) may report only its walk-up sales.
    */
   async report(caller: CabinetCaller, body: ReportRequest): Promise<ReportData> {
+    // On the fleet secret only a walk-up sale's report is taken (the order the same leg opened, on this
+    // machine): remote drops and local dispenses need the cabinet's own key.
+    if (caller.via !== 'device-key' && (body.orderNumber === undefined || body.commandId !== undefined))
+      throw new AppError('unauthorized', 'A device key is required for remote-drop and local dispense reports');
     if (body.commandId !== undefined && body.orderNumber !== undefined)
       throw badRequest('Send commandId (remote drop) or orderNumber (walk-up sale), not both');
     if (body.commandId !== undefined) return this.reportDrop(caller, body, body.commandId);
