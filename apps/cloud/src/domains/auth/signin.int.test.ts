@@ -8,6 +8,9 @@ import { bearer, countRows, login, me, post, totpAt, type Challenge, type Sessio
 
 const alice = SANDBOX_CREDENTIALS.alice;
 const bob = SANDBOX_CREDENTIALS.bob;
+/** Spec 1 §7's 401 text, then the detail (docs/decisions/auth.md). */
+const BAD_TICKET = 'Invalid API key: invalid or expired sign-in ticket';
+const BAD_CODE = 'Invalid API key: invalid verification code';
 
 describe.each(DIALECTS)('sign-in with MFA on %s', (dialect) => {
   let t: TestServer;
@@ -119,7 +122,7 @@ describe.each(DIALECTS)('sign-in with MFA on %s', (dialect) => {
     nextStep();
     const again = await post(t, '/api/v1/auth/mfa/verify', { ticket: ch.ticket, code: totpAt(alice.totpSecret, clock.now()) }, from());
     expect(again.status).toBe(401);
-    expect(again.body.message).toBe('Invalid or expired sign-in ticket');
+    expect(again.body.message).toBe(BAD_TICKET);
   });
 
   it('a TOTP code is accepted once: the same code on a second ticket is refused, the next step’s is not', async () => {
@@ -130,7 +133,7 @@ describe.each(DIALECTS)('sign-in with MFA on %s', (dialect) => {
     const second = await login(t, alice.email, alice.password, from());
     const replay = await post(t, '/api/v1/auth/mfa/verify', { ticket: second.ticket, code }, from());
     expect(replay.status).toBe(401);
-    expect(replay.body.message).toBe('Invalid verification code');
+    expect(replay.body.message).toBe(BAD_CODE);
     nextStep();
     expect((await post(t, '/api/v1/auth/mfa/verify', { ticket: second.ticket, code: totpAt(alice.totpSecret, clock.now()) }, from())).status).toBe(200);
   });
@@ -157,11 +160,11 @@ describe.each(DIALECTS)('sign-in with MFA on %s', (dialect) => {
     for (let i = 0; i < 5; i++) {
       const r = await post(t, '/api/v1/auth/mfa/verify', { ticket: burn.ticket, code: wrong }, from());
       expect(r.status).toBe(401);
-      expect(r.body.message).toBe('Invalid verification code');
+      expect(r.body.message).toBe(BAD_CODE);
     }
     const after = await post(t, '/api/v1/auth/mfa/verify', { ticket: burn.ticket, code: good }, from());
     expect(after.status).toBe(401);
-    expect(after.body.message).toBe('Invalid or expired sign-in ticket');
+    expect(after.body.message).toBe(BAD_TICKET);
 
     const keep = await login(t, alice.email, alice.password, from());
     for (let i = 0; i < 4; i++) expect((await post(t, '/api/v1/auth/mfa/verify', { ticket: keep.ticket, code: wrong }, from())).status).toBe(401);
@@ -174,7 +177,29 @@ describe.each(DIALECTS)('sign-in with MFA on %s', (dialect) => {
     clock.advance(300_000);
     const r = await post(t, '/api/v1/auth/mfa/verify', { ticket: ch.ticket, code: totpAt(alice.totpSecret, clock.now()) }, from());
     expect(r.status).toBe(401);
-    expect(r.body.message).toBe('Invalid or expired sign-in ticket');
+    expect(r.body.message).toBe(BAD_TICKET);
+  });
+
+  it("every sign-in 401 carries spec 1 §7's text 'Invalid API key', a detail after a colon where one is safe to give", async () => {
+    const bodies: Record<string, unknown> = {
+      '/api/v1/auth/mfa/verify': { ticket: 'vmt_made-up', code: '123456' },
+      '/api/v1/auth/mfa/recovery': { ticket: 'vmt_made-up', recoveryCode: 'AAAA-BBBB-CCCC-DDDD' },
+      '/api/v1/auth/mfa/enroll/start': { ticket: 'vmt_made-up' },
+      '/api/v1/auth/mfa/enroll/confirm': { ticket: 'not-even-shaped', code: '123456' },
+    };
+    for (const [path, body] of Object.entries(bodies)) {
+      const r = await post(t, path, body, from());
+      expect(r.body, path).toEqual({ code: 401, message: BAD_TICKET, data: null });
+    }
+    const ch = await login(t, alice.email, alice.password, from());
+    const wrong = await post(t, '/api/v1/auth/mfa/verify', { ticket: ch.ticket, code: totpAt(alice.totpSecret, clock.now() + 10 * 60_000) }, from());
+    expect(wrong.body).toEqual({ code: 401, message: BAD_CODE, data: null });
+    // a wrong password names nothing (which of email or password was wrong stays unsaid)
+    expect((await post(t, '/api/v1/auth/login', { email: alice.email, password: 'nope-nope' }, from())).body).toEqual({
+      code: 401,
+      message: 'Invalid API key',
+      data: null,
+    });
   });
 
   it('refuses tickets that were never issued, and malformed codes without spending an attempt', async () => {
@@ -270,7 +295,7 @@ describe.each(DIALECTS)('sign-in with MFA on %s', (dialect) => {
     const r2 = await login(t, bob.email, bob.password, from());
     const reused = await post(t, '/api/v1/auth/mfa/recovery', { ticket: r2.ticket, recoveryCode: first }, from());
     expect(reused.status).toBe(401);
-    expect(reused.body.message).toBe('Invalid verification code');
+    expect(reused.body.message).toBe(BAD_CODE);
     const made = await post(t, '/api/v1/auth/mfa/recovery', { ticket: r2.ticket, recoveryCode: 'ZZZZ-ZZZZ-ZZZZ-ZZZZ' }, from());
     expect(made.status).toBe(401);
     expect((await post<Session>(t, '/api/v1/auth/mfa/recovery', { ticket: r2.ticket, recoveryCode: codes[1]! }, from())).body.data.recoveryCodesRemaining).toBe(

@@ -3,7 +3,7 @@ import { newId } from '../../crypto/ids.ts';
 import { hashSecret, sha256Hex, verifyPassword, verifySecret } from '../../crypto/secrets.ts';
 import type { Kysely } from 'kysely';
 import type { DB, OperatorRow } from '../../db/schema.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, ERROR_TABLE } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatScopes } from '../../http/scopes.ts';
 import { AuthRepo } from './auth.repo.ts';
@@ -31,8 +31,10 @@ export const SIGNIN_LIMITS = {
 
 const RATE_WINDOW_SECONDS = 3600;
 const rateLimited = () => new AppError('rate_limited', undefined, { headers: { 'Retry-After': String(RATE_WINDOW_SECONDS) } });
-const badTicket = () => new AppError('unauthorized', 'Invalid or expired sign-in ticket');
-const badCode = () => new AppError('unauthorized', 'Invalid verification code');
+/** A 401 with a detail: the catalogue text first (spec 1 §7), then what was wrong, as 400s render their details. */
+const unauthorizedBecause = (detail: string) => new AppError('unauthorized', `${ERROR_TABLE.unauthorized.message}: ${detail}`);
+const badTicket = () => unauthorizedBecause('invalid or expired sign-in ticket');
+const badCode = () => unauthorizedBecause('invalid verification code');
 type SignInVia = 'password' | 'social';
 type Ticket = NonNullable<Awaited<ReturnType<AuthRepo['ticketByHash']>>>;
 
