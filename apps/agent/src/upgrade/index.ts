@@ -29,6 +29,7 @@
  * | `quiet()` | `{vendLockFree, leased, spoolDepth, secondsSinceActivity}`: the VendLock's `isFree`, leased dispense commands, spool depth, seconds since the last vend/lease/customer activity |
  * | `fetchOffer()` | `GET /cabinet/upgrade?agentVersion=<running>`: the `data` (an offer or null); throw on a transport error |
  * | `reportDeferral(r)`, `reportBlocked(r)`, `clearReports()` | keep the latest report and send it as `deferring` / `blocked` in every heartbeat until cleared (null when cleared) |
+ * | `holdVendLock()` | take the dispenser's vend lock now if free (`holdVendLock(dispenser.lock)` from vend-hold.ts), else null; held through the swap and `restart()` until exit, so `stop()` must not wait for it |
  * | `restart()` | stop the daemon the SIGTERM way and exit; systemd (`Restart=always`) starts `<root>/current` again |
  * | `cloudReachable()` | send a heartbeat now (it reports the running version) and resolve true on a 2xx |
  *
