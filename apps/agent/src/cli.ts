@@ -30,12 +30,16 @@ export const EXIT_CODES = {
   notEnrolled: 7,
   /** The cabinet credential is revoked; it never enrols again. */
   revoked: 8,
+  /** dispense: the daemon took the request but gave no answer in time — the vend may still be in progress. */
+  outcomeUnknown: 9,
   usage: 64,
   /** A bug: an error nothing above accounts for. */
   internal: 70,
   /** Another daemon holds the state directory. */
   locked: 75,
-  /** The configuration is invalid (every problem is printed). */
+  /** A file of the state directory cannot be read or written by this user (EX_NOPERM): run as root or as the vend-agent user. */
+  noPermission: 77,
+  /** The configuration is invalid (every problem is printed), or the state directory path is not a usable directory. */
   config: 78,
 } as const;
 

@@ -115,6 +115,45 @@ describe('cloud client: the witness token', () => {
   });
 });
 
+describe('cloud client: the witness token under overlapping calls', () => {
+  it('keeps the token of the latest-sent request, not of the answer that arrived last (3 calls answered in reverse order)', async () => {
+    // the cloud mints a token per request in the order it takes them (the order sent); the answers come back reversed
+    const gates: ((a: Answer) => void)[] = [];
+    const { c, requests } = client((_r, n) => (n <= 3 ? new Promise<Answer>((resolve) => (gates[n - 1] = resolve)) : { data: hb }));
+    const calls = [c.heartbeat({}), c.pending(), c.config()];
+    await new Promise((r) => setImmediate(r));
+    expect(requests).toHaveLength(3);
+    gates[2]!({ data: CONFIG, headers: { 'x-device-witness': 'n1.t3' } });
+    await calls[2];
+    gates[1]!({ data: { commands: [] }, headers: { 'x-device-witness': 'n1.t2' } });
+    await calls[1];
+    gates[0]!({ data: hb, headers: { 'x-device-witness': 'n1.t1' } });
+    await calls[0];
+    expect(c.lastWitness).toBe('n1.t3');
+    await c.heartbeat({});
+    expect(requests[3]!.headers['x-device-witness']).toBe('n1.t3');
+  });
+
+  it('an answer to a later-sent request replaces the token; one to an earlier request does not', async () => {
+    const gates: ((a: Answer) => void)[] = [];
+    const { c, requests } = client((_r, n) =>
+      n <= 2 ? new Promise<Answer>((resolve) => (gates[n - 1] = resolve)) : { data: hb, headers: { 'x-device-witness': `n1.t${n}` } },
+    );
+    const a = c.heartbeat({});
+    const b = c.heartbeat({});
+    await new Promise((r) => setImmediate(r));
+    gates[1]!({ data: hb, headers: { 'x-device-witness': 'n1.t2' } });
+    await b;
+    await c.heartbeat({}); // sent third, answered at once: its token is the newest
+    expect(c.lastWitness).toBe('n1.t3');
+    gates[0]!({ data: hb, headers: { 'x-device-witness': 'n1.t1' } });
+    await a;
+    expect(c.lastWitness).toBe('n1.t3');
+    await c.heartbeat({});
+    expect(requests.map((r) => r.headers['x-device-witness'])).toEqual([undefined, undefined, 'n1.t2', 'n1.t3']);
+  });
+});
+
 describe('cloud client: credential handover', () => {
   it('stores the rotated credential before the next call presents it; the old generation is never presented again', async () => {
     const { c, store, requests } = client((_r, n) => ({ data: hb, headers: n === 2 ? { 'x-device-credential': K2 } : {} }));

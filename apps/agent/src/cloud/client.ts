@@ -132,6 +132,10 @@ const Envelope = z.object({ code: z.number().optional(), message: z.string().opt
  */
 export class CloudClient {
   private witness: string | null = null;
+  /** Requests sent so far (each attempt counts): the order the cloud saw them in, as far as the agent can tell. */
+  private sent = 0;
+  /** The send number of the request whose answer carried `witness`. */
+  private witnessFrom = 0;
   readonly reachability: Reachability = { lastAnswerAt: null, lastSuccessAt: null, lastError: null, consecutiveFailures: 0 };
 
   constructor(private readonly o: CloudClientOptions) {}
@@ -241,6 +245,7 @@ export class CloudClient {
       req.body = JSON.stringify(o.body);
     }
     const now = (): number => this.o.clock.now();
+    const seq = ++this.sent;
     let res;
     try {
       res = await this.o.transport(req);
@@ -255,8 +260,14 @@ export class CloudClient {
     this.reachability.lastAnswerAt = now();
     this.reachability.consecutiveFailures = 0;
 
+    // The cloud accepts only its last few tokens. With calls overlapping (heartbeat, poll, config,
+    // spool), answers arrive in any order: keep the token of the most recently *sent* request (the
+    // newest the cloud minted, as near as the agent can know), not of the answer that came last.
     const witness = res.headers[DEVICE_WITNESS_HEADER];
-    if (witness) this.witness = witness;
+    if (witness && seq > this.witnessFrom) {
+      this.witness = witness;
+      this.witnessFrom = seq;
+    }
     const handed = res.headers[DEVICE_CREDENTIAL_HEADER];
     // A handover is taken only from an answer to the credential in use now; one answering an older
     // generation (a call in flight while a rotation completed) is stale and ignored.

@@ -9,6 +9,16 @@ export interface ControlAnswer {
 /** The control channel could not be reached: the daemon is not running (or not on this port). */
 export class ControlUnreachable extends Error {}
 
+/**
+ * The request reached the control channel but no (whole) answer came back: a timeout, or the
+ * connection dropped mid-answer. The daemon is running (or was); what the request started — a
+ * vend — may still be going on.
+ */
+export class ControlNoAnswer extends ControlUnreachable {}
+
+/** Errors that prove the request never reached a listener. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
 /** The technician CLI's side of the control channel. */
 export class ControlClient {
   constructor(
@@ -22,6 +32,7 @@ export class ControlClient {
     if (this.token) headers['authorization'] = `Bearer ${this.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res;
+    let text: string;
     try {
       res = await request(this.baseUrl + path, {
         method,
@@ -30,10 +41,17 @@ export class ControlClient {
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
+      text = await res.body.text();
     } catch (e) {
-      throw new ControlUnreachable(`the agent's control channel at ${this.baseUrl} does not answer (${(e as Error).message})`);
+      const err = e as { code?: string; cause?: { code?: string }; message?: string };
+      const code = err.code ?? err.cause?.code ?? '';
+      if (NOT_SENT.has(code)) throw new ControlUnreachable(`the agent's control channel at ${this.baseUrl} does not answer (${err.message ?? code})`);
+      const why =
+        code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+          ? `no answer within ${Math.round(this.timeoutMs / 1000)} s`
+          : `the connection ended without an answer: ${err.message ?? code}`;
+      throw new ControlNoAnswer(`the agent's control channel at ${this.baseUrl} took the request but gave no answer (${why})`);
     }
-    const text = await res.body.text();
     let parsed: Record<string, unknown>;
     try {
       parsed = JSON.parse(text) as Record<string, unknown>;

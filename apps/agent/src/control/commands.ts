@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, watchFile, unwatchFile } from 'node:fs';
+import { statSync, watchFile, unwatchFile } from 'node:fs';
 import type { EventEmitter } from 'node:events';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { PAY_METHODS, parseDeviceKey } from '@vend/protocol';
@@ -13,9 +13,11 @@ import type { HttpTransport } from '../cloud/http.ts';
 import { Daemon } from '../daemon.ts';
 import { DispenseBook } from '../spool/book.ts';
 import { MemoryJournal } from '../spool/journal.ts';
-import { StateDir, StateDirError } from '../state/state-dir.ts';
+import { readTextIfExists } from '../state/fs-atomic.ts';
+import { readFrom, tailLines } from '../state/log-file.ts';
+import { StateDir, StateDirError, StateDirUnusable } from '../state/state-dir.ts';
 import type { SerialTransport } from '../vmc/transport.ts';
-import { ControlClient, ControlUnreachable } from './client.ts';
+import { ControlClient, ControlNoAnswer, ControlUnreachable } from './client.ts';
 import { ControlBindError } from './server.ts';
 
 /** Exit codes (mirrors cli.ts EXIT_CODES; kept here so this module does not import the CLI). */
@@ -27,11 +29,40 @@ const EXIT = {
   refused: 6,
   notEnrolled: 7,
   revoked: 8,
+  outcomeUnknown: 9,
   usage: 64,
   internal: 70,
   locked: 75,
+  noPermission: 77,
   config: 78,
 } as const;
+
+/** Read syscalls: a permission error there means "cannot read". */
+const READ_SYSCALLS = new Set(['open', 'read', 'stat', 'lstat', 'fstat', 'scandir', 'access', 'readlink']);
+
+/**
+ * A file-system error as the technician should see it: one line and an exit code, or null when it is
+ * not one (a bug, reported as an internal error). Permission problems are 77 (EX_NOPERM): the state
+ * directory is 0700, root's or the vend-agent user's. A state-directory path that is not a directory
+ * (or runs through a file) is a configuration mistake: 78.
+ */
+export function fsProblem(e: unknown): { message: string; exit: number } | null {
+  const err = e as NodeJS.ErrnoException;
+  if (!(e instanceof Error) || typeof err.code !== 'string' || typeof err.syscall !== 'string') return null;
+  const path = err.path ?? 'a file of the state directory';
+  if (err.code === 'EACCES' || err.code === 'EPERM') {
+    const verb = !err.syscall || READ_SYSCALLS.has(err.syscall) ? 'read' : 'write';
+    return { message: `cannot ${verb} ${path}: run as root or as the vend-agent user`, exit: EXIT.noPermission };
+  }
+  if (err.code === 'ENOTDIR' || err.code === 'EISDIR' || err.code === 'ELOOP' || err.code === 'ENAMETOOLONG') {
+    const what = err.code === 'EISDIR' ? 'is a directory, not a file' : err.code === 'ENOTDIR' ? 'runs through something that is not a directory' : err.code;
+    return { message: `cannot use ${path}: ${what} — check --state-dir / VEND_AGENT_STATE_DIR`, exit: EXIT.config };
+  }
+  if (err.code === 'EROFS' || err.code === 'ENOSPC' || err.code === 'EIO') {
+    return { message: `cannot write ${path}: ${err.code}`, exit: EXIT.config };
+  }
+  return null;
+}
 
 export interface AgentCommandDeps {
   stdout: (t: string) => void;
@@ -47,6 +78,8 @@ export interface AgentCommandDeps {
   logStdout?: NodeJS.WritableStream | null;
   /** `run` tells its caller it is up (default: the ready line on stdout). */
   onReady?: (d: Daemon) => void;
+  /** How long `dispense` waits for the control channel's answer (default 90 s: a vend takes up to 30 s, plus the cloud's order). */
+  dispenseTimeoutMs?: number;
 }
 
 type Flags = Record<string, unknown>;
@@ -177,8 +210,7 @@ export function offlineStatus(c: AgentConfig): Obj {
   const enrolment = state.readEnrolment();
   const credential = state.readCredential();
   const journal = new MemoryJournal();
-  const path = state.path('journal');
-  journal.text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  journal.text = readTextIfExists(state.path('journal')) ?? '';
   const book = new DispenseBook(journal, { now: () => Date.now(), setTimeout: () => 0, clearTimeout: () => {} });
   book.load();
   const cached = state.readCachedConfig();
@@ -212,6 +244,11 @@ export function agentCommands(deps: AgentCommandDeps, setExit: (code: number) =>
           setExit(EXIT.config);
           return;
         }
+        if (e instanceof StateDirUnusable) {
+          err(`error: ${e.message} — check --state-dir / VEND_AGENT_STATE_DIR\n`);
+          setExit(EXIT.config);
+          return;
+        }
         if (e instanceof StateDirError) {
           err(`error: ${e.message}\n`);
           setExit(EXIT.locked);
@@ -225,6 +262,12 @@ export function agentCommands(deps: AgentCommandDeps, setExit: (code: number) =>
         if (e instanceof ControlBindError) {
           err(`error: ${e.message}\n`);
           setExit(EXIT.config);
+          return;
+        }
+        const fsp = fsProblem(e);
+        if (fsp) {
+          err(`error: ${fsp.message}\n`);
+          setExit(fsp.exit);
           return;
         }
         throw e;
@@ -325,7 +368,7 @@ export function agentCommands(deps: AgentCommandDeps, setExit: (code: number) =>
             const enrolment = o(s['enrolment']);
             out(
               [
-                `vend-agent: the daemon is not running (${e.message})`,
+                e instanceof ControlNoAnswer ? `vend-agent: the daemon does not answer (${e.message})` : `vend-agent: the daemon is not running (${e.message})`,
                 row('state dir', c.stateDir),
                 row(
                   'enrolment',
@@ -397,15 +440,23 @@ export function agentCommands(deps: AgentCommandDeps, setExit: (code: number) =>
     .option('--json', 'print one JSON object')
     .addHelpText(
       'after',
-      `\nExit codes: ${EXIT.ok} vended, ${EXIT.vendFailed} the board did not vend (outcome says why; the order is refunded), ${EXIT.refused} refused before the motor ran (busy, not ready, empty token, the cloud refused the order), ${EXIT.daemonDown} the daemon is not running.`,
+      `\nExit codes: ${EXIT.ok} vended, ${EXIT.vendFailed} the board did not vend (outcome says why; the order is refunded), ${EXIT.refused} refused before the motor ran (busy, not ready, empty token, the cloud refused the order), ${EXIT.daemonDown} the daemon is not running, ${EXIT.outcomeUnknown} the daemon took the request but gave no answer in time: the vend may still be in progress (see vend-agent status and GET /v1/vends before trying again).`,
     )
     .action(
       guarded(async (flags: Flags, cmd: Command) => {
         const c = configOf(deps, cmd);
         let a;
         try {
-          a = await controlClient(c, 90_000).call('POST', '/v1/dispense', { aisle: flags['aisle'], payMethod: flags['payMethod'] });
+          a = await controlClient(c, deps.dispenseTimeoutMs ?? 90_000).call('POST', '/v1/dispense', { aisle: flags['aisle'], payMethod: flags['payMethod'] });
         } catch (e) {
+          if (e instanceof ControlNoAnswer) {
+            // the request reached the daemon: the vend may be under way; a second try could vend twice
+            err(
+              `${e.message}\nthe vend of aisle ${String(flags['aisle'])} may still be in progress: check \`vend-agent status\` and the last vends (GET /v1/vends) before trying again\n`,
+            );
+            setExit(EXIT.outcomeUnknown);
+            return;
+          }
           if (!(e instanceof ControlUnreachable)) throw e;
           err(`${e.message}\n`);
           setExit(EXIT.daemonDown);
@@ -519,7 +570,11 @@ export function agentCommands(deps: AgentCommandDeps, setExit: (code: number) =>
       guarded(async (flags: Flags, cmd: Command) => {
         const c = configOf(deps, cmd);
         const file = new StateDir(c.stateDir).path('log');
-        if (!existsSync(file)) {
+        let tail;
+        try {
+          tail = tailLines(file, flags['lines'] as number);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
           err(`no log at ${file} (has the daemon run with this state directory?)\n`);
           setExit(EXIT.daemonDown);
           return;
@@ -528,19 +583,28 @@ export function agentCommands(deps: AgentCommandDeps, setExit: (code: number) =>
           if (!line.trim()) return;
           out((flags['json'] ? line : humanLogLine(line)) + '\n');
         };
-        const text = readFileSync(file, 'utf8');
-        const lines = text.split('\n');
-        for (const l of lines.slice(Math.max(0, lines.length - 1 - (flags['lines'] as number)))) show(l);
+        for (const l of tail.lines) show(l);
         if (flags['follow']) {
-          let offset = Buffer.byteLength(text);
+          let offset = tail.end;
+          let ino = tail.ino;
           const onChange = (): void => {
-            const buf = readFileSync(file);
-            if (buf.length < offset) offset = 0; // rotated
-            const chunk = buf.subarray(offset).toString('utf8');
-            const end = chunk.lastIndexOf('\n');
+            let got;
+            try {
+              got = readFrom(file, offset);
+            } catch {
+              return; // between a rotation's rename and the new file
+            }
+            if (got.ino !== ino || got.size < offset) {
+              // rotated (or truncated): the new file from its start
+              ino = got.ino;
+              offset = 0;
+              got = readFrom(file, 0);
+            }
+            const chunk = got.bytes;
+            const end = chunk.lastIndexOf(0x0a);
             if (end < 0) return;
-            offset += Buffer.byteLength(chunk.slice(0, end + 1));
-            for (const l of chunk.slice(0, end).split('\n')) show(l);
+            offset += end + 1;
+            for (const l of chunk.subarray(0, end).toString('utf8').split('\n')) show(l);
           };
           watchFile(file, { interval: 500 }, onChange);
           const signals = deps.signals ?? process;

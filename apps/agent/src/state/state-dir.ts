@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, mkdirSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigBlock, DeviceIdField, parseDeviceKey } from '@vend/protocol';
@@ -45,6 +45,12 @@ export function deviceIdFromMachineId(machineId: string): string | null {
 
 export class StateDirError extends Error {}
 
+/** The state directory cannot be used at all: the path is not a directory (a configuration mistake, not a busy directory). */
+export class StateDirUnusable extends Error {}
+
+/** Files that hold secrets: 0600 whatever someone did to them (tightened at every start). */
+const SECRET_FILES = ['credential', 'enrolment', 'controlToken', 'config', 'journal'] as const;
+
 /**
  * The agent's durable state: one directory (default /var/lib/vend-agent, mode 0700). Every file is
  * written atomically (fs-atomic.ts); the credential and the control token are mode 0600.
@@ -56,11 +62,29 @@ export class StateDir {
     return join(this.root, STATE_FILES[name]);
   }
 
-  /** Creates the directory (0700) if needed. */
+  /**
+   * Creates the directory (0700) if needed, and tightens what is there: the directory to 0700, the
+   * files holding secrets to 0600 (an operator's `chmod -R`, a restored backup, an older version).
+   */
   ensure(): void {
-    mkdirSync(this.root, { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(this.root, { recursive: true, mode: 0o700 });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' || code === 'ENOTDIR') throw new StateDirUnusable(`the state directory ${this.root} is not a directory`);
+      throw e;
+    }
     const st = statSync(this.root);
-    if (!st.isDirectory()) throw new StateDirError(`${this.root} is not a directory`);
+    if (!st.isDirectory()) throw new StateDirUnusable(`the state directory ${this.root} is not a directory`);
+    // best effort: a directory owned by someone else is still usable if it can be read and written
+    if ((st.mode & 0o077) !== 0) chmodQuietly(this.root, 0o700);
+    for (const f of SECRET_FILES) {
+      try {
+        if ((statSync(this.path(f)).mode & 0o077) !== 0) chmodQuietly(this.path(f), 0o600);
+      } catch {
+        // not there
+      }
+    }
   }
 
   // --- credential ------------------------------------------------------------------------------
@@ -156,36 +180,82 @@ export class StateDir {
   // --- single instance -------------------------------------------------------------------------
 
   /**
-   * One daemon per state directory: `agent.pid` created exclusively. A pid file whose process is
-   * gone (a crash, a power cut) is taken over. Throws when another live agent holds it.
+   * One daemon per state directory: `agent.pid`, created with its content in one step — the pid is
+   * written to a temp file, which is then hard-linked as `agent.pid` (link fails with EEXIST when the
+   * lock exists, and a lock never exists without its pid in it). A lock whose process is gone (a
+   * crash, a power cut) or that holds no pid is taken over, by moving exactly that file (its inode)
+   * aside, so two starters that both saw the dead lock cannot remove each other's fresh one.
+   * Throws StateDirError when another live agent holds it.
    */
   acquirePidLock(isAlive: (pid: number) => boolean = processAlive): { release(): void } {
     const file = this.path('pid');
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        const fd = openSync(file, 'wx', 0o644);
-        writeSync(fd, `${process.pid}\n`);
-        closeSync(fd);
-        fsyncDir(this.root);
-        return {
-          release: () => {
-            if (readTextIfExists(file)?.trim() === String(process.pid)) unlinkSync(file);
-          },
-        };
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-        const holder = Number(readTextIfExists(file)?.trim());
+    const tmp = join(this.root, `.${STATE_FILES.pid}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    const fd = openSync(tmp, 'wx', 0o644);
+    try {
+      writeSync(fd, `${process.pid}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        try {
+          linkSync(tmp, file);
+          fsyncDir(this.root);
+          const ino = statSync(file).ino;
+          return {
+            release: () => {
+              try {
+                if (statSync(file).ino === ino && readTextIfExists(file)?.trim() === String(process.pid)) unlinkSync(file);
+              } catch {
+                // already gone
+              }
+            },
+          };
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        }
+        let held: { ino: number; text: string | null };
+        try {
+          held = { ino: statSync(file).ino, text: readTextIfExists(file) };
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue; // released meanwhile: try again
+          throw e;
+        }
+        const holder = Number(held.text?.trim());
         if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
           throw new StateDirError(`another vend-agent (pid ${holder}) is running on ${this.root}`);
         }
-        try {
-          unlinkSync(file);
-        } catch {
-          // someone else took it over first; try again
-        }
+        this.removeStaleLock(file, held.ino);
+      }
+      throw new StateDirError(`could not take ${file}`);
+    } finally {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // linked and unlinked already, or never made
       }
     }
-    throw new StateDirError(`could not take ${file}`);
+  }
+
+  /** Removes the lock file only if it is still the inode judged stale; a fresh lock moved aside by mistake is put back. */
+  private removeStaleLock(file: string, staleIno: number): void {
+    const aside = join(this.root, `.${STATE_FILES.pid}.stale.${process.pid}.${randomBytes(4).toString('hex')}`);
+    try {
+      renameSync(file, aside);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // someone else removed it
+      throw e;
+    }
+    if (statSync(aside).ino !== staleIno) {
+      // another starter took the lock between our look and our move: give it back
+      try {
+        linkSync(aside, file);
+      } catch {
+        // a third starter holds it now; that one wins
+      }
+    }
+    unlinkSync(aside);
   }
 
   /** The pid of a running daemon on this directory, or null. */
@@ -201,6 +271,14 @@ export class StateDir {
     } catch {
       // not there
     }
+  }
+}
+
+function chmodQuietly(path: string, mode: number): void {
+  try {
+    chmodSync(path, mode);
+  } catch {
+    // not ours to change
   }
 }
 
