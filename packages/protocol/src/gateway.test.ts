@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import type { z } from 'zod';
 import {
+  ApkEquipmentRequest,
+  ApkUpRequest,
   CONFIG_DEFAULTS,
   ConfigBlock,
   CreateOrderRequest,
@@ -9,7 +12,10 @@ import {
   FEATURE_NAMES,
   HeartbeatRequest,
   ReportRequest,
+  RegisterRequest,
   SaveAdRecordRequest,
+  UpgradeQuery,
+  ValidVmcVersionRequest,
   formatDeviceKey,
   parseDeviceKey,
 } from './gateway.ts';
@@ -115,5 +121,41 @@ describe('gateway bodies', () => {
     expect(SaveAdRecordRequest.safeParse({ records: [{ id: 'a' }, { id: 'b', playedAt: 1_700_000_000_000 }] }).success).toBe(true);
     expect(SaveAdRecordRequest.safeParse({ records: [] }).success).toBe(false);
     expect(SaveAdRecordRequest.safeParse({}).success).toBe(false);
+  });
+
+  it('every string a cabinet sends refuses NUL, control characters and lone surrogates (PostgreSQL cannot store NUL)', () => {
+    const report = { dispenseId: 'd-1', aisleNo: 2, success: true, outcome: 'dropped' };
+    const cases: [z.ZodType, (bad: string) => unknown][] = [
+      [RegisterRequest, (bad) => ({ equipmentNo: bad })],
+      [RegisterRequest, (bad) => ({ serialNumber: bad })],
+      [RegisterRequest, (bad) => ({ agentVersion: bad })],
+      [RegisterRequest, (bad) => ({ vmcVersion: bad })],
+      [RegisterRequest, (bad) => ({ capabilities: [bad] })],
+      [HeartbeatRequest, (bad) => ({ agentVersion: bad })],
+      [HeartbeatRequest, (bad) => ({ deferring: { version: '1.2.0', count: 1, seconds: 1, reason: bad } })],
+      [HeartbeatRequest, (bad) => ({ blocked: { version: '1.2.0', minFrom: bad, count: 1, seconds: 1 } })],
+      [CreateOrderRequest, (bad) => ({ aisleNo: 1, cardBrand: bad })],
+      [ReportRequest, (bad) => ({ ...report, outcome: bad })],
+      [ReportRequest, (bad) => ({ ...report, detail: bad })],
+      [ReportRequest, (bad) => ({ ...report, commandId: bad })],
+      [ReportRequest, (bad) => ({ ...report, orderNumber: bad })],
+      [UpgradeQuery, (bad) => ({ agentVersion: bad })],
+      [ApkEquipmentRequest, (bad) => ({ machineNo: bad })],
+      [ApkEquipmentRequest, (bad) => ({ apkVersion: bad })],
+      [SaveAdRecordRequest, (bad) => ({ id: bad })],
+      [SaveAdRecordRequest, (bad) => ({ records: [{ id: 'a', campaignId: bad }] })],
+      [SaveAdRecordRequest, (bad) => ({ id: 'a', playedAt: bad })],
+      [ApkUpRequest, (bad) => ({ version: bad })],
+      [ValidVmcVersionRequest, (bad) => ({ vmcVersion: bad })],
+    ];
+    for (const [schema, body] of cases) {
+      for (const bad of ['\u0000', 'a\u0000b', 'a\u0001b', 'a\u007fb', 'a\u0085b', '\ud800', 'a\udc00b']) {
+        expect(schema.safeParse(body(bad)).success, JSON.stringify(body(bad))).toBe(false);
+      }
+      expect(schema.safeParse(body('1.2.3')).success, JSON.stringify(body('1.2.3'))).toBe(true);
+    }
+    // Free text keeps its line breaks; an emoji (a surrogate pair) is fine anywhere.
+    expect(ReportRequest.safeParse({ ...report, detail: 'jam\nretried 😀' }).success).toBe(true);
+    expect(HeartbeatRequest.safeParse({ capabilities: ['voice😀'] }).success).toBe(true);
   });
 });

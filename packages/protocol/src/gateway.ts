@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { VMC_MAX_COLUMNS, VMC_MAX_ROWS } from './vmc/constants.ts';
 import { UpgradeOffer } from './release.ts';
+import { safeString } from './text.ts';
+
+export { hasUnsafeChars, safeString, UNSAFE_CHARS_MESSAGE } from './text.ts';
 
 /**
  * The cabinet gateway's wire contract (spec 2 §2.1, §2.4, §4.1, §4.2): header names, the device-key
@@ -138,17 +141,22 @@ export const ConfigBlock = z.object({
 export type ConfigBlock = z.infer<typeof ConfigBlock>;
 
 // ---------------------------------------------------------------------------------------------
-// Field shapes shared by the bodies
+// Field shapes shared by the bodies. Every string a cabinet sends goes through `safeString`
+// (no control characters, no lone surrogates): a NUL would otherwise reach PostgreSQL as a 500.
 
-const serialField = z.string().max(128);
-const versionField = z.string().min(1).max(64);
+/** The longest serial any carrier (header, query, body) may name; longer is malformed (400). */
+export const SERIAL_FIELD_MAX = 128;
+const serialField = safeString().max(SERIAL_FIELD_MAX);
+const versionField = safeString().min(1).max(64);
+/** A single-line token the cabinet echoes back (ids, outcomes, brands). */
+const tokenField = (max: number) => safeString().min(1).max(max);
 /** A stable per-installation id of the box (e.g. /etc/machine-id); opaque to the cloud. */
 export const DeviceIdField = z
   .string()
   .min(8)
   .max(128)
   .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
-const capabilitiesField = z.array(z.string().min(1).max(64)).max(64);
+const capabilitiesField = z.array(tokenField(64)).max(64);
 
 /** Where a body may carry the serial cross-check. */
 export const SerialCarrier = z.object({ equipmentNo: serialField.optional(), serialNumber: serialField.optional() });
@@ -181,7 +189,7 @@ export const DeferralReport = z.object({
   version: versionField,
   count: z.number().int().min(0).max(1_000_000_000),
   seconds: z.number().int().min(0).max(1_000_000_000),
-  reason: z.string().max(500),
+  reason: safeString({ allowBreaks: true }).max(500),
 });
 export type DeferralReport = z.infer<typeof DeferralReport>;
 /** The agent cannot install the target because its running version is below the signed floor. */
@@ -230,7 +238,7 @@ export const CreateOrderRequest = SerialCarrier.extend({
     .max(VMC_MAX_ROWS * VMC_MAX_COLUMNS),
   quantity: z.number().int().min(1).max(10).default(1),
   payMethod: z.enum(PAY_METHODS).optional(),
-  cardBrand: z.string().min(1).max(32).optional(),
+  cardBrand: tokenField(32).optional(),
   cardLast4: z
     .string()
     .regex(/^\d{4}$/)
@@ -261,16 +269,16 @@ export const DispenseIdField = z
  */
 export const ReportRequest = SerialCarrier.extend({
   dispenseId: DispenseIdField,
-  commandId: z.string().min(1).max(64).optional(),
-  orderNumber: z.string().min(1).max(64).optional(),
+  commandId: tokenField(64).optional(),
+  orderNumber: tokenField(64).optional(),
   aisleNo: z
     .number()
     .int()
     .min(1)
     .max(VMC_MAX_ROWS * VMC_MAX_COLUMNS),
   success: z.boolean(),
-  outcome: z.string().min(1).max(64),
-  detail: z.string().max(1000).default(''),
+  outcome: tokenField(64),
+  detail: safeString({ allowBreaks: true }).max(1000).default(''),
 });
 export type ReportRequest = z.infer<typeof ReportRequest>;
 export const ReportData = z.object({
@@ -338,10 +346,10 @@ export type AdLoopData = z.infer<typeof AdLoopData>;
 
 /** One showing: `playedAt` (ISO 8601 or epoch ms) defaults to the time the cloud receives it. */
 export const AdPlayRecord = z.object({
-  id: z.string().min(1).max(128),
-  campaignId: z.string().min(1).max(64).optional(),
+  id: tokenField(128),
+  campaignId: tokenField(64).optional(),
   source: z.enum(AD_SOURCES).optional(),
-  playedAt: z.union([z.string().min(1).max(64), z.number().int().min(0)]).optional(),
+  playedAt: z.union([tokenField(64), z.number().int().min(0)]).optional(),
   durationMs: z.number().int().min(0).max(3_600_000).optional(),
 });
 export type AdPlayRecord = z.infer<typeof AdPlayRecord>;

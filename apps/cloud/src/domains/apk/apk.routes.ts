@@ -4,6 +4,7 @@ import {
   ApkCreateOrderRequest,
   ApkEquipmentData,
   ApkEquipmentRequest,
+  ApkSerialCarrier,
   ApkUpRequest,
   CreateOrderData,
   SaveAdRecordData,
@@ -11,7 +12,6 @@ import {
   SoftwareData,
   ValidVmcVersionRequest,
 } from '@vend/protocol';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
@@ -23,12 +23,13 @@ import { GatewayService } from '../gateway/gateway.service.ts';
 import { ApkService } from './apk.service.ts';
 
 const APK_SERIAL_FIELDS = ['equipmentNo', 'serialNumber', 'machineNo'] as const;
-const SerialQuery = z.object({ equipmentNo: z.string().max(128).optional() });
+const SerialQuery = ApkSerialCarrier.pick({ equipmentNo: true });
 
 /**
  * Family-A routes (spec 2 §4.2) for the Android vending app. Same credentials as `/cabinet` (the
  * fleet secret in header `secret`, or a device key), same envelope; the serial may also come as
- * body `machineNo`.
+ * body `machineNo`. As on `/cabinet`, `auth` judges each leg's body or query before anything is
+ * looked up by serial or written (a refused first contact provisions nothing).
  */
 export function apkRoutes(ctx: AppContext): Router {
   const creds = new DeviceCredentialsService(ctx);
@@ -54,7 +55,7 @@ export function apkRoutes(ctx: AppContext): Router {
       response: ApkEquipmentData,
       errors,
     },
-    auth({ leg: 'apk.getEquipment', provision: 'apk' }),
+    auth({ leg: 'apk.getEquipment', provision: 'apk', body: ApkEquipmentRequest }),
     async (req, res) => {
       const body = parseInput(ApkEquipmentRequest, req.body ?? {}, 'body');
       sendOk(res, await service.equipment(cabinetOf(req), { apkVersion: body.apkVersion, vmcVersion: body.vmcVersion }));
@@ -74,7 +75,7 @@ export function apkRoutes(ctx: AppContext): Router {
       response: CreateOrderData,
       errors: [...errors, 409],
     },
-    auth({ leg: 'apk.createOrder' }),
+    auth({ leg: 'apk.createOrder', body: ApkCreateOrderRequest }),
     async (req, res) => {
       const body = parseInput(ApkCreateOrderRequest, req.body ?? {}, 'body');
       sendOk(res, await gateway.createOrder(cabinetOf(req), body));
@@ -94,7 +95,7 @@ export function apkRoutes(ctx: AppContext): Router {
       response: AdLoopData,
       errors,
     },
-    auth({ leg: 'apk.getAd' }),
+    auth({ leg: 'apk.getAd', query: SerialQuery }),
     (req, res) => {
       parseInput(SerialQuery, req.query, 'query');
       sendOk(res, service.adLoop(cabinetOf(req)));
@@ -114,7 +115,7 @@ export function apkRoutes(ctx: AppContext): Router {
       response: SaveAdRecordData,
       errors,
     },
-    auth({ leg: 'apk.saveAdRecord' }),
+    auth({ leg: 'apk.saveAdRecord', body: SaveAdRecordRequest }),
     async (req, res) => {
       const body = parseInput(SaveAdRecordRequest, req.body ?? {}, 'body');
       const records = 'records' in body ? body.records : [body];
@@ -126,7 +127,7 @@ export function apkRoutes(ctx: AppContext): Router {
     r,
     docs,
     { method: 'post', path: '/apk/apkUp', tag, summary: 'Reports the app version', auth: 'device', body: ApkUpRequest, response: SoftwareData, errors },
-    auth({ leg: 'apk.apkUp' }),
+    auth({ leg: 'apk.apkUp', body: ApkUpRequest }),
     async (req, res) => {
       const body = parseInput(ApkUpRequest, req.body ?? {}, 'body');
       const apkVersion = body.apkVersion ?? body.version;
@@ -148,7 +149,7 @@ export function apkRoutes(ctx: AppContext): Router {
       response: SoftwareData,
       errors,
     },
-    auth({ leg: 'apk.validVmcVersion' }),
+    auth({ leg: 'apk.validVmcVersion', body: ValidVmcVersionRequest }),
     async (req, res) => {
       const body = parseInput(ValidVmcVersionRequest, req.body ?? {}, 'body');
       const vmcVersion = body.vmcVersion ?? body.version;

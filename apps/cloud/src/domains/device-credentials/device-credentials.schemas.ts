@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DeviceIdField, isClaimableSerial } from '@vend/protocol';
+import { DeviceIdField, SERIAL_FIELD_MAX, isClaimableSerial, safeString } from '@vend/protocol';
 import { PagingQuery } from '../../http/paging.ts';
 import { BINDINGS, ENROLMENT_MODES } from './enrolment-rules.ts';
 
@@ -8,23 +8,25 @@ export const ARM_TTL = Object.freeze({ defaultMinutes: 30, maxMinutes: 1440 });
 /** Enrolment budget: attempts per serial per sliding window (spec 2 §5 rule 5). */
 export const ENROL_BUDGET = Object.freeze({ attempts: 10, windowMs: 15 * 60_000 });
 
-export const MachineNoParams = z.object({ machineNo: z.string().min(1).max(128) });
+/** A machine code in a path: judged before the lookup (a NUL would reach PostgreSQL as a 500). */
+export const MachineNoParams = z.object({ machineNo: safeString().min(1).max(SERIAL_FIELD_MAX) });
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+/** Trimmed, non-empty text without control characters or lone surrogates; reasons may span lines. */
+const text = (max: number, allowBreaks = false) => safeString({ allowBreaks, trim: true }).min(1).max(max);
 
 export const ArmBody = z.object({
-  reason: text(500),
+  reason: text(500, true),
   deviceId: DeviceIdField.optional(),
   ttlMinutes: z.number().int().min(1).max(ARM_TTL.maxMinutes).default(ARM_TTL.defaultMinutes),
 });
 export type ArmInput = z.infer<typeof ArmBody>;
 
-export const RevokeBody = z.object({ by: text(100), reason: text(500) });
+export const RevokeBody = z.object({ by: text(100), reason: text(500, true) });
 export type RevokeInput = z.infer<typeof RevokeBody>;
 
 export const ResetBody = z.object({
   signer: text(100),
-  reason: text(500),
+  reason: text(500, true),
   /** Open an arm in the same step, so the new control board can enrol. */
   arm: z.object({ deviceId: DeviceIdField.optional(), ttlMinutes: z.number().int().min(1).max(ARM_TTL.maxMinutes).default(ARM_TTL.defaultMinutes) }).optional(),
 });

@@ -1,7 +1,17 @@
 import type { Request, RequestHandler } from 'express';
-import { DEVICE_CREDENTIAL_HEADER, DEVICE_KEY_HEADER, DEVICE_WITNESS_HEADER, EQUIPMENT_NO_HEADERS, FLEET_SECRET_HEADER } from '@vend/protocol';
+import type { z } from 'zod';
+import {
+  DEVICE_CREDENTIAL_HEADER,
+  DEVICE_KEY_HEADER,
+  DEVICE_WITNESS_HEADER,
+  EQUIPMENT_NO_HEADERS,
+  FLEET_SECRET_HEADER,
+  SERIAL_FIELD_MAX,
+  hasUnsafeChars,
+} from '@vend/protocol';
 import { safeEqual } from '../../crypto/secrets.ts';
 import { AppError } from '../../http/errors.ts';
+import { parseInput } from '../../http/validate.ts';
 import type { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
 import type { GatewayService } from './gateway.service.ts';
 
@@ -43,6 +53,12 @@ export interface LegPolicy {
   allowRetired?: boolean;
   /** Body fields that may carry the serial. */
   bodySerialFields: readonly string[];
+  /**
+   * The leg's body and query schemas, judged once the credential is verified and before the serial is
+   * resolved, provisioned or anything else is written: a refused first contact leaves no machine behind.
+   */
+  body?: z.ZodType;
+  query?: z.ZodType;
 }
 
 const MAX_HEADER = 512;
@@ -54,7 +70,9 @@ function header(req: Request, name: string): string | undefined {
 
 /**
  * Every place a call may name its serial (headers `equipmentNo` / `x-equipment-no`, query
- * `equipmentNo`, body fields), which must all agree. A non-string body field is a type error (422).
+ * `equipmentNo`, body fields), which must all agree. A non-string body field is a type error (422);
+ * a serial over 128 characters or holding a control character or a lone surrogate is malformed (400)
+ * and never reaches a lookup.
  */
 function claimedSerial(req: Request, fields: readonly string[]): string | null {
   const seen: string[] = [];
@@ -74,22 +92,36 @@ function claimedSerial(req: Request, fields: readonly string[]): string | null {
       seen.push(v);
     }
   }
+  for (const s of seen) {
+    if (s.length > SERIAL_FIELD_MAX || hasUnsafeChars(s)) {
+      throw new AppError('bad_request', `equipmentNo must be at most ${SERIAL_FIELD_MAX} characters without control characters`);
+    }
+  }
   const first = seen[0];
   if (first === undefined) return null;
   if (seen.some((s) => s !== first)) throw new AppError('forbidden', 'equipmentNo values disagree');
   return first;
 }
 
+/** The leg's own input, judged before anything reads the serial or writes (400 / 422 in the envelope). */
+function judgeInput(req: Request, policy: LegPolicy): void {
+  if (policy.query) parseInput(policy.query, req.query, 'query');
+  if (policy.body) parseInput(policy.body, req.body ?? {}, 'body');
+}
+
 /**
  * Resolves the calling cabinet (spec 2 §4.1, §5), in this order:
  * 1. `x-device-key`, when present, is verified first and decides alone (rule 1): malformed, unknown,
  *    wrong secret or a retired generation 401; revoked 403. A rotation due is handed over in
- *    `x-device-credential`.
+ *    `x-device-credential`. Any serial the call names must be the credential's machine (rule 2: 403).
  * 2. Otherwise the leg must accept the fleet secret (else 401); none configured is 503; a wrong or
  *    missing `secret` header 401; then the serial names the machine (missing 400, unknown 404 — or
  *    provisioned on a first-contact leg, 400 when it breaks the claim rule); an enrolled cabinet is
  *    refused the fleet secret (401; the enrol leg answers 409 itself) and a revoked one is 403.
- * 3. Any serial the call names must be the credential's machine (rule 2: 403).
+ * 3. On both paths, once the credential is judged and before anything is looked up by serial or
+ *    written: every serial the call names must be well-formed (at most 128 characters, no control
+ *    character or lone surrogate: 400) and the leg's body and query schemas must pass (400 / 422).
+ *    So a refused first contact provisions nothing.
  * 4. A retired machine answers 410 on every leg but the report.
  * 5. The witness echo is judged (a stale one records a copy suspicion, never refuses) and this
  *    response's token is set; the machine is marked online (throttled).
@@ -106,6 +138,7 @@ export function cabinetAuth(creds: DeviceCredentialsService, gateway: GatewaySer
         throw new AppError('unauthorized', v.reason === 'retired' ? 'Device key generation retired' : 'Invalid device key');
       }
       if (v.rotated) res.setHeader(DEVICE_CREDENTIAL_HEADER, v.rotated);
+      const claimed = claimedSerial(req, policy.bodySerialFields);
       const c = v.credential;
       caller = {
         machineId: c.machineId,
@@ -118,8 +151,8 @@ export function cabinetAuth(creds: DeviceCredentialsService, gateway: GatewaySer
         credentialDeviceId: c.deviceId,
         provisioned: false,
       };
-      const claimed = claimedSerial(req, policy.bodySerialFields);
       if (claimed !== null && claimed !== c.machineNo) throw new AppError('forbidden', 'equipmentNo does not match the credential');
+      judgeInput(req, policy);
       // The machine may have been retired since the key was cached: a cached "not retired" is at most one TTL old.
     } else {
       if (!policy.fleetSecret) throw new AppError('unauthorized', 'This leg needs the cabinet device key (x-device-key)');
@@ -129,6 +162,7 @@ export function cabinetAuth(creds: DeviceCredentialsService, gateway: GatewaySer
         throw new AppError('unauthorized', 'Invalid bootstrap secret');
       }
       const claimed = claimedSerial(req, policy.bodySerialFields);
+      judgeInput(req, policy);
       if (claimed === null) throw new AppError('bad_request', 'Bad request — missing equipmentNo');
       const machine = await gateway.resolveSerial(claimed, policy);
       const state = await creds.credentialStateOf(machine.id);

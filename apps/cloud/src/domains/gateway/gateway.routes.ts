@@ -14,10 +14,10 @@ import {
   RegisterRequest,
   ReportData,
   ReportRequest,
+  SerialCarrier,
   UpgradeData,
   UpgradeQuery,
 } from '@vend/protocol';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
@@ -32,13 +32,15 @@ import { ReleasesService } from '../releases/releases.service.ts';
 import { MachineNoParams, SettingsBody, SettingsData } from './gateway.schemas.ts';
 
 const CABINET_SERIAL_FIELDS = ['equipmentNo', 'serialNumber'] as const;
-const GoodsQuery = z.object({ equipmentNo: z.string().max(128).optional() });
-const SerialQuery = z.object({ equipmentNo: z.string().max(128).optional() });
+const GoodsQuery = SerialCarrier.pick({ equipmentNo: true });
+const SerialQuery = SerialCarrier.pick({ equipmentNo: true });
 
 /**
  * The cabinet gateway (spec 2 §4.1). Every response is the `{code, message, data}` envelope; the
  * `data` schemas are the ones in `@vend/protocol` the agent parses with. `cabinetAuth` resolves the
- * cabinet from its credential before any handler runs; handlers parse and hand to the service.
+ * cabinet from its credential and judges the leg's body and query (the schemas handed to `auth`)
+ * before anything is looked up by serial or written; handlers parse (it cannot fail by then) and hand
+ * to the service.
  */
 export function gatewayRoutes(ctx: AppContext): Router {
   const creds = new DeviceCredentialsService(ctx);
@@ -65,7 +67,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
       response: RegisterData,
       errors: errors(409),
     },
-    auth({ leg: 'cabinet.register', fleetSecret: true, provision: 'agent' }),
+    auth({ leg: 'cabinet.register', fleetSecret: true, provision: 'agent', body: RegisterRequest }),
     async (req, res) => {
       const body = parseInput(RegisterRequest, req.body ?? {}, 'body');
       sendOk(res, await service.register(cabinetOf(req), body));
@@ -85,7 +87,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
       response: EnrolData,
       errors: errors(409, 428, 429),
     },
-    auth({ leg: 'cabinet.enrol', fleetSecret: true, enrol: true }),
+    auth({ leg: 'cabinet.enrol', fleetSecret: true, enrol: true, body: EnrolRequest }),
     async (req, res) => {
       const body = parseInput(EnrolRequest, req.body ?? {}, 'body');
       const caller = cabinetOf(req);
@@ -114,7 +116,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
       response: HeartbeatData,
       errors: errors(),
     },
-    auth({ leg: 'cabinet.heartbeat', fleetSecret: false }),
+    auth({ leg: 'cabinet.heartbeat', fleetSecret: false, body: HeartbeatRequest }),
     async (req, res) => {
       const body = parseInput(HeartbeatRequest, req.body ?? {}, 'body');
       sendOk(res, await service.heartbeat(cabinetOf(req), body));
@@ -134,7 +136,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
       response: ConfigBlock,
       errors: errors(),
     },
-    auth({ leg: 'cabinet.config', fleetSecret: true }),
+    auth({ leg: 'cabinet.config', fleetSecret: true, query: SerialQuery }),
     async (req, res) => {
       parseInput(SerialQuery, req.query, 'query');
       const caller = cabinetOf(req);
@@ -155,7 +157,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
       response: GoodsData,
       errors: errors(),
     },
-    auth({ leg: 'cabinet.goods', fleetSecret: true }),
+    auth({ leg: 'cabinet.goods', fleetSecret: true, query: GoodsQuery }),
     async (req, res) => {
       parseInput(GoodsQuery, req.query, 'query');
       sendOk(res, await service.goods(cabinetOf(req)));
@@ -175,7 +177,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
       response: CreateOrderData,
       errors: errors(409),
     },
-    auth({ leg: 'cabinet.createOrder', fleetSecret: true }),
+    auth({ leg: 'cabinet.createOrder', fleetSecret: true, body: CreateOrderRequest }),
     async (req, res) => {
       const body = parseInput(CreateOrderRequest, req.body ?? {}, 'body');
       sendOk(res, await service.createOrder(cabinetOf(req), body));
@@ -196,7 +198,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
       response: ReportData,
       errors: [400, 401, 403, 404, 409, 422],
     },
-    auth({ leg: 'cabinet.report', fleetSecret: false, allowRetired: true }),
+    auth({ leg: 'cabinet.report', fleetSecret: false, allowRetired: true, body: ReportRequest }),
     async (req, res) => {
       const body = parseInput(ReportRequest, req.body ?? {}, 'body');
       sendOk(res, await service.report(cabinetOf(req), body));
@@ -216,7 +218,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
       response: PendingData,
       errors: errors(),
     },
-    auth({ leg: 'cabinet.pending', fleetSecret: false }),
+    auth({ leg: 'cabinet.pending', fleetSecret: false, query: SerialQuery }),
     async (req, res) => {
       parseInput(SerialQuery, req.query, 'query');
       sendOk(res, await service.pending(cabinetOf(req)));
@@ -236,7 +238,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
       response: UpgradeData,
       errors: errors(),
     },
-    auth({ leg: 'cabinet.upgrade', fleetSecret: false }),
+    auth({ leg: 'cabinet.upgrade', fleetSecret: false, query: UpgradeQuery }),
     async (req, res) => {
       const q = parseInput(UpgradeQuery, req.query, 'query');
       sendOk(res, await releases.offerForCabinet(cabinetOf(req).machineId, q.agentVersion));

@@ -1,16 +1,26 @@
 import { z } from 'zod';
-import { ReleaseSignature, ReleaseVersion, Sha256Hex, UpgradeOffer, RELEASE_SIGNATURE_ALG, SERIAL_MAX } from '@vend/protocol';
+import {
+  ReleaseSignature,
+  ReleaseVersion,
+  Sha256Hex,
+  UpgradeOffer,
+  RELEASE_SIGNATURE_ALG,
+  SERIAL_MAX,
+  UNSAFE_CHARS_MESSAGE,
+  hasUnsafeChars,
+  safeString,
+} from '@vend/protocol';
 import { PagingQuery } from '../../http/paging.ts';
 import { ROLLOUT_PHASES } from './offer.ts';
 
-/** Free text: trimmed, bounded, no NUL (PostgreSQL text cannot hold it) and no other control character. */
+/** Free text: trimmed, bounded, no NUL (PostgreSQL text cannot hold it), no other control character, no lone surrogate. */
 const text = (min: number, max: number) =>
   z
     .string()
     .trim()
     .min(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`)
     .max(max, `must be at most ${max} characters`)
-    .refine((s) => ![...s].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f), 'must not contain control characters');
+    .refine((s) => !hasUnsafeChars(s), UNSAFE_CHARS_MESSAGE);
 
 /** A machine code as it appears in a path or a canary list (the lookup decides whether it exists). */
 const MachineCode = z
@@ -19,7 +29,8 @@ const MachineCode = z
   .max(SERIAL_MAX)
   .regex(/^[A-Za-z0-9-]+$/, 'must be letters, digits, hyphens only');
 
-export const MachineNoParams = z.object({ machineNo: z.string().max(200) });
+/** A machine code in a path: judged before the lookup (a NUL would reach PostgreSQL as a 500). */
+export const MachineNoParams = z.object({ machineNo: safeString().max(200) });
 
 // --- releases --------------------------------------------------------------------------------
 
