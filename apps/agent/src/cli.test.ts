@@ -80,5 +80,8 @@ describe('vend-agent CLI', () => {
     const { out, deps } = io();
     expect(await main(argv('vmc', 'test', '--help'), deps)).toBe(EXIT_CODES.ok);
     expect(out.join('')).toMatch(/Exit codes:[\s\S]*0 +the board answered and reports no faults[\s\S]*64 +bad usage/);
+    const top = io();
+    expect(await main(argv('--help'), top.deps)).toBe(EXIT_CODES.ok);
+    expect(top.out.join('').replace(/\s+/g, ' ')).toMatch(/77 a state-directory file this user cannot read or write \(run as root or as the vend-agent user\)/);
   });
 });

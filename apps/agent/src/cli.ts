@@ -169,7 +169,13 @@ export function buildProgram(deps: CliDeps = {}, setExit: (code: number) => void
     .option('--state-dir <dir>', 'state directory (default /var/lib/vend-agent; env VEND_AGENT_STATE_DIR)')
     .option('--config <file>', 'JSON configuration file (default /etc/vend-agent/config.json; env VEND_AGENT_CONFIG)')
     .option('--control-port <port>', 'loopback control channel port (default 8770; env VEND_AGENT_CONTROL_PORT)')
-    .addOption(new Option('--control-host <host>', 'control channel address: loopback only (env VEND_AGENT_CONTROL_HOST)').choices(['127.0.0.1', '::1']));
+    .addOption(new Option('--control-host <host>', 'control channel address: loopback only (env VEND_AGENT_CONTROL_HOST)').choices(['127.0.0.1', '::1']))
+    .addHelpText(
+      'after',
+      `\nExit codes of every command (each command's --help lists its own): ${EXIT_CODES.usage} bad usage, ${EXIT_CODES.internal} internal error, ` +
+        `${EXIT_CODES.noPermission} a state-directory file this user cannot read or write (run as root or as the vend-agent user), ` +
+        `${EXIT_CODES.config} bad configuration (including a --state-dir that is not a directory).`,
+    );
   for (const c of agentCommands(
     {
       stdout: full.stdout,
