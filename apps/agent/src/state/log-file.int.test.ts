@@ -1,4 +1,5 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { EventEmitter } from 'node:events';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -82,5 +83,32 @@ describe('reading the tail', () => {
     expect(err.join('')).toBe('');
     expect(code).toBe(EXIT_CODES.ok);
     expect(out.join('')).toBe(`${line(2)}\n${line(3)}\n`);
+  });
+
+  it('logs -f follows the file across a rotation while running', async () => {
+    const dir = mkdtempSync(join(root, 'state-'));
+    const file = join(dir, 'agent.log');
+    writeFileSync(join(root, 'none.json'), '{}');
+    writeFileSync(file, 'one\n');
+    const signals = new EventEmitter();
+    const out: string[] = [];
+    const done = main(['node', 'vend-agent', '--state-dir', dir, 'logs', '-f', '--json'], {
+      env: { VEND_AGENT_CONFIG: join(root, 'none.json') },
+      stdout: (t) => void out.push(t),
+      stderr: (t) => void out.push(`ERR ${t}`),
+      agent: { signals },
+    });
+    const until = async (text: string): Promise<void> => {
+      for (let i = 0; i < 100 && !out.join('').includes(text); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    await until('one');
+    appendFileSync(file, 'two\n');
+    await until('two');
+    renameSync(file, `${file}.1`);
+    writeFileSync(file, 'three\n');
+    await until('three');
+    signals.emit('SIGINT');
+    expect(await done).toBe(EXIT_CODES.ok);
+    expect(out.join('')).toBe('one\ntwo\nthree\n');
   });
 });
