@@ -63,7 +63,7 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     redis,
     sealer,
     audit,
-    rateLimiter: new RateLimiter(redis, config.redisKeyPrefix),
+    rateLimiter: new RateLimiter(redis, config.redisKeyPrefix, { logger: opts.logger }),
     auth: new AuthService(
       authRepo,
       opts.clock,

@@ -3,8 +3,6 @@ import { VMC_MAX_COLUMNS, VMC_MAX_ROWS } from './vmc/constants.ts';
 import { UpgradeOffer } from './release.ts';
 import { safeString } from './text.ts';
 
-export { hasUnsafeChars, safeString, UNSAFE_CHARS_MESSAGE } from './text.ts';
-
 /**
  * The cabinet gateway's wire contract (spec 2 §2.1, §2.4, §4.1, §4.2): header names, the device-key
  * format, the configuration block with its defaults, and a zod schema for every request body and

@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { Clock } from '@vend/protocol';
 import { AppError } from '../../http/errors.ts';
-import { hasUnsafeChars } from '../machines/machines.schemas.ts';
+import { hasUnsafeChars } from '@vend/protocol';
 import type { Principal } from '../../http/principal.ts';
 import type { Scope } from '../../http/scopes.ts';
 import { operatorScopes, type BearerVerifier } from './auth.service.ts';

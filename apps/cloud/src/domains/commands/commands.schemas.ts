@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SERIAL_MAX, SERIAL_MIN } from '@vend/protocol';
+import { SERIAL_MAX, SERIAL_MIN, safeString } from '@vend/protocol';
 import { PagingQuery } from '../../http/paging.ts';
 
 export const COMMAND_STATUSES = ['pending', 'acknowledged', 'failed', 'expired'] as const;
@@ -7,20 +7,11 @@ export const COMMAND_STATUSES = ['pending', 'acknowledged', 'failed', 'expired']
 /** Highest aisle number accepted in a request (a cabinet has at most rows × columnsPerRow lanes; far below this). */
 export const MAX_AISLE_NO = 9999;
 
-/** True when the text holds a C0 control character or DEL. */
-const hasControl = (s: string) => [...s].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
-
-/** Free text: trimmed, 1..max characters, no NUL (PostgreSQL text cannot hold it). */
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`)
-    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
+/** Free text: trimmed, 1..max characters, tabs and line breaks allowed, nothing PostgreSQL cannot store. */
+const text = (max: number) => safeString({ allowBreaks: true, trim: true }).min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
 /** A single-line token: no control characters at all. */
-const token = (max: number) => text(max).refine((s) => !hasControl(s), 'must not contain control characters');
+const token = (max: number) => safeString({ trim: true }).min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
 export const ExternalRef = token(128);
 const MachineNo = z
@@ -52,11 +43,7 @@ export const FulfillBody = z.discriminatedUnion('channel', [WalkupBody, ApiDropB
 export const AckBody = z.object({
   success: z.boolean(),
   outcome: token(64),
-  detail: z
-    .string()
-    .max(1000, 'must be at most 1000 characters')
-    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
-    .default(''),
+  detail: safeString({ allowBreaks: true }).max(1000, 'must be at most 1000 characters').default(''),
 });
 
 export const ListQuery = PagingQuery.extend({

@@ -772,7 +772,9 @@ export class DeviceCredentialsService {
 
   async builds(p: Principal, q: Paging): Promise<Page<BuildView>> {
     if (!p.scopes.has('machines:build')) throw new AppError('forbidden');
-    const { total, rows } = await this.repo().buildRecords(p.admin ? null : (p.plant ?? '\u0000'), q.size, offsetOf(q));
+    // A build key names its plant; a non-admin holding the scope without one sees no plant's records.
+    if (!p.admin && !p.plant) return { page: q.page, size: q.size, total: 0, records: [] };
+    const { total, rows } = await this.repo().buildRecords(p.admin ? null : p.plant!, q.size, offsetOf(q));
     return { page: q.page, size: q.size, total, records: rows.map(buildView) };
   }
 }

@@ -151,6 +151,16 @@ describe.each(DIALECTS)('input hardening on %s', (dialect) => {
       expectRefused(await call(t.url, 'POST', `/api/v1/machines/${m}/agent/pin`, { headers: ADMIN, json: { version: '1.0.0', reason: 'test pin' } }));
       expectRefused(await call(t.url, 'DELETE', `/api/v1/machines/${m}/agent/pin`, { headers: ADMIN }));
       expectRefused(await call(t.url, 'PATCH', `/api/v1/factory/builds/${m}`, { headers: ADMIN, json: { qaPassed: true } }));
+      expectRefused(await call(t.url, 'GET', `/api/v1/machines/${m}/cabinet-settings`, { headers: ADMIN }));
+      expectRefused(await call(t.url, 'PUT', `/api/v1/machines/${m}/cabinet-settings`, { headers: ADMIN, json: { pollInterval: 5 } }));
+    });
+
+    it.each(UNSAFE)('cabinet-settings kioskUiUrl %j: 400, nothing stored', async (bad) => {
+      const path = `/api/v1/machines/${serial}/cabinet-settings`;
+      const before = await expectStatus<{ settings: { kioskUiUrl: string | null } }>(call(t.url, 'GET', path, { headers: ADMIN }), 200);
+      expectRefused(await call(t.url, 'PUT', path, { headers: ADMIN, json: { kioskUiUrl: `https://kiosk.example/${bad}` } }));
+      const after = await expectStatus<{ settings: { kioskUiUrl: string | null } }>(call(t.url, 'GET', path, { headers: ADMIN }), 200);
+      expect(after.body.data.settings.kioskUiUrl).toBe(before.body.data.settings.kioskUiUrl);
     });
 
     it.each(UNSAFE)('reason / by / signer / plant %j: 400', async (bad) => {

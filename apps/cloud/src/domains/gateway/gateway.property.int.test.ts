@@ -158,7 +158,7 @@ describe.each(DIALECTS)('gateway legs under random input on %s', (dialect) => {
   });
 
   it.each(LEGS)('%s %s with a good credential: a hostile string anywhere is refused (4xx, never 5xx, never stored)', async (method, path) => {
-    const shape = SHAPES[`${method} ${path}`];
+    const shape = SHAPES[`${method} ${path}` as LegKey];
     const text = fc.oneof(fc.constantFrom(...HOSTILE), anyText, fc.constantFrom('1.2.3', 'ok'));
     const serialFields = method === 'POST' ? (path.startsWith('/apk/') ? ['equipmentNo', 'serialNumber', 'machineNo'] : ['equipmentNo', 'serialNumber']) : [];
     const fields = [...shape.fields, ...serialFields];

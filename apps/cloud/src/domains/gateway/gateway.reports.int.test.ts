@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vend/protocol';
 import type { Database } from '../../db/database.ts';
-import { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
 import { DEVICE_RUNTIME_DEFAULTS } from '../device-credentials/runtime.ts';
-import type { CabinetCaller } from './device-auth.ts';
-import { GatewayService } from './gateway.service.ts';
 import { DIALECTS, call, freshDatabase, startTestServer, type TestServer } from '../../testing/harness.ts';
-import { ADMIN, FLEET, arm, enrol, enrolled, expectStatus, keyHeader, newDeviceId, newSerial, provision } from './gateway.test-support.ts';
+import { ADMIN, FLEET, arm, enrol, enrolled, expectStatus, keyHeader, newDeviceId, newSerial, provision, type Envelope } from './gateway.test-support.ts';
 
 const SEC = 1000;
 const deferral = (version = '2.0.0', count = 1) => ({ version, count, seconds: 30, reason: 'vend in progress' });
@@ -174,23 +171,20 @@ describe.each(DIALECTS)('fleet-secret reports in the gateway service on %s', (di
       call(t.url, 'POST', '/cabinet/createOrder', { headers: FLEET, json: { equipmentNo: serial, aisleNo: 2, quantity: 1, payMethod: 'cash' } }),
       200,
     );
-    const m = await t.ctx.database.db.selectFrom('machines').select(['id', 'operator_id']).where('machine_no', '=', serial).executeTakeFirstOrThrow();
-    const caller: CabinetCaller = {
-      machineId: m.id,
-      machineNo: serial,
-      operatorId: m.operator_id,
-      retired: false,
-      via: 'fleet-secret',
-      keyId: null,
-      generation: null,
-      credentialDeviceId: null,
-      provisioned: false,
-    };
-    const service = new GatewayService(t.ctx, new DeviceCredentialsService(t.ctx));
-    const base = { aisleNo: 2, success: true, outcome: 'ok', detail: '' };
-    await expect(service.report(caller, { ...base, dispenseId: `d-${serial}-1` })).rejects.toMatchObject({ code: 'unauthorized' });
-    await expect(service.report(caller, { ...base, dispenseId: `d-${serial}-2`, commandId: 'cmd_x' })).rejects.toMatchObject({ code: 'unauthorized' });
-    const r = await service.report(caller, { ...base, dispenseId: `d-${serial}-3`, orderNumber: order.body.data.orderNumber });
+    const report = (body: Record<string, unknown>) =>
+      call<Envelope<Record<string, unknown>>>(t.url, 'POST', '/cabinet/report', {
+        headers: FLEET,
+        json: { equipmentNo: serial, aisleNo: 2, success: true, outcome: 'ok', detail: '', ...body },
+      });
+    expect((await report({ dispenseId: `d-${serial}-1` })).status).toBe(401);
+    expect((await report({ dispenseId: `d-${serial}-2`, commandId: 'cmd_x' })).status).toBe(401);
+    const r = (await expectStatus<Record<string, unknown>>(report({ dispenseId: `d-${serial}-3`, orderNumber: order.body.data.orderNumber }), 200)).body.data;
     expect(r).toMatchObject({ kind: 'order', status: 'shipped', duplicate: false });
+    const stored = await t.ctx.database.db
+      .selectFrom('orders')
+      .select(['pay_status', 'vended'])
+      .where('order_number', '=', order.body.data.orderNumber)
+      .executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ pay_status: 'shipped', vended: 1 });
   });
 });

@@ -198,7 +198,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
       response: ReportData,
       errors: [400, 401, 403, 404, 409, 422],
     },
-    auth({ leg: 'cabinet.report', fleetSecret: false, allowRetired: true, body: ReportRequest }),
+    auth({ leg: 'cabinet.report', fleetSecret: true, allowRetired: true, body: ReportRequest }),
     async (req, res) => {
       const body = parseInput(ReportRequest, req.body ?? {}, 'body');
       sendOk(res, await service.report(cabinetOf(req), body));

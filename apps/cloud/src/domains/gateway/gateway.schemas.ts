@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CONFIG_BOUNDS, ConfigBlock, DISPATCH_MODES, FEATURE_NAMES, MODULES, type FeatureName } from '@vend/protocol';
+import { CONFIG_BOUNDS, ConfigBlock, DISPATCH_MODES, FEATURE_NAMES, MODULES, SERIAL_FIELD_MAX, safeString, type FeatureName } from '@vend/protocol';
 
-export const MachineNoParams = z.object({ machineNo: z.string().min(1).max(128) });
+export const MachineNoParams = z.object({ machineNo: safeString().min(1).max(SERIAL_FIELD_MAX) });
 
 const bounded = (b: { min: number; max: number }) => z.number().int().min(b.min).max(b.max).nullable().optional();
 
@@ -18,7 +18,7 @@ export const SettingsBody = z.strictObject({
   pollInterval: bounded(CONFIG_BOUNDS.pollInterval),
   heartbeatInterval: bounded(CONFIG_BOUNDS.heartbeatInterval),
   dispatchMode: z.enum(DISPATCH_MODES).nullable().optional(),
-  kioskUiUrl: z.string().trim().min(1).max(500).nullable().optional(),
+  kioskUiUrl: safeString({ trim: true }).min(1).max(500).nullable().optional(),
   adminPin: z
     .string()
     .regex(/^\d{4,8}$/, 'must be 4–8 digits')

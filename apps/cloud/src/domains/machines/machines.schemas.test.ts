@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { RegisterBody, UpdateBody, canonicalTimeZone, degrees, hasUnsafeChars, salesTaxRate } from './machines.schemas.ts';
+import { hasUnsafeChars } from '@vend/protocol';
+import { RegisterBody, UpdateBody, canonicalTimeZone, degrees, salesTaxRate } from './machines.schemas.ts';
 
 describe('lat/lng strings', () => {
   const lat = degrees('lat');

@@ -1,31 +1,6 @@
 import { z } from 'zod';
-import { describeSerialFaults } from '@vend/protocol';
+import { describeSerialFaults, hasUnsafeChars } from '@vend/protocol';
 import { PagingQuery } from '../../http/paging.ts';
-
-/**
- * True when `s` holds a C0/C1 control character (tab and line breaks allowed in free text when
- * `allowBreaks`) or a lone surrogate: refused in every stored text (PostgreSQL cannot store NUL).
- */
-export function hasUnsafeChars(s: string, allowBreaks: boolean): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20) {
-      if (allowBreaks && (c === 0x09 || c === 0x0a || c === 0x0d)) continue;
-      return true;
-    }
-    if (c >= 0x7f && c <= 0x9f) return true;
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = s.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        i++;
-        continue;
-      }
-      return true;
-    }
-    if (c >= 0xdc00 && c <= 0xdfff) return true;
-  }
-  return false;
-}
 
 /** A trimmed single-line text field of at most `max` characters (spec 1 §8). */
 export const line = (field: string, max: number) =>
