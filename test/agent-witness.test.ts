@@ -6,11 +6,11 @@ import { systemClock } from '@vend/protocol';
 import { SANDBOX, api, cleanup, startCloud, tempDir } from './support/cabinet-rig.ts';
 import type { CloudProc } from './support/cabinet-rig.ts';
 
-// The witness token with overlapping calls, as the real cloud judges it (it accepts its last two
+// The witness token with overlapping calls, as the real cloud judges it (it accepts its last six
 // tokens). The agent's loops overlap: here two calls go out together, the second's answer comes back
-// first, a third call is made and answered, and only then does the first call's answer arrive. The
-// next call must echo the third call's token — echoing the first's (the answer that arrived last)
-// is a superseded token, which the cloud records as a copy of the credential.
+// first, seven more calls are made and answered, and only then does the first call's answer arrive.
+// The next call must echo the last of the seven's token — echoing the first's (the answer that
+// arrived last) is a superseded token, which the cloud records as a copy of the credential.
 
 const dir = tempDir('agent-witness-');
 const http = undiciTransport();
@@ -72,20 +72,30 @@ describe('witness token ↔ cloud, answers out of order', () => {
     await chain; // the cloud has answered both (a, then b)
     release[1]!();
     await b; // b's answer arrives first
-    const c = client.pending(); // sent 3rd, with b's token
-    await chain;
-    release[2]!();
-    await c;
+    // More calls, one after the other, while a's answer is still on its way: by the time it arrives
+    // its token has been superseded more times than the cloud's window (6) holds.
+    const LATER = 7;
+    for (let i = 0; i < LATER; i++) {
+      const c = client.pending();
+      await chain;
+      release[2 + i]!();
+      await c;
+    }
     release[0]!();
-    await a; // a's answer arrives last: its token is already superseded twice
+    await a; // a's answer arrives last
     holding = false;
     await client.pending();
 
-    // delivered in the order b, c, a, then the next call d
-    const [b1, c1, a1, d1] = log.slice(-4);
-    expect(a1!.res.headers['x-device-witness']).toBeTruthy();
-    expect(d1!.req.headers['x-device-witness']).toBe(c1!.res.headers['x-device-witness']);
-    expect(c1!.req.headers['x-device-witness']).toBe(b1!.res.headers['x-device-witness']);
+    // delivered in the order b, c1..c7, a, then the next call d
+    const tail = log.slice(-(LATER + 3));
+    const [b1, ...rest] = tail;
+    const d1 = rest.pop()!;
+    const a1 = rest.pop()!;
+    const lastC = rest.at(-1)!;
+    expect(rest).toHaveLength(LATER);
+    expect(a1.res.headers['x-device-witness']).toBeTruthy();
+    expect(d1.req.headers['x-device-witness']).toBe(lastC.res.headers['x-device-witness']);
+    expect(rest[0]!.req.headers['x-device-witness']).toBe(b1!.res.headers['x-device-witness']);
     const s = await api(cloud.url, 'GET', '/api/v1/machines/device-credentials/suspicions', SANDBOX.admin);
     expect(s.status).toBe(200);
     expect(JSON.stringify(s.data)).not.toContain(m);

@@ -41,7 +41,8 @@ export const DEVICE_RUNTIME_DEFAULTS = Object.freeze({
   cacheTtlMs: 60_000,
   syncIntervalMs: 1_000,
   syncSkewMs: 5_000,
-  witnessKeep: 2,
+  /** The agent runs up to five gateway legs at once (heartbeat, poll, config, spool, upgrade), each echoing the same token. */
+  witnessKeep: 6,
   witnessMachines: 50_000,
   presenceIntervalMs: 60_000,
   presenceMax: 100_000,

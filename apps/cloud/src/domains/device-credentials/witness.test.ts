@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEVICE_RUNTIME_DEFAULTS } from './runtime.ts';
 import { WitnessBook } from './witness.ts';
 
 describe('witness tokens (x-device-witness)', () => {
@@ -29,6 +30,28 @@ describe('witness tokens (x-device-witness)', () => {
     // The original polls twice for each call of the copy: the copy's echo is two tokens behind.
     for (const box of ['A', 'B', 'A', 'A', 'B'] as const) callFrom(box);
     expect(verdicts.at(-1)).toBe('stale');
+  });
+
+  it('with the default window, one agent with all its legs in flight at once is never suspected, and a copy still is', () => {
+    // The agent's heartbeat, pending poll, configuration refresh, report spool and upgrade check run
+    // as separate loops: five calls may leave with the same echo before any answer comes back.
+    const w = new WitnessBook({ keep: DEVICE_RUNTIME_DEFAULTS.witnessKeep, maxMachines: 100 });
+    let echo = w.mint('m');
+    for (let round = 0; round < 20; round++) {
+      const verdicts = [1, 2, 3, 4, 5].map(() => {
+        const v = w.check('m', echo);
+        w.mint('m');
+        return v;
+      });
+      expect(verdicts).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+      echo = w.mint('m');
+    }
+    // A second box holding a token from a few rounds ago falls outside the window.
+    const old = echo;
+    for (let i = 0; i < 3; i++) {
+      for (let c = 0; c < 3; c++) w.mint('m');
+    }
+    expect(w.check('m', old)).toBe('stale');
   });
 
   it('one box calling in sequence is never suspected', () => {
