@@ -69,7 +69,8 @@ export function apkRoutes(ctx: AppContext): Router {
       method: 'post',
       path: '/apk/createOrder',
       tag,
-      summary: "The cabinet opens a sale on the machine's operator",
+      summary:
+        "The cabinet records a sale it has vended, on the machine's operator: family A has no dispense report, so the order is shipped and the stock taken at once",
       auth: 'device',
       body: ApkCreateOrderRequest,
       response: CreateOrderData,
@@ -78,7 +79,7 @@ export function apkRoutes(ctx: AppContext): Router {
     auth({ leg: 'apk.createOrder', body: ApkCreateOrderRequest }),
     async (req, res) => {
       const body = parseInput(ApkCreateOrderRequest, req.body ?? {}, 'body');
-      sendOk(res, await gateway.createOrder(cabinetOf(req), body));
+      sendOk(res, await gateway.createOrder(cabinetOf(req), body, { vended: true }));
     },
   );
 

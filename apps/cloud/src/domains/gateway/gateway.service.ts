@@ -387,8 +387,11 @@ export class GatewayService {
    * Opens a walk-up order on the machine's operator (the pool's while unclaimed): paid, awaiting its
    * vend. The dispense report settles it (shipped, or refunded on failure); a cashless payment
    * webhook naming the order attaches its payment. Stock moves when the vend is reported.
+   * `vended`: family A (`/apk/createOrder`) has no report leg, so its call records a sale already
+   * made: shipped, stock taken, nothing left for the refund sweep.
    */
-  async createOrder(caller: CabinetCaller, body: CreateOrderRequest): Promise<CreateOrderData> {
+  async createOrder(caller: CabinetCaller, body: CreateOrderRequest, opts: { vended?: boolean } = {}): Promise<CreateOrderData> {
+    const payStatus = opts.vended ? 'shipped' : 'paid';
     const now = this.now;
     return this.ctx.database.db.transaction().execute(async (trx) => {
       const repo = this.repo(trx);
@@ -410,7 +413,7 @@ export class GatewayService {
         operator_id: machine.operator_id,
         aisle_no: body.aisleNo,
         quantity: body.quantity,
-        pay_status: 'paid',
+        pay_status: payStatus,
         paid_cents: amount,
         charged_cents: amount,
         tax_rate: machine.sales_tax_rate,
@@ -422,10 +425,14 @@ export class GatewayService {
         settlement_account: terminal?.merchant_account ?? null,
         command_id: null,
         dispense_id: null,
-        vended: 0,
+        vended: opts.vended ? 1 : 0,
         created_at: now,
         updated_at: now,
       });
+      if (opts.vended)
+        await new InventoryRepo(trx, this.ctx.database.dialect).updateAisle(caller.machineId, body.aisleNo, {
+          current_stock: aisle.current_stock - body.quantity,
+        });
       await this.ctx.audit.record(trx, null, 'cabinet.order', `order:${orderNumber} machine:${caller.machineNo}`);
       return {
         orderNumber,
@@ -434,7 +441,7 @@ export class GatewayService {
         quantity: body.quantity,
         amount: centsToDecimal(amount),
         amountCents: amount,
-        payStatus: 'paid',
+        payStatus,
       };
     });
   }
