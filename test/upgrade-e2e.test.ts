@@ -424,13 +424,14 @@ describe('signed agent releases, end to end', () => {
     expect(j.bad.map((b) => b.version)).toEqual(['1.0.1']);
   });
 
-  it("the unit's ExecStartPre: a new tree that cannot even run its guard is reverted by the previous tree's guard", { timeout: 60_000 }, async () => {
-    const root = path.join(dir, 'unit-fallback');
+  /** Runs the unit's own ExecStartPre line (systemd's $$ unescaped, the install root moved) on a tree whose guard is broken. */
+  async function execStartPreWithBrokenGuard(name: string, brokenGuard: string, guardTimeoutSeconds?: number) {
+    const root = path.join(dir, name);
     fs.mkdirSync(path.join(root, 'current/bin'), { recursive: true });
     fs.mkdirSync(path.join(root, 'upgrade'));
     fs.cpSync(path.join(dir, 'tree-1.0.1'), path.join(root, 'previous'), { recursive: true });
     fs.writeFileSync(path.join(root, 'current/VERSION'), '1.0.2\n');
-    fs.writeFileSync(path.join(root, 'current/bin/vend-agent'), '#!/bin/sh\necho "cannot execute binary file" >&2\nexit 126\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(root, 'current/bin/vend-agent'), brokenGuard, { mode: 0o755 });
     const trial: UpgradeJournal = {
       v: 1,
       state: 'trial',
@@ -454,9 +455,10 @@ describe('signed agent releases, end to end', () => {
       saves: 4,
     };
     fs.writeFileSync(path.join(root, 'upgrade/journal.json'), JSON.stringify(trial));
-    // the unit's own line, with systemd's $$ unescaped and the install root moved here
     const unit = fs.readFileSync(path.join(ROOT, 'apps/agent/packaging/vend-agent.service'), 'utf8');
-    const line = /^ExecStartPre=-\/bin\/sh -c '(.*)'$/m.exec(unit)![1]!.replaceAll('$$', '$').replaceAll('/opt/vend-agent', root);
+    let line = /^ExecStartPre=-\/bin\/sh -c '(.*)'$/m.exec(unit)![1]!.replaceAll('$$', '$').replaceAll('/opt/vend-agent', root);
+    expect(line).toContain('timeout 45 ');
+    if (guardTimeoutSeconds !== undefined) line = line.replaceAll('timeout 45 ', `timeout ${guardTimeoutSeconds} `);
     const out = await run('/bin/sh', ['-c', line], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', INVOCATION_ID: 'inv-unit' }, timeout: 30_000 });
     expect(JSON.parse(out.stdout)).toEqual({
       bootGuard: { state: 'idle', current: '1.0.1', action: 'reverted', reason: 'the boot guard of 1.0.2 could not run' },
@@ -464,5 +466,14 @@ describe('signed agent releases, end to end', () => {
     const v = await run(path.join(root, 'current/bin/vend-agent'), ['--version'], { timeout: 20_000 });
     expect(v.stdout).toBe('1.0.1\n');
     expect((await journalOf(root)).bad.map((b) => b.version)).toEqual(['1.0.2']);
+  }
+
+  it("the unit's ExecStartPre: a new tree that cannot even run its guard is reverted by the previous tree's guard", { timeout: 60_000 }, async () => {
+    await execStartPreWithBrokenGuard('unit-fallback', '#!/bin/sh\necho "cannot execute binary file" >&2\nexit 126\n');
+  });
+
+  it("the unit's ExecStartPre: a new tree whose guard hangs is cut off and reverted by the previous tree's guard", { timeout: 60_000 }, async () => {
+    // the unit allows 45 s; the same line with 2 s here
+    await execStartPreWithBrokenGuard('unit-hang', '#!/bin/sh\nexec sleep 3600\n', 2);
   });
 });

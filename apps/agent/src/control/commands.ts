@@ -1,4 +1,4 @@
-import { statSync, watchFile, unwatchFile } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { EventEmitter } from 'node:events';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { PAY_METHODS, parseDeviceKey } from '@vend/protocol';
@@ -606,13 +606,15 @@ export function agentCommands(deps: AgentCommandDeps, setExit: (code: number) =>
             offset += end + 1;
             for (const l of chunk.subarray(0, end).toString('utf8').split('\n')) show(l);
           };
-          watchFile(file, { interval: 500 }, onChange);
+          // A plain read every 500 ms, not fs.watchFile: watchFile takes its first stat asynchronously, so a
+          // line appended between the tail and that stat is in its baseline and never reported.
+          const timer = setInterval(onChange, 500);
           const signals = deps.signals ?? process;
           await new Promise<void>((resolve) => {
             signals.once('SIGINT', () => resolve());
             signals.once('SIGTERM', () => resolve());
           });
-          unwatchFile(file, onChange);
+          clearInterval(timer);
         }
         setExit(EXIT.ok);
       }),

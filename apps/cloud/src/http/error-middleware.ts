@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type {} from 'pino-http';
 import { ZodError } from 'zod';
-import { AppError, ERROR_TABLE } from './errors.ts';
+import { AppError, ERROR_TABLE, type ErrorCode } from './errors.ts';
 import { sendError } from './envelope.ts';
 
 function describeIssues(issues: { path: string; message: string }[]): string {
@@ -19,6 +19,17 @@ export const notFoundHandler: RequestHandler = (req, res) => {
  * (malformed JSON, oversized bodies) become 400/413; anything else is a 500 whose cause is logged,
  * never shown.
  */
+/**
+ * Spec 1 §7 fixes the text of a 400 and a 401; a specific reason follows it ("<catalogue text>: <reason>")
+ * so a client can match the status's message and a person still reads why. One rule for every domain.
+ */
+const CATALOGUED = new Set<ErrorCode>(['bad_request', 'unauthorized']);
+function catalogued(err: AppError): string {
+  const text = ERROR_TABLE[err.code].message;
+  if (!CATALOGUED.has(err.code) || err.message.startsWith(text)) return err.message;
+  return `${text}: ${err.message}`;
+}
+
 export function errorHandler(logger: Logger, metrics: { writeFailures: number }): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     if (res.headersSent) {
@@ -27,7 +38,8 @@ export function errorHandler(logger: Logger, metrics: { writeFailures: number })
       return;
     }
     if (err instanceof AppError) {
-      const detail = err.options.issues?.length ? `${err.message}: ${describeIssues(err.options.issues)}` : err.message;
+      const message = catalogued(err);
+      const detail = err.options.issues?.length ? `${message}: ${describeIssues(err.options.issues)}` : message;
       sendError(res, err.status, detail, err.options.headers);
       return;
     }

@@ -132,7 +132,7 @@ export function apkRoutes(ctx: AppContext): Router {
     async (req, res) => {
       const body = parseInput(ApkUpRequest, req.body ?? {}, 'body');
       const apkVersion = body.apkVersion ?? body.version;
-      if (apkVersion === undefined) throw badRequest('Bad request — missing apkVersion');
+      if (apkVersion === undefined) throw badRequest('apkVersion is required');
       sendOk(res, await gateway.recordSoftware(cabinetOf(req), { apkVersion }));
     },
   );
@@ -154,7 +154,7 @@ export function apkRoutes(ctx: AppContext): Router {
     async (req, res) => {
       const body = parseInput(ValidVmcVersionRequest, req.body ?? {}, 'body');
       const vmcVersion = body.vmcVersion ?? body.version;
-      if (vmcVersion === undefined) throw badRequest('Bad request — missing vmcVersion');
+      if (vmcVersion === undefined) throw badRequest('vmcVersion is required');
       sendOk(res, await gateway.recordSoftware(cabinetOf(req), { vmcVersion }));
     },
   );

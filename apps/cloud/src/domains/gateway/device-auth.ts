@@ -163,7 +163,7 @@ export function cabinetAuth(creds: DeviceCredentialsService, gateway: GatewaySer
       }
       const claimed = claimedSerial(req, policy.bodySerialFields);
       judgeInput(req, policy);
-      if (claimed === null) throw new AppError('bad_request', 'Bad request — missing equipmentNo');
+      if (claimed === null) throw new AppError('bad_request', 'equipmentNo is required');
       const machine = await gateway.resolveSerial(claimed, policy);
       const state = await creds.credentialStateOf(machine.id);
       if (state === 'revoked') throw new AppError('forbidden', 'Credential revoked');
