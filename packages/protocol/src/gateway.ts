@@ -302,6 +302,18 @@ export const PendingCommand = z.object({
 export const PendingData = z.object({ commands: z.array(PendingCommand) });
 export type PendingData = z.infer<typeof PendingData>;
 
+/** The longest `wait` a pending call may ask for, in seconds: under the usual 30 s idle cut of proxies and load balancers. */
+export const PENDING_WAIT_MAX_SECONDS = 25;
+/**
+ * `GET /cabinet/pending` query. `wait` (whole seconds, 0–25, default 0) makes it a long poll: with nothing
+ * pending the cloud holds the answer until a command is enqueued for the cabinet or the wait is over.
+ * Without it the call answers at once, as before (a cloud that predates it ignores the field).
+ */
+export const PendingQuery = SerialCarrier.pick({ equipmentNo: true }).extend({
+  wait: z.coerce.number().int().min(0).max(PENDING_WAIT_MAX_SECONDS).optional(),
+});
+export type PendingQuery = z.infer<typeof PendingQuery>;
+
 export const UpgradeQuery = z.object({ agentVersion: versionField.optional(), equipmentNo: serialField.optional() });
 /** The upgrade offer for this cabinet (see release.ts), or `data: null` when it is told nothing. */
 export const UpgradeData = UpgradeOffer.nullable();

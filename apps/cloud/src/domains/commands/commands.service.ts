@@ -10,6 +10,7 @@ import { centsToDecimal } from '../../http/money.ts';
 import { newId } from '../../crypto/ids.ts';
 import { CommandsRepo, type CommandRecord, type CommandStatus } from './commands.repo.ts';
 import type { CommandView } from './commands.schemas.ts';
+import { notifyPending } from './pending-notifier.ts';
 
 /** The agent polls this many pending commands at most per call (oldest first); the rest follow on later polls. */
 export const PENDING_LIMIT = 100;
@@ -128,6 +129,8 @@ export class CommandsService {
       if (!existing) throw conflict('The command could not be recorded; retry the request');
       return this.duplicateOf(existing, req);
     }
+    // committed: wake this process's long-polling pending calls of the machine (other replicas re-check the store)
+    notifyPending(this.d.db, machine.id);
     const created = await repo.commandById(machine.id, id);
     return { ...toView(created!), duplicate: false };
   }

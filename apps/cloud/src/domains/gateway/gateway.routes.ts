@@ -10,6 +10,7 @@ import {
   HeartbeatData,
   HeartbeatRequest,
   PendingData,
+  PendingQuery,
   RegisterData,
   RegisterRequest,
   ReportData,
@@ -212,16 +213,30 @@ export function gatewayRoutes(ctx: AppContext): Router {
       method: 'get',
       path: '/cabinet/pending',
       tag,
-      summary: 'Pending remote dispense commands, oldest first',
+      summary:
+        'Pending remote dispense commands, oldest first. `wait` (0-25 s): with nothing pending, hold the answer until a command is enqueued or the wait is over (long poll)',
       auth: 'device',
-      query: SerialQuery,
+      query: PendingQuery,
       response: PendingData,
       errors: errors(),
     },
-    auth({ leg: 'cabinet.pending', fleetSecret: false, query: SerialQuery }),
+    auth({ leg: 'cabinet.pending', fleetSecret: false, query: PendingQuery }),
     async (req, res) => {
-      parseInput(SerialQuery, req.query, 'query');
-      sendOk(res, await service.pending(cabinetOf(req)));
+      const { wait } = parseInput(PendingQuery, req.query, 'query');
+      if (!wait) {
+        sendOk(res, await service.pending(cabinetOf(req)));
+        return;
+      }
+      // a client that goes away mid-hold releases its place at once
+      const gone = new AbortController();
+      const onClose = () => gone.abort();
+      res.once('close', onClose);
+      try {
+        const data = await service.pending(cabinetOf(req), { waitSeconds: wait, notifier: ctx.pendingNotifier, signal: gone.signal });
+        if (!res.destroyed) sendOk(res, data);
+      } finally {
+        res.off('close', onClose);
+      }
     },
   );
 

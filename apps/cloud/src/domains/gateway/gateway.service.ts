@@ -24,6 +24,7 @@ import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import { InventoryRepo } from '../inventory/inventory.repo.ts';
 import { CommandsService } from '../commands/commands.service.ts';
+import type { PendingNotifier } from '../commands/pending-notifier.ts';
 import { DeviceCredentialsRepo, type MachineRef } from '../device-credentials/device-credentials.repo.ts';
 import type { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
 import { derivedAdminPin } from '../device-credentials/device-keys.ts';
@@ -34,6 +35,13 @@ import type { SettingsData, SettingsInput } from './gateway.schemas.ts';
 import { provisionPoolMachine } from './pool.ts';
 
 type Services = Pick<AppContext, 'database' | 'clock' | 'audit' | 'config' | 'devices' | 'sealer'>;
+
+/** A long poll of `pending`: how long at most, the process's notifier, and the client's going away. */
+export interface PendingHold {
+  waitSeconds: number;
+  notifier: PendingNotifier;
+  signal?: AbortSignal;
+}
 
 /** Order states a dispense report may settle: awaiting the vend, or flagged by the refund sweep meanwhile. */
 const SETTLEABLE = ['paid', 'refund_owed'] as const;
@@ -521,9 +529,33 @@ export class GatewayService {
     return this.reportView(first, true);
   }
 
-  /** Pending remote drops of the cabinet, oldest first (the commands service's poll). */
-  async pending(caller: CabinetCaller): Promise<PendingData> {
-    const commands = await this.commands.pendingFor(caller.machineId);
+  /**
+   * Pending remote drops of the cabinet, oldest first (the commands service's poll). With `hold`, a long
+   * poll: when nothing is pending the answer waits until a command is enqueued for the machine (woken by
+   * this process's notifier, or found by re-reading the store every `recheckMs` when another replica
+   * enqueued it), the wait is over, the client went away or the process is stopping; then it answers
+   * with what is pending (possibly nothing). A machine already holding its limit of calls, or a stopping
+   * process, answers at once.
+   */
+  async pending(caller: CabinetCaller, hold?: PendingHold): Promise<PendingData> {
+    const deadline = this.now + (hold?.waitSeconds ?? 0) * 1000;
+    for (;;) {
+      const remaining = deadline - this.now;
+      // the waiter is in place before the store is read, so an enqueue between the two is not missed
+      const held = hold && remaining > 0 ? hold.notifier.hold(caller.machineId, Math.min(remaining, hold.notifier.opts.recheckMs), hold.signal) : null;
+      const data = await this.pendingNow(caller.machineId);
+      if (!held || data.commands.length > 0) {
+        held?.release();
+        return data;
+      }
+      const why = await held.ended;
+      // client gone or shutting down: answer what was read, without another store read
+      if (why === 'aborted' || why === 'shutdown') return data;
+    }
+  }
+
+  private async pendingNow(machineId: string): Promise<PendingData> {
+    const commands = await this.commands.pendingFor(machineId);
     return {
       commands: commands.map((c) => ({ commandId: c.commandId, aisleNo: c.aisleNo, reason: c.reason, externalRef: c.externalRef, createdAt: c.createdAt })),
     };

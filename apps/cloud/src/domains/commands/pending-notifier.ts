@@ -1,0 +1,127 @@
+import type { Clock } from '@vend/protocol';
+
+/** Why a hold ended: a command was enqueued here, its time ran out, the client went away, or the process is stopping. */
+export type HoldEnd = 'notified' | 'timeout' | 'aborted' | 'shutdown';
+
+export interface Hold {
+  /** Settles once, with why the hold ended; the waiter is already released by then. */
+  readonly ended: Promise<HoldEnd>;
+  /** Ends the hold now (the caller found commands, or gave up); harmless after it ended. */
+  release(): void;
+}
+
+export interface PendingNotifierOptions {
+  /** Held pending calls per machine at most; one more is refused (answered at once). */
+  maxPerMachine: number;
+  /** A hold is re-checked against the store at least this often: the bound for commands enqueued by another replica. */
+  recheckMs: number;
+}
+
+export const PENDING_NOTIFIER_DEFAULTS: PendingNotifierOptions = Object.freeze({ maxPerMachine: 4, recheckMs: 2_000 });
+
+interface Waiter {
+  finish(why: HoldEnd): void;
+}
+
+/**
+ * Wakes long-polling `GET /cabinet/pending` calls of one process when a command is enqueued for their
+ * machine (docs/decisions/gateway-and-credentials.md). In-process only: a command enqueued by another
+ * replica is found by the holder's own re-check of the store every `recheckMs`. Timers come from the
+ * injected clock, so tests drive holds with a ManualClock.
+ */
+export class PendingNotifier {
+  private readonly waiters = new Map<string, Set<Waiter>>();
+  private closed = false;
+  private held = 0;
+  readonly opts: PendingNotifierOptions;
+
+  constructor(
+    private readonly clock: Clock,
+    opts: Partial<PendingNotifierOptions> = {},
+  ) {
+    this.opts = { ...PENDING_NOTIFIER_DEFAULTS, ...opts };
+  }
+
+  /**
+   * Holds until `notify(machineId)`, `ms` elapses, `signal` aborts or `close()`. Null when the machine
+   * already has `maxPerMachine` holds, when the notifier is closed, or when `signal` already aborted:
+   * the caller answers at once.
+   */
+  hold(machineId: string, ms: number, signal?: AbortSignal): Hold | null {
+    if (this.closed || signal?.aborted) return null;
+    let set = this.waiters.get(machineId);
+    if (set && set.size >= this.opts.maxPerMachine) return null;
+    if (!set) {
+      set = new Set();
+      this.waiters.set(machineId, set);
+    }
+    const waiters = set;
+    let resolve!: (why: HoldEnd) => void;
+    const ended = new Promise<HoldEnd>((r) => (resolve = r));
+    let done = false;
+    const onAbort = () => waiter.finish('aborted');
+    const timer = this.clock.setTimeout(() => waiter.finish('timeout'), Math.max(0, ms));
+    const waiter: Waiter = {
+      finish: (why) => {
+        if (done) return;
+        done = true;
+        this.clock.clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        waiters.delete(waiter);
+        if (waiters.size === 0 && this.waiters.get(machineId) === waiters) this.waiters.delete(machineId);
+        this.held--;
+        resolve(why);
+      },
+    };
+    waiters.add(waiter);
+    this.held++;
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return { ended, release: () => waiter.finish('aborted') };
+  }
+
+  /** A command was enqueued for the machine: every hold of it ends now (each re-reads the store). */
+  notify(machineId: string): void {
+    const set = this.waiters.get(machineId);
+    if (!set) return;
+    for (const w of [...set]) w.finish('notified');
+  }
+
+  /** Holds in progress: of one machine, or of the whole process. */
+  holding(machineId?: string): number {
+    return machineId === undefined ? this.held : (this.waiters.get(machineId)?.size ?? 0);
+  }
+
+  /** Shutdown: every hold ends now (answered with what it has) and no new one starts. */
+  close(): void {
+    this.closed = true;
+    for (const set of [...this.waiters.values()]) for (const w of [...set]) w.finish('shutdown');
+  }
+}
+
+/**
+ * The notifiers of this process by store handle. `CommandsService` is built by several routers from
+ * `{db, clock, audit}`; it finds the notifier to signal through the handle it writes with. One context
+ * per process in production, so one notifier per handle; contexts sharing a handle (tests running two
+ * replicas in one process) are all signalled, as a shared process would be.
+ */
+const registry = new WeakMap<object, Set<PendingNotifier>>();
+
+export function registerPendingNotifier(db: object, notifier: PendingNotifier): () => void {
+  let set = registry.get(db);
+  if (!set) {
+    set = new Set();
+    registry.set(db, set);
+  }
+  set.add(notifier);
+  const mine = set;
+  return () => {
+    mine.delete(notifier);
+  };
+}
+
+/** Signals every notifier registered for this store handle that the machine has a new command. */
+export function notifyPending(db: object, machineId: string): void {
+  const set = registry.get(db);
+  if (!set) return;
+  for (const n of set) n.notify(machineId);
+}

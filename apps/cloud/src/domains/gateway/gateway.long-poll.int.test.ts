@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock, type PendingData } from '@vend/protocol';
+import type { Database } from '../../db/database.ts';
+import { newId } from '../../crypto/ids.ts';
+import { DIALECTS, call, freshDatabase, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { ALICE, enrolled, expectStatus, keyHeader, machineRow, type Envelope } from './gateway.test-support.ts';
+
+/**
+ * `GET /cabinet/pending?wait=N` (docs/decisions/gateway-and-credentials.md, long poll). Real HTTP; the
+ * holds run on the server's ManualClock, so the test moves time and nothing sleeps longer than a few
+ * event-loop turns.
+ */
+
+/** Resolves once `cond()` holds; real time, bounded (the server needs a few turns to take the request in). */
+async function until(cond: () => boolean, what: string, ms = 3_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** An enrolled cabinet that alice's key may enqueue drops for. */
+async function cabinet(t: TestServer) {
+  const e = await enrolled(t);
+  await t.ctx.database.db.updateTable('machines').set({ operator_id: 'op_sbx_alice' }).where('machine_no', '=', e.serial).execute();
+  const m = await machineRow(t, e.serial);
+  return { ...e, machineId: m.id };
+}
+
+function poll(t: TestServer, key: string, wait: string, signal?: AbortSignal) {
+  const url = new URL(`${t.url}/cabinet/pending`);
+  url.searchParams.set('wait', wait);
+  return fetch(url, { headers: keyHeader(key), ...(signal ? { signal } : {}) }).then(async (r) => ({
+    status: r.status,
+    body: (await r.json()) as Envelope<PendingData>,
+  }));
+}
+
+function enqueue(t: TestServer, serial: string, aisleNo = 4) {
+  return expectStatus<{ commandId: string }>(
+    call(t.url, 'POST', `/api/v1/machines/${serial}/commands/dispense`, { headers: ALICE, json: { aisleNo, reason: 'long poll' } }),
+    200,
+  );
+}
+
+describe.each(DIALECTS)('pending long poll (%s)', (dialect) => {
+  let t: TestServer;
+  let clock: ManualClock;
+  beforeAll(async () => {
+    t = await startTestServer(dialect);
+    clock = t.clock as ManualClock;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('an enqueue during a hold answers it at once with the command', async () => {
+    const c = await cabinet(t);
+    const answer = poll(t, c.key, '2');
+    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold');
+    const started = Date.now();
+    const cmd = await enqueue(t, c.serial);
+    const r = await answer;
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(r.status).toBe(200);
+    expect(r.body.data.commands.map((x) => x.commandId)).toEqual([cmd.body.data.commandId]);
+    expect(t.ctx.pendingNotifier.holding(c.machineId)).toBe(0);
+  });
+
+  it('with commands already pending it answers at once; without wait it never holds', async () => {
+    const c = await cabinet(t);
+    const none = await expectStatus<PendingData>(call(t.url, 'GET', '/cabinet/pending', { headers: keyHeader(c.key) }), 200);
+    expect(none.body.data.commands).toEqual([]);
+    const zero = await poll(t, c.key, '0');
+    expect(zero.body.data.commands).toEqual([]);
+    await enqueue(t, c.serial);
+    const r = await poll(t, c.key, '25');
+    expect(r.body.data.commands).toHaveLength(1);
+    expect(t.ctx.pendingNotifier.holding()).toBe(0);
+  });
+
+  it('with nothing enqueued it answers empty once the wait is over, re-reading the store on the way', async () => {
+    const c = await cabinet(t);
+    let settled = false;
+    const answer = poll(t, c.key, '5').finally(() => (settled = true));
+    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold');
+    clock.advance(2_000); // a re-check: still nothing, held again
+    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 1, 'the second hold');
+    clock.advance(2_000);
+    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 1, 'the third hold');
+    expect(settled).toBe(false);
+    clock.advance(1_000);
+    const r = await answer;
+    expect(r.status).toBe(200);
+    expect(r.body.data.commands).toEqual([]);
+    expect(t.ctx.pendingNotifier.holding(c.machineId)).toBe(0);
+  });
+
+  it('a wait over 25 s or negative is 400 in the envelope; a non-integer is 422 (as paging); nothing is held', async () => {
+    const c = await cabinet(t);
+    for (const wait of ['26', '-1']) {
+      const r = await poll(t, c.key, wait);
+      expect(r.status, wait).toBe(400);
+      expect(r.body.code).toBe(400);
+      expect(JSON.stringify(r.body)).toContain('query.wait');
+    }
+    for (const wait of ['soon', '1.5']) expect((await poll(t, c.key, wait)).status, wait).toBe(422);
+    expect(t.ctx.pendingNotifier.holding()).toBe(0);
+  });
+
+  it('a client that goes away mid-hold releases its place', async () => {
+    const c = await cabinet(t);
+    const ac = new AbortController();
+    const answer = poll(t, c.key, '20', ac.signal).catch((e: unknown) => e);
+    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold');
+    ac.abort();
+    await answer;
+    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 0, 'the release');
+  });
+
+  it('at most 4 holds per machine: a fifth call answers at once', async () => {
+    const c = await cabinet(t);
+    const held = [1, 2, 3, 4].map(() => poll(t, c.key, '10'));
+    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 4, 'four holds');
+    const fifth = await poll(t, c.key, '10');
+    expect(fifth.body.data.commands).toEqual([]);
+    await enqueue(t, c.serial);
+    for (const r of await Promise.all(held)) expect(r.body.data.commands).toHaveLength(1);
+  });
+});
+
+describe.each(DIALECTS)('pending long poll, shutdown (%s)', (dialect) => {
+  it('closing the context answers a held call empty at once', async () => {
+    const t = await startTestServer(dialect);
+    try {
+      const c = await cabinet(t);
+      const answer = poll(t, c.key, '20');
+      await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold');
+      t.ctx.pendingNotifier.close();
+      const r = await answer;
+      expect(r.body.data.commands).toEqual([]);
+      expect((await poll(t, c.key, '20')).body.data.commands).toEqual([]); // no new hold starts
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/**
+ * Two replicas on one store and one clock. A replica does not hear another's enqueue (no pub/sub): the
+ * holder's own re-check every 2 s finds it. A command written to the store with no signal stands for one
+ * enqueued by another process.
+ */
+describe.each(DIALECTS)('pending long poll across replicas on one %s store', (dialect) => {
+  let database: Database;
+  let a: TestServer;
+  let b: TestServer;
+  const clock = new ManualClock(Date.parse('2026-11-20T12:00:00Z'));
+  beforeAll(async () => {
+    database = await freshDatabase(dialect);
+    const borrowed: Database = { ...database, close: async () => {} };
+    a = await startTestServer(dialect, { database: borrowed, clock });
+    b = await startTestServer(dialect, { database: borrowed, clock, seed: false });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await database.close();
+  });
+
+  it('a command enqueued elsewhere reaches a hold on this replica at its next re-check (≤ 2 s)', async () => {
+    const c = await cabinet(a);
+    let settled = false;
+    const answer = poll(b, c.key, '20').finally(() => (settled = true));
+    await until(() => b.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold on b');
+    const now = clock.now();
+    const id = newId('cmd', now);
+    await database.db
+      .insertInto('dispense_commands')
+      .values({
+        id,
+        machine_id: c.machineId,
+        aisle_no: 4,
+        reason: 'from another replica',
+        external_ref: null,
+        status: 'pending',
+        outcome: null,
+        detail: null,
+        order_number: null,
+        requested_by: null,
+        created_at: now,
+        acked_at: null,
+        expired_at: null,
+        updated_at: now,
+      })
+      .execute();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(settled).toBe(false); // no signal reached b
+    clock.advance(2_000);
+    const r = await answer;
+    expect(r.body.data.commands.map((x) => x.commandId)).toEqual([id]);
+  });
+
+  it('an enqueue through replica a answers a hold on replica b', async () => {
+    const c = await cabinet(a);
+    const answer = poll(b, c.key, '20');
+    await until(() => b.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold on b');
+    const cmd = await enqueue(a, c.serial);
+    clock.advance(2_000); // across processes the re-check finds it; in this one process the signal already did
+    const r = await answer;
+    expect(r.body.data.commands.map((x) => x.commandId)).toEqual([cmd.body.data.commandId]);
+  });
+});
