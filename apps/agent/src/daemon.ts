@@ -8,6 +8,7 @@ import type { RandomSource } from './cloud/backoff.ts';
 import { CloudClient, CloudError } from './cloud/client.ts';
 import { StateCredentialStore } from './cloud/credentials.ts';
 import { Enroller } from './cloud/enrolment.ts';
+import { PendingPoller } from './cloud/long-poll.ts';
 import type { EnrolmentStatus } from './cloud/enrolment.ts';
 import { undiciTransport } from './cloud/http.ts';
 import type { HttpTransport } from './cloud/http.ts';
@@ -424,7 +425,7 @@ export class Daemon {
       this.every(
         signal,
         'poll',
-        () => this.configBlock.pollInterval * 1000,
+        () => this.pendingPoller().delayMs(this.configBlock.pollInterval * 1000),
         () => this.poll(signal),
       ),
       this.every(
@@ -492,9 +493,16 @@ export class Daemon {
     await this.client.heartbeat(this.heartbeatBody(), { attempts: 2, signal });
   }
 
+  private poller: PendingPoller | null = null;
+
+  /** The pending leg as a long poll: again at once after a held or fresh answer, else after pollInterval (cloud/long-poll.ts). */
+  private pendingPoller(): PendingPoller {
+    this.poller ??= new PendingPoller({ client: this.client, clock: this.clock, offer: (commands) => this.dispenser.offer(commands) });
+    return this.poller;
+  }
+
   private async poll(signal: AbortSignal): Promise<void> {
-    const { commands } = await this.client.pending({ attempts: 1, signal });
-    const added = this.dispenser.offer(commands);
+    const { commands, added } = await this.pendingPoller().poll(signal);
     if (added > 0) this.log.info({ added, listed: commands.length }, 'remote drops received');
     this.spool.nudge();
   }

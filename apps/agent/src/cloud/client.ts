@@ -117,6 +117,8 @@ export interface CallOptions {
   query?: Record<string, string>;
   /** Attempts in all (1 = no retry). Default 3. */
   attempts?: number;
+  /** This call's deadline instead of the client's (a long poll waits longer than an answer takes). */
+  timeoutMs?: number;
   signal?: AbortSignal;
 }
 
@@ -176,8 +178,15 @@ export class CloudClient {
   report(body: Omit<ReportRequest, 'equipmentNo'>, o: CallOptions = {}) {
     return this.call('report', ReportData, { ...o, body: { equipmentNo: this.o.equipmentNo, ...body } });
   }
-  pending(o: CallOptions = {}) {
-    return this.call('pending', PendingData, o);
+  /**
+   * With `wait` (seconds, at most PENDING_WAIT_MAX_SECONDS) a long poll: the cloud may hold an empty answer
+   * that long, so the deadline of this call is the wait plus the usual one. A cloud that predates `wait`
+   * ignores it and answers at once.
+   */
+  pending(o: CallOptions & { wait?: number } = {}) {
+    const { wait, ...rest } = o;
+    if (!wait) return this.call('pending', PendingData, rest);
+    return this.call('pending', PendingData, { timeoutMs: wait * 1000 + this.o.timeoutMs, ...rest, query: { ...rest.query, wait: String(wait) } });
   }
   upgrade(agentVersion: string, o: CallOptions = {}) {
     return this.call('upgrade', UpgradeData, { ...o, query: { agentVersion } });
@@ -238,7 +247,7 @@ export class CloudClient {
     const { headers, used } = this.headersFor(leg, spec);
     const url = new URL(this.o.baseUrl + spec.path);
     for (const [k, v] of Object.entries(o.query ?? {})) url.searchParams.set(k, v);
-    const req: HttpRequest = { method: spec.method, url: url.toString(), headers, timeoutMs: this.o.timeoutMs };
+    const req: HttpRequest = { method: spec.method, url: url.toString(), headers, timeoutMs: o.timeoutMs ?? this.o.timeoutMs };
     if (o.signal) req.signal = o.signal;
     if (o.body !== undefined) {
       req.headers['content-type'] = 'application/json';
