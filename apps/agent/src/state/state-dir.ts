@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { ConfigBlock, DeviceIdField, parseDeviceKey } from '@vend/protocol';
 import { fsyncDir, readTextIfExists, writeFileAtomic } from './fs-atomic.ts';
@@ -183,12 +183,14 @@ export class StateDir {
    * One daemon per state directory: `agent.pid`, created with its content in one step — the pid is
    * written to a temp file, which is then hard-linked as `agent.pid` (link fails with EEXIST when the
    * lock exists, and a lock never exists without its pid in it). A lock whose process is gone (a
-   * crash, a power cut) or that holds no pid is taken over, by moving exactly that file (its inode)
-   * aside, so two starters that both saw the dead lock cannot remove each other's fresh one.
+   * crash, a power cut) or that holds no pid is taken over — but only by the holder of a second lock,
+   * `agent.pid.takeover`, taken the same way: removing a lock is then one starter's act, judged again
+   * under that lock, so two starters that both saw the dead lock cannot remove each other's fresh one.
    * Throws StateDirError when another live agent holds it.
    */
   acquirePidLock(isAlive: (pid: number) => boolean = processAlive): { release(): void } {
     const file = this.path('pid');
+    const takeover = `${file}.takeover`;
     const tmp = join(this.root, `.${STATE_FILES.pid}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     const fd = openSync(tmp, 'wx', 0o644);
     try {
@@ -197,36 +199,68 @@ export class StateDir {
     } finally {
       closeSync(fd);
     }
+    const take = (): { release(): void } | null => {
+      try {
+        linkSync(tmp, file);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') return null;
+        throw e;
+      }
+      fsyncDir(this.root);
+      const ino = statSync(file).ino;
+      return {
+        release: () => {
+          try {
+            if (statSync(file).ino === ino && readTextIfExists(file)?.trim() === String(process.pid)) unlinkSync(file);
+          } catch {
+            // already gone
+          }
+        },
+      };
+    };
+    /** The live holder's pid, or null when the lock is stale (dead pid, no pid) or gone. */
+    const liveHolder = (f: string): { pid: number | null; ino: number } | null => {
+      let held: { ino: number; text: string | null };
+      try {
+        held = { ino: statSync(f).ino, text: readTextIfExists(f) };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw e;
+      }
+      const pid = Number(held.text?.trim());
+      return { pid: Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : null, ino: held.ino };
+    };
     try {
-      for (let attempt = 0; attempt < 5; attempt++) {
+      for (let attempt = 0; attempt < 200; attempt++) {
+        const won = take();
+        if (won) return won;
+        const seen = liveHolder(file);
+        if (seen === null) continue; // released meanwhile: try again
+        if (seen.pid !== null) throw new StateDirError(`another vend-agent (pid ${seen.pid}) is running on ${this.root}`);
+        // Stale: take it over under the takeover lock, or wait for whoever holds that.
         try {
-          linkSync(tmp, file);
-          fsyncDir(this.root);
-          const ino = statSync(file).ino;
-          return {
-            release: () => {
-              try {
-                if (statSync(file).ino === ino && readTextIfExists(file)?.trim() === String(process.pid)) unlinkSync(file);
-              } catch {
-                // already gone
-              }
-            },
-          };
+          linkSync(tmp, takeover);
         } catch (e) {
           if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+          const other = liveHolder(takeover);
+          // A takeover lock left by a starter that died during its takeover (a double fault) is moved aside by inode.
+          if (other !== null && other.pid === null) this.removeStaleLock(takeover, other.ino);
+          else sleepSync(10);
+          continue;
         }
-        let held: { ino: number; text: string | null };
         try {
-          held = { ino: statSync(file).ino, text: readTextIfExists(file) };
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue; // released meanwhile: try again
-          throw e;
+          const again = liveHolder(file);
+          if (again !== null && again.pid !== null) throw new StateDirError(`another vend-agent (pid ${again.pid}) is running on ${this.root}`);
+          if (again !== null) unlinkSync(file); // only a takeover holder removes a lock, so this is still the stale one
+          const got = take();
+          if (got) return got;
+        } finally {
+          try {
+            unlinkSync(takeover);
+          } catch {
+            // already gone
+          }
         }
-        const holder = Number(held.text?.trim());
-        if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-          throw new StateDirError(`another vend-agent (pid ${holder}) is running on ${this.root}`);
-        }
-        this.removeStaleLock(file, held.ino);
       }
       throw new StateDirError(`could not take ${file}`);
     } finally {
@@ -238,9 +272,9 @@ export class StateDir {
     }
   }
 
-  /** Removes the lock file only if it is still the inode judged stale; a fresh lock moved aside by mistake is put back. */
+  /** Removes a lock file only if it is still the inode judged stale; a fresh lock moved aside by mistake is put back. */
   private removeStaleLock(file: string, staleIno: number): void {
-    const aside = join(this.root, `.${STATE_FILES.pid}.stale.${process.pid}.${randomBytes(4).toString('hex')}`);
+    const aside = join(this.root, `.${basename(file)}.stale.${process.pid}.${randomBytes(4).toString('hex')}`);
     try {
       renameSync(file, aside);
     } catch (e) {
@@ -289,4 +323,9 @@ function processAlive(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Blocks this thread for `ms` (the lock is taken before the event loop has work to do). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
