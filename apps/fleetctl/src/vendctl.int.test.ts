@@ -165,7 +165,7 @@ describe('vendctl against a real cloud', () => {
     fs.writeFileSync(path.join(work, 'tampered.json'), JSON.stringify({ ...manifest, version: '1.2.1' }));
     const tampered = await vendctl('publish', path.join(work, 'tampered.json'));
     expect(tampered.code).toBe(EXIT_CODES.refused);
-    expect(tampered.err).toMatch(/400: signature does not verify/);
+    expect(tampered.err).toMatch(/400: Bad request — invalid or missing parameters: signature does not verify/);
 
     let out = '';
     let err = '';
