@@ -3,6 +3,7 @@
  * operator's enqueue to the board's motor start.
  *
  *   npx tsx scripts/bench-agent.ts [windowSeconds] [latencySamples]     (defaults 30 and 12; about 6 min)
+ *   npx tsx scripts/bench-agent.ts latency [latencySamples]              (the latency rows only; about 1 min)
  *
  * Three forms of the agent: the sources under tsx (what the tests and the demo run), the release
  * bundle as scripts/build-agent-release makes it (what a cabinet runs: one CommonJS file on the
@@ -20,7 +21,8 @@
  *
  * Latency: the enqueue time is taken just before `POST …/commands/dispense`; the motor start is the
  * board's own record (`GET /motor-log`, `at`), both on this host's clock. Samples are spaced at random
- * so they do not lock onto the poll's phase.
+ * so they do not lock onto the poll's phase. The agent long-polls the pending leg (wait=25,
+ * docs/decisions/agent.md), so the poll interval is only its fallback: the rows measure the long poll.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -29,7 +31,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX, api, cleanup, control, motorLog, startAgent, startCloud, startSim, tempDir, waitFor } from '../test/support/cabinet-rig.ts';
 
-const WINDOW_S = Math.max(5, Number(process.argv[2] ?? 30));
+const LATENCY_ONLY = process.argv[2] === 'latency';
+const WINDOW_S = Math.max(5, Number(LATENCY_ONLY ? 30 : (process.argv[2] ?? 30)));
 const SAMPLES = Math.max(3, Number(process.argv[3] ?? 12));
 const MACHINE = 'SBX-ALICE-0001';
 const TICKS = 100; // USER_HZ on Linux
@@ -145,18 +148,19 @@ async function main(): Promise<void> {
       [forms[2]!, 'idle (poll 3600 s)', 3600, 3600],
       [forms[2]!, 'polling (3 s, default)', 3, 60],
     ];
-    for (const [form, name, poll, hb] of plan) {
+    for (const [form, name, poll, hb] of LATENCY_ONLY ? [] : plan) {
       await runAgent(form, poll, hb);
       const [a, b] = await window([agent!.pid, baseline.pid!]);
       rows.push([form.name, name, pct(a!.cpuPct), mb(a!.rssMb), mb(a!.peakRssMb), pct(b!.cpuPct), mb(b!.rssMb), `${(a!.rssMb / b!.rssMb).toFixed(1)}×`]);
     }
 
     const latencies: Record<string, number[]> = {};
-    for (const poll of [3, 1]) {
+    for (const poll of LATENCY_ONLY ? [3] : [3, 1]) {
       await runAgent(forms[1]!, poll, 60);
       const xs: number[] = [];
       for (let i = 0; i < SAMPLES; i++) {
-        await sleep(500 + Math.random() * poll * 1000);
+        // past the fallback sleep that follows the previous drop's answer (docs/decisions/agent.md), at a random phase
+        await sleep(poll * 1000 + 500 + Math.random() * 1000);
         const before = (await motorLog(sim)).length;
         const t0 = Date.now();
         const r = await api<{ commandId: string }>(cloud.url, 'POST', `/api/v1/machines/${MACHINE}/commands/dispense`, SANDBOX.alice, {
@@ -179,10 +183,12 @@ async function main(): Promise<void> {
 
     const line = (cells: string[], widths: number[]): string => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
     const w1 = [18, 24, 9, 9, 10, 13, 13, 9];
-    console.log(`agent resources, ${WINDOW_S} s windows (CPU as % of one core; baseline: a bare node process with one timer)`);
-    console.log(line(['agent', 'window', 'CPU', 'RSS', 'peak RSS', 'baseline CPU', 'baseline RSS', 'RSS ratio'], w1));
-    for (const r of rows) console.log(line(r, w1));
-    console.log('');
+    if (!LATENCY_ONLY) {
+      console.log(`agent resources, ${WINDOW_S} s windows (CPU as % of one core; baseline: a bare node process with one timer)`);
+      console.log(line(['agent', 'window', 'CPU', 'RSS', 'peak RSS', 'baseline CPU', 'baseline RSS', 'RSS ratio'], w1));
+      for (const r of rows) console.log(line(r, w1));
+      console.log('');
+    }
     console.log(`enqueue → motor start (release bundle), ${SAMPLES} samples each (module SH: the motor starts when the request arrives)`);
     const w2 = [12, 8, 8, 8, 8, 8, 22];
     console.log(line(['poll', 'min', 'median', 'mean', 'p90', 'max', 'median / poll interval'], w2));
