@@ -241,6 +241,15 @@ export const CreateOrderRequest = SerialCarrier.extend({
     .string()
     .regex(/^\d{4}$/)
     .optional(),
+  /**
+   * The cabinet's own reference for this sale: a retry after a lost answer names it again and gets the
+   * order the first call opened (same aisle and quantity), never a second one. Optional: without it
+   * every call opens a new order.
+   */
+  requestRef: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{8,64}$/, 'letters, digits and . _ : - only, 8-64 characters')
+    .optional(),
 });
 export type CreateOrderRequest = z.infer<typeof CreateOrderRequest>;
 export const CreateOrderData = z.object({

@@ -260,6 +260,15 @@ describe('cloud client: timeouts and retries', () => {
     expect(refused.requests).toHaveLength(2);
   });
 
+  it('repeats createOrder after a timeout when it carries a requestRef (the cloud answers the same order), with the same reference', async () => {
+    const order = { orderNumber: 'ord_2', machineCode: 'SBX-ALICE-0001', aisleNo: 1, quantity: 1, amount: 1.5, amountCents: 150, payStatus: 'paid' };
+    const lost = client((_r, n) => (n === 1 ? { throws: new HttpTransportError('timeout', 'no answer', false) } : { data: order }));
+    const r = await lost.drive(lost.c.createOrder({ aisleNo: 1, quantity: 1, requestRef: 'wu-test-ref-1' }, { attempts: 2 }));
+    expect(r.value).toMatchObject({ orderNumber: 'ord_2' });
+    expect(lost.requests).toHaveLength(2);
+    expect(lost.requests.map((q) => (JSON.parse(q.body!) as { requestRef?: string }).requestRef)).toEqual(['wu-test-ref-1', 'wu-test-ref-1']);
+  });
+
   it('a 2xx whose data is not the protocol shape is an error, not a success', async () => {
     const { c } = client(() => ({ data: { commands: 'nope' } }));
     await expect(c.pending()).rejects.toMatchObject({ kind: 'bad-response' });

@@ -120,6 +120,8 @@ export interface CallOptions {
   /** This call's deadline instead of the client's (a long poll waits longer than an answer takes). */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The caller made this call safe to send twice (createOrder with a requestRef): retried after a timeout too. */
+  idempotent?: boolean;
 }
 
 const Envelope = z.object({ code: z.number().optional(), message: z.string().optional(), data: z.unknown() });
@@ -172,8 +174,9 @@ export class CloudClient {
   goods(o: CallOptions = {}) {
     return this.call('goods', GoodsData, o);
   }
+  /** With `requestRef` a retry after a lost answer gets the same order back, so it is retried like an idempotent leg. */
   createOrder(body: Omit<CreateOrderRequest, 'equipmentNo'>, o: CallOptions = {}) {
-    return this.call('createOrder', CreateOrderData, { ...o, body: { equipmentNo: this.o.equipmentNo, ...body } });
+    return this.call('createOrder', CreateOrderData, { idempotent: body.requestRef !== undefined, ...o, body: { equipmentNo: this.o.equipmentNo, ...body } });
   }
   report(body: Omit<ReportRequest, 'equipmentNo'>, o: CallOptions = {}) {
     return this.call('report', ReportData, { ...o, body: { equipmentNo: this.o.equipmentNo, ...body } });
@@ -210,7 +213,7 @@ export class CloudClient {
           attempt--;
           continue;
         }
-        const retryable = e.transient && (spec.idempotent || e.notSent || e.status === 429 || e.status === 503);
+        const retryable = e.transient && ((o.idempotent ?? spec.idempotent) || e.notSent || e.status === 429 || e.status === 503);
         if (!retryable || attempt + 1 >= attempts) throw e;
         const wait = backoffDelay(attempt, { ...this.o.backoff, random: this.o.random }, e.retryAfterMs);
         this.o.log.debug({ leg, attempt: attempt + 1, waitMs: wait, error: e.message }, 'cloud call failed; retrying');

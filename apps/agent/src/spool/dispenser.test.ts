@@ -171,7 +171,8 @@ describe('dispenser: walk-up sales', () => {
     const r = rig();
     await r.d.recover();
     const v = await r.d.walkUp({ aisle: 2, payMethod: 'cash' });
-    expect(r.orders).toEqual([{ aisleNo: 2, quantity: 1, payMethod: 'cash' }]);
+    // one reference per sale, so a retried createOrder gets this order back (never a second order)
+    expect(r.orders).toEqual([{ aisleNo: 2, quantity: 1, payMethod: 'cash', requestRef: expect.stringMatching(/^wu-[0-9a-f-]{36}$/) }]);
     expect(v).toMatchObject({ dispenseId: 'walkup:ord_1', kind: 'order', orderNumber: 'ord_1', aisle: 2, success: true });
     expect(r.driver.sent).toEqual([{ aisle: 2, intentOnDisk: true }]);
     r.stop();

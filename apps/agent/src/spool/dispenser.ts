@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Clock, PAY_METHODS, PendingData } from '@vend/protocol';
 
 type PayMethodName = (typeof PAY_METHODS)[number];
@@ -228,6 +229,8 @@ export class Dispenser {
             {
               aisleNo: req.aisle,
               quantity: 1,
+              // one reference per sale: a retry after a lost answer gets this sale's order, not a second one
+              requestRef: `wu-${randomUUID()}`,
               ...(req.payMethod ? { payMethod: req.payMethod } : {}),
               ...(req.cardBrand ? { cardBrand: req.cardBrand } : {}),
               ...(req.cardLast4 ? { cardLast4: req.cardLast4 } : {}),

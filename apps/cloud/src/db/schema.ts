@@ -174,6 +174,8 @@ export interface OrdersTable {
   vended: number;
   /** The cashless provider's payment id (0002); null for cash and for orders no webhook has touched. */
   payment_ref: string | null;
+  /** The cabinet's reference for the createOrder call that opened it (0009); null otherwise. */
+  request_ref: string | null;
   created_at: number;
   updated_at: number;
 }

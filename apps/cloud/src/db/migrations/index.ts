@@ -7,6 +7,7 @@ import * as m0005 from './0005_releases.ts';
 import * as m0006 from './0006_gateway_identity_changes.ts';
 import * as m0007 from './0007_rollout_progress.ts';
 import * as m0008 from './0008_cabinet_report_memory.ts';
+import * as m0009 from './0009_order_request_ref.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006_gateway_identity_changes': m0006,
   '0007_rollout_progress': m0007,
   '0008_cabinet_report_memory': m0008,
+  '0009_order_request_ref': m0009,
 };

@@ -18,9 +18,3 @@ export class AccountsRepo {
     await this.db.insertInto('api_keys').values(row).execute();
   }
 }
-
-/** A unique-constraint violation on either dialect (a concurrent create of the same email). */
-export function isUniqueViolation(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}

@@ -7,7 +7,8 @@ import type { Principal } from '../../http/principal.ts';
 import { STANDARD_OPERATOR_SCOPES, formatScopes } from '../../http/scopes.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import { mintApiKey } from '../auth/credentials.ts';
-import { AccountsRepo, isUniqueViolation } from './accounts.repo.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { AccountsRepo } from './accounts.repo.ts';
 import type { AccountData, CreateAccountBody } from './accounts.schemas.ts';
 
 const DEFAULT_CURRENCY = 'USD';

@@ -64,6 +64,10 @@ export class GatewayRepo {
     await this.db.insertInto('orders').values(row).execute();
   }
 
+  orderByRequestRef(machineId: string, requestRef: string) {
+    return this.db.selectFrom('orders').selectAll().where('machine_id', '=', machineId).where('request_ref', '=', requestRef).executeTakeFirst();
+  }
+
   order(orderNumber: string) {
     return this.db.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirst();
   }

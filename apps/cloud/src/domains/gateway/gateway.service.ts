@@ -33,6 +33,7 @@ import type { CabinetCaller, LegPolicy } from './device-auth.ts';
 import { GatewayRepo } from './gateway.repo.ts';
 import type { SettingsData, SettingsInput } from './gateway.schemas.ts';
 import { provisionPoolMachine } from './pool.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 
 type Services = Pick<AppContext, 'database' | 'clock' | 'audit' | 'config' | 'devices' | 'sealer'>;
 
@@ -45,11 +46,6 @@ export interface PendingHold {
 
 /** Order states a dispense report may settle: awaiting the vend, or flagged by the refund sweep meanwhile. */
 const SETTLEABLE = ['paid', 'refund_owed'] as const;
-
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
 
 interface StoredDeferral extends DeferralReport {
   reportedAt: number;
@@ -407,6 +403,24 @@ export class GatewayService {
       if (!machine) throw new AppError('not_found', 'Unknown device');
       const aisle = await new InventoryRepo(trx, this.ctx.database.dialect).lockAisle(caller.machineId, body.aisleNo);
       if (!aisle) throw badRequest(`Machine ${caller.machineNo} has no aisle ${body.aisleNo}`);
+      // A retried call (its answer was lost) gets the order the first one opened. Looked up under the
+      // aisle's lock, before the stock rules: the first call may have taken the last unit.
+      if (body.requestRef) {
+        const prior = await repo.orderByRequestRef(caller.machineId, body.requestRef);
+        if (prior) {
+          if (prior.aisle_no !== body.aisleNo || prior.quantity !== body.quantity)
+            throw conflict(`requestRef ${body.requestRef} already opened order ${prior.order_number} (aisle ${prior.aisle_no}, quantity ${prior.quantity})`);
+          return {
+            orderNumber: prior.order_number,
+            machineCode: caller.machineNo,
+            aisleNo: prior.aisle_no,
+            quantity: prior.quantity,
+            amount: centsToDecimal(prior.charged_cents),
+            amountCents: prior.charged_cents,
+            payStatus: prior.pay_status,
+          };
+        }
+      }
       if (aisle.faulted === 1) throw conflict(`Aisle ${body.aisleNo} is faulted`);
       if (aisle.price_cents <= 0) throw conflict(`Aisle ${body.aisleNo} has no price`);
       if (aisle.current_stock < body.quantity) throw conflict(`Aisle ${body.aisleNo} has ${aisle.current_stock} in stock, ${body.quantity} ordered`);
@@ -415,7 +429,7 @@ export class GatewayService {
       const cashless = payMethod !== 'cash';
       const terminal = cashless ? await repo.terminalOf(caller.machineId) : undefined;
       const orderNumber = newId('ord', now);
-      await repo.insertOrder({
+      const row = {
         order_number: orderNumber,
         machine_id: caller.machineId,
         operator_id: machine.operator_id,
@@ -433,10 +447,18 @@ export class GatewayService {
         settlement_account: terminal?.merchant_account ?? null,
         command_id: null,
         dispense_id: null,
+        request_ref: body.requestRef ?? null,
         vended: opts.vended ? 1 : 0,
         created_at: now,
         updated_at: now,
-      });
+      };
+      try {
+        await repo.insertOrder(row);
+      } catch (e) {
+        // the same requestRef racing in on another aisle (the same aisle waits on its lock above)
+        if (body.requestRef && isUniqueViolation(e)) throw conflict(`requestRef ${body.requestRef} is already in use on this cabinet`);
+        throw e;
+      }
       if (opts.vended)
         await new InventoryRepo(trx, this.ctx.database.dialect).updateAisle(caller.machineId, body.aisleNo, {
           current_stock: aisle.current_stock - body.quantity,

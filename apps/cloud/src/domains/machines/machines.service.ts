@@ -12,6 +12,7 @@ import type { GeocodeOutcome } from './geocoder.ts';
 import { MachinesRepo, type MachineRecord } from './machines.repo.ts';
 import type { ListInput, MachineView, RegisterInput, RetryGeocodeInput, UpdateInput } from './machines.schemas.ts';
 import { formatDegrees, geocodeColumns, geocodeView, planPlacement, refuse, type PlacementPlan, type PlacementState } from './placement.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 
 /** A newly registered machine has ten empty aisles (spec 1 §2.2) with these defaults. */
 export const NEW_MACHINE_AISLES = 10;
@@ -83,11 +84,6 @@ export function toMachineView(r: MachineRecord, admin: boolean): MachineView {
 function placementWrite(plan: PlacementPlan, current: { placement_version: number }): MachineUpdate {
   if (plan.kind === 'none') return {};
   return { ...plan.columns, address_confirmed_at: null, installation_confirmed_at: null, placement_version: current.placement_version + 1 };
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 /** Machines: register/claim, read, edit and place (spec 1 §4.3). Every write is one transaction with its audit record. */

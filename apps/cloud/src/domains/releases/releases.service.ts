@@ -31,16 +31,12 @@ import type {
   RolloutData,
   RolloutsData,
 } from './releases.schemas.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 
 type Services = Pick<AppContext, 'database' | 'clock' | 'audit' | 'config'>;
 
 /** Tries of a publication that lost a race for its sequence number or version (a unique violation). */
 const PUBLISH_ATTEMPTS = 4;
-
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
 
 function toRelease(r: AgentReleaseRow): OfferableRelease {
   return {
