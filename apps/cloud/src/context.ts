@@ -13,7 +13,7 @@ import { Jobs } from './jobs/jobs.ts';
 import { IdentityTokenVerifier, IdpBearerVerifier } from './domains/auth/id-token.ts';
 import { createGeocoder, type Geocoder } from './domains/machines/geocoder.ts';
 import { DeviceRuntime } from './domains/device-credentials/runtime.ts';
-import { PendingNotifier, registerPendingNotifier } from './domains/commands/pending-notifier.ts';
+import { PendingNotifier } from './domains/commands/pending-notifier.ts';
 
 /** Everything a request handler may need, built once in the composition root and passed in. */
 export interface AppContext {
@@ -39,8 +39,6 @@ export interface AppContext {
   devices: DeviceRuntime;
   /** Long-polling `GET /cabinet/pending` calls held by this process, woken when a command is enqueued here. */
   pendingNotifier: PendingNotifier;
-  /** Unhooks `pendingNotifier` from the store handle's enqueue signal (closeContext). */
-  unregisterPendingNotifier: () => void;
 }
 
 export interface ContextOptions {
@@ -60,7 +58,9 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
   const sealer = new Sealer(config.dataKey);
   const audit = new AuditLog(opts.clock);
   const authRepo = new AuthRepo(database.db);
-  const pendingNotifier = new PendingNotifier(opts.clock);
+  // One process per SQLite file: every enqueue is signalled in-process, so held calls need no re-check of the
+  // store. Replicas share PostgreSQL: a held call re-checks every 2 s for commands another replica enqueued.
+  const pendingNotifier = new PendingNotifier(opts.clock, database.dialect === 'sqlite' ? { recheckMs: Number.POSITIVE_INFINITY } : {});
   return {
     config,
     database,
@@ -83,14 +83,12 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     geocoder: opts.geocoder !== undefined ? opts.geocoder : createGeocoder(config.geocoder),
     devices: new DeviceRuntime(opts.clock),
     pendingNotifier,
-    unregisterPendingNotifier: registerPendingNotifier(database.db, pendingNotifier),
   };
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
   // held pending calls answer with what they have and none starts, before the store goes
   ctx.pendingNotifier.close();
-  ctx.unregisterPendingNotifier();
   await ctx.jobs.stop();
   await ctx.database.close();
   if (ctx.redis) ctx.redis.disconnect();

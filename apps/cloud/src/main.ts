@@ -52,6 +52,8 @@ async function main(): Promise<void> {
     const deadline = setTimeout(() => process.exit(1), 10_000);
     deadline.unref();
     await stopJobs(ctx);
+    // held pending calls answer now (with what they have) rather than losing their connection
+    ctx.pendingNotifier.close();
     await server.close();
     await closeContext(ctx);
     process.exit(0);

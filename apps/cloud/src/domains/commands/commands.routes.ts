@@ -28,7 +28,7 @@ import { z } from 'zod';
 
 /** Remote dispense (spec 1 §4.6): routes parse and authorise; the rules live in CommandsService. */
 export function commandsRoutes(ctx: AppContext): Router {
-  const service = new CommandsService({ db: ctx.database.db, clock: ctx.clock, audit: ctx.audit });
+  const service = new CommandsService({ db: ctx.database.db, clock: ctx.clock, audit: ctx.audit, pending: ctx.pendingNotifier });
   const r = Router();
   const docs = ctx.docs;
   const tag = 'remote dispense';

@@ -10,7 +10,7 @@ import { centsToDecimal } from '../../http/money.ts';
 import { newId } from '../../crypto/ids.ts';
 import { CommandsRepo, type CommandRecord, type CommandStatus } from './commands.repo.ts';
 import type { CommandView } from './commands.schemas.ts';
-import { notifyPending } from './pending-notifier.ts';
+import type { PendingNotifier } from './pending-notifier.ts';
 
 /** The agent polls this many pending commands at most per call (oldest first); the rest follow on later polls. */
 export const PENDING_LIMIT = 100;
@@ -62,6 +62,8 @@ export interface CommandsDeps {
   db: Kysely<DB>;
   clock: Clock;
   audit: AuditLog;
+  /** Wakes this process's long-polling pending calls of a machine when a command is enqueued for it. */
+  pending?: Pick<PendingNotifier, 'notify'>;
 }
 
 /**
@@ -130,7 +132,7 @@ export class CommandsService {
       return this.duplicateOf(existing, req);
     }
     // committed: wake this process's long-polling pending calls of the machine (other replicas re-check the store)
-    notifyPending(this.d.db, machine.id);
+    this.d.pending?.notify(machine.id);
     const created = await repo.commandById(machine.id, id);
     return { ...toView(created!), duplicate: false };
   }

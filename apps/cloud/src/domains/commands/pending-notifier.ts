@@ -97,31 +97,3 @@ export class PendingNotifier {
     for (const set of [...this.waiters.values()]) for (const w of [...set]) w.finish('shutdown');
   }
 }
-
-/**
- * The notifiers of this process by store handle. `CommandsService` is built by several routers from
- * `{db, clock, audit}`; it finds the notifier to signal through the handle it writes with. One context
- * per process in production, so one notifier per handle; contexts sharing a handle (tests running two
- * replicas in one process) are all signalled, as a shared process would be.
- */
-const registry = new WeakMap<object, Set<PendingNotifier>>();
-
-export function registerPendingNotifier(db: object, notifier: PendingNotifier): () => void {
-  let set = registry.get(db);
-  if (!set) {
-    set = new Set();
-    registry.set(db, set);
-  }
-  set.add(notifier);
-  const mine = set;
-  return () => {
-    mine.delete(notifier);
-  };
-}
-
-/** Signals every notifier registered for this store handle that the machine has a new command. */
-export function notifyPending(db: object, machineId: string): void {
-  const set = registry.get(db);
-  if (!set) return;
-  for (const n of set) n.notify(machineId);
-}

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock, type PendingData } from '@vend/protocol';
 import type { Database } from '../../db/database.ts';
 import { newId } from '../../crypto/ids.ts';
+import { CommandsRepo } from '../commands/commands.repo.ts';
 import { DIALECTS, call, freshDatabase, startTestServer, type TestServer } from '../../testing/harness.ts';
 import { ALICE, enrolled, expectStatus, keyHeader, machineRow, type Envelope } from './gateway.test-support.ts';
 
@@ -148,11 +149,11 @@ describe.each(DIALECTS)('pending long poll, shutdown (%s)', (dialect) => {
 });
 
 /**
- * Two replicas on one store and one clock. A replica does not hear another's enqueue (no pub/sub): the
- * holder's own re-check every 2 s finds it. A command written to the store with no signal stands for one
- * enqueued by another process.
+ * Two replicas on one PostgreSQL store and one clock (replicas share PostgreSQL; a SQLite file has one
+ * process). A replica does not hear another's enqueue (no pub/sub): the holder's own re-check every 2 s
+ * finds it. A command written to the store with no signal stands for one enqueued by another process.
  */
-describe.each(DIALECTS)('pending long poll across replicas on one %s store', (dialect) => {
+describe.each(DIALECTS.filter((d) => d === 'postgres'))('pending long poll across replicas on one %s store', (dialect) => {
   let database: Database;
   let a: TestServer;
   let b: TestServer;
@@ -210,5 +211,31 @@ describe.each(DIALECTS)('pending long poll across replicas on one %s store', (di
     clock.advance(2_000); // across processes the re-check finds it; in this one process the signal already did
     const r = await answer;
     expect(r.body.data.commands.map((x) => x.commandId)).toEqual([cmd.body.data.commandId]);
+  });
+});
+
+describe('pending long poll on SQLite', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer('sqlite');
+  });
+  afterAll(async () => t.close());
+
+  it('holds without re-reading the store (one process per file: every enqueue is signalled in-process)', async () => {
+    const c = await cabinet(t);
+    let settled = false;
+    const answer = poll(t, c.key, '20').finally(() => (settled = true));
+    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold');
+    const reads = vi.spyOn(CommandsRepo.prototype, 'pending');
+    const clock = t.clock as ManualClock;
+    for (let i = 0; i < 5; i++) clock.advance(2_000);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(settled).toBe(false);
+    expect(t.ctx.pendingNotifier.holding(c.machineId)).toBe(1);
+    const cmd = await enqueue(t, c.serial);
+    const r = await answer;
+    expect(r.body.data.commands.map((x) => x.commandId)).toEqual([cmd.body.data.commandId]);
+    expect(reads).toHaveBeenCalledTimes(1); // the read after the signal, none while held
+    reads.mockRestore();
   });
 });

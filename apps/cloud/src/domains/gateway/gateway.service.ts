@@ -35,7 +35,7 @@ import type { SettingsData, SettingsInput } from './gateway.schemas.ts';
 import { provisionPoolMachine } from './pool.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 
-type Services = Pick<AppContext, 'database' | 'clock' | 'audit' | 'config' | 'devices' | 'sealer'>;
+type Services = Pick<AppContext, 'database' | 'clock' | 'audit' | 'config' | 'devices' | 'sealer' | 'pendingNotifier'>;
 
 /** A long poll of `pending`: how long at most, the process's notifier, and the client's going away. */
 export interface PendingHold {
@@ -148,7 +148,7 @@ export class GatewayService {
     private readonly ctx: Services,
     private readonly creds: DeviceCredentialsService,
   ) {
-    this.commands = new CommandsService({ db: ctx.database.db, clock: ctx.clock, audit: ctx.audit });
+    this.commands = new CommandsService({ db: ctx.database.db, clock: ctx.clock, audit: ctx.audit, pending: ctx.pendingNotifier });
   }
 
   private repo(db: Kysely<DB> = this.ctx.database.db): GatewayRepo {
