@@ -84,6 +84,39 @@ export async function startTestServer(dialect: Dialect, opts: TestServerOptions 
   };
 }
 
+export interface Replicas {
+  a: TestServer;
+  b: TestServer;
+  /** The store both share (the test closes it last, through `close`). */
+  database: Database;
+  clock: ManualClock;
+  close(): Promise<void>;
+}
+
+/**
+ * Two replicas on one fresh store and one ManualClock, each a context and a listening server: what a
+ * multi-replica deployment looks like, in one process. Only `a` seeds. Each replica gets a borrowed
+ * handle (a server's close() closes the database it was given); `close` stops both, then the store.
+ */
+export async function startReplicas(dialect: Dialect): Promise<Replicas> {
+  const clock = new ManualClock(Date.parse('2026-11-20T12:00:00Z'));
+  const database = await freshDatabase(dialect);
+  const borrowed: Database = { ...database, close: async () => {} };
+  const a = await startTestServer(dialect, { database: borrowed, clock });
+  const b = await startTestServer(dialect, { database: borrowed, clock, seed: false });
+  return {
+    a,
+    b,
+    database,
+    clock,
+    close: async () => {
+      await a.close();
+      await b.close();
+      await database.close();
+    },
+  };
+}
+
 export interface ApiResponse<T = unknown> {
   status: number;
   headers: Headers;

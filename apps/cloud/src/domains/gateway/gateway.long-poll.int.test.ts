@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ManualClock, type PendingData } from '@vend/protocol';
+import type { ManualClock } from '@vend/protocol';
+import { type PendingData } from '@vend/protocol';
 import type { Database } from '../../db/database.ts';
 import { newId } from '../../crypto/ids.ts';
 import { CommandsRepo } from '../commands/commands.repo.ts';
-import { DIALECTS, call, freshDatabase, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, call, startReplicas, startTestServer, type Replicas, type TestServer } from '../../testing/harness.ts';
 import { ALICE, enrolled, expectStatus, keyHeader, machineRow, type Envelope } from './gateway.test-support.ts';
 
 /**
@@ -154,21 +155,16 @@ describe.each(DIALECTS)('pending long poll, shutdown (%s)', (dialect) => {
  * finds it. A command written to the store with no signal stands for one enqueued by another process.
  */
 describe.each(DIALECTS.filter((d) => d === 'postgres'))('pending long poll across replicas on one %s store', (dialect) => {
-  let database: Database;
+  let replicas: Replicas;
   let a: TestServer;
   let b: TestServer;
-  const clock = new ManualClock(Date.parse('2026-11-20T12:00:00Z'));
+  let database: Database;
+  let clock: ManualClock;
   beforeAll(async () => {
-    database = await freshDatabase(dialect);
-    const borrowed: Database = { ...database, close: async () => {} };
-    a = await startTestServer(dialect, { database: borrowed, clock });
-    b = await startTestServer(dialect, { database: borrowed, clock, seed: false });
+    replicas = await startReplicas(dialect);
+    ({ a, b, database, clock } = replicas);
   });
-  afterAll(async () => {
-    await a.close();
-    await b.close();
-    await database.close();
-  });
+  afterAll(async () => replicas.close());
 
   it('a command enqueued elsewhere reaches a hold on this replica at its next re-check (≤ 2 s)', async () => {
     const c = await cabinet(a);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '@vend/protocol';
-import type { Database } from '../../db/database.ts';
+import type { ManualClock } from '@vend/protocol';
 import { DEVICE_RUNTIME_DEFAULTS } from '../device-credentials/runtime.ts';
-import { DIALECTS, call, freshDatabase, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, call, startReplicas, startTestServer, type Replicas, type TestServer } from '../../testing/harness.ts';
 import { ADMIN, FLEET, arm, enrol, enrolled, expectStatus, keyHeader, newDeviceId, newSerial, provision, type Envelope } from './gateway.test-support.ts';
 
 const SEC = 1000;
@@ -111,21 +110,15 @@ describe.each(DIALECTS)('heartbeat reports on %s', (dialect) => {
  * each replica gets a borrowed handle and the test closes the shared store last.
  */
 describe.each(DIALECTS)('heartbeat reports with two replicas on one %s store', (dialect) => {
-  let database: Database;
+  let replicas: Replicas;
   let a: TestServer;
   let b: TestServer;
-  const clock = new ManualClock(Date.parse('2026-11-20T12:00:00Z'));
+  let clock: ManualClock;
   beforeAll(async () => {
-    database = await freshDatabase(dialect);
-    const borrowed: Database = { ...database, close: async () => {} };
-    a = await startTestServer(dialect, { database: borrowed, clock });
-    b = await startTestServer(dialect, { database: borrowed, clock, seed: false });
+    replicas = await startReplicas(dialect);
+    ({ a, b, clock } = replicas);
   });
-  afterAll(async () => {
-    await a.close();
-    await b.close();
-    await database.close();
-  });
+  afterAll(async () => replicas.close());
 
   it('a clearing heartbeat on one replica clears a deferral the other wrote, even when it last wrote the same clear report itself', async () => {
     const cab = await enrolled(a);
