@@ -14,6 +14,7 @@ import { IdentityTokenVerifier, IdpBearerVerifier } from './domains/auth/id-toke
 import { createGeocoder, type Geocoder } from './domains/machines/geocoder.ts';
 import { DeviceRuntime } from './domains/device-credentials/runtime.ts';
 import { PendingNotifier } from './domains/commands/pending-notifier.ts';
+import { CommandsRepo } from './domains/commands/commands.repo.ts';
 
 /** Everything a request handler may need, built once in the composition root and passed in. */
 export interface AppContext {
@@ -58,9 +59,19 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
   const sealer = new Sealer(config.dataKey);
   const audit = new AuditLog(opts.clock);
   const authRepo = new AuthRepo(database.db);
-  // One process per SQLite file: every enqueue is signalled in-process, so held calls need no re-check of the
-  // store. Replicas share PostgreSQL: a held call re-checks every 2 s for commands another replica enqueued.
-  const pendingNotifier = new PendingNotifier(opts.clock, database.dialect === 'sqlite' ? { recheckMs: Number.POSITIVE_INFINITY } : {});
+  // One process per SQLite file: every enqueue is signalled in-process, so held calls need no look at the
+  // store. Replicas share PostgreSQL: every 2 s one query probes all machines held here for commands
+  // another replica enqueued.
+  const commandsRepo = new CommandsRepo(database.db);
+  const pendingNotifier = new PendingNotifier(
+    opts.clock,
+    database.dialect === 'postgres'
+      ? {
+          probe: (ids) => commandsRepo.machinesWithPending(ids),
+          onProbeError: (err) => opts.logger.warn({ err: (err as Error).message }, 'pending probe failed'),
+        }
+      : {},
+  );
   return {
     config,
     database,

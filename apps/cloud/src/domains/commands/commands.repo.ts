@@ -68,6 +68,19 @@ export class CommandsRepo {
     return this.commands().where('dispense_commands.machine_id', '=', machineId).where('dispense_commands.external_ref', '=', externalRef).executeTakeFirst();
   }
 
+  /** Which of these machines have at least one pending command (the long poll's cross-replica probe). */
+  async machinesWithPending(machineIds: string[]): Promise<string[]> {
+    if (machineIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('dispense_commands')
+      .select('machine_id')
+      .distinct()
+      .where('status', '=', 'pending')
+      .where('machine_id', 'in', machineIds)
+      .execute();
+    return rows.map((r) => r.machine_id);
+  }
+
   /** Pending commands of one machine, oldest first. */
   pending(machineId: string, limit: number): Promise<CommandRecord[]> {
     return this.commands()

@@ -13,11 +13,21 @@ export interface Hold {
 export interface PendingNotifierOptions {
   /** Held pending calls per machine at most; one more is refused (answered at once). */
   maxPerMachine: number;
-  /** A hold is re-checked against the store at least this often: the bound for commands enqueued by another replica. */
+  /** How often the held machines are probed in the store: the bound for commands enqueued by another replica. */
   recheckMs: number;
+  /**
+   * Which of these machines have pending commands in the store — one batched query for every machine held
+   * in this process. Without it (SQLite: one process per file, every enqueue is signalled here) nothing is probed.
+   */
+  probe?: (machineIds: string[]) => Promise<string[]>;
+  /** A probe that fails is logged by the caller's choice; the holds go on (their timeout still ends them). */
+  onProbeError?: (err: unknown) => void;
 }
 
 export const PENDING_NOTIFIER_DEFAULTS: PendingNotifierOptions = Object.freeze({ maxPerMachine: 4, recheckMs: 2_000 });
+
+/** Machines per probe query (an IN list PostgreSQL plans well). */
+const PROBE_CHUNK = 500;
 
 interface Waiter {
   finish(why: HoldEnd): void;
@@ -25,14 +35,17 @@ interface Waiter {
 
 /**
  * Wakes long-polling `GET /cabinet/pending` calls of one process when a command is enqueued for their
- * machine (docs/decisions/gateway-and-credentials.md). In-process only: a command enqueued by another
- * replica is found by the holder's own re-check of the store every `recheckMs`. Timers come from the
- * injected clock, so tests drive holds with a ManualClock.
+ * machine (docs/decisions/gateway-and-credentials.md). A command enqueued by another replica is found by
+ * one batched `probe` of every held machine each `recheckMs` (one query per process, not one per hold),
+ * which runs only while something is held. Timers come from the injected clock, so tests drive holds
+ * with a ManualClock.
  */
 export class PendingNotifier {
   private readonly waiters = new Map<string, Set<Waiter>>();
   private closed = false;
   private held = 0;
+  private probeTimer: unknown = null;
+  private probing = false;
   readonly opts: PendingNotifierOptions;
 
   constructor(
@@ -75,6 +88,7 @@ export class PendingNotifier {
     };
     waiters.add(waiter);
     this.held++;
+    this.scheduleProbe();
     signal?.addEventListener('abort', onAbort, { once: true });
     return { ended, release: () => waiter.finish('aborted') };
   }
@@ -91,9 +105,39 @@ export class PendingNotifier {
     return machineId === undefined ? this.held : (this.waiters.get(machineId)?.size ?? 0);
   }
 
+  /** One probe of every held machine; the ones with pending commands are woken. Public for tests. */
+  async probeNow(): Promise<void> {
+    const probe = this.opts.probe;
+    if (!probe || this.probing || this.waiters.size === 0) return;
+    this.probing = true;
+    try {
+      const ids = [...this.waiters.keys()];
+      for (let i = 0; i < ids.length; i += PROBE_CHUNK) {
+        for (const id of await probe(ids.slice(i, i + PROBE_CHUNK))) this.notify(id);
+      }
+    } catch (err) {
+      this.opts.onProbeError?.(err);
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  /** Keeps one probe timer running while anything is held (and a probe is configured). */
+  private scheduleProbe(): void {
+    if (!this.opts.probe || this.probeTimer !== null || this.closed || !Number.isFinite(this.opts.recheckMs)) return;
+    this.probeTimer = this.clock.setTimeout(() => {
+      this.probeTimer = null;
+      void this.probeNow().finally(() => {
+        if (this.held > 0) this.scheduleProbe();
+      });
+    }, this.opts.recheckMs);
+  }
+
   /** Shutdown: every hold ends now (answered with what it has) and no new one starts. */
   close(): void {
     this.closed = true;
+    if (this.probeTimer !== null) this.clock.clearTimeout(this.probeTimer);
+    this.probeTimer = null;
     for (const set of [...this.waiters.values()]) for (const w of [...set]) w.finish('shutdown');
   }
 }

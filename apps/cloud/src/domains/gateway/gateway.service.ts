@@ -564,7 +564,7 @@ export class GatewayService {
     for (;;) {
       const remaining = deadline - this.now;
       // the waiter is in place before the store is read, so an enqueue between the two is not missed
-      const held = hold && remaining > 0 ? hold.notifier.hold(caller.machineId, Math.min(remaining, hold.notifier.opts.recheckMs), hold.signal) : null;
+      const held = hold && remaining > 0 ? hold.notifier.hold(caller.machineId, remaining, hold.signal) : null;
       const data = await this.pendingNow(caller.machineId);
       if (!held || data.commands.length > 0) {
         held?.release();
