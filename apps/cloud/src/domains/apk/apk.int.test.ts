@@ -3,7 +3,7 @@ import type { SoftwareData } from '@vend/protocol';
 import { AdLoopData, ApkEquipmentData, type ManualClock } from '@vend/protocol';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
 import { dispenseDecisionWork, refundSweepWork } from '../../jobs/jobs.ts';
-import { ALICE, BOB, FLEET, expectStatus, keyHeader, enrolled, machineRow, newSerial } from '../gateway/gateway.test-support.ts';
+import { ALICE, BOB, FLEET, aisleStock, expectStatus, keyHeader, enrolled, machineRow, newSerial } from '../gateway/gateway.test-support.ts';
 
 describe.each(DIALECTS)('family-A routes on %s', (dialect) => {
   let t: TestServer;
@@ -52,23 +52,13 @@ describe.each(DIALECTS)('family-A routes on %s', (dialect) => {
   it('createOrder records a vended sale (family A has no report leg): shipped, stock taken, nothing for the refund sweeps', async () => {
     const serial = newSerial('APK');
     await expectStatus(call(t.url, 'POST', '/apk/getEquipment', { headers: FLEET, json: { machineNo: serial } }), 200);
-    const stockOf = async (aisleNo: number) =>
-      (
-        await db()
-          .selectFrom('aisles')
-          .innerJoin('machines', 'machines.id', 'aisles.machine_id')
-          .select('current_stock')
-          .where('machine_no', '=', serial)
-          .where('aisle_no', '=', aisleNo)
-          .executeTakeFirstOrThrow()
-      ).current_stock;
-    const before = await stockOf(4);
+    const before = await aisleStock(t, serial, 4);
     const o = await expectStatus<{ orderNumber: string; payStatus: string }>(
       call(t.url, 'POST', '/apk/createOrder', { headers: FLEET, json: { machineNo: serial, aisleNo: 4, quantity: 2, payMethod: 'cash' } }),
       200,
     );
     expect(o.body.data.payStatus).toBe('shipped');
-    expect(await stockOf(4)).toBe(before - 2);
+    expect(await aisleStock(t, serial, 4)).toBe(before - 2);
     // Long past every grace period, the sweeps find nothing to refund.
     clock.advance(24 * 3600_000);
     await refundSweepWork({ database: t.ctx.database, clock, audit: t.ctx.audit }, 0)();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
-import { FLEET, expectStatus, keyHeader, enrolled, newSerial, provision, type Envelope } from './gateway.test-support.ts';
+import { FLEET, aisleStock, expectStatus, keyHeader, enrolled, newSerial, provision, type Envelope } from './gateway.test-support.ts';
 
 interface Opened {
   orderNumber: string;
@@ -29,17 +29,6 @@ describe.each(DIALECTS)('createOrder requestRef on %s', (dialect) => {
       .select(['order_number', 'aisle_no', 'request_ref'])
       .where('machines.machine_no', '=', serial)
       .execute();
-  const stockOf = async (serial: string, aisleNo: number) =>
-    (
-      await t.ctx.database.db
-        .selectFrom('aisles')
-        .innerJoin('machines', 'machines.id', 'aisles.machine_id')
-        .select('current_stock')
-        .where('machine_no', '=', serial)
-        .where('aisle_no', '=', aisleNo)
-        .executeTakeFirstOrThrow()
-    ).current_stock;
-
   it('the same requestRef twice answers the same order; one order is stored', async () => {
     const e = await enrolled(t);
     const body = { aisleNo: 2, quantity: 1, payMethod: 'card', cardBrand: 'visa', cardLast4: '4242', requestRef: 'wu-0001-retry-test' };
@@ -104,7 +93,7 @@ describe.each(DIALECTS)('createOrder requestRef on %s', (dialect) => {
     const retry = await expectStatus<Opened>(call(t.url, 'POST', '/apk/createOrder', { headers: FLEET, json: body }), 200);
     expect(retry.body.data).toEqual(first.body.data);
     expect(first.body.data.payStatus).toBe('shipped');
-    expect(await stockOf(serial, 5)).toBe(0);
+    expect(await aisleStock(t, serial, 5)).toBe(0);
   });
 
   it.each(['short', 'has space in it', 'x'.repeat(65), 'semi;colon-ref', 'nul\u0000-in-ref'])('requestRef %j is 400 and opens nothing', async (bad) => {

@@ -79,3 +79,15 @@ export async function enrolled(
 export async function machineRow(t: TestServer, serial: string) {
   return t.ctx.database.db.selectFrom('machines').selectAll().where('machine_no', '=', serial).executeTakeFirstOrThrow();
 }
+
+/** The stored stock of one aisle of a machine. */
+export async function aisleStock(t: TestServer, serial: string, aisleNo: number): Promise<number> {
+  const row = await t.ctx.database.db
+    .selectFrom('aisles')
+    .innerJoin('machines', 'machines.id', 'aisles.machine_id')
+    .select('current_stock')
+    .where('machine_no', '=', serial)
+    .where('aisle_no', '=', aisleNo)
+    .executeTakeFirstOrThrow();
+  return row.current_stock;
+}
