@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from './context.ts';
+import type { Services } from './services.ts';
 import { errorHandler, notFoundHandler } from './http/error-middleware.ts';
 import { sandboxRoutes } from './domains/sandbox/sandbox.routes.ts';
 import { metaRoutes } from './domains/meta/meta.routes.ts';
@@ -20,7 +21,7 @@ import { deviceCredentialsRoutes } from './domains/device-credentials/device-cre
 import { releasesRoutes } from './domains/releases/releases.routes.ts';
 
 /** Builds the HTTP application from an already-constructed context. No I/O happens here. */
-export function createApp(ctx: AppContext): Express {
+export function createApp(ctx: AppContext, services: Services): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -55,8 +56,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(paymentsRoutes(ctx));
   app.use(authRoutes(ctx)); // the router, then /oauth/token's RFC 6749 error handler
   app.use(accountsRoutes(ctx));
-  app.use(machinesRoutes(ctx));
-  app.use(operatorViewRoutes(ctx));
+  app.use(machinesRoutes(services.routes, services.machines));
+  app.use(operatorViewRoutes(ctx, services.machines));
   app.use(commandsRoutes(ctx));
   app.use(jobsRoutes(ctx));
   app.use(releasesRoutes(ctx));

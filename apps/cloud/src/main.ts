@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { closeContext, createContext } from './context.ts';
 import { listen } from './server.ts';
+import { createServices } from './services.ts';
 import { seedIfEmpty } from './bootstrap.ts';
 import { SANDBOX_CREDENTIALS } from './db/seed.ts';
 import { startJobs, stopJobs } from './jobs/jobs.ts';
@@ -21,7 +22,8 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel, pretty: config.logPretty });
   const ctx = await createContext(config, { clock: systemClock, logger });
   const seeded = await seedIfEmpty(ctx);
-  const server = await listen(ctx, config.port, config.host);
+  const services = createServices(ctx);
+  const server = await listen(ctx, services, config.port, config.host);
   startJobs(ctx);
 
   const lines = [`vend-cloud ${config.mode} listening on ${server.url} (store: ${ctx.database.describe}${seeded ? ', seeded' : ''})`];

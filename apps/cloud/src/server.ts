@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from './context.ts';
+import type { Services } from './services.ts';
 import { createApp } from './app.ts';
 
 export interface RunningServer {
@@ -10,8 +11,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function listen(ctx: AppContext, port: number, host: string): Promise<RunningServer> {
-  const server = http.createServer(createApp(ctx));
+export async function listen(ctx: AppContext, services: Services, port: number, host: string): Promise<RunningServer> {
+  const server = http.createServer(createApp(ctx, services));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -4,6 +4,7 @@ import type { DB } from '../db/schema.ts';
 import { newId } from '../crypto/ids.ts';
 import type { Principal } from './principal.ts';
 import { formatTimestamp } from './time-format.ts';
+import { AuditRepo } from './audit.repo.ts';
 
 /** One audit record as the spec shows it (spec 1 §4.1); `timestamp` in the spec's `+0000` form. */
 export interface AuditEntry {
@@ -14,33 +15,31 @@ export interface AuditEntry {
   timestamp: string;
 }
 
+/** The repositories of one transaction, as far as the audit log needs them. */
+type AuditTx = { audit: AuditRepo } | Kysely<DB>;
+
+const auditRepoOf = (tx: AuditTx): AuditRepo => ('audit' in tx && tx.audit instanceof AuditRepo ? tx.audit : new AuditRepo(tx as Kysely<DB>));
+
 /** Every write is recorded as {keyId, userId, action, resource, timestamp}; call it inside the write's transaction. */
 export class AuditLog {
   constructor(private readonly clock: Clock) {}
 
-  async record(db: Kysely<DB>, who: Principal | null, action: string, resource: string): Promise<void> {
+  async record(tx: AuditTx, who: Principal | null, action: string, resource: string): Promise<void> {
     const now = this.clock.now();
-    await db
-      .insertInto('audit_log')
-      .values({
-        id: newId('aud', now),
-        key_id: who?.credentialId ?? null,
-        user_id: who?.operatorId ?? null,
-        action,
-        resource,
-        timestamp: now,
-      })
-      .execute();
+    await auditRepoOf(tx).insert({
+      id: newId('aud', now),
+      key_id: who?.credentialId ?? null,
+      user_id: who?.operatorId ?? null,
+      action,
+      resource,
+      timestamp: now,
+    });
   }
 
-  async list(db: Kysely<DB>, limit: number, offset: number): Promise<{ total: number; records: AuditEntry[] }> {
-    const rows = await db.selectFrom('audit_log').selectAll().orderBy('timestamp', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
-    const { n } = await db
-      .selectFrom('audit_log')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
+  async list(tx: AuditTx, limit: number, offset: number): Promise<{ total: number; records: AuditEntry[] }> {
+    const { total, rows } = await auditRepoOf(tx).page(limit, offset);
     return {
-      total: Number(n),
+      total,
       records: rows.map((r) => ({
         keyId: r.key_id,
         userId: r.user_id,

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { defineRoute } from '../http/route.ts';
+import { defineLegacyRoute } from '../http/route.ts';
 
 const LoopStatusData = z
   .object({
@@ -36,7 +36,7 @@ export function jobsRoutes(ctx: AppContext): Router {
     ['rollout-sweep', 'Rollout sweep status'],
   ] as const;
   for (const [name, summary] of loops) {
-    defineRoute(
+    defineLegacyRoute(
       r,
       ctx.docs,
       { method: 'get', path: `/sandbox/${name}`, tag: 'sandbox', summary, auth: 'none', envelope: false, response: LoopStatusData, errors: [] },

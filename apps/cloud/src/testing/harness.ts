@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database, type Dialect } from '../db/database.ts';
 import { closeContext, createContext, type AppContext } from '../context.ts';
 import { listen, type RunningServer } from '../server.ts';
+import { createServices, type Services } from '../services.ts';
 import { seedIfEmpty } from '../bootstrap.ts';
 import { createLogger } from '../logger.ts';
 
@@ -48,6 +49,8 @@ export async function freshDatabase(dialect: Dialect): Promise<Database> {
 export interface TestServer {
   url: string;
   ctx: AppContext;
+  /** The services the server was built with (the composition root's). */
+  services: Services;
   clock: Clock;
   server: RunningServer;
   close(): Promise<void>;
@@ -71,10 +74,12 @@ export async function startTestServer(dialect: Dialect, opts: TestServerOptions 
   const logger = opts.logDestination ? createLogger({ level: 'debug', pretty: false, destination: opts.logDestination }) : pino({ level: 'silent' });
   const ctx = await createContext(config, { clock, logger, database });
   if (opts.seed !== false) await seedIfEmpty(ctx);
-  const server = await listen(ctx, 0, '127.0.0.1');
+  const services = createServices(ctx);
+  const server = await listen(ctx, services, 0, '127.0.0.1');
   return {
     url: server.url,
     ctx,
+    services,
     clock,
     server,
     close: async () => {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { guard } from '../../http/guard.ts';
 import { principalOf } from '../../http/authenticate.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineLegacyRoute } from '../../http/route.ts';
 import { parseInput } from '../../http/validate.ts';
 import { AccountsService } from './accounts.service.ts';
 import { AccountData, CreateAccountBody } from './accounts.schemas.ts';
@@ -12,7 +12,7 @@ import { AccountData, CreateAccountBody } from './accounts.schemas.ts';
 export function accountsRoutes(ctx: AppContext): Router {
   const service = new AccountsService(ctx);
   const r = Router();
-  defineRoute(
+  defineLegacyRoute(
     r,
     ctx.docs,
     {

@@ -15,7 +15,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineLegacyRoute } from '../../http/route.ts';
 import { parseInput } from '../../http/validate.ts';
 import { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
 import { cabinetAuth, cabinetOf, type LegPolicy } from '../gateway/device-auth.ts';
@@ -42,7 +42,7 @@ export function apkRoutes(ctx: AppContext): Router {
     cabinetAuth(creds, gateway, ctx.config.fleetSecret, { ...policy, fleetSecret: true, bodySerialFields: APK_SERIAL_FIELDS });
   const errors = [400, 401, 403, 404, 410, 422, 503];
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -62,7 +62,7 @@ export function apkRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -83,7 +83,7 @@ export function apkRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -103,7 +103,7 @@ export function apkRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -124,7 +124,7 @@ export function apkRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     { method: 'post', path: '/apk/apkUp', tag, summary: 'Reports the app version', auth: 'device', body: ApkUpRequest, response: SoftwareData, errors },
@@ -137,7 +137,7 @@ export function apkRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { guard } from '../../http/guard.ts';
 import { principalOf } from '../../http/authenticate.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineLegacyRoute } from '../../http/route.ts';
 import { parseInput } from '../../http/validate.ts';
 import { IdentityTokenVerifier } from './id-token.ts';
 import { OAuthError, readTokenRequest } from './oauth.ts';
@@ -73,7 +73,7 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
   const r = Router();
   const docs = ctx.docs;
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -96,7 +96,7 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -115,7 +115,7 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -135,7 +135,7 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -154,7 +154,7 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -173,7 +173,7 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -192,7 +192,7 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -211,7 +211,7 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -228,7 +228,7 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {

@@ -5,7 +5,7 @@ import { guard } from '../../http/guard.ts';
 import { principalOf } from '../../http/authenticate.ts';
 import { parseInput } from '../../http/validate.ts';
 import { offsetOf } from '../../http/paging.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineLegacyRoute } from '../../http/route.ts';
 import { insufficientScope } from '../../http/errors.ts';
 import { CommandsService } from './commands.service.ts';
 import {
@@ -35,7 +35,7 @@ export function commandsRoutes(ctx: AppContext): Router {
 
   // The scope depends on the channel (machines:read for walkup, commands:write for api_drop), so the
   // channel is parsed first and the scope checked after it.
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -72,7 +72,7 @@ export function commandsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -96,7 +96,7 @@ export function commandsRoutes(ctx: AppContext): Router {
   );
 
   // Declared before /commands/:commandId so that "pending" is never read as a command id.
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -118,7 +118,7 @@ export function commandsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -142,7 +142,7 @@ export function commandsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -163,7 +163,7 @@ export function commandsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {

@@ -4,7 +4,7 @@ import { sendOk } from '../../http/envelope.ts';
 import { adminGuard, guard } from '../../http/guard.ts';
 import { principalOf } from '../../http/authenticate.ts';
 import { parseInput } from '../../http/validate.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineLegacyRoute } from '../../http/route.ts';
 import { PagingQuery } from '../../http/paging.ts';
 import { DeviceCredentialsService } from './device-credentials.service.ts';
 import {
@@ -45,7 +45,7 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
   const machinePath = (suffix: string) => `/api/v1/machines/:machineNo/${suffix}`;
 
   // Fleet-wide routes first: `/api/v1/machines/device-credentials/...` must never be read as a machine number.
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -63,7 +63,7 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -81,7 +81,7 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -99,7 +99,7 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -117,7 +117,7 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -135,7 +135,7 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -156,7 +156,7 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -176,7 +176,7 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -196,7 +196,7 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -217,7 +217,7 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -238,7 +238,7 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -259,7 +259,7 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -279,7 +279,7 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -301,7 +301,7 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {

@@ -5,6 +5,7 @@ import { loadConfig } from '../../config.ts';
 import { closeContext, createContext, type AppContext } from '../../context.ts';
 import { seedIfEmpty } from '../../bootstrap.ts';
 import { listen, type RunningServer } from '../../server.ts';
+import { createServices } from '../../services.ts';
 import { DIALECTS, call, freshDatabase, startTestServer, type TestServer } from '../../testing/harness.ts';
 import {
   ADMIN,
@@ -279,7 +280,7 @@ describe.each(DIALECTS)('503 on %s when no fleet secret is configured', (dialect
       database: await freshDatabase(dialect),
     });
     await seedIfEmpty(ctx);
-    server = await listen(ctx, 0, '127.0.0.1');
+    server = await listen(ctx, createServices(ctx), 0, '127.0.0.1');
   });
   afterAll(async () => {
     await server.close();

@@ -24,7 +24,7 @@ import { sendOk } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { guard } from '../../http/guard.ts';
 import { principalOf } from '../../http/authenticate.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineLegacyRoute } from '../../http/route.ts';
 import { parseInput } from '../../http/validate.ts';
 import { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
 import { cabinetAuth, cabinetOf, type LegPolicy } from './device-auth.ts';
@@ -54,7 +54,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
     cabinetAuth(creds, service, ctx.config.fleetSecret, { ...policy, bodySerialFields: CABINET_SERIAL_FIELDS });
   const errors = (...extra: number[]) => [400, 401, 403, 404, 410, 422, 503, ...extra].sort((a, b) => a - b);
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -75,7 +75,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -104,7 +104,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -124,7 +124,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -145,7 +145,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -165,7 +165,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -185,7 +185,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -206,7 +206,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -240,7 +240,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -261,7 +261,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
   );
 
   // Operator API: the per-machine configuration the cabinet receives.
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -281,7 +281,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {

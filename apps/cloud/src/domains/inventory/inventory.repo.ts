@@ -78,4 +78,20 @@ export class InventoryRepo {
     const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { total: Number(n), rows };
   }
+
+  /** A new machine's aisles, numbered from 1, empty and unpriced. */
+  async insertEmptyAisles(machineId: string, count: number, maxStock: number, alertThreshold: number): Promise<void> {
+    const rows = Array.from({ length: count }, (_, i) => ({
+      machine_id: machineId,
+      aisle_no: i + 1,
+      current_stock: 0,
+      max_stock: maxStock,
+      alert_threshold: alertThreshold,
+      price_cents: 0,
+      sku: null,
+      product_name: null,
+      faulted: 0,
+    }));
+    await this.db.insertInto('aisles').values(rows).execute();
+  }
 }

@@ -4,7 +4,7 @@ import { principalOf } from '../../http/authenticate.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
 import { guard } from '../../http/guard.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineLegacyRoute } from '../../http/route.ts';
 import { parseInput } from '../../http/validate.ts';
 import { InventoryService } from './inventory.service.ts';
 import {
@@ -27,7 +27,7 @@ export function inventoryRoutes(ctx: AppContext): Router {
   const docs = ctx.docs;
   const tag = 'inventory';
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -45,7 +45,7 @@ export function inventoryRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -65,7 +65,7 @@ export function inventoryRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -86,7 +86,7 @@ export function inventoryRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -113,7 +113,7 @@ export function inventoryRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {

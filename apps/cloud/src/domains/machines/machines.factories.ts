@@ -8,6 +8,7 @@ import { merchantAccountOf } from '../../db/seed.ts';
 import { hashSecret, mintSecret } from '../../crypto/secrets.ts';
 import { seedIfEmpty } from '../../bootstrap.ts';
 import { listen } from '../../server.ts';
+import { createServices } from '../../services.ts';
 import { freshDatabase } from '../../testing/harness.ts';
 import type { Geocoder, GeocodeResult } from './geocoder.ts';
 
@@ -188,10 +189,12 @@ export async function startServerWithGeocoder(dialect: Dialect, geocoder: Geocod
   const database = await freshDatabase(dialect);
   const ctx = await createContext(config, { clock, logger: pino({ level: 'silent' }), database, geocoder });
   await seedIfEmpty(ctx);
-  const server = await listen(ctx, 0, '127.0.0.1');
+  const services = createServices(ctx);
+  const server = await listen(ctx, services, 0, '127.0.0.1');
   return {
     url: server.url,
     ctx,
+    services,
     clock,
     close: async () => {
       await server.close();

@@ -96,21 +96,6 @@ export class MachinesRepo {
     await this.db.insertInto('machines').values(row).execute();
   }
 
-  async insertEmptyAisles(machineId: string, count: number, maxStock: number, alertThreshold: number): Promise<void> {
-    const rows = Array.from({ length: count }, (_, i) => ({
-      machine_id: machineId,
-      aisle_no: i + 1,
-      current_stock: 0,
-      max_stock: maxStock,
-      alert_threshold: alertThreshold,
-      price_cents: 0,
-      sku: null,
-      product_name: null,
-      faulted: 0,
-    }));
-    await this.db.insertInto('aisles').values(rows).execute();
-  }
-
   async update(machineId: string, set: MachineUpdate): Promise<void> {
     await this.db.updateTable('machines').set(set).where('id', '=', machineId).execute();
   }
@@ -132,23 +117,7 @@ export class MachinesRepo {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  /**
-   * Vends recorded while the machine was unclaimed move into the claiming operator's fleet; their
-   * cashless payments settle to the new owner's merchant account (the settlement account is always
-   * the machine owner's).
-   */
-  async adoptPoolOrders(machineId: string, operatorId: string, merchantAccount: string): Promise<number> {
-    const r = await this.db
-      .updateTable('orders')
-      .set((eb) => ({
-        operator_id: operatorId,
-        settlement_account: eb.case().when('terminal_id', 'is not', null).then(merchantAccount).else(null).end(),
-      }))
-      .where('machine_id', '=', machineId)
-      .where('operator_id', 'is', null)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows);
-  }
+
 
   terminalOf(machineId: string): Promise<TerminalBinding | undefined> {
     return this.db.selectFrom('payment_terminals').selectAll().where('machine_id', '=', machineId).executeTakeFirst();

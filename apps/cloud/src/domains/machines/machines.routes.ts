@@ -1,19 +1,14 @@
 import { Router } from 'express';
-import type { AppContext } from '../../context.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
-import { guard } from '../../http/guard.ts';
 import { principalOf } from '../../http/authenticate.ts';
-import { parseInput } from '../../http/validate.ts';
-import { defineRoute } from '../../http/route.ts';
-import { MachinesService } from './machines.service.ts';
+import { defineRoute, type RouteKit } from '../../http/route.ts';
+import type { MachinesService } from './machines.service.ts';
 import { ListQuery, Machine, MachineNoParams, MachinePage, RegisterBody, RetryGeocodeBody, UpdateBody } from './machines.schemas.ts';
 
-/** Machines API (spec 1 §4.3): parse, authorise, hand to the service. */
-export function machinesRoutes(ctx: AppContext): Router {
-  const service = new MachinesService(ctx);
+/** Machines API (spec 1 §4.3): authorise, hand the typed input to the service. */
+export function machinesRoutes({ docs, guard }: RouteKit, machines: MachinesService): Router {
   const r = Router();
-  const docs = ctx.docs;
   const tag = 'machines';
 
   defineRoute(
@@ -30,11 +25,8 @@ export function machinesRoutes(ctx: AppContext): Router {
       response: Machine,
       errors: [400, 401, 403, 409, 422, 429],
     },
-    ...guard(ctx, 'machines:write'),
-    async (req, res) => {
-      const body = parseInput(RegisterBody, req.body, 'body');
-      sendOk(res, await service.register(principalOf(req), body));
-    },
+    guard('machines:write'),
+    async ({ body }, req, res) => sendOk(res, await machines.register(principalOf(req), body)),
   );
 
   defineRoute(
@@ -50,11 +42,8 @@ export function machinesRoutes(ctx: AppContext): Router {
       query: ListQuery,
       response: MachinePage,
     },
-    ...guard(ctx, 'machines:read'),
-    async (req, res) => {
-      const q = parseInput(ListQuery, req.query, 'query');
-      sendOk(res, await service.list(principalOf(req), q));
-    },
+    guard('machines:read'),
+    async ({ query }, req, res) => sendOk(res, await machines.list(principalOf(req), query)),
   );
 
   defineRoute(
@@ -71,11 +60,8 @@ export function machinesRoutes(ctx: AppContext): Router {
       response: Machine,
       errors: [401, 403, 404, 429],
     },
-    ...guard(ctx, 'machines:read'),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      sendOk(res, await service.get(principalOf(req), machineNo));
-    },
+    guard('machines:read'),
+    async ({ params }, req, res) => sendOk(res, await machines.get(principalOf(req), params.machineNo)),
   );
 
   for (const method of ['patch', 'put'] as const) {
@@ -94,15 +80,19 @@ export function machinesRoutes(ctx: AppContext): Router {
         response: Machine,
         errors: [400, 401, 403, 404, 422, 429],
       },
-      ...guard(ctx, 'machines:write'),
-      async (req, res) => {
-        const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-        const body = parseInput(UpdateBody, req.body, 'body');
-        sendOk(res, await service.update(principalOf(req), machineNo, body));
-      },
+      guard('machines:write'),
+      async ({ params, body }, req, res) => sendOk(res, await machines.update(principalOf(req), params.machineNo, body)),
     );
   }
 
+  // The body is optional: none (or an empty one) re-geocodes the stored address. A body the JSON
+  // parser did not read (another content type) must not be mistaken for none, or a corrected address
+  // sent as text/plain would be dropped and the stored one geocoded again.
+  const jsonBodyOnly = guard('machines:write').concat((req, _res, next) => {
+    if (req.body === undefined && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0))
+      throw badRequest(undefined, [{ path: 'body', message: 'send the retry body as JSON (Content-Type: application/json)' }]);
+    next();
+  });
   defineRoute(
     r,
     docs,
@@ -118,17 +108,8 @@ export function machinesRoutes(ctx: AppContext): Router {
       response: Machine,
       errors: [400, 401, 403, 404, 409, 422, 429],
     },
-    ...guard(ctx, 'machines:write'),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      // The body is optional: no body (or an empty one) re-geocodes the stored address. A body the
-      // JSON parser did not read (another content type) must not be mistaken for none, or a corrected
-      // address sent as text/plain would be dropped and the stored one geocoded again.
-      if (req.body === undefined && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0))
-        throw badRequest(undefined, [{ path: 'body', message: 'send the retry body as JSON (Content-Type: application/json)' }]);
-      const body = parseInput(RetryGeocodeBody, req.body ?? {}, 'body');
-      sendOk(res, await service.retryGeocode(principalOf(req), machineNo, body));
-    },
+    jsonBodyOnly,
+    async ({ params, body }, req, res) => sendOk(res, await machines.retryGeocode(principalOf(req), params.machineNo, body)),
   );
 
   return r;

@@ -1,15 +1,16 @@
 import { isClaimableSerial } from '@vend/protocol';
-import type { AppContext } from '../../context.ts';
-import type { Kysely } from 'kysely';
-import type { DB, MachineRow, MachineUpdate } from '../../db/schema.ts';
+import type { Clock } from '@vend/protocol';
+import type { Config } from '../../config.ts';
+import type { MachineRow, MachineUpdate } from '../../db/schema.ts';
+import type { AuditLog } from '../../http/audit.ts';
+import type { AppStore, Repos } from '../../repos.ts';
 import { newId } from '../../crypto/ids.ts';
 import { AppError, conflict, machineNotFound } from '../../http/errors.ts';
 import { offsetOf, type Page } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
-import { DeviceCredentialsRepo } from '../device-credentials/device-credentials.repo.ts';
-import type { GeocodeOutcome } from './geocoder.ts';
-import { MachinesRepo, type MachineRecord } from './machines.repo.ts';
+import type { Geocoder, GeocodeOutcome } from './geocoder.ts';
+import type { MachineRecord, MachinesRepo } from './machines.repo.ts';
 import type { ListInput, MachineView, RegisterInput, RetryGeocodeInput, UpdateInput } from './machines.schemas.ts';
 import { formatDegrees, geocodeColumns, geocodeView, planPlacement, refuse, type PlacementPlan, type PlacementState } from './placement.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -24,7 +25,14 @@ export const TERMINAL_PROVIDER = { sandbox: 'sandbox-pay', production: 'cashless
 const UPDATE_FIELDS = ['name', 'notes', 'location', 'lat', 'lng', 'address', 'placeId', 'timeZone', 'salesTaxRate', 'venueId'] as const;
 const UNPLACED: PlacementState = { location: '', lat: null, lng: null, address: null, place_id: null };
 
-type Services = Pick<AppContext, 'database' | 'clock' | 'audit' | 'geocoder' | 'config'>;
+export interface MachinesDeps {
+  store: AppStore;
+  clock: Clock;
+  audit: AuditLog;
+  /** Address geocoder for placement; null: every geocode is `skipped`. */
+  geocoder: Geocoder | null;
+  config: Pick<Config, 'mode' | 'geocoder'>;
+}
 
 /** A geocode to run after the placement write committed, for the placement version it was written as. */
 interface GeocodeJob {
@@ -88,11 +96,7 @@ function placementWrite(plan: PlacementPlan, current: { placement_version: numbe
 
 /** Machines: register/claim, read, edit and place (spec 1 §4.3). Every write is one transaction with its audit record. */
 export class MachinesService {
-  constructor(private readonly ctx: Services) {}
-
-  private repo(db = this.ctx.database.db): MachinesRepo {
-    return new MachinesRepo(db, this.ctx.database.dialect);
-  }
+  constructor(private readonly deps: MachinesDeps) {}
 
   private visible(p: Principal, operatorId: string | null): boolean {
     return p.admin || (operatorId !== null && operatorId === p.operatorId);
@@ -100,7 +104,7 @@ export class MachinesService {
 
   async list(p: Principal, q: ListInput): Promise<Page<MachineView>> {
     if (q.operatorEmail !== undefined && !p.admin) throw new AppError('forbidden', 'The operatorEmail filter is for admin credentials only');
-    const { total, records } = await this.repo().list(
+    const { total, records } = await this.deps.store.repos.machines.list(
       { operatorId: p.admin ? null : p.operatorId, status: q.status, operatorEmail: q.operatorEmail },
       q.size,
       offsetOf(q),
@@ -111,7 +115,7 @@ export class MachinesService {
   async get(p: Principal, machineNo: string): Promise<MachineView> {
     // A string that cannot be a serial names no machine; it never reaches the store.
     if (!isClaimableSerial(machineNo)) throw machineNotFound();
-    const r = await this.repo().findView(machineNo);
+    const r = await this.deps.store.repos.machines.findView(machineNo);
     if (!r || !this.visible(p, r.operator_id)) throw machineNotFound();
     return toMachineView(r, p.admin);
   }
@@ -132,13 +136,13 @@ export class MachinesService {
   async register(p: Principal, input: RegisterInput): Promise<MachineView> {
     if (input.operatorEmail !== undefined && !p.admin) throw new AppError('forbidden', 'operatorEmail is accepted only from admin credentials');
     const attempt = () =>
-      this.ctx.database.db.transaction().execute(async (trx) => {
-        const repo = this.repo(trx);
+      this.deps.store.transaction(async (tx) => {
+        const repo = tx.machines;
         const owner = input.operatorEmail !== undefined ? await repo.operatorByEmail(input.operatorEmail) : await repo.operatorById(p.operatorId);
         if (!owner) throw refuse('operatorEmail', 'operatorEmail does not name an operator');
-        const now = this.ctx.clock.now();
+        const now = this.deps.clock.now();
         const existing = await repo.lockByNo(input.machineNo);
-        if (!existing || existing.operator_id === null) await this.refuseFactoryBuild(trx, input.machineNo);
+        if (!existing || existing.operator_id === null) await this.refuseFactoryBuild(tx, input.machineNo);
         const placement = { location: input.location, lat: input.lat, lng: input.lng };
         if (!existing) {
           const plan = planPlacement(UNPLACED, placement);
@@ -155,16 +159,16 @@ export class MachinesService {
             created_at: now,
             updated_at: now,
           });
-          await repo.insertEmptyAisles(id, NEW_MACHINE_AISLES, DEFAULT_MAX_STOCK, DEFAULT_ALERT_THRESHOLD);
+          await tx.inventory.insertEmptyAisles(id, NEW_MACHINE_AISLES, DEFAULT_MAX_STOCK, DEFAULT_ALERT_THRESHOLD);
           await repo.insertTerminal({
             id: newId('trm', now),
             machine_id: id,
             operator_id: owner.id,
             merchant_account: owner.merchant_account,
-            provider: TERMINAL_PROVIDER[this.ctx.config.mode],
+            provider: TERMINAL_PROVIDER[this.deps.config.mode],
             bound_at: now,
           });
-          await this.ctx.audit.record(trx, p, 'machines.register', `machine:${input.machineNo}`);
+          await this.deps.audit.record(tx, p, 'machines.register', `machine:${input.machineNo}`);
           return;
         }
         if (existing.operator_id === owner.id) {
@@ -179,7 +183,7 @@ export class MachinesService {
           updated_at: now,
         });
         if (!claimed) throw conflict(`Machine ${input.machineNo} is registered to another operator`);
-        await repo.adoptPoolOrders(existing.id, owner.id, owner.merchant_account);
+        await tx.orders.adoptPoolOrders(existing.id, owner.id, owner.merchant_account);
         const terminal = await repo.terminalOf(existing.id);
         if (terminal) await repo.rebindTerminal(terminal.id, owner.id, owner.merchant_account, now);
         else {
@@ -188,11 +192,11 @@ export class MachinesService {
             machine_id: existing.id,
             operator_id: owner.id,
             merchant_account: owner.merchant_account,
-            provider: TERMINAL_PROVIDER[this.ctx.config.mode],
+            provider: TERMINAL_PROVIDER[this.deps.config.mode],
             bound_at: now,
           });
         }
-        await this.ctx.audit.record(trx, p, 'machines.claim', `machine:${input.machineNo}`);
+        await this.deps.audit.record(tx, p, 'machines.claim', `machine:${input.machineNo}`);
       });
     try {
       await attempt();
@@ -201,7 +205,7 @@ export class MachinesService {
       if (!isUniqueViolation(err)) throw err;
       await attempt();
     }
-    const r = await this.repo().findView(input.machineNo);
+    const r = await this.deps.store.repos.machines.findView(input.machineNo);
     if (!r) throw machineNotFound();
     return toMachineView(r, p.admin);
   }
@@ -211,8 +215,8 @@ export class MachinesService {
    * build record has not shipped yet is still the factory's: registering or claiming it is 409, for
    * admins too; once the record is marked shipped the cabinet may be claimed like any pool machine.
    */
-  private async refuseFactoryBuild(trx: Kysely<DB>, machineNo: string): Promise<void> {
-    const build = await new DeviceCredentialsRepo(trx, this.ctx.database.dialect).buildRecord(machineNo);
+  private async refuseFactoryBuild(tx: Repos, machineNo: string): Promise<void> {
+    const build = await tx.deviceCredentials.buildRecord(machineNo);
     if (build && build.shipped_at === null) {
       throw conflict(
         `Machine ${machineNo} is a factory build at plant ${build.plant} that has not shipped: it can be registered to an operator only after it ships`,
@@ -225,10 +229,10 @@ export class MachinesService {
     if (!UPDATE_FIELDS.some((f) => input[f] !== undefined)) {
       throw refuse('', `send at least one field to change: ${UPDATE_FIELDS.join(', ')}`);
     }
-    const job = await this.ctx.database.db.transaction().execute(async (trx) => {
-      const repo = this.repo(trx);
+    const job = await this.deps.store.transaction(async (tx) => {
+      const repo = tx.machines;
       const m = await this.owned(repo, p, machineNo);
-      const now = this.ctx.clock.now();
+      const now = this.deps.clock.now();
       const plan = planPlacement(m, input);
       const set: MachineUpdate = { updated_at: now, ...placementWrite(plan, m) };
       if (input.name !== undefined) set.name = input.name;
@@ -237,7 +241,7 @@ export class MachinesService {
       if (input.salesTaxRate !== undefined) set.sales_tax_rate = input.salesTaxRate;
       let geocode: GeocodeJob | null = null;
       if (plan.kind === 'address') {
-        if (this.ctx.geocoder) geocode = { machineId: m.id, machineNo, version: m.placement_version + 1, address: plan.address, labelSent: plan.labelSent };
+        if (this.deps.geocoder) geocode = { machineId: m.id, machineNo, version: m.placement_version + 1, address: plan.address, labelSent: plan.labelSent };
         else Object.assign(set, geocodeColumns({ status: 'skipped' }, plan.labelSent));
       }
       if (input.venueId !== undefined && input.venueId !== m.venue_id) {
@@ -249,7 +253,7 @@ export class MachinesService {
         await repo.insertVenueMove({ id: newId('vmv', now), machine_id: m.id, venue_id: input.venueId, moved_at: now });
       }
       await repo.update(m.id, set);
-      await this.ctx.audit.record(trx, p, 'machines.update', `machine:${machineNo}`);
+      await this.deps.audit.record(tx, p, 'machines.update', `machine:${machineNo}`);
       return geocode;
     });
     if (job) await this.geocodeAndApply(p, job);
@@ -261,10 +265,10 @@ export class MachinesService {
    * last answer was not_found and no corrected address is sent, or when there is no address at all.
    */
   async retryGeocode(p: Principal, machineNo: string, input: RetryGeocodeInput): Promise<MachineView> {
-    const job = await this.ctx.database.db.transaction().execute(async (trx) => {
-      const repo = this.repo(trx);
+    const job = await this.deps.store.transaction(async (tx) => {
+      const repo = tx.machines;
       const m = await this.owned(repo, p, machineNo);
-      const now = this.ctx.clock.now();
+      const now = this.deps.clock.now();
       let set: MachineUpdate;
       let address: string;
       let labelSent: boolean;
@@ -284,10 +288,10 @@ export class MachinesService {
       }
       set.updated_at = now;
       let geocode: GeocodeJob | null = null;
-      if (this.ctx.geocoder) geocode = { machineId: m.id, machineNo, version: m.placement_version + 1, address, labelSent };
+      if (this.deps.geocoder) geocode = { machineId: m.id, machineNo, version: m.placement_version + 1, address, labelSent };
       else Object.assign(set, geocodeColumns({ status: 'skipped' }, labelSent));
       await repo.update(m.id, set);
-      await this.ctx.audit.record(trx, p, 'machines.geocode.retry', `machine:${machineNo}`);
+      await this.deps.audit.record(tx, p, 'machines.geocode.retry', `machine:${machineNo}`);
       return geocode;
     });
     if (job) await this.geocodeAndApply(p, job);
@@ -300,20 +304,20 @@ export class MachinesService {
    */
   private async geocodeAndApply(p: Principal, job: GeocodeJob): Promise<void> {
     const outcome = await this.lookUp(job.address);
-    await this.ctx.database.db.transaction().execute(async (trx) => {
-      const applied = await this.repo(trx).applyIfVersion(job.machineId, job.version, {
+    await this.deps.store.transaction(async (tx) => {
+      const applied = await tx.machines.applyIfVersion(job.machineId, job.version, {
         ...geocodeColumns(outcome, job.labelSent),
-        updated_at: this.ctx.clock.now(),
+        updated_at: this.deps.clock.now(),
       });
-      if (applied) await this.ctx.audit.record(trx, p, 'machines.geocode', `machine:${job.machineNo}`);
+      if (applied) await this.deps.audit.record(tx, p, 'machines.geocode', `machine:${job.machineNo}`);
     });
   }
 
   private async lookUp(address: string): Promise<GeocodeOutcome> {
-    const geocoder = this.ctx.geocoder;
+    const geocoder = this.deps.geocoder;
     if (!geocoder) return { status: 'skipped' };
     // A safety net over the geocoder's own timeout, for one that ignores its signal.
-    const deadlineMs = (this.ctx.config.geocoder?.timeoutMs ?? 5000) + 1000;
+    const deadlineMs = (this.deps.config.geocoder?.timeoutMs ?? 5000) + 1000;
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<GeocodeOutcome>((resolve) => {

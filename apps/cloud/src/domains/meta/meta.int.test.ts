@@ -16,7 +16,7 @@ describe('API documentation', () => {
     );
     expect(r.status).toBe(200);
     expect(r.body.openapi).toBe('3.1.0');
-    // every route registered through defineRoute appears, with parameters derived from its zod schema
+    // every route registered through defineLegacyRoute appears, with parameters derived from its zod schema
     for (const doc of t.ctx.docs.list()) {
       const p = doc.path.replace(/:([A-Za-z_]+)/g, '{$1}');
       expect(r.body.paths[p]?.[doc.method], `${doc.method} ${p}`).toBeDefined();

@@ -1,10 +1,11 @@
 import { Router, type Request } from 'express';
 import type { AppContext } from '../../context.ts';
+import type { MachinesService } from '../machines/machines.service.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { guard } from '../../http/guard.ts';
 import { principalOf } from '../../http/authenticate.ts';
 import { parseInput } from '../../http/validate.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineLegacyRoute } from '../../http/route.ts';
 import { MachineNoParams, OperatorView, QrQuery } from './operator-view.schemas.ts';
 import { OperatorViewService } from './operator-view.service.ts';
 
@@ -13,12 +14,12 @@ function baseUrlOf(ctx: AppContext, req: Request): string {
   return ctx.config.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
 }
 
-export function operatorViewRoutes(ctx: AppContext): Router {
-  const service = new OperatorViewService(ctx);
+export function operatorViewRoutes(ctx: AppContext, machines: MachinesService): Router {
+  const service = new OperatorViewService(ctx, machines);
   const r = Router();
   const docs = ctx.docs;
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -39,7 +40,7 @@ export function operatorViewRoutes(ctx: AppContext): Router {
   );
 
   for (const kind of ['operator-qr', 'advertise-qr'] as const) {
-    defineRoute(
+    defineLegacyRoute(
       r,
       docs,
       {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import type { Principal } from '../../http/principal.ts';
-import { MachinesService } from '../machines/machines.service.ts';
+import type { MachinesService } from '../machines/machines.service.ts';
 import { InventoryService } from '../inventory/inventory.service.ts';
 import { OperatorViewRepo } from './operator-view.repo.ts';
 import type { OperatorView } from './operator-view.schemas.ts';
@@ -27,8 +27,11 @@ type Services = Pick<AppContext, 'database' | 'clock' | 'audit' | 'geocoder' | '
 export class OperatorViewService {
   private readonly machines: MachinesService;
   private readonly inventory: InventoryService;
-  constructor(private readonly ctx: Services) {
-    this.machines = new MachinesService(ctx);
+  constructor(
+    private readonly ctx: Services,
+    machines: MachinesService,
+  ) {
+    this.machines = machines;
     this.inventory = new InventoryService(ctx.database.db, ctx.database.dialect, ctx.audit);
   }
 

@@ -85,6 +85,24 @@ export class OrdersRepo {
       .execute();
     return rows.map((r) => ({ ...r, n: Number(r.n) }));
   }
+
+  /**
+   * Vends recorded while the machine was unclaimed move into the claiming operator's fleet; their
+   * cashless payments settle to the new owner's merchant account (the settlement account is always
+   * the machine owner's).
+   */
+  async adoptPoolOrders(machineId: string, operatorId: string, merchantAccount: string): Promise<number> {
+    const r = await this.db
+      .updateTable('orders')
+      .set((eb) => ({
+        operator_id: operatorId,
+        settlement_account: eb.case().when('terminal_id', 'is not', null).then(merchantAccount).else(null).end(),
+      }))
+      .where('machine_id', '=', machineId)
+      .where('operator_id', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
 }
 
 /** An order with its machine's serial and current tax rate, and the machine owner's merchant account. */

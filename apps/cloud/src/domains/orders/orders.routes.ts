@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/authenticate.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { guard } from '../../http/guard.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineLegacyRoute } from '../../http/route.ts';
 import { parseInput } from '../../http/validate.ts';
 import { OrdersService } from './orders.service.ts';
 import { Order, OrderParams, OrdersPage, OrdersQuery, OrdersSummary, SummaryQuery } from './orders.schemas.ts';
@@ -15,7 +15,7 @@ export function ordersRoutes(ctx: AppContext): Router {
   const docs = ctx.docs;
   const tag = 'orders';
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -37,7 +37,7 @@ export function ordersRoutes(ctx: AppContext): Router {
   );
 
   // Registered before /:orderNumber so "summary" is never read as an order number.
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -58,7 +58,7 @@ export function ordersRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {

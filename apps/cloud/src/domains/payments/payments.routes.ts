@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/authenticate.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { guard } from '../../http/guard.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineLegacyRoute } from '../../http/route.ts';
 import { parseInput } from '../../http/validate.ts';
 import { OrdersService } from '../orders/orders.service.ts';
 import { PaymentsService } from './payments.service.ts';
@@ -22,7 +22,7 @@ export function paymentsRoutes(ctx: AppContext): Router {
   const docs = ctx.docs;
   const tag = 'payments';
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -43,7 +43,7 @@ export function paymentsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -64,7 +64,7 @@ export function paymentsRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -92,7 +92,7 @@ export function paymentsRoutes(ctx: AppContext): Router {
 export function paymentsWebhookRoutes(ctx: AppContext): Router {
   const service = serviceOf(ctx);
   const r = Router();
-  defineRoute(
+  defineLegacyRoute(
     r,
     ctx.docs,
     {

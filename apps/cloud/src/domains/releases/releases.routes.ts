@@ -5,7 +5,7 @@ import { sendOk } from '../../http/envelope.ts';
 import { adminGuard, guard } from '../../http/guard.ts';
 import { principalOf } from '../../http/authenticate.ts';
 import { parseInput } from '../../http/validate.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineLegacyRoute } from '../../http/route.ts';
 import { ReleasesService } from './releases.service.ts';
 import {
   FleetData,
@@ -35,7 +35,7 @@ export function releasesRoutes(ctx: AppContext): Router {
   const tag = 'agent releases';
   const adminErrors = [400, 401, 403, 404, 409, 422, 429];
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     { method: 'get', path: '/api/v1/agent/releases', tag, summary: 'The release registry, in publish order', auth: 'admin', response: ReleaseList },
@@ -45,7 +45,7 @@ export function releasesRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -66,7 +66,7 @@ export function releasesRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     { method: 'get', path: '/api/v1/agent/rollout', tag, summary: 'The fleet-wide rollout (null when none)', auth: 'admin', response: RolloutData.nullable() },
@@ -76,7 +76,7 @@ export function releasesRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -95,7 +95,7 @@ export function releasesRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -115,7 +115,7 @@ export function releasesRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -133,7 +133,7 @@ export function releasesRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -153,7 +153,7 @@ export function releasesRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -174,7 +174,7 @@ export function releasesRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -193,7 +193,7 @@ export function releasesRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -215,7 +215,7 @@ export function releasesRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {

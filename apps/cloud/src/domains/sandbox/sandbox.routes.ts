@@ -8,7 +8,7 @@ import { parseInput } from '../../http/validate.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { SandboxService } from './sandbox.service.ts';
 import { AuditData, AuditQuery, HealthData, ReadinessQuery, ResetQuery } from './sandbox.schemas.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineLegacyRoute } from '../../http/route.ts';
 import { renderReadinessPage } from './readiness-page.ts';
 
 /** The service's own loopback address: self-tests call it, never a client-supplied Host header. */
@@ -24,7 +24,7 @@ export function sandboxRoutes(ctx: AppContext): Router {
 
   // Degraded health keeps its data (which store is down) and answers 503 so load balancers notice.
   const docs = ctx.docs;
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     { method: 'get', path: '/health', tag: 'sandbox', summary: 'Store and cache health', auth: 'none', response: HealthData },
@@ -35,7 +35,7 @@ export function sandboxRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -56,7 +56,7 @@ export function sandboxRoutes(ctx: AppContext): Router {
   );
 
   // Loop and store status endpoints are the spec's "liveness endpoints": plain JSON, no envelope.
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     { method: 'get', path: '/sandbox/persistence', tag: 'sandbox', summary: 'Durable store status', auth: 'none', envelope: false },
@@ -65,7 +65,7 @@ export function sandboxRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     {
@@ -87,7 +87,7 @@ export function sandboxRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineRoute(
+  defineLegacyRoute(
     r,
     docs,
     { method: 'post', path: '/sandbox/reset', tag: 'sandbox', summary: 'Restore the seed fleet', auth: 'admin', query: ResetQuery },

@@ -1,0 +1,93 @@
+import type { Kysely } from 'kysely';
+import type { Database, Dialect } from './db/database.ts';
+import { createStore, type Store } from './db/store.ts';
+import type { DB } from './db/schema.ts';
+import { AuditRepo } from './http/audit.repo.ts';
+import { AccountsRepo } from './domains/accounts/accounts.repo.ts';
+import { AuthRepo } from './domains/auth/auth.repo.ts';
+import { CommandsRepo } from './domains/commands/commands.repo.ts';
+import { DeviceCredentialsRepo } from './domains/device-credentials/device-credentials.repo.ts';
+import { GatewayRepo } from './domains/gateway/gateway.repo.ts';
+import { InventoryRepo } from './domains/inventory/inventory.repo.ts';
+import { MachinesRepo } from './domains/machines/machines.repo.ts';
+import { OperatorViewRepo } from './domains/operator-view/operator-view.repo.ts';
+import { OrdersRepo } from './domains/orders/orders.repo.ts';
+import { PaymentsRepo } from './domains/payments/payments.repo.ts';
+import { ReleasesRepo } from './domains/releases/releases.repo.ts';
+import { SandboxRepo } from './domains/sandbox/sandbox.repo.ts';
+import { SweepsRepo } from './jobs/sweeps.repo.ts';
+
+/**
+ * Every repository, bound to one handle: the database (`store.repos`) or one transaction (the `tx`
+ * of `store.transaction`). Built lazily: a transaction pays only for the repositories it touches.
+ * The one table each repository writes is listed in apps/cloud/README.md.
+ */
+export class Repos {
+  readonly #db: Kysely<DB>;
+  readonly #dialect: Dialect;
+  readonly #built = new Map<string, unknown>();
+
+  constructor(db: Kysely<DB>, dialect: Dialect) {
+    this.#db = db;
+    this.#dialect = dialect;
+  }
+
+  #once<T>(name: string, make: (db: Kysely<DB>, dialect: Dialect) => T): T {
+    let repo = this.#built.get(name) as T | undefined;
+    if (repo === undefined) {
+      repo = make(this.#db, this.#dialect);
+      this.#built.set(name, repo);
+    }
+    return repo;
+  }
+
+  get audit(): AuditRepo {
+    return this.#once('audit', (db) => new AuditRepo(db));
+  }
+  get accounts(): AccountsRepo {
+    return this.#once('accounts', (db) => new AccountsRepo(db));
+  }
+  get auth(): AuthRepo {
+    return this.#once('auth', (db) => new AuthRepo(db));
+  }
+  get commands(): CommandsRepo {
+    return this.#once('commands', (db) => new CommandsRepo(db));
+  }
+  get deviceCredentials(): DeviceCredentialsRepo {
+    return this.#once('deviceCredentials', (db, dialect) => new DeviceCredentialsRepo(db, dialect));
+  }
+  get gateway(): GatewayRepo {
+    return this.#once('gateway', (db) => new GatewayRepo(db));
+  }
+  get inventory(): InventoryRepo {
+    return this.#once('inventory', (db, dialect) => new InventoryRepo(db, dialect));
+  }
+  get machines(): MachinesRepo {
+    return this.#once('machines', (db, dialect) => new MachinesRepo(db, dialect));
+  }
+  get operatorView(): OperatorViewRepo {
+    return this.#once('operatorView', (db) => new OperatorViewRepo(db));
+  }
+  get orders(): OrdersRepo {
+    return this.#once('orders', (db) => new OrdersRepo(db));
+  }
+  get payments(): PaymentsRepo {
+    return this.#once('payments', (db) => new PaymentsRepo(db));
+  }
+  get releases(): ReleasesRepo {
+    return this.#once('releases', (db) => new ReleasesRepo(db));
+  }
+  get sandbox(): SandboxRepo {
+    return this.#once('sandbox', (db) => new SandboxRepo(db));
+  }
+  get sweeps(): SweepsRepo {
+    return this.#once('sweeps', (db) => new SweepsRepo(db));
+  }
+}
+
+/** The store of this service: its repositories, on the database or in one transaction. */
+export type AppStore = Store<Repos>;
+
+export function createAppStore(database: Pick<Database, 'db' | 'dialect'>): AppStore {
+  return createStore(database, (db, dialect) => new Repos(db, dialect));
+}
