@@ -10,6 +10,7 @@ import { DeviceCredentialsRepo } from './domains/device-credentials/device-crede
 import { GatewayRepo } from './domains/gateway/gateway.repo.ts';
 import { InventoryRepo } from './domains/inventory/inventory.repo.ts';
 import { MachinesRepo } from './domains/machines/machines.repo.ts';
+import { CabinetSettingsRepo } from './domains/machines/cabinet-settings.repo.ts';
 import { OperatorViewRepo } from './domains/operator-view/operator-view.repo.ts';
 import { OrdersRepo } from './domains/orders/orders.repo.ts';
 import { PaymentsRepo } from './domains/payments/payments.repo.ts';
@@ -50,6 +51,9 @@ export class Repos {
   get auth(): AuthRepo {
     return this.#once('auth', (db) => new AuthRepo(db));
   }
+  get cabinetSettings(): CabinetSettingsRepo {
+    return this.#once('cabinetSettings', (db) => new CabinetSettingsRepo(db));
+  }
   get commands(): CommandsRepo {
     return this.#once('commands', (db) => new CommandsRepo(db));
   }
@@ -57,7 +61,7 @@ export class Repos {
     return this.#once('deviceCredentials', (db, dialect) => new DeviceCredentialsRepo(db, dialect));
   }
   get gateway(): GatewayRepo {
-    return this.#once('gateway', (db) => new GatewayRepo(db));
+    return this.#once('gateway', (db, dialect) => new GatewayRepo(db, dialect));
   }
   get inventory(): InventoryRepo {
     return this.#once('inventory', (db, dialect) => new InventoryRepo(db, dialect));

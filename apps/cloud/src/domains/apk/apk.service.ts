@@ -24,7 +24,7 @@ export class ApkService {
    */
   async equipment(caller: CabinetCaller, software: SoftwareReport): Promise<ApkEquipmentData> {
     await this.gateway.recordSoftware(caller, software.vmcVersion !== undefined ? { vmcVersion: software.vmcVersion } : {});
-    const machine = await new GatewayRepo(this.ctx.database.db).machine(caller.machineId);
+    const machine = await new GatewayRepo(this.ctx.database.db, this.ctx.database.dialect).machine(caller.machineId);
     const [config, goods] = await Promise.all([this.gateway.configFor(caller.machineId, caller.machineNo), this.gateway.goods(caller)]);
     return {
       machineCode: caller.machineNo,
@@ -67,7 +67,7 @@ export class ApkService {
       };
     });
     return this.ctx.database.db.transaction().execute(async (trx) => {
-      const repo = new GatewayRepo(trx);
+      const repo = new GatewayRepo(trx, this.ctx.database.dialect);
       let accepted = 0;
       for (const row of rows) if (await repo.insertPlay(row)) accepted++;
       return { accepted, duplicates: rows.length - accepted };

@@ -408,19 +408,6 @@ export class DeviceCredentialsRepo {
       .execute();
   }
 
-  async machineEnrolmentMode(machineId: string): Promise<string | null> {
-    const r = await this.db.selectFrom('cabinet_settings').select('enrolment_mode').where('machine_id', '=', machineId).executeTakeFirst();
-    return r?.enrolment_mode ?? null;
-  }
-
-  async setMachineEnrolmentMode(machineId: string, mode: string | null, now: number): Promise<void> {
-    await this.db
-      .insertInto('cabinet_settings')
-      .values({ machine_id: machineId, features_json: '{}', enrolment_mode: mode, updated_at: now })
-      .onConflict((oc) => oc.column('machine_id').doUpdateSet({ enrolment_mode: mode, updated_at: now }))
-      .execute();
-  }
-
   // --- build records -------------------------------------------------------------------------
 
   buildRecord(machineNo: string) {
@@ -440,30 +427,5 @@ export class DeviceCredentialsRepo {
     const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const rows = await base.selectAll().orderBy('built_at', 'desc').orderBy('machine_no').limit(limit).offset(offset).execute();
     return { total: Number(n), rows };
-  }
-
-  // --- status --------------------------------------------------------------------------------
-
-  /** The stored heartbeat report's fingerprint and time: what decides whether a heartbeat must write. */
-  reportMark(machineId: string) {
-    return this.db.selectFrom('cabinet_status').select(['report_fp', 'report_at']).where('machine_id', '=', machineId).executeTakeFirst();
-  }
-
-  /** The machine's status row, locked for the rest of the transaction on PostgreSQL (SQLite serialises writers). */
-  lockStatus(machineId: string) {
-    return this.db
-      .selectFrom('cabinet_status')
-      .selectAll()
-      .where('machine_id', '=', machineId)
-      .$if(this.dialect === 'postgres', (q) => q.forUpdate())
-      .executeTakeFirst();
-  }
-
-  async markFleetSecretSeen(machineId: string, now: number): Promise<void> {
-    await this.db
-      .insertInto('cabinet_status')
-      .values({ machine_id: machineId, fleet_secret_seen_at: now, updated_at: now })
-      .onConflict((oc) => oc.column('machine_id').doUpdateSet({ fleet_secret_seen_at: now, updated_at: now }))
-      .execute();
   }
 }

@@ -1,4 +1,6 @@
 import { describeSerialFaults, formatDeviceKey, parseDeviceKey, serialFaults, type EnrolData } from '@vend/protocol';
+import { CabinetSettingsRepo } from '../machines/cabinet-settings.repo.ts';
+import { GatewayRepo } from '../gateway/gateway.repo.ts';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { DB, DeviceIdentityRow } from '../../db/schema.ts';
@@ -212,7 +214,7 @@ export class DeviceCredentialsService {
   async noteFleetSecretUse(machineId: string): Promise<void> {
     const t = this.ctx.devices.fleetSecretSeen;
     if (!t.due(machineId)) return;
-    await this.repo().markFleetSecretSeen(machineId, this.now);
+    await new GatewayRepo(this.ctx.database.db, this.ctx.database.dialect).markFleetSecretSeen(machineId, this.now);
     t.mark(machineId);
   }
 
@@ -340,7 +342,7 @@ export class DeviceCredentialsService {
       await repo.ensureIdentity(machine.id, now);
       const identity = await repo.lockIdentity(machine.id);
       const arm = await repo.openArm(machine.id, now);
-      const mode = effectiveMode(await repo.gatewaySetting(FLEET_MODE_SETTING), await repo.machineEnrolmentMode(machine.id));
+      const mode = effectiveMode(await repo.gatewaySetting(FLEET_MODE_SETTING), await new CabinetSettingsRepo(trx).machineEnrolmentMode(machine.id));
       const binding = readBinding(identity?.binding);
       const v = decideEnrolment({
         mode,
@@ -595,7 +597,7 @@ export class DeviceCredentialsService {
     const { machine } = await this.machineFor(p, machineNo, false);
     const fleet = await this.repo().gatewaySetting(FLEET_MODE_SETTING);
     await this.tx(async (repo, trx) => {
-      await repo.setMachineEnrolmentMode(machine.id, mode, this.now);
+      await new CabinetSettingsRepo(trx).setMachineEnrolmentMode(machine.id, mode, this.now);
       await this.ctx.audit.record(trx, p, 'device.enrolment_mode', `machine:${machine.machine_no} mode:${mode ?? 'fleet'}`);
     });
     return { machineNo: machine.machine_no, mode, effectiveMode: effectiveMode(fleet, mode) };

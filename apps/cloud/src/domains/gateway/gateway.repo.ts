@@ -1,9 +1,13 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { AdPlayRecordsTable, CabinetSettingsTable, CabinetStatusTable, DB, DispenseReportsTable, MachinesTable, OrdersTable } from '../../db/schema.ts';
+import type { Dialect } from '../../db/database.ts';
+import type { AdPlayRecordsTable, CabinetStatusTable, DB, DispenseReportsTable, MachinesTable, OrdersTable } from '../../db/schema.ts';
 
-/** SQL of the cabinet gateway: presence and software, settings and status, goods, cabinet orders, dispense reports, proof of play. */
+/** SQL of the cabinet gateway: presence and software, status (the one writer of `cabinet_status`), goods, cabinet orders, dispense reports, proof of play. */
 export class GatewayRepo {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect: Dialect,
+  ) {}
 
   /** First contact and every later one (throttled by the caller): the machine is online now. */
   async markSeen(machineId: string, now: number, extra: Updateable<MachinesTable> = {}): Promise<void> {
@@ -22,18 +26,6 @@ export class GatewayRepo {
       .executeTakeFirst();
   }
 
-  settings(machineId: string) {
-    return this.db.selectFrom('cabinet_settings').selectAll().where('machine_id', '=', machineId).executeTakeFirst();
-  }
-
-  async upsertSettings(machineId: string, set: Omit<Updateable<CabinetSettingsTable>, 'machine_id'> & { updated_at: number }): Promise<void> {
-    await this.db
-      .insertInto('cabinet_settings')
-      .values({ features_json: '{}', ...set, machine_id: machineId } as Insertable<CabinetSettingsTable>)
-      .onConflict((oc) => oc.column('machine_id').doUpdateSet(set))
-      .execute();
-  }
-
   status(machineId: string) {
     return this.db.selectFrom('cabinet_status').selectAll().where('machine_id', '=', machineId).executeTakeFirst();
   }
@@ -43,6 +35,29 @@ export class GatewayRepo {
       .insertInto('cabinet_status')
       .values({ ...set, machine_id: machineId } as Insertable<CabinetStatusTable>)
       .onConflict((oc) => oc.column('machine_id').doUpdateSet(set))
+      .execute();
+  }
+
+  /** The stored heartbeat report's fingerprint and time: what decides whether a heartbeat must write. */
+  reportMark(machineId: string) {
+    return this.db.selectFrom('cabinet_status').select(['report_fp', 'report_at']).where('machine_id', '=', machineId).executeTakeFirst();
+  }
+
+  /** The machine's status row, locked for the rest of the transaction on PostgreSQL (SQLite serialises writers). */
+  lockStatus(machineId: string) {
+    return this.db
+      .selectFrom('cabinet_status')
+      .selectAll()
+      .where('machine_id', '=', machineId)
+      .$if(this.dialect === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirst();
+  }
+
+  async markFleetSecretSeen(machineId: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('cabinet_status')
+      .values({ machine_id: machineId, fleet_secret_seen_at: now, updated_at: now })
+      .onConflict((oc) => oc.column('machine_id').doUpdateSet({ fleet_secret_seen_at: now, updated_at: now }))
       .execute();
   }
 

@@ -31,6 +31,7 @@ import { derivedAdminPin } from '../device-credentials/device-keys.ts';
 import { buildConfigBlock, parseCapabilities, parseFeatureSettings } from './config-block.ts';
 import type { CabinetCaller, LegPolicy } from './device-auth.ts';
 import { GatewayRepo } from './gateway.repo.ts';
+import { CabinetSettingsRepo } from '../machines/cabinet-settings.repo.ts';
 import type { SettingsData, SettingsInput } from './gateway.schemas.ts';
 import { provisionPoolMachine } from './pool.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -152,7 +153,11 @@ export class GatewayService {
   }
 
   private repo(db: Kysely<DB> = this.ctx.database.db): GatewayRepo {
-    return new GatewayRepo(db);
+    return new GatewayRepo(db, this.ctx.database.dialect);
+  }
+
+  private settingsRepo(db: Kysely<DB> = this.ctx.database.db): CabinetSettingsRepo {
+    return new CabinetSettingsRepo(db);
   }
 
   private get now(): number {
@@ -215,7 +220,7 @@ export class GatewayService {
 
   async configFor(machineId: string, machineNo: string): Promise<ConfigBlock> {
     const repo = this.repo();
-    const [settings, status] = await Promise.all([repo.settings(machineId), repo.status(machineId)]);
+    const [settings, status] = await Promise.all([this.settingsRepo().settings(machineId), repo.status(machineId)]);
     return buildConfigBlock({
       machineNo,
       settings,
@@ -283,10 +288,9 @@ export class GatewayService {
     const fingerprint = reportFingerprint(body);
     const fresh = (m: { report_fp: string | null; report_at: number | null } | undefined) =>
       m?.report_fp === fingerprint && m.report_at !== null && now - Number(m.report_at) < softwareIntervalMs;
-    const creds = (db: Kysely<DB>) => new DeviceCredentialsRepo(db, this.ctx.database.dialect);
-    if (fresh(await creds(this.ctx.database.db).reportMark(caller.machineId))) return { status: 'online', serverTime: formatTimestamp(now)! };
+    if (fresh(await this.repo().reportMark(caller.machineId))) return { status: 'online', serverTime: formatTimestamp(now)! };
     await this.ctx.database.db.transaction().execute(async (trx) => {
-      const status = await creds(trx).lockStatus(caller.machineId);
+      const status = await this.repo(trx).lockStatus(caller.machineId);
       // Another replica wrote this very report meanwhile.
       if (fresh(status)) return;
       const repo = this.repo(trx);
@@ -633,7 +637,7 @@ export class GatewayService {
   }
 
   async settingsView(machineId: string, machineNo: string): Promise<SettingsData> {
-    const s = await this.repo().settings(machineId);
+    const s = await this.settingsRepo().settings(machineId);
     return {
       machineNo,
       settings: {
@@ -661,7 +665,7 @@ export class GatewayService {
     if (Object.values(input).every((v) => v === undefined)) throw badRequest('Send at least one setting to change');
     const now = this.now;
     await this.ctx.database.db.transaction().execute(async (trx) => {
-      const repo = this.repo(trx);
+      const repo = this.settingsRepo(trx);
       const current = await repo.settings(m.id);
       const features = parseFeatureSettings(current?.features_json);
       for (const [name, value] of Object.entries(input.features ?? {})) {

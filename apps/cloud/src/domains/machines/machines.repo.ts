@@ -27,12 +27,48 @@ export interface TerminalBinding {
   bound_at: number;
 }
 
-/** SQL of the machines domain. Takes a Kysely instance or a transaction. */
+/** A machine as other domains look it up by its code: who owns it, whether it is retired, what it runs. */
+export interface MachineRef {
+  id: string;
+  machine_no: string;
+  name: string;
+  operator_id: string | null;
+  retired_at: number | null;
+  sales_tax_rate: number | null;
+  time_zone: string | null;
+  platform: string | null;
+  agent_version: string | null;
+  last_seen: number | null;
+}
+
+const MACHINE_REF_COLUMNS = [
+  'id',
+  'machine_no',
+  'name',
+  'operator_id',
+  'retired_at',
+  'sales_tax_rate',
+  'time_zone',
+  'platform',
+  'agent_version',
+  'last_seen',
+] as const;
+
+/** SQL of the machines domain (the one writer of `machines`). Takes a Kysely instance or a transaction. */
 export class MachinesRepo {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly dialect: Dialect,
   ) {}
+
+  /** The machine with this code, whoever owns it: the one lookup by code every domain uses (ownership is the caller's rule). */
+  machineByNo(machineNo: string): Promise<MachineRef | undefined> {
+    return this.db.selectFrom('machines').select(MACHINE_REF_COLUMNS).where('machine_no', '=', machineNo).executeTakeFirst();
+  }
+
+  machineById(machineId: string): Promise<MachineRef | undefined> {
+    return this.db.selectFrom('machines').select(MACHINE_REF_COLUMNS).where('id', '=', machineId).executeTakeFirst();
+  }
 
   private view() {
     return this.db
@@ -116,8 +152,6 @@ export class MachinesRepo {
     const r = await this.db.updateTable('machines').set(set).where('id', '=', machineId).where('placement_version', '=', version).executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
-
-
 
   terminalOf(machineId: string): Promise<TerminalBinding | undefined> {
     return this.db.selectFrom('payment_terminals').selectAll().where('machine_id', '=', machineId).executeTakeFirst();

@@ -10,6 +10,7 @@ import { offsetOf, type Page } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { Geocoder, GeocodeOutcome } from './geocoder.ts';
+import { canSeeMachine } from './ownership.ts';
 import type { MachineRecord, MachinesRepo } from './machines.repo.ts';
 import type { ListInput, MachineView, RegisterInput, RetryGeocodeInput, UpdateInput } from './machines.schemas.ts';
 import { formatDegrees, geocodeColumns, geocodeView, planPlacement, refuse, type PlacementPlan, type PlacementState } from './placement.ts';
@@ -98,10 +99,6 @@ function placementWrite(plan: PlacementPlan, current: { placement_version: numbe
 export class MachinesService {
   constructor(private readonly deps: MachinesDeps) {}
 
-  private visible(p: Principal, operatorId: string | null): boolean {
-    return p.admin || (operatorId !== null && operatorId === p.operatorId);
-  }
-
   async list(p: Principal, q: ListInput): Promise<Page<MachineView>> {
     if (q.operatorEmail !== undefined && !p.admin) throw new AppError('forbidden', 'The operatorEmail filter is for admin credentials only');
     const { total, records } = await this.deps.store.repos.machines.list(
@@ -116,7 +113,7 @@ export class MachinesService {
     // A string that cannot be a serial names no machine; it never reaches the store.
     if (!isClaimableSerial(machineNo)) throw machineNotFound();
     const r = await this.deps.store.repos.machines.findView(machineNo);
-    if (!r || !this.visible(p, r.operator_id)) throw machineNotFound();
+    if (!r || !canSeeMachine(p, r.operator_id)) throw machineNotFound();
     return toMachineView(r, p.admin);
   }
 
@@ -124,7 +121,7 @@ export class MachinesService {
   private async owned(repo: MachinesRepo, p: Principal, machineNo: string): Promise<MachineRow> {
     if (!isClaimableSerial(machineNo)) throw machineNotFound();
     const m = await repo.lockByNo(machineNo);
-    if (!m || !this.visible(p, m.operator_id)) throw machineNotFound();
+    if (!m || !canSeeMachine(p, m.operator_id)) throw machineNotFound();
     return m;
   }
 
