@@ -11,7 +11,8 @@ import { AuthRepo } from './domains/auth/auth.repo.ts';
 import { AuthService } from './domains/auth/auth.service.ts';
 import { Jobs } from './jobs/jobs.ts';
 import { IdentityTokenVerifier, IdpBearerVerifier } from './domains/auth/id-token.ts';
-import { createGeocoder, type Geocoder } from './domains/machines/geocoder.ts';
+import type { Geocoder } from './domains/machines/geocoder.ts';
+import { NominatimGeocoder } from './domains/machines/nominatim.ts';
 import { DeviceRuntime } from './domains/device-credentials/runtime.ts';
 import { PendingNotifier } from './domains/commands/pending-notifier.ts';
 import { CommandsRepo } from './domains/commands/commands.repo.ts';
@@ -91,7 +92,7 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     metrics: { writeFailures: 0 },
     docs: new ApiDocs(),
     jobs: new Jobs({ config, database, clock: opts.clock, logger: opts.logger, redis, audit }),
-    geocoder: opts.geocoder !== undefined ? opts.geocoder : createGeocoder(config.geocoder),
+    geocoder: opts.geocoder !== undefined ? opts.geocoder : config.geocoder ? new NominatimGeocoder(config.geocoder) : null,
     devices: new DeviceRuntime(opts.clock),
     pendingNotifier,
   };
