@@ -190,6 +190,13 @@ export function cabinetAuth(creds: DeviceCredentialsService, gateway: GatewaySer
   };
 }
 
+/** `cabinetAuth` bound to its collaborators (built once, in the composition root): one leg's policy in, its handler out. */
+export type CabinetGuard = (policy: LegPolicy) => RequestHandler;
+
+export function cabinetGuard(creds: DeviceCredentialsService, gateway: GatewayService, fleetSecret: string | undefined): CabinetGuard {
+  return (policy) => cabinetAuth(creds, gateway, fleetSecret, policy);
+}
+
 export function cabinetOf(req: Request): CabinetCaller {
   if (!req.cabinet) throw new AppError('unauthorized', 'Invalid device key');
   return req.cabinet;
