@@ -9,7 +9,6 @@ import { RateLimiter } from './http/rate-limit.ts';
 import { Sealer } from './crypto/secrets.ts';
 import { AuthRepo } from './domains/auth/auth.repo.ts';
 import { AuthService } from './domains/auth/auth.service.ts';
-import type { Jobs } from './jobs/jobs.ts';
 import { IdentityTokenVerifier, IdpBearerVerifier } from './domains/auth/id-token.ts';
 import { createGeocoder, type Geocoder } from './domains/machines/geocoder.ts';
 import { DeviceRuntime } from './domains/device-credentials/runtime.ts';
@@ -95,7 +94,7 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
 }
 
 /** Closes the context; `jobs`, the composition root's background loops when services were built on it, stop before the store goes. */
-export async function closeContext(ctx: AppContext, jobs?: Pick<Jobs, 'stop'>): Promise<void> {
+export async function closeContext(ctx: AppContext, jobs?: { stop(): Promise<void> }): Promise<void> {
   // held pending calls answer with what they have and none starts, before the store goes
   ctx.pendingNotifier.close();
   await jobs?.stop();

@@ -17,15 +17,11 @@ import type { AppStore } from '../../repos.ts';
 import type { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
 import type { DeviceRuntime } from '../device-credentials/runtime.ts';
 import type { CabinetSettingsService } from '../machines/cabinet-settings.service.ts';
-import type { MachineRef } from '../machines/machines.repo.ts';
-import type { CabinetCaller, LegPolicy } from './device-auth.ts';
+import type { CabinetCaller, CabinetPresence, LegPolicy, ResolvedSerial } from './device-auth.ts';
 import { agentReportsOf, carryBlock, reportFingerprint } from './heartbeat-blocks.ts';
 import { provisionPoolMachine } from './pool.ts';
 
 export type SoftwareReport = { agentVersion?: string | undefined; vmcVersion?: string | undefined; apkVersion?: string | undefined };
-
-/** A machine a fleet-secret call resolved to by its serial; `provisioned` when this call put it into the pool. */
-export type ResolvedSerial = Pick<MachineRef, 'id' | 'machine_no' | 'operator_id' | 'retired_at'> & { provisioned: boolean };
 
 export interface GatewayDeps {
   store: AppStore;
@@ -46,7 +42,7 @@ export interface GatewayDeps {
  * orders are the orders domain's (SalesService), dispense reports `DispenseReportsService`'s, the
  * long poll of `pending` `PendingPollService`'s.
  */
-export class GatewayService {
+export class GatewayService implements CabinetPresence {
   constructor(private readonly deps: GatewayDeps) {}
 
   private get now(): number {
