@@ -12,6 +12,7 @@ import { paymentsRoutes, paymentsWebhookRoutes } from './domains/payments/paymen
 import { authRoutes } from './domains/auth/auth.routes.ts';
 import { accountsRoutes } from './domains/accounts/accounts.routes.ts';
 import { machinesRoutes } from './domains/machines/machines.routes.ts';
+import { cabinetSettingsRoutes } from './domains/machines/cabinet-settings.routes.ts';
 import { operatorViewRoutes } from './domains/operator-view/operator-view.routes.ts';
 import { commandsRoutes } from './domains/commands/commands.routes.ts';
 import { jobsRoutes } from './jobs/jobs.routes.ts';
@@ -41,25 +42,39 @@ export function createApp(ctx: AppContext, services: Services): Express {
   );
   // The payment webhook authenticates an HMAC over the exact bytes received: its router reads the raw
   // body itself, so it must come BEFORE the JSON parser below consumes the stream.
-  app.use(paymentsWebhookRoutes(ctx));
+  app.use(paymentsWebhookRoutes(services.routes, services.payments));
   app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ extended: false, limit: '64kb' }));
 
   // One line per domain; each router declares its routes and their documentation together.
-  app.use(gatewayRoutes(ctx)); // first: the cabinets' hot legs should not walk every other router's stack
-  app.use(apkRoutes(ctx));
+  const kit = services.routes;
+  const s = services;
+  // first: the cabinets' hot legs should not walk every other router's stack
+  app.use(
+    gatewayRoutes(kit, s.cabinetGuard, {
+      gateway: s.gateway,
+      reports: s.dispenseReports,
+      pendingPoll: s.pendingPoll,
+      sales: s.sales,
+      creds: s.deviceCredentials,
+      releases: s.releases,
+      devices: ctx.devices,
+    }),
+  );
+  app.use(apkRoutes(kit, s.cabinetGuard, s.apk, s.gateway, s.sales));
   app.use(deviceCredentialsRoutes(ctx));
   app.use(metaRoutes(ctx));
   app.use(sandboxRoutes(ctx));
-  app.use(inventoryRoutes(ctx));
-  app.use(ordersRoutes(ctx));
-  app.use(paymentsRoutes(ctx));
+  app.use(inventoryRoutes(kit, s.inventory));
+  app.use(ordersRoutes(kit, s.orders));
+  app.use(paymentsRoutes(kit, s.payments));
   app.use(authRoutes(ctx)); // the router, then /oauth/token's RFC 6749 error handler
   app.use(accountsRoutes(ctx));
   app.use(machinesRoutes(services.routes, services.machines));
+  app.use(cabinetSettingsRoutes(kit, s.cabinetSettings));
   app.use(operatorViewRoutes(ctx, services.machines));
-  app.use(commandsRoutes(ctx));
-  app.use(jobsRoutes(ctx));
+  app.use(commandsRoutes(kit, s.commands));
+  app.use(jobsRoutes(kit, s.jobs));
   app.use(releasesRoutes(ctx));
 
   app.use(notFoundHandler);

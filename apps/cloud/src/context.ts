@@ -9,7 +9,6 @@ import { RateLimiter } from './http/rate-limit.ts';
 import { Sealer } from './crypto/secrets.ts';
 import { AuthRepo } from './domains/auth/auth.repo.ts';
 import { AuthService } from './domains/auth/auth.service.ts';
-import { Jobs } from './jobs/jobs.ts';
 import { IdentityTokenVerifier, IdpBearerVerifier } from './domains/auth/id-token.ts';
 import type { Geocoder } from './domains/machines/geocoder.ts';
 import { NominatimGeocoder } from './domains/machines/nominatim.ts';
@@ -33,8 +32,6 @@ export interface AppContext {
   metrics: { writeFailures: number };
   /** Route declarations, rendered as /openapi.json. */
   docs: ApiDocs;
-  /** The background loops and their leader lease; started by main.ts (startJobs), read by the status endpoints. */
-  jobs: Jobs;
   /** Address geocoder for machine placement; null without GEOCODER_URL (every geocode is `skipped`). */
   geocoder: Geocoder | null;
   /** Per-process state of the cabinet gateway: verified device-key cache, witness tokens, write throttles. */
@@ -91,17 +88,17 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     startedAt: opts.clock.now(),
     metrics: { writeFailures: 0 },
     docs: new ApiDocs(),
-    jobs: new Jobs({ config, database, clock: opts.clock, logger: opts.logger, redis, audit }),
     geocoder: opts.geocoder !== undefined ? opts.geocoder : config.geocoder ? new NominatimGeocoder(config.geocoder) : null,
     devices: new DeviceRuntime(opts.clock),
     pendingNotifier,
   };
 }
 
-export async function closeContext(ctx: AppContext): Promise<void> {
+/** Closes the context; `jobs`, the composition root's background loops when services were built on it, stop before the store goes. */
+export async function closeContext(ctx: AppContext, jobs?: { stop(): Promise<void> }): Promise<void> {
   // held pending calls answer with what they have and none starts, before the store goes
   ctx.pendingNotifier.close();
-  await ctx.jobs.stop();
+  await jobs?.stop();
   await ctx.database.close();
   if (ctx.redis) ctx.redis.disconnect();
 }

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   const seeded = await seedIfEmpty(ctx);
   const services = createServices(ctx);
   const server = await listen(ctx, services, config.port, config.host);
-  startJobs(ctx);
+  startJobs(services);
 
   const lines = [`vend-cloud ${config.mode} listening on ${server.url} (store: ${ctx.database.describe}${seeded ? ', seeded' : ''})`];
   if (config.mode === 'sandbox') {
@@ -53,11 +53,11 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down');
     const deadline = setTimeout(() => process.exit(1), 10_000);
     deadline.unref();
-    await stopJobs(ctx);
+    await stopJobs(services);
     // held pending calls answer now (with what they have) rather than losing their connection
     ctx.pendingNotifier.close();
     await server.close();
-    await closeContext(ctx);
+    await closeContext(ctx, services.jobs);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -16,7 +16,7 @@ import { OrdersRepo } from './domains/orders/orders.repo.ts';
 import { PaymentsRepo } from './domains/payments/payments.repo.ts';
 import { ReleasesRepo } from './domains/releases/releases.repo.ts';
 import { SandboxRepo } from './domains/sandbox/sandbox.repo.ts';
-import { SweepsRepo } from './jobs/sweeps.repo.ts';
+import { LeaseRepo } from './jobs/lease.repo.ts';
 
 /**
  * Every repository, bound to one handle: the database (`store.repos`) or one transaction (the `tx`
@@ -66,6 +66,9 @@ export class Repos {
   get inventory(): InventoryRepo {
     return this.#once('inventory', (db, dialect) => new InventoryRepo(db, dialect));
   }
+  get leases(): LeaseRepo {
+    return this.#once('leases', (db) => new LeaseRepo(db));
+  }
   get machines(): MachinesRepo {
     return this.#once('machines', (db, dialect) => new MachinesRepo(db, dialect));
   }
@@ -83,9 +86,6 @@ export class Repos {
   }
   get sandbox(): SandboxRepo {
     return this.#once('sandbox', (db) => new SandboxRepo(db));
-  }
-  get sweeps(): SweepsRepo {
-    return this.#once('sweeps', (db) => new SweepsRepo(db));
   }
 }
 

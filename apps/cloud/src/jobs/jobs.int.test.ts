@@ -61,7 +61,7 @@ describe.each(DIALECTS)('background loops on one %s replica', (dialect) => {
     const before = await status(t, 'refund-sweep');
     const shippedBefore = await t.ctx.database.db.selectFrom('orders').select('order_number').where('pay_status', '=', 'shipped').execute();
 
-    expect(await t.ctx.jobs.refundSweep.tick()).toEqual({ leader: true, resolved: 1 });
+    expect(await t.services.jobs.refundSweep.tick()).toEqual({ leader: true, resolved: 1 });
     expect((await orderRow(t, old)).pay_status).toBe('refund_owed');
     expect((await orderRow(t, young)).pay_status).toBe('paid');
     expect(await auditActions(t, `order:${old}`)).toEqual(['order.refund_owed']);
@@ -69,9 +69,9 @@ describe.each(DIALECTS)('background loops on one %s replica', (dialect) => {
     const shippedAfter = await t.ctx.database.db.selectFrom('orders').select('order_number').where('pay_status', '=', 'shipped').execute();
     expect(shippedAfter.length).toBe(shippedBefore.length);
 
-    expect(await t.ctx.jobs.refundSweep.tick()).toEqual({ leader: true, resolved: 0 });
+    expect(await t.services.jobs.refundSweep.tick()).toEqual({ leader: true, resolved: 0 });
     manual(t).advance(11 * MIN);
-    expect(await t.ctx.jobs.refundSweep.tick()).toEqual({ leader: true, resolved: 1 });
+    expect(await t.services.jobs.refundSweep.tick()).toEqual({ leader: true, resolved: 1 });
     expect((await orderRow(t, young)).pay_status).toBe('refund_owed');
 
     const s = await status(t, 'refund-sweep');
@@ -84,7 +84,7 @@ describe.each(DIALECTS)('background loops on one %s replica', (dialect) => {
     manual(t).advance(100_000);
     const young = await enqueue(t, 3);
     manual(t).advance(20_001);
-    const r = await t.ctx.jobs.dispenseDecision.tick();
+    const r = await t.services.jobs.dispenseDecision.tick();
     expect(r.leader).toBe(true);
     expect(r.resolved).toBeGreaterThanOrEqual(1);
     expect(await commandStatus(t, old)).toMatchObject({
@@ -99,7 +99,7 @@ describe.each(DIALECTS)('background loops on one %s replica', (dialect) => {
     expect(polled.body.data.map((c) => c.commandId)).toContain(young);
     expect(polled.body.data.map((c) => c.commandId)).not.toContain(old);
     manual(t).advance(121_000);
-    await t.ctx.jobs.dispenseDecision.tick();
+    await t.services.jobs.dispenseDecision.tick();
     expect((await commandStatus(t, young)).status).toBe('expired');
   });
 
@@ -111,7 +111,7 @@ describe.each(DIALECTS)('background loops on one %s replica', (dialect) => {
     const cmd = await enqueue(t, 4);
     const driven = await paidOrder(t, { machineNo: ALICE_MACHINE, createdAt: now - 121_000, commandId: cmd });
 
-    await t.ctx.jobs.dispenseDecision.tick();
+    await t.services.jobs.dispenseDecision.tick();
     expect(await orderRow(t, awaiting)).toMatchObject({ pay_status: 'refunded', vended: 0 });
     expect(await auditActions(t, `order:${awaiting}`)).toEqual(['order.refund']);
     expect((await orderRow(t, fresh)).pay_status).toBe('paid');
@@ -120,18 +120,18 @@ describe.each(DIALECTS)('background loops on one %s replica', (dialect) => {
     expect((await orderRow(t, driven)).pay_status).toBe('paid');
 
     manual(t).advance(121_000);
-    await t.ctx.jobs.dispenseDecision.tick();
+    await t.services.jobs.dispenseDecision.tick();
     expect((await commandStatus(t, cmd)).status).toBe('expired');
     expect((await orderRow(t, driven)).pay_status).toBe('refunded');
     // the board reported a failed drop but the money stayed captured: the refund sweep owes it back
     manual(t).advance(15 * MIN);
-    await t.ctx.jobs.refundSweep.tick();
+    await t.services.jobs.refundSweep.tick();
     expect((await orderRow(t, reported)).pay_status).toBe('refund_owed');
     expect((await orderRow(t, awaiting)).pay_status).toBe('refunded');
   });
 
   it('rollout sweep: its work is installed; with no rollout a sweep writes nothing; a failing sweep is counted and the next one recovers', async () => {
-    const loop = t.ctx.jobs.rolloutSweep;
+    const loop = t.services.jobs.rolloutSweep;
     const real = loop.work;
     expect(real).not.toBeNull();
     await t.ctx.database.db.deleteFrom('agent_rollout').execute();
@@ -160,34 +160,34 @@ describe('loop scheduling on the injected clock', () => {
   it('started loops tick every interval on the clock and stop cleanly', async () => {
     t = await startTestServer('sqlite', { env: { DISPENSE_TIMEOUT_SECONDS: '30' } });
     const cmd = await enqueue(t, 5);
-    t.ctx.jobs.start();
+    t.services.jobs.start();
     expect((await status(t, 'dispense-decision')).running).toBe(true);
     manual(t).advance(INTERVALS_MS.dispenseDecision);
-    await t.ctx.jobs.dispenseDecision.whenIdle();
+    await t.services.jobs.dispenseDecision.whenIdle();
     expect((await status(t, 'dispense-decision')).ticks).toBe(1);
     expect((await status(t, 'refund-sweep')).ticks).toBe(0);
     // the configured timeout rules: after 30 s (and the next tick) the command has expired
     for (let i = 0; i < 6; i++) {
       manual(t).advance(INTERVALS_MS.dispenseDecision);
-      await t.ctx.jobs.dispenseDecision.whenIdle();
+      await t.services.jobs.dispenseDecision.whenIdle();
     }
     expect(await status(t, 'dispense-decision')).toMatchObject({ ticks: 7, timeoutSeconds: 30 });
     expect(await commandStatus(t, cmd)).toMatchObject({ status: 'expired', detail: 'no outcome within 30s' });
     manual(t).advance(INTERVALS_MS.refundSweep);
-    await t.ctx.jobs.refundSweep.whenIdle();
+    await t.services.jobs.refundSweep.whenIdle();
     expect((await status(t, 'refund-sweep')).ticks).toBe(1);
 
-    await t.ctx.jobs.stop();
+    await t.services.jobs.stop();
     const stopped = await status(t, 'dispense-decision');
     expect(stopped.running).toBe(false);
     manual(t).advance(10 * INTERVALS_MS.refundSweep);
-    await t.ctx.jobs.dispenseDecision.whenIdle();
+    await t.services.jobs.dispenseDecision.whenIdle();
     expect((await status(t, 'dispense-decision')).ticks).toBe(stopped.ticks);
   });
 
   it('JOBS_ENABLED=false: start schedules nothing and the status says so', async () => {
     t = await startTestServer('sqlite', { env: { JOBS_ENABLED: 'false' } });
-    t.ctx.jobs.start();
+    t.services.jobs.start();
     manual(t).advance(10 * MIN);
     for (const name of ['refund-sweep', 'dispense-decision', 'rollout-sweep']) {
       expect(await status(t, name)).toMatchObject({ enabled: false, running: false, ticks: 0 });
@@ -232,7 +232,7 @@ describe.skipIf(sharedStores.length === 0).each(sharedStores)('two replicas, $le
     const order = await paidOrder(a, { machineNo: ALICE_MACHINE, createdAt: a.clock.now() - 20 * MIN, dispenseId: `d-${randomBytes(4).toString('hex')}` });
     const results = [];
     for (let i = 0; i < 3; i++) {
-      results.push(...(await Promise.all([a.ctx.jobs.refundSweep.tick(), b.ctx.jobs.refundSweep.tick()])));
+      results.push(...(await Promise.all([a.services.jobs.refundSweep.tick(), b.services.jobs.refundSweep.tick()])));
       manual(a).advance(1000);
       manual(b).advance(1000);
     }
@@ -252,7 +252,7 @@ describe.skipIf(sharedStores.length === 0).each(sharedStores)('two replicas, $le
     await publishAll(a, '7.0.0');
     await expectStatus(setRollout(a, { targetVersion: '7.0.0', canary: [ALICE_MACHINE] }), 200);
     const tickBoth = async () => {
-      const rs = await Promise.all([a.ctx.jobs.rolloutSweep.tick(), b.ctx.jobs.rolloutSweep.tick()]);
+      const rs = await Promise.all([a.services.jobs.rolloutSweep.tick(), b.services.jobs.rolloutSweep.tick()]);
       manual(a).advance(1000);
       manual(b).advance(1000);
       return rs.reduce((n, r) => n + r.resolved, 0);
@@ -276,17 +276,17 @@ describe.skipIf(sharedStores.length === 0).each(sharedStores)('two replicas, $le
 
   it('the lease covers every loop: the same replica leads the dispense decision', async () => {
     const leaderIsA = (await status(a, 'refund-sweep')).leader;
-    await Promise.all([a.ctx.jobs.dispenseDecision.tick(), b.ctx.jobs.dispenseDecision.tick()]);
+    await Promise.all([a.services.jobs.dispenseDecision.tick(), b.services.jobs.dispenseDecision.tick()]);
     expect((await status(a, 'dispense-decision')).leader).toBe(leaderIsA);
     expect((await status(b, 'dispense-decision')).leader).toBe(!leaderIsA);
   });
 
   it('when the leader stops, it gives the lease up and the other replica takes over', async () => {
     const [leader, follower] = (await status(a, 'refund-sweep')).leader ? [a, b] : [b, a];
-    await leader.ctx.jobs.stop();
-    const r = await follower.ctx.jobs.refundSweep.tick();
+    await leader.services.jobs.stop();
+    const r = await follower.services.jobs.refundSweep.tick();
     expect(r.leader).toBe(true);
-    expect((await leader.ctx.jobs.refundSweep.tick()).leader).toBe(false);
+    expect((await leader.services.jobs.refundSweep.tick()).leader).toBe(false);
     expect((await status(leader, 'refund-sweep')).followerSkips).toBeGreaterThanOrEqual(1);
   });
 });
@@ -296,15 +296,15 @@ describe.skipIf(!TEST_DATABASE_URL)('postgres lease expiry', () => {
     const database = await freshDatabase('postgres');
     const { a, b } = await twoReplicas(database, { JOBS_LEASE_TTL_SECONDS: '30' });
     try {
-      expect((await a.ctx.jobs.rolloutSweep.tick()).leader).toBe(true);
-      expect((await b.ctx.jobs.rolloutSweep.tick()).leader).toBe(false);
+      expect((await a.services.jobs.rolloutSweep.tick()).leader).toBe(true);
+      expect((await b.services.jobs.rolloutSweep.tick()).leader).toBe(false);
       // a "crashes": it never ticks or releases again. Before the TTL b stays a follower; after it, b leads.
       manual(b).advance(29_000);
-      expect((await b.ctx.jobs.rolloutSweep.tick()).leader).toBe(false);
+      expect((await b.services.jobs.rolloutSweep.tick()).leader).toBe(false);
       manual(b).advance(1_000);
-      expect((await b.ctx.jobs.rolloutSweep.tick()).leader).toBe(true);
+      expect((await b.services.jobs.rolloutSweep.tick()).leader).toBe(true);
       // and a, coming back with its old clock, is now the follower
-      expect((await a.ctx.jobs.rolloutSweep.tick()).leader).toBe(false);
+      expect((await a.services.jobs.rolloutSweep.tick()).leader).toBe(false);
     } finally {
       await a.close();
       await b.close();

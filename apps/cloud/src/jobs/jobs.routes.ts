@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { AppContext } from '../context.ts';
-import { defineLegacyRoute } from '../http/route.ts';
+import { defineRoute, type RouteKit } from '../http/route.ts';
+import type { Jobs } from './jobs.ts';
 
 const LoopStatusData = z
   .object({
@@ -28,7 +28,7 @@ const LoopStatusData = z
   .loose();
 
 /** Liveness/status of the background loops (spec 1 §4.1): plain JSON without the envelope, no credential. */
-export function jobsRoutes(ctx: AppContext): Router {
+export function jobsRoutes({ docs }: RouteKit, jobs: Jobs): Router {
   const r = Router();
   const loops = [
     ['refund-sweep', 'Refund sweep status: paid orders never vended become owed refunds'],
@@ -36,12 +36,13 @@ export function jobsRoutes(ctx: AppContext): Router {
     ['rollout-sweep', 'Rollout sweep status'],
   ] as const;
   for (const [name, summary] of loops) {
-    defineLegacyRoute(
+    defineRoute(
       r,
-      ctx.docs,
+      docs,
       { method: 'get', path: `/sandbox/${name}`, tag: 'sandbox', summary, auth: 'none', envelope: false, response: LoopStatusData, errors: [] },
-      (_req, res) => {
-        res.json(ctx.jobs.status(name));
+      [],
+      (_input, _req, res) => {
+        res.json(jobs.status(name));
       },
     );
   }

@@ -2,14 +2,12 @@ import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Clock } from '@vend/protocol';
 import type { Config } from '../config.ts';
-import type { AppContext } from '../context.ts';
-import type { Database } from '../db/database.ts';
 import type { AuditLog } from '../http/audit.ts';
-import { CommandsService } from '../domains/commands/commands.service.ts';
-import { ReleasesService } from '../domains/releases/releases.service.ts';
+import type { AppStore } from '../repos.ts';
+import type { CommandsService } from '../domains/commands/commands.service.ts';
+import type { ReleasesService } from '../domains/releases/releases.service.ts';
 import { createLease, type LeaderLease } from './lease.ts';
 import { Loop, type LoopWork } from './loop.ts';
-import { SweepsRepo } from './sweeps.repo.ts';
 
 /** How often each loop ticks. The decision loop ticks often so a missing outcome is ruled soon after its timeout. */
 export const INTERVALS_MS = { refundSweep: 60_000, dispenseDecision: 5_000, rolloutSweep: 60_000 } as const;
@@ -17,12 +15,17 @@ export const INTERVALS_MS = { refundSweep: 60_000, dispenseDecision: 5_000, roll
 const BATCH = 500;
 
 export interface JobsDeps {
-  config: Config;
-  database: Database;
+  store: AppStore;
   clock: Clock;
-  logger: Logger;
-  redis: Redis | null;
   audit: AuditLog;
+  logger: Logger;
+  /** The leader lease lives in Redis when one is configured. */
+  redis: Redis | null;
+  /** Expires overdue remote drops (the dispense-decision loop). */
+  commands: CommandsService;
+  /** Counts rollout progress (the rollout sweep). */
+  releases: Pick<ReleasesService, 'recordProgress'>;
+  config: Pick<Config, 'jobs' | 'pod' | 'redisKeyPrefix'>;
 }
 
 /**
@@ -31,16 +34,15 @@ export interface JobsDeps {
  * reported a failed drop while the money stayed captured, and anything the decision loop did not
  * settle). One transaction per order, with its audit record.
  */
-export function refundSweepWork(d: Pick<JobsDeps, 'database' | 'clock' | 'audit'>, graceMs: number): LoopWork {
+export function refundSweepWork(d: Pick<JobsDeps, 'store' | 'clock' | 'audit'>, graceMs: number): LoopWork {
   return async () => {
-    const db = d.database.db;
     const now = d.clock.now();
-    const due = await new SweepsRepo(db).paidNotVended(now - graceMs, BATCH, false);
+    const due = await d.store.repos.orders.paidNotVended(now - graceMs, BATCH, false);
     let flagged = 0;
     for (const o of due) {
-      const done = await db.transaction().execute(async (trx) => {
-        if (!(await new SweepsRepo(trx).settle(o.order_number, 'refund_owed', now))) return false;
-        await d.audit.record(trx, null, 'order.refund_owed', `order:${o.order_number}`);
+      const done = await d.store.transaction(async (tx) => {
+        if (!(await tx.orders.settleUnvended(o.order_number, 'refund_owed', now))) return false;
+        await d.audit.record(tx, null, 'order.refund_owed', `order:${o.order_number}`);
         return true;
       });
       if (done) flagged++;
@@ -54,17 +56,15 @@ export function refundSweepWork(d: Pick<JobsDeps, 'database' | 'clock' | 'audit'
  * and the money returned — pending commands expire (their paid orders are refunded) and paid cabinet
  * orders no dispense report reached become `refunded`.
  */
-export function dispenseDecisionWork(d: Pick<JobsDeps, 'database' | 'clock' | 'audit'>, timeoutMs: number): LoopWork {
-  const commands = new CommandsService({ db: d.database.db, clock: d.clock, audit: d.audit });
+export function dispenseDecisionWork(d: Pick<JobsDeps, 'store' | 'clock' | 'audit' | 'commands'>, timeoutMs: number): LoopWork {
   return async () => {
-    const db = d.database.db;
-    let resolved = await commands.expireOverdue(timeoutMs, BATCH);
+    let resolved = await d.commands.expireOverdue(timeoutMs, BATCH);
     const now = d.clock.now();
-    const due = await new SweepsRepo(db).paidNotVended(now - timeoutMs, BATCH, true);
+    const due = await d.store.repos.orders.paidNotVended(now - timeoutMs, BATCH, true);
     for (const o of due) {
-      const done = await db.transaction().execute(async (trx) => {
-        if (!(await new SweepsRepo(trx).settle(o.order_number, 'refunded', now))) return false;
-        await d.audit.record(trx, null, 'order.refund', `order:${o.order_number}`);
+      const done = await d.store.transaction(async (tx) => {
+        if (!(await tx.orders.settleUnvended(o.order_number, 'refunded', now))) return false;
+        await d.audit.record(tx, null, 'order.refund', `order:${o.order_number}`);
         return true;
       });
       if (done) resolved++;
@@ -78,9 +78,8 @@ export function dispenseDecisionWork(d: Pick<JobsDeps, 'database' | 'clock' | 'a
  * releases domain's own rules) and writes a `rollout_progress` snapshot when the phase or a count
  * changed since the last one. Resolves the number of snapshots written (0 on a quiet fleet).
  */
-export function rolloutSweepWork(d: Pick<JobsDeps, 'database' | 'clock' | 'audit' | 'config'>): LoopWork {
-  const releases = new ReleasesService({ database: d.database, clock: d.clock, audit: d.audit, config: d.config });
-  return () => releases.recordProgress();
+export function rolloutSweepWork(d: Pick<JobsDeps, 'releases'>): LoopWork {
+  return () => d.releases.recordProgress();
 }
 
 /** The rollout sweep loop; `work` stays swappable so tests can make a sweep fail. */
@@ -106,8 +105,8 @@ export class Jobs {
     const j = d.config.jobs;
     this.pod = d.config.pod;
     this.lease = createLease({
-      dialect: d.database.dialect,
-      db: d.database.db,
+      dialect: d.store.dialect,
+      leases: d.store.repos.leases,
       redis: d.redis,
       redisKeyPrefix: d.config.redisKeyPrefix,
       clock: d.clock,
@@ -166,12 +165,12 @@ export class Jobs {
   }
 }
 
-/** Starts the background loops of this replica; called from main.ts and from nowhere else. */
-export function startJobs(ctx: Pick<AppContext, 'jobs'>): void {
-  ctx.jobs.start();
+/** Starts the background loops of this replica (the composition root's `jobs`); called from main.ts and from nowhere else. */
+export function startJobs(services: { jobs: Jobs }): void {
+  services.jobs.start();
 }
 
 /** Stops them (shutdown): waits for a tick in flight and releases the leader lease. */
-export function stopJobs(ctx: Pick<AppContext, 'jobs'>): Promise<void> {
-  return ctx.jobs.stop();
+export function stopJobs(services: { jobs: Jobs }): Promise<void> {
+  return services.jobs.stop();
 }

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Clock } from '@vend/protocol';
-import type { DB } from '../db/schema.ts';
 import type { Dialect } from '../db/database.ts';
+import type { LeaseRepo } from './lease.repo.ts';
 
 export type LeaseKind = 'in-process' | 'postgres' | 'redis';
 
@@ -39,7 +38,7 @@ export class InProcessLease implements LeaderLease {
 export class StoreLease implements LeaderLease {
   readonly kind = 'postgres';
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly leases: LeaseRepo,
     private readonly clock: Clock,
     private readonly name: string,
     readonly holder: string,
@@ -47,32 +46,11 @@ export class StoreLease implements LeaderLease {
   ) {}
 
   async acquire(): Promise<boolean> {
-    const now = this.clock.now();
-    const row = await this.db
-      .insertInto('job_leases')
-      .values({ name: this.name, holder: this.holder, expires_at: now + this.ttlMs, acquired_at: now })
-      .onConflict((oc) =>
-        oc
-          .column('name')
-          .doUpdateSet((eb) => ({
-            holder: eb.ref('excluded.holder'),
-            expires_at: eb.ref('excluded.expires_at'),
-            acquired_at: eb
-              .case()
-              .when('job_leases.holder', '=', this.holder)
-              .then(eb.ref('job_leases.acquired_at'))
-              .else(eb.ref('excluded.acquired_at'))
-              .end(),
-          }))
-          .where((eb) => eb.or([eb('job_leases.holder', '=', this.holder), eb('job_leases.expires_at', '<=', now)])),
-      )
-      .returning('holder')
-      .executeTakeFirst();
-    return row?.holder === this.holder;
+    return this.leases.acquire(this.name, this.holder, this.clock.now(), this.ttlMs);
   }
 
   async release(): Promise<void> {
-    await this.db.deleteFrom('job_leases').where('name', '=', this.name).where('holder', '=', this.holder).execute();
+    await this.leases.release(this.name, this.holder);
   }
 }
 
@@ -105,7 +83,8 @@ export class RedisLease implements LeaderLease {
 
 export interface LeaseDeps {
   dialect: Dialect;
-  db: Kysely<DB>;
+  /** The lease row's repository (PostgreSQL). */
+  leases: LeaseRepo;
   redis: Redis | null;
   redisKeyPrefix: string;
   clock: Clock;
@@ -122,6 +101,6 @@ export const LEASE_NAME = 'background-jobs';
 export function createLease(d: LeaseDeps): LeaderLease {
   const holder = `${d.pod}:${randomBytes(4).toString('hex')}`;
   if (d.redis) return new RedisLease(d.redis, `${d.redisKeyPrefix}jobs:leader`, holder, d.ttlMs);
-  if (d.dialect === 'postgres') return new StoreLease(d.db, d.clock, LEASE_NAME, holder, d.ttlMs);
+  if (d.dialect === 'postgres') return new StoreLease(d.leases, d.clock, LEASE_NAME, holder, d.ttlMs);
   return new InProcessLease(holder);
 }

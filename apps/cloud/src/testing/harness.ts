@@ -84,7 +84,7 @@ export async function startTestServer(dialect: Dialect, opts: TestServerOptions 
     server,
     close: async () => {
       await server.close();
-      await closeContext(ctx);
+      await closeContext(ctx, services.jobs);
     },
   };
 }

@@ -12,15 +12,13 @@ import {
   SoftwareData,
   ValidVmcVersionRequest,
 } from '@vend/protocol';
-import type { AppContext } from '../../context.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
-import { defineLegacyRoute } from '../../http/route.ts';
-import { parseInput } from '../../http/validate.ts';
-import { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
-import { cabinetAuth, cabinetOf, type LegPolicy } from '../gateway/device-auth.ts';
-import { GatewayService } from '../gateway/gateway.service.ts';
-import { ApkService } from './apk.service.ts';
+import { defineRoute, type RouteKit } from '../../http/route.ts';
+import { cabinetOf, type CabinetGuard, type LegPolicy } from '../gateway/device-auth.ts';
+import type { GatewayService } from '../gateway/gateway.service.ts';
+import type { SalesService } from '../orders/sales.service.ts';
+import type { ApkService } from './apk.service.ts';
 
 const APK_SERIAL_FIELDS = ['equipmentNo', 'serialNumber', 'machineNo'] as const;
 const SerialQuery = ApkSerialCarrier.pick({ equipmentNo: true });
@@ -31,18 +29,15 @@ const SerialQuery = ApkSerialCarrier.pick({ equipmentNo: true });
  * body `machineNo`. As on `/cabinet`, `auth` judges each leg's body or query before anything is
  * looked up by serial or written (a refused first contact provisions nothing).
  */
-export function apkRoutes(ctx: AppContext): Router {
-  const creds = new DeviceCredentialsService(ctx);
-  const gateway = new GatewayService(ctx, creds);
-  const service = new ApkService(ctx, gateway);
+export function apkRoutes({ docs }: RouteKit, cabinet: CabinetGuard, service: ApkService, gateway: GatewayService, sales: SalesService): Router {
   const r = Router();
-  const docs = ctx.docs;
   const tag = 'family-A cabinet';
-  const auth = (policy: Omit<LegPolicy, 'bodySerialFields' | 'fleetSecret'>) =>
-    cabinetAuth(creds, gateway, ctx.config.fleetSecret, { ...policy, fleetSecret: true, bodySerialFields: APK_SERIAL_FIELDS });
+  const auth = (policy: Omit<LegPolicy, 'bodySerialFields' | 'fleetSecret'>) => [
+    cabinet({ ...policy, fleetSecret: true, bodySerialFields: APK_SERIAL_FIELDS }),
+  ];
   const errors = [400, 401, 403, 404, 410, 422, 503];
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -56,13 +51,10 @@ export function apkRoutes(ctx: AppContext): Router {
       errors,
     },
     auth({ leg: 'apk.getEquipment', provision: 'apk', body: ApkEquipmentRequest }),
-    async (req, res) => {
-      const body = parseInput(ApkEquipmentRequest, req.body ?? {}, 'body');
-      sendOk(res, await service.equipment(cabinetOf(req), { apkVersion: body.apkVersion, vmcVersion: body.vmcVersion }));
-    },
+    async ({ body }, req, res) => sendOk(res, await service.equipment(cabinetOf(req), { apkVersion: body.apkVersion, vmcVersion: body.vmcVersion })),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -77,13 +69,10 @@ export function apkRoutes(ctx: AppContext): Router {
       errors: [...errors, 409],
     },
     auth({ leg: 'apk.createOrder', body: ApkCreateOrderRequest }),
-    async (req, res) => {
-      const body = parseInput(ApkCreateOrderRequest, req.body ?? {}, 'body');
-      sendOk(res, await gateway.createOrder(cabinetOf(req), body, { vended: true }));
-    },
+    async ({ body }, req, res) => sendOk(res, await sales.openWalkup(cabinetOf(req), body, { vended: true })),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -97,13 +86,10 @@ export function apkRoutes(ctx: AppContext): Router {
       errors,
     },
     auth({ leg: 'apk.getAd', query: SerialQuery }),
-    (req, res) => {
-      parseInput(SerialQuery, req.query, 'query');
-      sendOk(res, service.adLoop(cabinetOf(req)));
-    },
+    (_input, req, res) => sendOk(res, service.adLoop(cabinetOf(req))),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -117,27 +103,25 @@ export function apkRoutes(ctx: AppContext): Router {
       errors,
     },
     auth({ leg: 'apk.saveAdRecord', body: SaveAdRecordRequest }),
-    async (req, res) => {
-      const body = parseInput(SaveAdRecordRequest, req.body ?? {}, 'body');
+    async ({ body }, req, res) => {
       const records = 'records' in body ? body.records : [body];
       sendOk(res, await service.savePlays(cabinetOf(req), records));
     },
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     { method: 'post', path: '/apk/apkUp', tag, summary: 'Reports the app version', auth: 'device', body: ApkUpRequest, response: SoftwareData, errors },
     auth({ leg: 'apk.apkUp', body: ApkUpRequest }),
-    async (req, res) => {
-      const body = parseInput(ApkUpRequest, req.body ?? {}, 'body');
+    async ({ body }, req, res) => {
       const apkVersion = body.apkVersion ?? body.version;
       if (apkVersion === undefined) throw badRequest('apkVersion is required');
       sendOk(res, await gateway.recordSoftware(cabinetOf(req), { apkVersion }));
     },
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -151,8 +135,7 @@ export function apkRoutes(ctx: AppContext): Router {
       errors,
     },
     auth({ leg: 'apk.validVmcVersion', body: ValidVmcVersionRequest }),
-    async (req, res) => {
-      const body = parseInput(ValidVmcVersionRequest, req.body ?? {}, 'body');
+    async ({ body }, req, res) => {
       const vmcVersion = body.vmcVersion ?? body.version;
       if (vmcVersion === undefined) throw badRequest('vmcVersion is required');
       sendOk(res, await gateway.recordSoftware(cabinetOf(req), { vmcVersion }));

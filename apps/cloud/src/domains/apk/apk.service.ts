@@ -1,21 +1,22 @@
-import type { AdLoopData, AdPlayRecord, ApkEquipmentData } from '@vend/protocol';
-import type { AppContext } from '../../context.ts';
+import type { AdLoopData, AdPlayRecord, ApkEquipmentData, Clock } from '@vend/protocol';
 import { newId } from '../../crypto/ids.ts';
 import { badRequest } from '../../http/errors.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
+import type { AppStore } from '../../repos.ts';
 import type { CabinetCaller } from '../gateway/device-auth.ts';
-import { GatewayRepo } from '../gateway/gateway.repo.ts';
 import type { GatewayService, SoftwareReport } from '../gateway/gateway.service.ts';
 import { HOUSE_PREFIX, SLOT_SECONDS, houseLoop, parsePlayedAt } from './ad-loop.ts';
 
-type Services = Pick<AppContext, 'database' | 'clock'>;
+export interface ApkDeps {
+  store: AppStore;
+  clock: Clock;
+  /** The cabinet gateway's operations family A shares. */
+  gateway: GatewayService;
+}
 
 /** Family-A routes (spec 2 §4.2): the Android vending app's view of the same cabinet gateway. */
 export class ApkService {
-  constructor(
-    private readonly ctx: Services,
-    private readonly gateway: GatewayService,
-  ) {}
+  constructor(private readonly deps: ApkDeps) {}
 
   /**
    * First contact: the board (provisioned into the pool if unseen), its configuration and goods. The
@@ -23,9 +24,10 @@ export class ApkService {
    * written only by `apkUp`).
    */
   async equipment(caller: CabinetCaller, software: SoftwareReport): Promise<ApkEquipmentData> {
-    await this.gateway.recordSoftware(caller, software.vmcVersion !== undefined ? { vmcVersion: software.vmcVersion } : {});
-    const machine = await new GatewayRepo(this.ctx.database.db, this.ctx.database.dialect).machine(caller.machineId);
-    const [config, goods] = await Promise.all([this.gateway.configFor(caller.machineId, caller.machineNo), this.gateway.goods(caller)]);
+    const gateway = this.deps.gateway;
+    await gateway.recordSoftware(caller, software.vmcVersion !== undefined ? { vmcVersion: software.vmcVersion } : {});
+    const machine = await this.deps.store.repos.machines.machineById(caller.machineId);
+    const [config, goods] = await Promise.all([gateway.configFor(caller.machineId, caller.machineNo), gateway.goods(caller)]);
     return {
       machineCode: caller.machineNo,
       name: machine?.name ?? caller.machineNo,
@@ -41,7 +43,7 @@ export class ApkService {
     return {
       machineCode: caller.machineNo,
       slotSeconds: SLOT_SECONDS,
-      entries: houseLoop(caller.machineNo, this.ctx.clock.now(), (ms) => formatTimestamp(ms)!),
+      entries: houseLoop(caller.machineNo, this.deps.clock.now(), (ms) => formatTimestamp(ms)!),
     };
   }
 
@@ -50,7 +52,7 @@ export class ApkService {
    * (machine, entry, playedAt) counts as a duplicate. All records of one call land together or not at all.
    */
   async savePlays(caller: CabinetCaller, records: AdPlayRecord[]): Promise<{ accepted: number; duplicates: number }> {
-    const now = this.ctx.clock.now();
+    const now = this.deps.clock.now();
     const rows = records.map((r, i) => {
       const playedAt = parsePlayedAt(r.playedAt, now);
       if (playedAt === null) throw badRequest(`records.${i}.playedAt is not an ISO 8601 time or epoch milliseconds`);
@@ -66,10 +68,9 @@ export class ApkService {
         received_at: now,
       };
     });
-    return this.ctx.database.db.transaction().execute(async (trx) => {
-      const repo = new GatewayRepo(trx, this.ctx.database.dialect);
+    return this.deps.store.transaction(async (tx) => {
       let accepted = 0;
-      for (const row of rows) if (await repo.insertPlay(row)) accepted++;
+      for (const row of rows) if (await tx.gateway.insertPlay(row)) accepted++;
       return { accepted, duplicates: rows.length - accepted };
     });
   }

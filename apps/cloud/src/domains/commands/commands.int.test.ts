@@ -337,7 +337,7 @@ describe.each(DIALECTS)('remote dispense on %s', (dialect) => {
   it('an ack after the dispense-decision loop expired the command is still recorded', async () => {
     const c = (await enqueue({ aisleNo: 10, reason: 'slow board' })).body.data;
     manual(t).advance(121_000);
-    await t.ctx.jobs.dispenseDecision.tick();
+    await t.services.jobs.dispenseDecision.tick();
     const expired = await call<Env<Command>>(t.url, 'GET', `/api/v1/machines/${ALICE_MACHINE}/commands/${c.commandId}`, { headers: alice });
     expect(expired.body.data).toMatchObject({ status: 'expired', outcome: 'no_outcome', detail: 'no outcome within 120s' });
     const r = await ack(c.commandId, { success: true, outcome: 'success', detail: 'late' });

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { DB, DispenseCommandsTable, OrdersTable } from '../../db/schema.ts';
+import type { DB, DispenseCommandsTable } from '../../db/schema.ts';
 
 export type CommandStatus = 'pending' | 'acknowledged' | 'failed' | 'expired';
 
@@ -36,25 +36,9 @@ const COMMAND_COLUMNS = [
   'dispense_commands.expired_at',
 ] as const;
 
-/** SQL for dispense commands and the stock and order rows an ack writes. Takes a transaction or the database. */
+/** SQL of dispense commands (the one writer of `dispense_commands`). Takes a transaction or the database. */
 export class CommandsRepo {
   constructor(private readonly db: Kysely<DB>) {}
-
-  /** The machine by serial, when `ownerId` (null for admins) may see it. */
-  machineByNo(machineNo: string, ownerId: string | null) {
-    let q = this.db.selectFrom('machines').select(['id', 'machine_no', 'operator_id', 'sales_tax_rate']).where('machine_no', '=', machineNo);
-    if (ownerId !== null) q = q.where('operator_id', '=', ownerId);
-    return q.executeTakeFirst();
-  }
-
-  aisle(machineId: string, aisleNo: number) {
-    return this.db
-      .selectFrom('aisles')
-      .select(['aisle_no', 'current_stock', 'faulted', 'price_cents'])
-      .where('machine_id', '=', machineId)
-      .where('aisle_no', '=', aisleNo)
-      .executeTakeFirst();
-  }
 
   private commands() {
     return this.db.selectFrom('dispense_commands').innerJoin('machines', 'machines.id', 'dispense_commands.machine_id').select(COMMAND_COLUMNS);
@@ -136,50 +120,6 @@ export class CommandsRepo {
 
   async setOrderNumber(commandId: string, orderNumber: string): Promise<void> {
     await this.db.updateTable('dispense_commands').set({ order_number: orderNumber }).where('id', '=', commandId).execute();
-  }
-
-  /** One unit less on the aisle, never below zero (the board's report is the truth; stock is clamped). */
-  async decrementStock(machineId: string, aisleNo: number): Promise<void> {
-    await this.db
-      .updateTable('aisles')
-      .set((eb) => ({
-        current_stock: eb
-          .case()
-          .when('current_stock', '>', 0)
-          .then(eb('current_stock', '-', 1))
-          .else(0)
-          .end(),
-      }))
-      .where('machine_id', '=', machineId)
-      .where('aisle_no', '=', aisleNo)
-      .execute();
-  }
-
-  ordersOfCommand(commandId: string) {
-    return this.db.selectFrom('orders').select(['order_number', 'pay_status']).where('command_id', '=', commandId).orderBy('order_number').execute();
-  }
-
-  insertOrder(row: Insertable<OrdersTable>) {
-    return this.db.insertInto('orders').values(row).execute();
-  }
-
-  order(orderNumber: string) {
-    return this.db
-      .selectFrom('orders')
-      .select(['order_number', 'pay_status', 'paid_cents', 'charged_cents', 'channel', 'pay_method'])
-      .where('order_number', '=', orderNumber)
-      .executeTakeFirst();
-  }
-
-  /** Moves a command's still-paid orders to `to` (shipped: vended; refunded: not vended). Returns their numbers. */
-  async settlePaidOrdersOfCommand(commandId: string, to: 'shipped' | 'refunded', now: number): Promise<number> {
-    const r = await this.db
-      .updateTable('orders')
-      .set({ pay_status: to, vended: to === 'shipped' ? 1 : 0, updated_at: now })
-      .where('command_id', '=', commandId)
-      .where('pay_status', '=', 'paid')
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows);
   }
 
   /** Pending commands created at or before `cutoff`, oldest first (the dispense-decision loop's work list). */

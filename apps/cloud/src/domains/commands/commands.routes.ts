@@ -1,17 +1,15 @@
 import { Router } from 'express';
-import type { AppContext } from '../../context.ts';
+import type { RequestHandler } from 'express';
 import { sendOk } from '../../http/envelope.ts';
-import { guard } from '../../http/guard.ts';
 import { principalOf } from '../../http/authenticate.ts';
 import { parseInput } from '../../http/validate.ts';
 import { offsetOf } from '../../http/paging.ts';
-import { defineLegacyRoute } from '../../http/route.ts';
+import { defineRoute, type RouteKit } from '../../http/route.ts';
 import { insufficientScope } from '../../http/errors.ts';
-import { CommandsService } from './commands.service.ts';
+import type { CommandsService } from './commands.service.ts';
 import {
   AckBody,
   AckData,
-  ApiDropBody,
   CommandData,
   CommandPage,
   CommandParams,
@@ -22,20 +20,22 @@ import {
   FulfillData,
   ListQuery,
   MachineParams,
-  WalkupBody,
 } from './commands.schemas.ts';
 import { z } from 'zod';
 
 /** Remote dispense (spec 1 §4.6): routes parse and authorise; the rules live in CommandsService. */
-export function commandsRoutes(ctx: AppContext): Router {
-  const service = new CommandsService({ db: ctx.database.db, clock: ctx.clock, audit: ctx.audit, pending: ctx.pendingNotifier });
+export function commandsRoutes({ docs, guard }: RouteKit, service: CommandsService): Router {
   const r = Router();
-  const docs = ctx.docs;
   const tag = 'remote dispense';
 
   // The scope depends on the channel (machines:read for walkup, commands:write for api_drop), so the
-  // channel is parsed first and the scope checked after it.
-  defineLegacyRoute(
+  // channel is parsed first and the scope checked after it, before the body is parsed.
+  const channelScope: RequestHandler = (req, _res, next) => {
+    const { channel } = parseInput(FulfillChannel, req.body, 'body');
+    if (!principalOf(req).scopes.has(channel === 'walkup' ? 'machines:read' : 'commands:write')) throw insufficientScope();
+    next();
+  };
+  defineRoute(
     r,
     docs,
     {
@@ -49,13 +49,10 @@ export function commandsRoutes(ctx: AppContext): Router {
       response: FulfillData,
       errors: [400, 401, 403, 404, 409, 422, 429],
     },
-    ...guard(ctx),
-    async (req, res) => {
+    [...guard(), channelScope],
+    async ({ body }, req, res) => {
       const p = principalOf(req);
-      const { channel } = parseInput(FulfillChannel, req.body, 'body');
-      if (channel === 'walkup') {
-        if (!p.scopes.has('machines:read')) throw insufficientScope();
-        const body = parseInput(WalkupBody, req.body, 'body');
+      if (body.channel === 'walkup') {
         const machine = await service.machineFor(p, body.machineNo);
         sendOk(res, {
           channel: 'walkup',
@@ -65,14 +62,12 @@ export function commandsRoutes(ctx: AppContext): Router {
         });
         return;
       }
-      if (!p.scopes.has('commands:write')) throw insufficientScope();
-      const body = parseInput(ApiDropBody, req.body, 'body');
       const command = await service.enqueue(p, body.machineNo, { aisleNo: body.aisleNo, reason: body.reason, externalRef: body.externalRef });
       sendOk(res, { ...command, dispense: true });
     },
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -87,16 +82,16 @@ export function commandsRoutes(ctx: AppContext): Router {
       response: EnqueueData,
       errors: [400, 401, 403, 404, 409, 422, 429],
     },
-    ...guard(ctx, 'commands:write'),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineParams, req.params, 'params');
-      const body = parseInput(DispenseBody, req.body, 'body');
-      sendOk(res, await service.enqueue(principalOf(req), machineNo, { aisleNo: body.aisleNo, reason: body.reason, externalRef: body.externalRef ?? null }));
-    },
+    guard('commands:write'),
+    async ({ params, body }, req, res) =>
+      sendOk(
+        res,
+        await service.enqueue(principalOf(req), params.machineNo, { aisleNo: body.aisleNo, reason: body.reason, externalRef: body.externalRef ?? null }),
+      ),
   );
 
   // Declared before /commands/:commandId so that "pending" is never read as a command id.
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -110,15 +105,14 @@ export function commandsRoutes(ctx: AppContext): Router {
       response: z.array(CommandData),
       errors: [401, 403, 404, 429],
     },
-    ...guard(ctx, 'commands:read'),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineParams, req.params, 'params');
-      const machine = await service.machineFor(principalOf(req), machineNo);
+    guard('commands:read'),
+    async ({ params }, req, res) => {
+      const machine = await service.machineFor(principalOf(req), params.machineNo);
       sendOk(res, await service.pendingFor(machine.id));
     },
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -133,16 +127,14 @@ export function commandsRoutes(ctx: AppContext): Router {
       response: CommandPage,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    ...guard(ctx, 'commands:read'),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineParams, req.params, 'params');
-      const q = parseInput(ListQuery, req.query, 'query');
-      const { total, records } = await service.list(principalOf(req), machineNo, { status: q.status, externalRef: q.externalRef }, q.size, offsetOf(q));
+    guard('commands:read'),
+    async ({ params, query: q }, req, res) => {
+      const { total, records } = await service.list(principalOf(req), params.machineNo, { status: q.status, externalRef: q.externalRef }, q.size, offsetOf(q));
       sendOk(res, { page: q.page, size: q.size, total, records });
     },
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -156,14 +148,11 @@ export function commandsRoutes(ctx: AppContext): Router {
       response: CommandData,
       errors: [401, 403, 404, 429],
     },
-    ...guard(ctx, 'commands:read'),
-    async (req, res) => {
-      const { machineNo, commandId } = parseInput(CommandParams, req.params, 'params');
-      sendOk(res, await service.get(principalOf(req), machineNo, commandId));
-    },
+    guard('commands:read'),
+    async ({ params }, req, res) => sendOk(res, await service.get(principalOf(req), params.machineNo, params.commandId)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -178,12 +167,8 @@ export function commandsRoutes(ctx: AppContext): Router {
       response: AckData,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    ...guard(ctx, 'commands:write'),
-    async (req, res) => {
-      const { machineNo, commandId } = parseInput(CommandParams, req.params, 'params');
-      const body = parseInput(AckBody, req.body, 'body');
-      sendOk(res, await service.ack(principalOf(req), machineNo, commandId, body));
-    },
+    guard('commands:write'),
+    async ({ params, body }, req, res) => sendOk(res, await service.ack(principalOf(req), params.machineNo, params.commandId, body)),
   );
 
   return r;

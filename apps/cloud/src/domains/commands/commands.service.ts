@@ -1,14 +1,15 @@
-import type { Kysely } from 'kysely';
 import type { Clock } from '@vend/protocol';
-import type { DB } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
 import type { Principal } from '../../http/principal.ts';
-import { ownerFilter } from '../../http/authenticate.ts';
+import type { AppStore } from '../../repos.ts';
 import { badRequest, conflict, machineNotFound, notFound } from '../../http/errors.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import { newId } from '../../crypto/ids.ts';
-import { CommandsRepo, type CommandRecord, type CommandStatus } from './commands.repo.ts';
+import { canSeeMachine } from '../machines/ownership.ts';
+import type { MachineRef } from '../machines/machines.repo.ts';
+import type { SalesService, SoldOrder } from '../orders/sales.service.ts';
+import type { CommandRecord, CommandStatus } from './commands.repo.ts';
 import type { CommandView } from './commands.schemas.ts';
 import type { PendingNotifier } from './pending-notifier.ts';
 
@@ -59,9 +60,11 @@ export interface AckRequest {
 }
 
 export interface CommandsDeps {
-  db: Kysely<DB>;
+  store: AppStore;
   clock: Clock;
   audit: AuditLog;
+  /** Records the sale a successful drop makes. */
+  sales: SalesService;
   /** Wakes this process's long-polling pending calls of a machine when a command is enqueued for it. */
   pending?: Pick<PendingNotifier, 'notify'>;
 }
@@ -73,16 +76,16 @@ export interface CommandsDeps {
 export class CommandsService {
   constructor(private readonly d: CommandsDeps) {}
 
-  private repo(db: Kysely<DB> = this.d.db) {
-    return new CommandsRepo(db);
+  private get repos() {
+    return this.d.store.repos;
   }
 
   /** The machine the caller may act on; another operator's (or a missing) machine is 404 'Machine not found'. */
-  async machineFor(p: Principal, machineNo: string) {
+  async machineFor(p: Principal, machineNo: string): Promise<MachineRef> {
     // No stored serial holds a NUL (PostgreSQL text cannot), so it is not found, without asking the store.
     if (machineNo.includes('\u0000')) throw machineNotFound();
-    const m = await this.repo().machineByNo(machineNo, ownerFilter(p));
-    if (!m) throw machineNotFound();
+    const m = await this.repos.machines.machineByNo(machineNo);
+    if (!m || !canSeeMachine(p, m.operator_id)) throw machineNotFound();
     return m;
   }
 
@@ -93,20 +96,20 @@ export class CommandsService {
    */
   async enqueue(p: Principal, machineNo: string, req: DispenseRequest): Promise<CommandView & { duplicate: boolean }> {
     const machine = await this.machineFor(p, machineNo);
-    const repo = this.repo();
+    const repo = this.repos.commands;
     if (req.externalRef !== null) {
       const existing = await repo.commandByRef(machine.id, req.externalRef);
       if (existing) return this.duplicateOf(existing, req);
     }
-    const aisle = await repo.aisle(machine.id, req.aisleNo);
+    const aisle = await this.repos.inventory.aisle(machine.id, req.aisleNo);
     if (!aisle) throw badRequest(undefined, [{ path: 'body.aisleNo', message: `Aisle ${req.aisleNo} does not exist on machine ${machine.machine_no}` }]);
     if (aisle.faulted) throw conflict(`Aisle ${req.aisleNo} is faulted`);
     if (aisle.current_stock <= 0) throw conflict(`Aisle ${req.aisleNo} is empty`);
 
     const now = this.d.clock.now();
     const id = newId('cmd', now);
-    const inserted = await this.d.db.transaction().execute(async (trx) => {
-      const ok = await new CommandsRepo(trx).insertCommand({
+    const inserted = await this.d.store.transaction(async (tx) => {
+      const ok = await tx.commands.insertCommand({
         id,
         machine_id: machine.id,
         aisle_no: req.aisleNo,
@@ -122,7 +125,7 @@ export class CommandsService {
         expired_at: null,
         updated_at: now,
       });
-      if (ok) await this.d.audit.record(trx, p, 'command.enqueue', `command:${id}`);
+      if (ok) await this.d.audit.record(tx, p, 'command.enqueue', `command:${id}`);
       return ok;
     });
     if (!inserted) {
@@ -148,20 +151,20 @@ export class CommandsService {
 
   /** Pending commands of a machine, oldest first: the agent's poll (and, later, the cabinet gateway's `/cabinet/pending`). */
   async pendingFor(machineId: string): Promise<CommandView[]> {
-    return (await this.repo().pending(machineId, PENDING_LIMIT)).map(toView);
+    return (await this.repos.commands.pending(machineId, PENDING_LIMIT)).map(toView);
   }
 
   async get(p: Principal, machineNo: string, commandId: string): Promise<CommandView> {
     const machine = await this.machineFor(p, machineNo);
     if (!COMMAND_ID.test(commandId)) throw notFound('Command');
-    const c = await this.repo().commandById(machine.id, commandId);
+    const c = await this.repos.commands.commandById(machine.id, commandId);
     if (!c) throw notFound('Command');
     return toView(c);
   }
 
   async list(p: Principal, machineNo: string, f: { status?: CommandStatus | undefined; externalRef?: string | undefined }, limit: number, offset: number) {
     const machine = await this.machineFor(p, machineNo);
-    const { total, records } = await this.repo().list(machine.id, f, limit, offset);
+    const { total, records } = await this.repos.commands.list(machine.id, f, limit, offset);
     return { total, records: records.map(toView) };
   }
 
@@ -177,64 +180,70 @@ export class CommandsService {
     const machine = await this.machineFor(p, machineNo);
     if (!COMMAND_ID.test(commandId)) throw notFound('Command');
     const now = this.d.clock.now();
-    const result = await this.d.db.transaction().execute(async (trx) => {
-      const repo = new CommandsRepo(trx);
-      const cmd = await repo.commandById(machine.id, commandId);
+    const result = await this.d.store.transaction(async (tx) => {
+      const cmd = await tx.commands.commandById(machine.id, commandId);
       if (!cmd) throw notFound('Command');
       if (cmd.status === 'acknowledged' || cmd.status === 'failed') return { changed: false };
       // The status change comes first: it takes the command's row lock, so of two racing acks only
       // one passes this line and the other answers as a repeat, before either touches stock or orders.
-      const won = await repo.recordAck(cmd.id, { status: req.success ? 'acknowledged' : 'failed', outcome: req.outcome, detail: req.detail, acked_at: now });
+      const won = await tx.commands.recordAck(cmd.id, {
+        status: req.success ? 'acknowledged' : 'failed',
+        outcome: req.outcome,
+        detail: req.detail,
+        acked_at: now,
+      });
       if (!won) return { changed: false };
 
       if (req.success) {
-        await repo.decrementStock(machine.id, cmd.aisle_no);
-        const linked = await repo.ordersOfCommand(cmd.id);
+        const linked = await tx.orders.ordersOfCommand(cmd.id);
         let orderNumber: string;
+        let order: SoldOrder;
         if (linked.length > 0) {
           // An order paid before the drop (a cabinet sale driven by this command): it is now shipped.
-          await repo.settlePaidOrdersOfCommand(cmd.id, 'shipped', now);
+          order = { kind: 'command', commandId: cmd.id };
           orderNumber = linked[0]!.order_number;
         } else {
-          const aisle = await repo.aisle(machine.id, cmd.aisle_no);
+          const aisle = await tx.inventory.aisle(machine.id, cmd.aisle_no);
           const paid = isReward(cmd.reason) ? 0 : (aisle?.price_cents ?? 0);
           orderNumber = orderNumberFor(cmd.id);
-          await repo.insertOrder({
-            order_number: orderNumber,
-            machine_id: machine.id,
-            operator_id: machine.operator_id,
-            aisle_no: cmd.aisle_no,
-            quantity: 1,
-            pay_status: 'shipped',
-            paid_cents: paid,
-            charged_cents: paid,
-            // stamped at sale time, so a later rate change never reprices this drop
-            tax_rate: machine.sales_tax_rate,
-            channel: 'api_drop',
-            pay_method: 'remote',
-            terminal_id: null,
-            card_brand: null,
-            card_last4: null,
-            settlement_account: null,
-            command_id: cmd.id,
-            dispense_id: null,
-            vended: 1,
-            created_at: now,
-            updated_at: now,
-          });
+          order = {
+            kind: 'new',
+            row: {
+              order_number: orderNumber,
+              machine_id: machine.id,
+              operator_id: machine.operator_id,
+              aisle_no: cmd.aisle_no,
+              quantity: 1,
+              paid_cents: paid,
+              charged_cents: paid,
+              // stamped at sale time, so a later rate change never reprices this drop
+              tax_rate: machine.sales_tax_rate,
+              channel: 'api_drop',
+              pay_method: 'remote',
+              terminal_id: null,
+              card_brand: null,
+              card_last4: null,
+              settlement_account: null,
+              command_id: cmd.id,
+              dispense_id: null,
+              created_at: now,
+              updated_at: now,
+            },
+          };
         }
-        await repo.setOrderNumber(cmd.id, orderNumber);
+        // one unit leaves the aisle, clamped at 0 (a missing aisle takes nothing)
+        await this.d.sales.recordSale(tx, { machineId: machine.id, aisleNo: cmd.aisle_no, quantity: 1, takesStock: true, order, now });
+        await tx.commands.setOrderNumber(cmd.id, orderNumber);
       } else {
         // The drop failed: money paid for it beforehand goes back.
-        await repo.settlePaidOrdersOfCommand(cmd.id, 'refunded', now);
+        await tx.orders.settlePaidOfCommand(cmd.id, 'refunded', now);
       }
-      await this.d.audit.record(trx, p, req.success ? 'command.ack' : 'command.fail', `command:${cmd.id}`);
+      await this.d.audit.record(tx, p, req.success ? 'command.ack' : 'command.fail', `command:${cmd.id}`);
       return { changed: true };
     });
 
-    const repo = this.repo();
-    const cmd = (await repo.commandById(machine.id, commandId))!;
-    const order = cmd.order_number ? await repo.order(cmd.order_number) : undefined;
+    const cmd = (await this.repos.commands.commandById(machine.id, commandId))!;
+    const order = cmd.order_number ? await this.repos.orders.order(cmd.order_number) : undefined;
     return {
       ...toView(cmd),
       alreadyAcknowledged: !result.changed,
@@ -259,14 +268,13 @@ export class CommandsService {
    */
   async expireOverdue(timeoutMs: number, limit = 500): Promise<number> {
     const now = this.d.clock.now();
-    const due = await this.repo().overduePending(now - timeoutMs, limit);
+    const due = await this.repos.commands.overduePending(now - timeoutMs, limit);
     let expired = 0;
     for (const c of due) {
-      const done = await this.d.db.transaction().execute(async (trx) => {
-        const repo = new CommandsRepo(trx);
-        if (!(await repo.expire(c.id, 'no_outcome', `no outcome within ${Math.round(timeoutMs / 1000)}s`, now))) return false;
-        await repo.settlePaidOrdersOfCommand(c.id, 'refunded', now);
-        await this.d.audit.record(trx, null, 'command.expire', `command:${c.id}`);
+      const done = await this.d.store.transaction(async (tx) => {
+        if (!(await tx.commands.expire(c.id, 'no_outcome', `no outcome within ${Math.round(timeoutMs / 1000)}s`, now))) return false;
+        await tx.orders.settlePaidOfCommand(c.id, 'refunded', now);
+        await this.d.audit.record(tx, null, 'command.expire', `command:${c.id}`);
         return true;
       });
       if (done) expired++;

@@ -13,7 +13,6 @@ import { safeEqual } from '../../crypto/secrets.ts';
 import { AppError } from '../../http/errors.ts';
 import { parseInput } from '../../http/validate.ts';
 import type { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
-import type { GatewayService } from './gateway.service.ts';
 
 /** The cabinet a gateway call comes from, resolved from its credential. */
 export interface CabinetCaller {
@@ -37,6 +36,21 @@ declare global {
       cabinet?: CabinetCaller;
     }
   }
+}
+
+/** A machine a fleet-secret call resolved to by its serial; `provisioned` when this call put it into the pool. */
+export interface ResolvedSerial {
+  id: string;
+  machine_no: string;
+  operator_id: string | null;
+  retired_at: number | null;
+  provisioned: boolean;
+}
+
+/** What the credential check needs of the gateway: the machine a serial names, and presence. */
+export interface CabinetPresence {
+  resolveSerial(serial: string, policy: Pick<LegPolicy, 'provision' | 'leg'>): Promise<ResolvedSerial>;
+  touch(caller: CabinetCaller): Promise<void>;
 }
 
 /** What one gateway leg accepts. */
@@ -126,7 +140,7 @@ function judgeInput(req: Request, policy: LegPolicy): void {
  * 5. The witness echo is judged (a stale one records a copy suspicion, never refuses) and this
  *    response's token is set; the machine is marked online (throttled).
  */
-export function cabinetAuth(creds: DeviceCredentialsService, gateway: GatewayService, fleetSecret: string | undefined, policy: LegPolicy): RequestHandler {
+export function cabinetAuth(creds: DeviceCredentialsService, gateway: CabinetPresence, fleetSecret: string | undefined, policy: LegPolicy): RequestHandler {
   return async (req, res, next) => {
     let caller: CabinetCaller;
     const key = header(req, DEVICE_KEY_HEADER);
@@ -188,6 +202,13 @@ export function cabinetAuth(creds: DeviceCredentialsService, gateway: GatewaySer
     req.cabinet = caller;
     next();
   };
+}
+
+/** `cabinetAuth` bound to its collaborators (built once, in the composition root): one leg's policy in, its handler out. */
+export type CabinetGuard = (policy: LegPolicy) => RequestHandler;
+
+export function cabinetGuard(creds: DeviceCredentialsService, gateway: CabinetPresence, fleetSecret: string | undefined): CabinetGuard {
+  return (policy) => cabinetAuth(creds, gateway, fleetSecret, policy);
 }
 
 export function cabinetOf(req: Request): CabinetCaller {

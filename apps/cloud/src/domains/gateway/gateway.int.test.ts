@@ -2,20 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock, CreateOrderData } from '@vend/protocol';
 import { ConfigBlock, GoodsData, HeartbeatData, PendingData, ReportData } from '@vend/protocol';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
-import {
-  ADMIN,
-  ALICE,
-  BOB,
-  FLEET,
-  enrolled,
-  expectStatus,
-  keyHeader,
-  machineRow,
-  newDeviceId,
-  newSerial,
-  provision,
-  type Envelope,
-} from './gateway.test-support.ts';
+import { ALICE, FLEET, enrolled, expectStatus, keyHeader, machineRow, newDeviceId, newSerial, provision, type Envelope } from './gateway.test-support.ts';
 
 describe.each(DIALECTS)('cabinet gateway legs on %s', (dialect) => {
   let t: TestServer;
@@ -103,9 +90,7 @@ describe.each(DIALECTS)('cabinet gateway legs on %s', (dialect) => {
       vmc_version: 'VMC-3',
       platform: 'agent',
     });
-    const gateway = await import('./gateway.service.ts');
-    const creds = await import('../device-credentials/device-credentials.service.ts');
-    const service = new gateway.GatewayService(t.ctx, new creds.DeviceCredentialsService(t.ctx));
+    const service = t.services.gateway;
     const first = await service.agentReports(m.id);
     expect(first.deferring).toMatchObject({ ...deferring, firstReportedAt: '2026-11-20T12:00:00.000+0000' });
     expect(first.blocked).toBeNull();
@@ -139,43 +124,6 @@ describe.each(DIALECTS)('cabinet gateway legs on %s', (dialect) => {
     await expectStatus(call(t.url, 'GET', '/cabinet/pending', { headers: keyHeader(e.key) }), 200);
     expect((await machineRow(t, e.serial)).last_seen).toBe(clock.now());
     expect(m.id).toBeTruthy();
-  });
-
-  it('config carries per-machine feature settings, authoritative over defaults and reported capabilities', async () => {
-    const e = await enrolled(t);
-    await db().updateTable('machines').set({ operator_id: 'op_sbx_alice' }).where('machine_no', '=', e.serial).execute();
-    await expectStatus(call(t.url, 'POST', '/cabinet/heartbeat', { headers: keyHeader(e.key), json: { capabilities: ['voiceShopper'] } }), 200);
-    let cfg = await expectStatus<ConfigBlock>(call(t.url, 'GET', '/cabinet/config', { headers: keyHeader(e.key) }), 200);
-    expect(cfg.body.data.features.voiceShopper).toBe(true);
-
-    const put = await expectStatus<{ config: ConfigBlock; settings: { adminPinSet: boolean } }>(
-      call(t.url, 'PUT', `/api/v1/machines/${e.serial}/cabinet-settings`, {
-        headers: ALICE,
-        json: { features: { voiceShopper: false, testMode: true }, pollInterval: 5, module: 'SH', adminPin: '4321', kioskUiUrl: 'https://kiosk.example/a' },
-      }),
-      200,
-    );
-    expect(put.body.data.settings.adminPinSet).toBe(true);
-    cfg = await expectStatus<ConfigBlock>(call(t.url, 'GET', '/cabinet/config', { headers: keyHeader(e.key) }), 200);
-    expect(cfg.body.data).toMatchObject({ pollInterval: 5, module: 'SH', adminPin: '4321', adminPinSource: 'operator', kioskUiUrl: 'https://kiosk.example/a' });
-    expect(cfg.body.data.features).toMatchObject({ voiceShopper: false, testMode: true, autoRescue: true });
-    // The stored PIN is sealed, never in clear.
-    const stored = await db().selectFrom('cabinet_settings').selectAll().executeTakeFirstOrThrow();
-    expect(JSON.stringify(stored)).not.toContain('4321');
-
-    // null restores the default; another operator cannot see the machine; unknown settings are refused.
-    await expectStatus(
-      call(t.url, 'PUT', `/api/v1/machines/${e.serial}/cabinet-settings`, { headers: ALICE, json: { features: { voiceShopper: null }, adminPin: null } }),
-      200,
-    );
-    cfg = await expectStatus<ConfigBlock>(call(t.url, 'GET', '/cabinet/config', { headers: keyHeader(e.key) }), 200);
-    expect(cfg.body.data.features.voiceShopper).toBe(true);
-    expect(cfg.body.data.adminPinSource).toBe('derived');
-    await expectStatus(call(t.url, 'GET', `/api/v1/machines/${e.serial}/cabinet-settings`, { headers: BOB }), 404);
-    await expectStatus(call(t.url, 'PUT', `/api/v1/machines/${e.serial}/cabinet-settings`, { headers: ALICE, json: { features: { teleport: true } } }), 400);
-    await expectStatus(call(t.url, 'PUT', `/api/v1/machines/${e.serial}/cabinet-settings`, { headers: ALICE, json: { pollInterval: 0 } }), 400);
-    await expectStatus(call(t.url, 'PUT', `/api/v1/machines/${e.serial}/cabinet-settings`, { headers: ALICE, json: {} }), 400);
-    await expectStatus(call(t.url, 'GET', `/api/v1/machines/${e.serial}/cabinet-settings`, { headers: ADMIN }), 200);
   });
 
   it('goods lists SKUs, prices, stock and faulted lanes', async () => {

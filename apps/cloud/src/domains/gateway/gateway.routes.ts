@@ -19,18 +19,17 @@ import {
   UpgradeData,
   UpgradeQuery,
 } from '@vend/protocol';
-import type { AppContext } from '../../context.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
-import { guard } from '../../http/guard.ts';
-import { principalOf } from '../../http/authenticate.ts';
-import { defineLegacyRoute } from '../../http/route.ts';
-import { parseInput } from '../../http/validate.ts';
-import { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
-import { cabinetAuth, cabinetOf, type LegPolicy } from './device-auth.ts';
-import { GatewayService } from './gateway.service.ts';
-import { ReleasesService } from '../releases/releases.service.ts';
-import { MachineNoParams, SettingsBody, SettingsData } from './gateway.schemas.ts';
+import { defineRoute, type RouteKit } from '../../http/route.ts';
+import type { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
+import type { DeviceRuntime } from '../device-credentials/runtime.ts';
+import type { ReleasesService } from '../releases/releases.service.ts';
+import type { SalesService } from '../orders/sales.service.ts';
+import { cabinetOf, type CabinetGuard, type LegPolicy } from './device-auth.ts';
+import type { DispenseReportsService } from './dispense-reports.service.ts';
+import type { GatewayService } from './gateway.service.ts';
+import type { PendingPollService } from './pending-poll.service.ts';
 
 const CABINET_SERIAL_FIELDS = ['equipmentNo', 'serialNumber'] as const;
 const GoodsQuery = SerialCarrier.pick({ equipmentNo: true });
@@ -40,21 +39,28 @@ const SerialQuery = SerialCarrier.pick({ equipmentNo: true });
  * The cabinet gateway (spec 2 §4.1). Every response is the `{code, message, data}` envelope; the
  * `data` schemas are the ones in `@vend/protocol` the agent parses with. `cabinetAuth` resolves the
  * cabinet from its credential and judges the leg's body and query (the schemas handed to `auth`)
- * before anything is looked up by serial or written; handlers parse (it cannot fail by then) and hand
- * to the service.
+ * before anything is looked up by serial or written; the typed route then parses them (it cannot fail by
+ * then) and the handler hands them to the service.
  */
-export function gatewayRoutes(ctx: AppContext): Router {
-  const creds = new DeviceCredentialsService(ctx);
-  const service = new GatewayService(ctx, creds);
-  const releases = new ReleasesService(ctx);
+export interface GatewayRouteServices {
+  gateway: GatewayService;
+  reports: DispenseReportsService;
+  pendingPoll: PendingPollService;
+  sales: SalesService;
+  creds: DeviceCredentialsService;
+  releases: ReleasesService;
+  /** Mints the witness token a new credential stream starts with. */
+  devices: DeviceRuntime;
+}
+
+export function gatewayRoutes({ docs }: RouteKit, cabinet: CabinetGuard, s: GatewayRouteServices): Router {
+  const { gateway: service, creds, releases } = s;
   const r = Router();
-  const docs = ctx.docs;
   const tag = 'cabinet gateway';
-  const auth = (policy: Omit<LegPolicy, 'bodySerialFields'>) =>
-    cabinetAuth(creds, service, ctx.config.fleetSecret, { ...policy, bodySerialFields: CABINET_SERIAL_FIELDS });
+  const auth = (policy: Omit<LegPolicy, 'bodySerialFields'>) => [cabinet({ ...policy, bodySerialFields: CABINET_SERIAL_FIELDS })];
   const errors = (...extra: number[]) => [400, 401, 403, 404, 410, 422, 503, ...extra].sort((a, b) => a - b);
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -69,13 +75,10 @@ export function gatewayRoutes(ctx: AppContext): Router {
       errors: errors(409),
     },
     auth({ leg: 'cabinet.register', fleetSecret: true, provision: 'agent', body: RegisterRequest }),
-    async (req, res) => {
-      const body = parseInput(RegisterRequest, req.body ?? {}, 'body');
-      sendOk(res, await service.register(cabinetOf(req), body));
-    },
+    async ({ body }, req, res) => sendOk(res, await service.register(cabinetOf(req), body)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -89,8 +92,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
       errors: errors(409, 428, 429),
     },
     auth({ leg: 'cabinet.enrol', fleetSecret: true, enrol: true, body: EnrolRequest }),
-    async (req, res) => {
-      const body = parseInput(EnrolRequest, req.body ?? {}, 'body');
+    async ({ body }, req, res) => {
       const caller = cabinetOf(req);
       if (caller.via === 'device-key')
         throw new AppError('conflict', 'Cabinet is already enrolled: a second enrolment for one identity needs an identity reset');
@@ -99,12 +101,12 @@ export function gatewayRoutes(ctx: AppContext): Router {
         body.deviceId ?? null,
       );
       // A new credential stream starts with a fresh witness.
-      res.setHeader(DEVICE_WITNESS_HEADER, ctx.devices.witness.mint(caller.machineId));
+      res.setHeader(DEVICE_WITNESS_HEADER, s.devices.witness.mint(caller.machineId));
       sendOk(res, enrolled);
     },
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -118,13 +120,10 @@ export function gatewayRoutes(ctx: AppContext): Router {
       errors: errors(),
     },
     auth({ leg: 'cabinet.heartbeat', fleetSecret: false, body: HeartbeatRequest }),
-    async (req, res) => {
-      const body = parseInput(HeartbeatRequest, req.body ?? {}, 'body');
-      sendOk(res, await service.heartbeat(cabinetOf(req), body));
-    },
+    async ({ body }, req, res) => sendOk(res, await service.heartbeat(cabinetOf(req), body)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -138,14 +137,13 @@ export function gatewayRoutes(ctx: AppContext): Router {
       errors: errors(),
     },
     auth({ leg: 'cabinet.config', fleetSecret: true, query: SerialQuery }),
-    async (req, res) => {
-      parseInput(SerialQuery, req.query, 'query');
+    async (_input, req, res) => {
       const caller = cabinetOf(req);
       sendOk(res, await service.configFor(caller.machineId, caller.machineNo));
     },
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -159,13 +157,10 @@ export function gatewayRoutes(ctx: AppContext): Router {
       errors: errors(),
     },
     auth({ leg: 'cabinet.goods', fleetSecret: true, query: GoodsQuery }),
-    async (req, res) => {
-      parseInput(GoodsQuery, req.query, 'query');
-      sendOk(res, await service.goods(cabinetOf(req)));
-    },
+    async (_input, req, res) => sendOk(res, await service.goods(cabinetOf(req))),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -179,13 +174,10 @@ export function gatewayRoutes(ctx: AppContext): Router {
       errors: errors(409),
     },
     auth({ leg: 'cabinet.createOrder', fleetSecret: true, body: CreateOrderRequest }),
-    async (req, res) => {
-      const body = parseInput(CreateOrderRequest, req.body ?? {}, 'body');
-      sendOk(res, await service.createOrder(cabinetOf(req), body));
-    },
+    async ({ body }, req, res) => sendOk(res, await s.sales.openWalkup(cabinetOf(req), body)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -200,13 +192,10 @@ export function gatewayRoutes(ctx: AppContext): Router {
       errors: [400, 401, 403, 404, 409, 422],
     },
     auth({ leg: 'cabinet.report', fleetSecret: true, allowRetired: true, body: ReportRequest }),
-    async (req, res) => {
-      const body = parseInput(ReportRequest, req.body ?? {}, 'body');
-      sendOk(res, await service.report(cabinetOf(req), body));
-    },
+    async ({ body }, req, res) => sendOk(res, await s.reports.report(cabinetOf(req), body)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -221,10 +210,10 @@ export function gatewayRoutes(ctx: AppContext): Router {
       errors: errors(),
     },
     auth({ leg: 'cabinet.pending', fleetSecret: false, query: PendingQuery }),
-    async (req, res) => {
-      const { wait } = parseInput(PendingQuery, req.query, 'query');
+    async ({ query: { wait } }, req, res) => {
+      const { machineId } = cabinetOf(req);
       if (!wait) {
-        sendOk(res, await service.pending(cabinetOf(req)));
+        sendOk(res, await s.pendingPoll.pending(machineId));
         return;
       }
       // a client that goes away mid-hold releases its place at once
@@ -232,7 +221,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
       const onClose = () => gone.abort();
       res.once('close', onClose);
       try {
-        const data = await service.pending(cabinetOf(req), { waitSeconds: wait, notifier: ctx.pendingNotifier, signal: gone.signal });
+        const data = await s.pendingPoll.pending(machineId, { waitSeconds: wait, signal: gone.signal });
         if (!res.destroyed) sendOk(res, data);
       } finally {
         res.off('close', onClose);
@@ -240,7 +229,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
     },
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -254,52 +243,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
       errors: errors(),
     },
     auth({ leg: 'cabinet.upgrade', fleetSecret: false, query: UpgradeQuery }),
-    async (req, res) => {
-      const q = parseInput(UpgradeQuery, req.query, 'query');
-      sendOk(res, await releases.offerForCabinet(cabinetOf(req).machineId, q.agentVersion));
-    },
-  );
-
-  // Operator API: the per-machine configuration the cabinet receives.
-  defineLegacyRoute(
-    r,
-    docs,
-    {
-      method: 'get',
-      path: '/api/v1/machines/:machineNo/cabinet-settings',
-      tag,
-      summary: "A cabinet's stored settings and the configuration block it receives (owner or admin)",
-      auth: 'operator',
-      scopes: ['machines:read'],
-      params: MachineNoParams,
-      response: SettingsData,
-    },
-    ...guard(ctx, 'machines:read'),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      sendOk(res, await service.getSettings(principalOf(req), machineNo));
-    },
-  );
-
-  defineLegacyRoute(
-    r,
-    docs,
-    {
-      method: 'put',
-      path: '/api/v1/machines/:machineNo/cabinet-settings',
-      tag,
-      summary: 'Change configuration and per-machine feature settings (only sent fields; null restores the default)',
-      auth: 'operator',
-      scopes: ['machines:write'],
-      params: MachineNoParams,
-      body: SettingsBody,
-      response: SettingsData,
-    },
-    ...guard(ctx, 'machines:write'),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      sendOk(res, await service.putSettings(principalOf(req), machineNo, parseInput(SettingsBody, req.body ?? {}, 'body')));
-    },
+    async ({ query }, req, res) => sendOk(res, await releases.offerForCabinet(cabinetOf(req).machineId, query.agentVersion)),
   );
 
   return r;

@@ -1,8 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Dialect } from '../../db/database.ts';
-import type { DB } from '../../db/schema.ts';
 import { newId } from '../../crypto/ids.ts';
-import { MachinesRepo } from '../machines/machines.repo.ts';
+import type { Repos } from '../../repos.ts';
 import { DEFAULT_ALERT_THRESHOLD, DEFAULT_MAX_STOCK, NEW_MACHINE_AISLES, TERMINAL_PROVIDER } from '../machines/machines.service.ts';
 
 /** The settlement account of payment terminals on unclaimed machines (the seed's pool machine uses it too). */
@@ -43,8 +40,8 @@ export interface ProvisionInput {
  * Runs inside the caller's transaction; a concurrent first contact of the same serial fails on the
  * unique serial and the caller retries, finding the winner's row.
  */
-export async function provisionPoolMachine(trx: Kysely<DB>, dialect: Dialect, input: ProvisionInput): Promise<string> {
-  const machines = new MachinesRepo(trx, dialect);
+export async function provisionPoolMachine(tx: Repos, input: ProvisionInput): Promise<string> {
+  const machines = tx.machines;
   const id = newId('mch', input.now);
   await machines.insertMachine({
     id,
@@ -76,7 +73,7 @@ export async function provisionPoolMachine(trx: Kysely<DB>, dialect: Dialect, in
       faulted: 0,
     };
   });
-  await trx.insertInto('aisles').values(rows).execute();
+  await tx.inventory.insertAisles(rows);
   await machines.insertTerminal({
     id: newId('trm', input.now),
     machine_id: id,

@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
-import type { AisleRow, DB, LotRow } from '../../db/schema.ts';
+import type { AisleRow, AislesTable, DB, LotRow } from '../../db/schema.ts';
 
 export interface InventoryMachine {
   id: string;
@@ -8,22 +8,12 @@ export interface InventoryMachine {
   name: string;
 }
 
-/** SQL of the inventory domain. Takes the database or a transaction. */
+/** SQL of the inventory domain, the one writer of `aisles` and `lots`. Takes the database or a transaction. */
 export class InventoryRepo {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly dialect: Dialect,
   ) {}
-
-  /** A machine visible to `ownerId` (null: any machine, for admins). */
-  findMachine(machineNo: string, ownerId: string | null): Promise<InventoryMachine | undefined> {
-    return this.db
-      .selectFrom('machines')
-      .select(['id', 'machine_no', 'name'])
-      .where('machine_no', '=', machineNo)
-      .$if(ownerId !== null, (q) => q.where('operator_id', '=', ownerId))
-      .executeTakeFirst();
-  }
 
   machines(ownerId: string | null): Promise<InventoryMachine[]> {
     return this.db
@@ -92,6 +82,41 @@ export class InventoryRepo {
       product_name: null,
       faulted: 0,
     }));
+    await this.db.insertInto('aisles').values(rows).execute();
+  }
+
+  aisle(machineId: string, aisleNo: number) {
+    return this.db
+      .selectFrom('aisles')
+      .select(['aisle_no', 'current_stock', 'faulted', 'price_cents'])
+      .where('machine_id', '=', machineId)
+      .where('aisle_no', '=', aisleNo)
+      .executeTakeFirst();
+  }
+
+  /**
+   * THE stock move of a vend: `quantity` units leave the aisle in one atomic update, never below zero
+   * (the board's report is the truth; stock is clamped). False when the machine has no such aisle.
+   */
+  async takeStock(machineId: string, aisleNo: number, quantity: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('aisles')
+      .set((eb) => ({
+        current_stock: eb
+          .case()
+          .when('current_stock', '>', quantity)
+          .then(eb('current_stock', '-', quantity))
+          .else(0)
+          .end(),
+      }))
+      .where('machine_id', '=', machineId)
+      .where('aisle_no', '=', aisleNo)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** A new machine's aisles as given (an auto-provisioned board's house planogram). */
+  async insertAisles(rows: Insertable<AislesTable>[]): Promise<void> {
     await this.db.insertInto('aisles').values(rows).execute();
   }
 }

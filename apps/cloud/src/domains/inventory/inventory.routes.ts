@@ -1,12 +1,9 @@
 import { Router } from 'express';
-import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/authenticate.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
-import { guard } from '../../http/guard.ts';
-import { defineLegacyRoute } from '../../http/route.ts';
-import { parseInput } from '../../http/validate.ts';
-import { InventoryService } from './inventory.service.ts';
+import { defineRoute, type RouteKit } from '../../http/route.ts';
+import type { InventoryService } from './inventory.service.ts';
 import {
   AisleParams,
   AislePatchBody,
@@ -21,13 +18,11 @@ import {
 import { z } from 'zod';
 
 /** Inventory (spec 1 §4.4). Reads need inventory:read, writes inventory:write. */
-export function inventoryRoutes(ctx: AppContext): Router {
-  const service = new InventoryService(ctx.database.db, ctx.database.dialect, ctx.audit);
+export function inventoryRoutes({ docs, guard }: RouteKit, service: InventoryService): Router {
   const r = Router();
-  const docs = ctx.docs;
   const tag = 'inventory';
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -39,13 +34,11 @@ export function inventoryRoutes(ctx: AppContext): Router {
       scopes: ['inventory:read'],
       response: z.array(MachineInventory),
     },
-    ...guard(ctx, 'inventory:read'),
-    async (req, res) => {
-      sendOk(res, await service.all(principalOf(req)));
-    },
+    guard('inventory:read'),
+    async (_input, req, res) => sendOk(res, await service.all(principalOf(req))),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -58,14 +51,11 @@ export function inventoryRoutes(ctx: AppContext): Router {
       query: LotsQuery,
       response: LotsPage,
     },
-    ...guard(ctx, 'inventory:read'),
-    async (req, res) => {
-      const q = parseInput(LotsQuery, req.query, 'query');
-      sendOk(res, await service.lots(principalOf(req), q));
-    },
+    guard('inventory:read'),
+    async ({ query }, req, res) => sendOk(res, await service.lots(principalOf(req), query)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -79,14 +69,18 @@ export function inventoryRoutes(ctx: AppContext): Router {
       response: MachineInventory,
       errors: [401, 403, 404, 429],
     },
-    ...guard(ctx, 'inventory:read'),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineParams, req.params, 'params');
-      sendOk(res, await service.machine(principalOf(req), machineNo));
-    },
+    guard('inventory:read'),
+    async ({ params }, req, res) => sendOk(res, await service.machine(principalOf(req), params.machineNo)),
   );
 
-  defineLegacyRoute(
+  // The body is optional: none at all restocks every aisle. A body the JSON parser did not read
+  // (another content type) must not be mistaken for none.
+  const jsonBodyOnly = guard('inventory:write').concat((req, _res, next) => {
+    if (req.body === undefined && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0))
+      throw badRequest(undefined, [{ path: 'body', message: 'send the restock body as JSON (Content-Type: application/json)' }]);
+    next();
+  });
+  defineRoute(
     r,
     docs,
     {
@@ -101,19 +95,11 @@ export function inventoryRoutes(ctx: AppContext): Router {
       response: RestockResult,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    ...guard(ctx, 'inventory:write'),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineParams, req.params, 'params');
-      // The body is optional: none at all restocks every aisle. A body the JSON parser did not read
-      // (another content type) must not be mistaken for none.
-      if (req.body === undefined && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0))
-        throw badRequest(undefined, [{ path: 'body', message: 'send the restock body as JSON (Content-Type: application/json)' }]);
-      const body = parseInput(RestockBody, req.body ?? {}, 'body');
-      sendOk(res, await service.restock(principalOf(req), machineNo, body));
-    },
+    jsonBodyOnly,
+    async ({ params, body }, req, res) => sendOk(res, await service.restock(principalOf(req), params.machineNo, body)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -128,12 +114,8 @@ export function inventoryRoutes(ctx: AppContext): Router {
       response: UpdatedAisle,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    ...guard(ctx, 'inventory:write'),
-    async (req, res) => {
-      const { machineNo, aisleNo } = parseInput(AisleParams, req.params, 'params');
-      const patch = parseInput(AislePatchBody, req.body, 'body');
-      sendOk(res, await service.updateAisle(principalOf(req), machineNo, aisleNo, patch));
-    },
+    guard('inventory:write'),
+    async ({ params, body }, req, res) => sendOk(res, await service.updateAisle(principalOf(req), params.machineNo, params.aisleNo, body)),
   );
 
   return r;

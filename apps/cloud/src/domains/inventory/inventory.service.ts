@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
 import { isClaimableSerial } from '@vend/protocol';
-import type { Dialect } from '../../db/database.ts';
-import type { AisleRow, DB, LotRow } from '../../db/schema.ts';
+import type { AisleRow, LotRow } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
 import { ownerFilter } from '../../http/authenticate.ts';
 import { badRequest, machineNotFound } from '../../http/errors.ts';
@@ -9,7 +7,9 @@ import { centsToDecimal } from '../../http/money.ts';
 import { offsetOf, type Page, type Paging } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
-import { InventoryRepo, type InventoryMachine } from './inventory.repo.ts';
+import type { AppStore, Repos } from '../../repos.ts';
+import { canSeeMachine } from '../machines/ownership.ts';
+import type { InventoryMachine, InventoryRepo } from './inventory.repo.ts';
 import type { Aisle, AislePatch, Lot, MachineInventory, RestockInput } from './inventory.schemas.ts';
 
 export function toAisle(row: AisleRow): Aisle {
@@ -53,22 +53,19 @@ export function aisleProblem(a: Pick<AisleRow, 'current_stock' | 'max_stock' | '
   return null;
 }
 
+export interface InventoryDeps {
+  store: AppStore;
+  audit: AuditLog;
+}
+
 /** Aisle-level inventory (spec 1 §4.4): reads for the caller's machines, partial aisle edits and restocks. */
 export class InventoryService {
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly dialect: Dialect,
-    private readonly audit: AuditLog,
-  ) {}
+  constructor(private readonly deps: InventoryDeps) {}
 
-  private repo(db: Kysely<DB> = this.db): InventoryRepo {
-    return new InventoryRepo(db, this.dialect);
-  }
-
-  private async machineOf(repo: InventoryRepo, p: Principal, machineNo: string): Promise<InventoryMachine> {
+  private async machineOf(tx: Repos, p: Principal, machineNo: string): Promise<InventoryMachine> {
     // A string that breaks the serial rule names no machine (and may hold bytes the store refuses, like NUL).
-    const machine = isClaimableSerial(machineNo) ? await repo.findMachine(machineNo, ownerFilter(p)) : undefined;
-    if (!machine) throw machineNotFound();
+    const machine = isClaimableSerial(machineNo) ? await tx.machines.machineByNo(machineNo) : undefined;
+    if (!machine || !canSeeMachine(p, machine.operator_id)) throw machineNotFound();
     return machine;
   }
 
@@ -79,7 +76,7 @@ export class InventoryService {
 
   /** Every machine the caller sees (admins: all), each with its aisles. */
   async all(p: Principal): Promise<MachineInventory[]> {
-    const repo = this.repo();
+    const repo = this.deps.store.repos.inventory;
     const machines = await repo.machines(ownerFilter(p));
     const byMachine = new Map<string, Aisle[]>(machines.map((m) => [m.id, []]));
     for (const row of await repo.aislesOf(machines.map((m) => m.id))) byMachine.get(row.machine_id)?.push(toAisle(row));
@@ -87,15 +84,15 @@ export class InventoryService {
   }
 
   async machine(p: Principal, machineNo: string): Promise<MachineInventory> {
-    const repo = this.repo();
-    return this.inventoryOf(repo, await this.machineOf(repo, p, machineNo));
+    const repos = this.deps.store.repos;
+    return this.inventoryOf(repos.inventory, await this.machineOf(repos, p, machineNo));
   }
 
   /** currentStock = maxStock for every aisle, or only the listed ones; an aisle the machine lacks refuses the whole restock. */
   async restock(p: Principal, machineNo: string, input: RestockInput): Promise<MachineInventory & { restocked: number[] }> {
-    return this.db.transaction().execute(async (trx) => {
-      const repo = this.repo(trx);
-      const machine = await this.machineOf(repo, p, machineNo);
+    return this.deps.store.transaction(async (tx) => {
+      const repo = tx.inventory;
+      const machine = await this.machineOf(tx, p, machineNo);
       const have = (await repo.aislesOf([machine.id])).map((a) => a.aisle_no);
       const wanted = input.aisles ? [...new Set(input.aisles)].sort((a, b) => a - b) : null;
       if (wanted) {
@@ -104,16 +101,16 @@ export class InventoryService {
       }
       await repo.fill(machine.id, wanted);
       const restocked = wanted ?? have;
-      await this.audit.record(trx, p, 'inventory.restock', `machine:${machine.machine_no}${wanted ? `/aisles:${wanted.join(',')}` : ''}`);
+      await this.deps.audit.record(tx, p, 'inventory.restock', `machine:${machine.machine_no}${wanted ? `/aisles:${wanted.join(',')}` : ''}`);
       return { ...(await this.inventoryOf(repo, machine)), restocked };
     });
   }
 
   /** Changes only the sent fields; refuses (400, nothing written) an aisle the machine lacks or a result that breaks a rule. */
   async updateAisle(p: Principal, machineNo: string, aisleNo: number, patch: AislePatch): Promise<Aisle & { machineNo: string }> {
-    return this.db.transaction().execute(async (trx) => {
-      const repo = this.repo(trx);
-      const machine = await this.machineOf(repo, p, machineNo);
+    return this.deps.store.transaction(async (tx) => {
+      const repo = tx.inventory;
+      const machine = await this.machineOf(tx, p, machineNo);
       const row = await repo.lockAisle(machine.id, aisleNo);
       if (!row) throw refuse('params.aisleNo', `Machine ${machine.machine_no} has no aisle ${aisleNo}`);
       const set: Parameters<InventoryRepo['updateAisle']>[2] = {};
@@ -126,14 +123,14 @@ export class InventoryService {
       const problem = aisleProblem(after);
       if (problem) throw refuse('body', problem);
       await repo.updateAisle(machine.id, aisleNo, set);
-      await this.audit.record(trx, p, 'inventory.aisle.update', `machine:${machine.machine_no}/aisle:${aisleNo}`);
+      await this.deps.audit.record(tx, p, 'inventory.aisle.update', `machine:${machine.machine_no}/aisle:${aisleNo}`);
       return { machineNo: machine.machine_no, ...toAisle(after) };
     });
   }
 
   /** FIFO cost layers of the caller (admins: every operator's), oldest first. */
   async lots(p: Principal, q: Paging & { sku?: string | undefined }): Promise<Page<Lot>> {
-    const { total, rows } = await this.repo().lots(ownerFilter(p), q.sku, q.size, offsetOf(q));
+    const { total, rows } = await this.deps.store.repos.inventory.lots(ownerFilter(p), q.sku, q.size, offsetOf(q));
     return { page: q.page, size: q.size, total, records: rows.map(toLot) };
   }
 }

@@ -176,4 +176,18 @@ export class MachinesRepo {
   async insertVenueMove(move: { id: string; machine_id: string; venue_id: string | null; moved_at: number }): Promise<void> {
     await this.db.insertInto('venue_moves').values(move).execute();
   }
+
+  /** A cabinet's contact (throttled by the caller): the machine is online now, with whatever software it reported. */
+  async markSeen(machineId: string, now: number, software: MachineUpdate = {}): Promise<void> {
+    await this.db
+      .updateTable('machines')
+      .set({ status: 'online', last_seen: now, ...software })
+      .where('id', '=', machineId)
+      .execute();
+  }
+
+  /** The software a cabinet last reported, and the platform it runs. */
+  softwareOf(machineId: string) {
+    return this.db.selectFrom('machines').select(['platform', 'agent_version', 'vmc_version', 'apk_version']).where('id', '=', machineId).executeTakeFirst();
+  }
 }

@@ -3,6 +3,7 @@ import { centsToDecimal } from '../../http/money.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { MachinesService } from '../machines/machines.service.ts';
 import { InventoryService } from '../inventory/inventory.service.ts';
+import { createAppStore } from '../../repos.ts';
 import { OperatorViewRepo } from './operator-view.repo.ts';
 import type { OperatorView } from './operator-view.schemas.ts';
 import { advertiseQrId, qrPng } from './qr.ts';
@@ -32,7 +33,7 @@ export class OperatorViewService {
     machines: MachinesService,
   ) {
     this.machines = machines;
-    this.inventory = new InventoryService(ctx.database.db, ctx.database.dialect, ctx.audit);
+    this.inventory = new InventoryService({ store: createAppStore(ctx.database), audit: ctx.audit });
   }
 
   async view(p: Principal, machineNo: string): Promise<OperatorView> {

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { DB, OrderRow } from '../../db/schema.ts';
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { DB, OrderRow, OrdersTable } from '../../db/schema.ts';
 
 /** What an order read is restricted to. `until` is exclusive; null bounds are open. */
 export interface OrderFilter {
@@ -12,24 +12,9 @@ export interface OrderFilter {
   cashlessOnly: boolean;
 }
 
-export interface FilterMachine {
-  id: string;
-  machine_no: string;
-  time_zone: string | null;
-}
-
-/** SQL of the orders domain; the payments domain reads through `filtered` too, so one filter serves both. */
+/** SQL of the orders domain, the one writer of `orders`; the payments domain reads through `filtered` too, so one filter serves both. */
 export class OrdersRepo {
   constructor(private readonly db: Kysely<DB>) {}
-
-  findMachine(machineNo: string, ownerId: string | null): Promise<FilterMachine | undefined> {
-    return this.db
-      .selectFrom('machines')
-      .select(['id', 'machine_no', 'time_zone'])
-      .where('machine_no', '=', machineNo)
-      .$if(ownerId !== null, (q) => q.where('operator_id', '=', ownerId))
-      .executeTakeFirst();
-  }
 
   /** Orders joined to their machine and the machine owner, restricted by the filter. */
   filtered(f: OrderFilter) {
@@ -102,6 +87,84 @@ export class OrdersRepo {
       .where('operator_id', 'is', null)
       .executeTakeFirst();
     return Number(r.numUpdatedRows);
+  }
+
+  // --- writes: the one writer of `orders` --------------------------------------------------------
+
+  async insertOrder(row: Insertable<OrdersTable>): Promise<void> {
+    await this.db.insertInto('orders').values(row).execute();
+  }
+
+  /** Many orders at once (the sandbox's re-applied sales). */
+  async insertOrders(rows: Insertable<OrdersTable>[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.insertInto('orders').values(rows).execute();
+  }
+
+  order(orderNumber: string): Promise<OrderRow | undefined> {
+    return this.db.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirst();
+  }
+
+  orderByRequestRef(machineId: string, requestRef: string): Promise<OrderRow | undefined> {
+    return this.db.selectFrom('orders').selectAll().where('machine_id', '=', machineId).where('request_ref', '=', requestRef).executeTakeFirst();
+  }
+
+  orderByPayment(paymentRef: string): Promise<OrderRow | undefined> {
+    return this.db.selectFrom('orders').selectAll().where('payment_ref', '=', paymentRef).executeTakeFirst();
+  }
+
+  /** Settles an order still awaiting its vend (pay status in `from`, not vended); false when someone else settled it first. */
+  async settleOpen(orderNumber: string, from: readonly string[], set: Updateable<OrdersTable>): Promise<boolean> {
+    const r = await this.db
+      .updateTable('orders')
+      .set(set)
+      .where('order_number', '=', orderNumber)
+      .where('pay_status', 'in', [...from])
+      .where('vended', '=', 0)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  ordersOfCommand(commandId: string) {
+    return this.db.selectFrom('orders').select(['order_number', 'pay_status']).where('command_id', '=', commandId).orderBy('order_number').execute();
+  }
+
+  /** Moves a command's still-paid orders to `to` (shipped: vended; refunded: not vended). Returns how many moved. */
+  async settlePaidOfCommand(commandId: string, to: 'shipped' | 'refunded', now: number): Promise<number> {
+    const r = await this.db
+      .updateTable('orders')
+      .set({ pay_status: to, vended: to === 'shipped' ? 1 : 0, updated_at: now })
+      .where('command_id', '=', commandId)
+      .where('pay_status', '=', 'paid')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
+  async attachPayment(
+    orderNumber: string,
+    set: Pick<OrderRow, 'terminal_id' | 'card_brand' | 'card_last4' | 'settlement_account' | 'pay_method' | 'payment_ref' | 'updated_at'>,
+  ): Promise<void> {
+    await this.db.updateTable('orders').set(set).where('order_number', '=', orderNumber).execute();
+  }
+
+  async setPayStatus(orderNumber: string, payStatus: string, now: number): Promise<void> {
+    await this.db.updateTable('orders').set({ pay_status: payStatus, updated_at: now }).where('order_number', '=', orderNumber).execute();
+  }
+
+  /**
+   * The sweeps' work list: paid orders not vended, created at or before `cutoff`, oldest first.
+   * `awaitingOutcome`: only those no dispense report has reached and no remote command drives (a
+   * command's orders follow the command).
+   */
+  paidNotVended(cutoff: number, limit: number, awaitingOutcome: boolean) {
+    let q = this.db.selectFrom('orders').select(['order_number']).where('pay_status', '=', 'paid').where('vended', '=', 0).where('created_at', '<=', cutoff);
+    if (awaitingOutcome) q = q.where('dispense_id', 'is', null).where('command_id', 'is', null);
+    return q.orderBy('created_at', 'asc').orderBy('order_number', 'asc').limit(limit).execute();
+  }
+
+  /** A sweep's paid → `to`, only while the order is still paid and not vended (so no order moves twice). True when this call moved it. */
+  async settleUnvended(orderNumber: string, to: 'refund_owed' | 'refunded', now: number): Promise<boolean> {
+    return this.settleOpen(orderNumber, ['paid'], { pay_status: to, updated_at: now });
   }
 }
 

@@ -1,21 +1,16 @@
 import { Router } from 'express';
-import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/authenticate.ts';
 import { sendOk } from '../../http/envelope.ts';
-import { guard } from '../../http/guard.ts';
-import { defineLegacyRoute } from '../../http/route.ts';
-import { parseInput } from '../../http/validate.ts';
-import { OrdersService } from './orders.service.ts';
+import { defineRoute, type RouteKit } from '../../http/route.ts';
+import type { OrdersService } from './orders.service.ts';
 import { Order, OrderParams, OrdersPage, OrdersQuery, OrdersSummary, SummaryQuery } from './orders.schemas.ts';
 
 /** Orders (spec 1 §4.5), all under orders:read. Operators cannot create sales; cabinets and the payment webhook do. */
-export function ordersRoutes(ctx: AppContext): Router {
-  const service = new OrdersService(ctx.database.db);
+export function ordersRoutes({ docs, guard }: RouteKit, service: OrdersService): Router {
   const r = Router();
-  const docs = ctx.docs;
   const tag = 'orders';
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -29,15 +24,12 @@ export function ordersRoutes(ctx: AppContext): Router {
       response: OrdersPage,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    ...guard(ctx, 'orders:read'),
-    async (req, res) => {
-      const q = parseInput(OrdersQuery, req.query, 'query');
-      sendOk(res, await service.list(principalOf(req), q));
-    },
+    guard('orders:read'),
+    async ({ query }, req, res) => sendOk(res, await service.list(principalOf(req), query)),
   );
 
   // Registered before /:orderNumber so "summary" is never read as an order number.
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -51,14 +43,11 @@ export function ordersRoutes(ctx: AppContext): Router {
       response: OrdersSummary,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    ...guard(ctx, 'orders:read'),
-    async (req, res) => {
-      const q = parseInput(SummaryQuery, req.query, 'query');
-      sendOk(res, await service.summary(principalOf(req), q));
-    },
+    guard('orders:read'),
+    async ({ query }, req, res) => sendOk(res, await service.summary(principalOf(req), query)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -72,11 +61,8 @@ export function ordersRoutes(ctx: AppContext): Router {
       response: Order,
       errors: [400, 401, 403, 404, 429],
     },
-    ...guard(ctx, 'orders:read'),
-    async (req, res) => {
-      const { orderNumber } = parseInput(OrderParams, req.params, 'params');
-      sendOk(res, await service.get(principalOf(req), orderNumber));
-    },
+    guard('orders:read'),
+    async ({ params }, req, res) => sendOk(res, await service.get(principalOf(req), params.orderNumber)),
   );
 
   return r;

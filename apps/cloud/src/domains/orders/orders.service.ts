@@ -1,14 +1,14 @@
-import type { Kysely } from 'kysely';
 import { isClaimableSerial } from '@vend/protocol';
-import type { DB } from '../../db/schema.ts';
 import { ownerFilter } from '../../http/authenticate.ts';
 import { badRequest, machineNotFound, notFound } from '../../http/errors.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import { offsetOf, type Page, type Paging } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
+import type { AppStore } from '../../repos.ts';
+import { canSeeMachine } from '../machines/ownership.ts';
 import { isKnownZone, parseWallClock, zonedToEpoch } from './local-time.ts';
-import { OrdersRepo, type OrderFilter, type OrderView } from './orders.repo.ts';
+import type { OrderFilter, OrdersRepo, OrderView } from './orders.repo.ts';
 import type { Order, OrderFilterInput, OrdersSummary, Rollup } from './orders.schemas.ts';
 import { effectiveRate, splitTax } from './tax.ts';
 
@@ -52,12 +52,16 @@ export interface ResolvedFilter {
 
 const emptyRollup = (): Rollup => ({ count: 0, grossCents: 0, refundedCents: 0, salesCents: 0, taxCents: 0, netCents: 0 });
 
+export interface OrdersDeps {
+  store: AppStore;
+}
+
 /** Sales history and revenue rollups (spec 1 §4.5). */
 export class OrdersService {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly deps: OrdersDeps) {}
 
   private get repo(): OrdersRepo {
-    return new OrdersRepo(this.db);
+    return this.deps.store.repos.orders;
   }
 
   /**
@@ -70,8 +74,8 @@ export class OrdersService {
     let machine = null;
     if (q.machineNo !== undefined) {
       // A string that breaks the serial rule names no machine (and may hold bytes the store refuses, like NUL).
-      machine = isClaimableSerial(q.machineNo) ? await this.repo.findMachine(q.machineNo, owner) : undefined;
-      if (!machine) throw machineNotFound();
+      machine = isClaimableSerial(q.machineNo) ? await this.deps.store.repos.machines.machineByNo(q.machineNo) : undefined;
+      if (!machine || !canSeeMachine(p, machine.operator_id)) throw machineNotFound();
     }
     const timeZone = machine?.time_zone && isKnownZone(machine.time_zone) ? machine.time_zone : 'UTC';
     const instant = (field: 'startTime' | 'endTime'): number | null => {

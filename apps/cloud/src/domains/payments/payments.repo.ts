@@ -1,5 +1,5 @@
-import type { Insertable, Kysely } from 'kysely';
-import type { DB, OrderRow, OrdersTable, PaymentEventRow } from '../../db/schema.ts';
+import type { Kysely } from 'kysely';
+import type { DB, PaymentEventRow } from '../../db/schema.ts';
 import { OrdersRepo, type OrderFilter } from '../orders/orders.repo.ts';
 
 export interface TerminalView {
@@ -14,7 +14,7 @@ export interface TerminalView {
   bound_at: number;
 }
 
-/** SQL of the payments domain. Takes the database or a transaction. */
+/** SQL of the payments domain (the one writer of `payment_events`). Takes the database or a transaction. */
 export class PaymentsRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -80,33 +80,5 @@ export class PaymentsRepo {
 
   async setEventOrder(id: string, orderNumber: string): Promise<void> {
     await this.db.updateTable('payment_events').set({ order_number: orderNumber }).where('id', '=', id).execute();
-  }
-
-  orderByPayment(paymentRef: string): Promise<OrderRow | undefined> {
-    return this.db.selectFrom('orders').selectAll().where('payment_ref', '=', paymentRef).executeTakeFirst();
-  }
-
-  order(orderNumber: string): Promise<OrderRow | undefined> {
-    return this.db.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirst();
-  }
-
-  async hasAisle(machineId: string, aisleNo: number): Promise<boolean> {
-    const row = await this.db.selectFrom('aisles').select('aisle_no').where('machine_id', '=', machineId).where('aisle_no', '=', aisleNo).executeTakeFirst();
-    return row !== undefined;
-  }
-
-  async attachPayment(
-    orderNumber: string,
-    set: Pick<OrderRow, 'terminal_id' | 'card_brand' | 'card_last4' | 'settlement_account' | 'pay_method' | 'payment_ref' | 'updated_at'>,
-  ): Promise<void> {
-    await this.db.updateTable('orders').set(set).where('order_number', '=', orderNumber).execute();
-  }
-
-  async insertOrder(row: Insertable<OrdersTable>): Promise<void> {
-    await this.db.insertInto('orders').values(row).execute();
-  }
-
-  async setPayStatus(orderNumber: string, payStatus: string, now: number): Promise<void> {
-    await this.db.updateTable('orders').set({ pay_status: payStatus, updated_at: now }).where('order_number', '=', orderNumber).execute();
   }
 }

@@ -1,28 +1,18 @@
-import express, { Router } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
 import { principalOf } from '../../http/authenticate.ts';
 import { sendOk } from '../../http/envelope.ts';
-import { guard } from '../../http/guard.ts';
-import { defineLegacyRoute } from '../../http/route.ts';
-import { parseInput } from '../../http/validate.ts';
-import { OrdersService } from '../orders/orders.service.ts';
-import { PaymentsService } from './payments.service.ts';
+import { defineRoute, type RouteKit } from '../../http/route.ts';
+import type { PaymentsService } from './payments.service.ts';
 import { PaymentsPage, PaymentsQuery, PaymentsSummary, PaymentsSummaryQuery, Terminal, WebhookEvent, WebhookResult } from './payments.schemas.ts';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './webhook-signature.ts';
 
-function serviceOf(ctx: AppContext): PaymentsService {
-  return new PaymentsService(ctx.database.db, new OrdersService(ctx.database.db), ctx.audit, ctx.clock, ctx.config.webhookSecret);
-}
-
 /** Payment reads (spec 1 §4.5). The spec names no scope; they are sales history, so orders:read. */
-export function paymentsRoutes(ctx: AppContext): Router {
-  const service = serviceOf(ctx);
+export function paymentsRoutes({ docs, guard }: RouteKit, service: PaymentsService): Router {
   const r = Router();
-  const docs = ctx.docs;
   const tag = 'payments';
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -36,14 +26,11 @@ export function paymentsRoutes(ctx: AppContext): Router {
       response: PaymentsPage,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    ...guard(ctx, 'orders:read'),
-    async (req, res) => {
-      const q = parseInput(PaymentsQuery, req.query, 'query');
-      sendOk(res, await service.list(principalOf(req), q));
-    },
+    guard('orders:read'),
+    async ({ query }, req, res) => sendOk(res, await service.list(principalOf(req), query)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -57,14 +44,11 @@ export function paymentsRoutes(ctx: AppContext): Router {
       response: PaymentsSummary,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    ...guard(ctx, 'orders:read'),
-    async (req, res) => {
-      const q = parseInput(PaymentsSummaryQuery, req.query, 'query');
-      sendOk(res, await service.summary(principalOf(req), q));
-    },
+    guard('orders:read'),
+    async ({ query }, req, res) => sendOk(res, await service.summary(principalOf(req), query)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -76,10 +60,8 @@ export function paymentsRoutes(ctx: AppContext): Router {
       scopes: ['orders:read'],
       response: z.array(Terminal),
     },
-    ...guard(ctx, 'orders:read'),
-    async (req, res) => {
-      sendOk(res, await service.terminals(principalOf(req)));
-    },
+    guard('orders:read'),
+    async (_input, req, res) => sendOk(res, await service.terminals(principalOf(req))),
   );
 
   return r;
@@ -88,13 +70,21 @@ export function paymentsRoutes(ctx: AppContext): Router {
 /**
  * The cashless provider webhook. It authenticates an HMAC over the exact bytes received, so it reads
  * the body itself (`express.raw`, any content type) and must be mounted before the global JSON parser.
+ * The signature is judged (401) and the bytes read as JSON (400) in the guard chain, before the typed
+ * route parses the event (400 / 422).
  */
-export function paymentsWebhookRoutes(ctx: AppContext): Router {
-  const service = serviceOf(ctx);
+export function paymentsWebhookRoutes({ docs }: RouteKit, service: PaymentsService): Router {
   const r = Router();
-  defineLegacyRoute(
+  const signed: RequestHandler = (req, res, next) => {
+    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const payload = service.verifyWebhook({ rawBody, timestamp: req.headers[TIMESTAMP_HEADER], signature: req.headers[SIGNATURE_HEADER] });
+    res.locals['webhookText'] = payload.text;
+    req.body = payload.json;
+    next();
+  };
+  defineRoute(
     r,
-    ctx.docs,
+    docs,
     {
       method: 'post',
       path: '/api/v1/payments/cashless/webhook',
@@ -105,11 +95,8 @@ export function paymentsWebhookRoutes(ctx: AppContext): Router {
       response: WebhookResult,
       errors: [400, 401, 409, 422],
     },
-    express.raw({ type: () => true, limit: '64kb' }),
-    async (req, res) => {
-      const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      sendOk(res, await service.receive({ rawBody, timestamp: req.headers[TIMESTAMP_HEADER], signature: req.headers[SIGNATURE_HEADER] }));
-    },
+    [express.raw({ type: () => true, limit: '64kb' }), signed],
+    async ({ body }, _req, res) => sendOk(res, await service.receive(body, res.locals['webhookText'] as string)),
   );
   return r;
 }

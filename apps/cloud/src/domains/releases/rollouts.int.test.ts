@@ -62,7 +62,7 @@ describe.each(DIALECTS)('rollout sweep and GET /api/v1/rollouts on %s', (dialect
   let clock: ManualClock;
   let machineNos: string[];
   const sweep = async () => {
-    const r = await t.ctx.jobs.rolloutSweep.tick();
+    const r = await t.services.jobs.rolloutSweep.tick();
     clock.advance(60_000);
     return r.resolved;
   };
@@ -122,7 +122,7 @@ describe.each(DIALECTS)('rollout sweep and GET /api/v1/rollouts on %s', (dialect
       ['rolling', 2, n - 1, 1, n],
     ]);
     expect(new Set(rows.map((r) => r.target_version))).toEqual(new Set(['2.0.0']));
-    expect(await t.ctx.jobs.status('rollout-sweep')).toMatchObject({ resolved: 5 });
+    expect(await t.services.jobs.status('rollout-sweep')).toMatchObject({ resolved: 5 });
 
     // the admin reads them newest first, paged; the counts are the fleet view's
     const all = await rollouts(ADMIN, { size: '100' });

@@ -1,0 +1,49 @@
+import { Router } from 'express';
+import { principalOf } from '../../http/authenticate.ts';
+import { sendOk } from '../../http/envelope.ts';
+import { defineRoute, type RouteKit } from '../../http/route.ts';
+import type { CabinetSettingsService } from './cabinet-settings.service.ts';
+import { MachineNoParams, SettingsBody, SettingsData } from './cabinet-settings.schemas.ts';
+
+/** Operator API: the per-machine configuration the cabinet receives (owner or admin). */
+export function cabinetSettingsRoutes({ docs, guard }: RouteKit, settings: CabinetSettingsService): Router {
+  const r = Router();
+  const tag = 'cabinet gateway';
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'get',
+      path: '/api/v1/machines/:machineNo/cabinet-settings',
+      tag,
+      summary: "A cabinet's stored settings and the configuration block it receives (owner or admin)",
+      auth: 'operator',
+      scopes: ['machines:read'],
+      params: MachineNoParams,
+      response: SettingsData,
+    },
+    guard('machines:read'),
+    async ({ params }, req, res) => sendOk(res, await settings.get(principalOf(req), params.machineNo)),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'put',
+      path: '/api/v1/machines/:machineNo/cabinet-settings',
+      tag,
+      summary: 'Change configuration and per-machine feature settings (only sent fields; null restores the default)',
+      auth: 'operator',
+      scopes: ['machines:write'],
+      params: MachineNoParams,
+      body: SettingsBody,
+      response: SettingsData,
+    },
+    guard('machines:write'),
+    async ({ params, body }, req, res) => sendOk(res, await settings.put(principalOf(req), params.machineNo, body)),
+  );
+
+  return r;
+}

@@ -1,0 +1,206 @@
+import type { Insertable } from 'kysely';
+import type { Clock, CreateOrderData, CreateOrderRequest } from '@vend/protocol';
+import type { OrdersTable } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { newId } from '../../crypto/ids.ts';
+import type { AuditLog } from '../../http/audit.ts';
+import { AppError, badRequest, conflict } from '../../http/errors.ts';
+import { centsToDecimal } from '../../http/money.ts';
+import type { AppStore, Repos } from '../../repos.ts';
+
+/** Order states a dispense report may settle: awaiting the vend, or flagged by the refund sweep meanwhile. */
+const SETTLEABLE = ['paid', 'refund_owed'] as const;
+
+/** The cabinet a walk-up sale happens on, as the gateway resolved it from its credential. */
+export interface SaleMachine {
+  machineId: string;
+  machineNo: string;
+}
+
+/** The order a vend fulfils. */
+export type SoldOrder =
+  /** A new order, written as sold: shipped and vended. */
+  | { kind: 'new'; row: Omit<Insertable<OrdersTable>, 'pay_status' | 'vended'> }
+  /** A walk-up order awaiting its vend (paid, or flagged refund_owed meanwhile), settled by its dispense report. */
+  | { kind: 'open'; orderNumber: string; dispenseId: string }
+  /** The orders paid before a remote drop (a cabinet sale driven by the command). */
+  | { kind: 'command'; commandId: string };
+
+/** A vend that happened: which order it fulfils and which units left which aisle. */
+export interface Sale {
+  machineId: string;
+  aisleNo: number;
+  quantity: number;
+  /** The units leave the aisle here; false for a cashless capture (the board's own dispense report takes them). */
+  takesStock: boolean;
+  order: SoldOrder;
+  now: number;
+}
+
+export interface SaleRecord {
+  /** The order was written or moved to shipped; false: an open order someone else settled first (nothing was written). */
+  recorded: boolean;
+  /** The units left the aisle; false when the sale takes none or the machine has no such aisle. */
+  stockTaken: boolean;
+}
+
+/** What a walk-up order report brings: the order it names, the aisle that turned and whether the vend succeeded. */
+export interface WalkupReport {
+  orderNumber: string;
+  aisleNo: number;
+  success: boolean;
+  dispenseId: string;
+}
+
+export interface SalesDeps {
+  store: AppStore;
+  clock: Clock;
+  audit: AuditLog;
+}
+
+/**
+ * Sales (spec 1 §2.3, spec 2 §4.1): opening a walk-up order and recording a vend. `recordSale` is the
+ * one operation that writes a sold order — the walk-up dispense report, family A's vended createOrder,
+ * the remote-dispense ack and the cashless webhook all go through it — and its stock leaves the aisle
+ * through the inventory's one atomic decrement.
+ */
+export class SalesService {
+  constructor(private readonly deps: SalesDeps) {}
+
+  /** Records a vend inside the caller's transaction: the order as sold, then its stock. */
+  async recordSale(tx: Repos, sale: Sale): Promise<SaleRecord> {
+    const o = sale.order;
+    if (o.kind === 'new') await tx.orders.insertOrder({ ...o.row, pay_status: 'shipped', vended: 1 });
+    else if (o.kind === 'command') await tx.orders.settlePaidOfCommand(o.commandId, 'shipped', sale.now);
+    else if (!(await tx.orders.settleOpen(o.orderNumber, SETTLEABLE, { pay_status: 'shipped', vended: 1, dispense_id: o.dispenseId, updated_at: sale.now })))
+      return { recorded: false, stockTaken: false };
+    const stockTaken = sale.takesStock && (await tx.inventory.takeStock(sale.machineId, sale.aisleNo, sale.quantity));
+    return { recorded: true, stockTaken };
+  }
+
+  /**
+   * Opens a walk-up order on the machine's operator (the pool's while unclaimed): paid, awaiting its
+   * vend. The dispense report settles it (shipped, or refunded on failure); a cashless payment
+   * webhook naming the order attaches its payment. Stock moves when the vend is reported.
+   * `vended`: family A (`/apk/createOrder`) has no report leg, so its call records a sale already
+   * made: shipped, stock taken, nothing left for the refund sweep.
+   */
+  async openWalkup(m: SaleMachine, body: CreateOrderRequest, opts: { vended?: boolean } = {}): Promise<CreateOrderData> {
+    const payStatus = opts.vended ? 'shipped' : 'paid';
+    const now = this.deps.clock.now();
+    return this.deps.store.transaction(async (tx) => {
+      const machine = await tx.machines.machineById(m.machineId);
+      if (!machine) throw new AppError('not_found', 'Unknown device');
+      const aisle = await tx.inventory.lockAisle(m.machineId, body.aisleNo);
+      if (!aisle) throw badRequest(`Machine ${m.machineNo} has no aisle ${body.aisleNo}`);
+      // A retried call (its answer was lost) gets the order the first one opened. Looked up under the
+      // aisle's lock, before the stock rules: the first call may have taken the last unit.
+      if (body.requestRef) {
+        const prior = await tx.orders.orderByRequestRef(m.machineId, body.requestRef);
+        if (prior) {
+          if (prior.aisle_no !== body.aisleNo || prior.quantity !== body.quantity)
+            throw conflict(`requestRef ${body.requestRef} already opened order ${prior.order_number} (aisle ${prior.aisle_no}, quantity ${prior.quantity})`);
+          return {
+            orderNumber: prior.order_number,
+            machineCode: m.machineNo,
+            aisleNo: prior.aisle_no,
+            quantity: prior.quantity,
+            amount: centsToDecimal(prior.charged_cents),
+            amountCents: prior.charged_cents,
+            payStatus: prior.pay_status,
+          };
+        }
+      }
+      if (aisle.faulted === 1) throw conflict(`Aisle ${body.aisleNo} is faulted`);
+      if (aisle.price_cents <= 0) throw conflict(`Aisle ${body.aisleNo} has no price`);
+      if (aisle.current_stock < body.quantity) throw conflict(`Aisle ${body.aisleNo} has ${aisle.current_stock} in stock, ${body.quantity} ordered`);
+      const amount = aisle.price_cents * body.quantity;
+      const payMethod = body.payMethod ?? 'card';
+      const cashless = payMethod !== 'cash';
+      const terminal = cashless ? await tx.machines.terminalOf(m.machineId) : undefined;
+      const orderNumber = newId('ord', now);
+      const row = {
+        order_number: orderNumber,
+        machine_id: m.machineId,
+        operator_id: machine.operator_id,
+        aisle_no: body.aisleNo,
+        quantity: body.quantity,
+        paid_cents: amount,
+        charged_cents: amount,
+        tax_rate: machine.sales_tax_rate,
+        channel: 'walkup',
+        pay_method: payMethod,
+        terminal_id: terminal?.id ?? null,
+        card_brand: cashless ? (body.cardBrand ?? null) : null,
+        card_last4: cashless ? (body.cardLast4 ?? null) : null,
+        settlement_account: terminal?.merchant_account ?? null,
+        command_id: null,
+        dispense_id: null,
+        request_ref: body.requestRef ?? null,
+        created_at: now,
+        updated_at: now,
+      };
+      try {
+        // the aisle is locked and holds the units: the stock is taken whole
+        if (opts.vended)
+          await this.recordSale(tx, {
+            machineId: m.machineId,
+            aisleNo: body.aisleNo,
+            quantity: body.quantity,
+            takesStock: true,
+            order: { kind: 'new', row },
+            now,
+          });
+        else await tx.orders.insertOrder({ ...row, pay_status: payStatus, vended: 0 });
+      } catch (e) {
+        // the same requestRef racing in on another aisle (the same aisle waits on its lock above)
+        if (body.requestRef && isUniqueViolation(e)) throw conflict(`requestRef ${body.requestRef} is already in use on this cabinet`);
+        throw e;
+      }
+      await this.deps.audit.record(tx, null, 'cabinet.order', `order:${orderNumber} machine:${m.machineNo}`);
+      return {
+        orderNumber,
+        machineCode: m.machineNo,
+        aisleNo: body.aisleNo,
+        quantity: body.quantity,
+        amount: centsToDecimal(amount),
+        amountCents: amount,
+        payStatus,
+      };
+    });
+  }
+
+  /**
+   * A walk-up vend's dispense report, inside the report's transaction: success records the sale
+   * (shipped, stock taken); failure refunds the order. Answers the order's new status. An order of
+   * another cabinet is 404, one for another aisle 400, one already settled 409.
+   */
+  async settleWalkup(tx: Repos, m: SaleMachine, report: WalkupReport, now: number): Promise<'shipped' | 'refunded'> {
+    const order = await tx.orders.order(report.orderNumber);
+    if (!order || order.machine_id !== m.machineId) throw new AppError('not_found', `Order ${report.orderNumber} not found on this cabinet`);
+    if (order.aisle_no !== report.aisleNo)
+      throw badRequest(`Order ${order.order_number} is for aisle ${order.aisle_no}, the report names aisle ${report.aisleNo}`);
+    const alreadySettled = () => conflict(`Order ${order.order_number} is already settled (${order.pay_status})`);
+    if (!report.success) {
+      const refunded = await tx.orders.settleOpen(order.order_number, SETTLEABLE, {
+        pay_status: 'refunded',
+        vended: 0,
+        dispense_id: report.dispenseId,
+        updated_at: now,
+      });
+      if (!refunded) throw alreadySettled();
+      return 'refunded';
+    }
+    const sale = await this.recordSale(tx, {
+      machineId: m.machineId,
+      aisleNo: order.aisle_no,
+      quantity: order.quantity,
+      takesStock: true,
+      order: { kind: 'open', orderNumber: order.order_number, dispenseId: report.dispenseId },
+      now,
+    });
+    if (!sale.recorded) throw alreadySettled();
+    if (!sale.stockTaken) throw badRequest(`Machine ${m.machineNo} has no aisle ${order.aisle_no}`);
+    return 'shipped';
+  }
+}
