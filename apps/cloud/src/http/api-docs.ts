@@ -23,7 +23,7 @@ export interface RouteDoc {
   contentType?: string;
   /**
    * Error statuses this route answers beyond the ones derived from the rest of the doc (see
-   * `derivedErrors`: auth → 401/403/429, params/query/body → 400/422, every route → 413/415), e.g. 404 or 409.
+   * `derivedErrors`: auth → 401/403/429, params/query/body → 422, every route → 400/413/415), e.g. 404 or 409.
    */
   errors?: number[];
   /** Optional: the operation's id in the document; derived from method and path when absent. */
@@ -80,7 +80,8 @@ const UNAUTHORIZED = ERROR_TABLE.unauthorized.message;
 /** Named error responses; the document's `components.responses` holds the ones its operations use. */
 const ERROR_KINDS = {
   BadRequest: {
-    description: 'Bad body or parameters: missing or out-of-rule values (spec 1 §7). The message is the catalogue text, then the reasons.',
+    description:
+      'Bad body or parameters: missing or out-of-rule values, or a body that is not valid JSON — read before routing, whatever the operation (spec 1 §7). The message is the catalogue text, then the reasons.',
     example: BAD_REQUEST,
     prefix: BAD_REQUEST,
   },
@@ -181,14 +182,15 @@ function errorKindOf(r: RouteDoc, status: number): ErrorKindName | null {
 
 /**
  * The error statuses a route answers by what its doc says, before anything route-specific:
- * - the body parsers run for every request (app.ts), before routing: 413 and 415 everywhere;
+ * - the body parsers read any body a request carries (app.ts), before routing, whatever the method:
+ *   400 (not valid JSON), 413 (too large) and 415 (charset or encoding) everywhere;
  * - params, query or body parsed with a schema: 400 (missing or out of rule) and 422 (wrong types);
  * - the auth kind: operator and admin 401 → 429 → 403 (403 only where a scope or admin is needed),
  *   device 401/403, signature 401, the OAuth token endpoint 400/401.
  */
 export function derivedErrors(r: RouteDoc): number[] {
-  const e = new Set<number>([413, 415]);
-  if (r.params || r.query || r.body) e.add(400).add(422);
+  const e = new Set<number>([400, 413, 415]);
+  if (r.params || r.query || r.body) e.add(422);
   switch (r.auth) {
     case 'operator':
       e.add(401).add(429);
@@ -255,7 +257,7 @@ function scopeLine(r: RouteDoc): string | null {
   const sets = requiredScopeSets(r).filter((s) => s.length > 0);
   if (sets.length === 0) return null;
   if (sets.length === 1) return `Requires scope: ${sets[0]!.join(', ')}.`;
-  return `Requires the scopes of one of: ${sets.map((s) => s.join(' + ')).join('; ')} (see below for which applies).`;
+  return `Requires scope: ${sets.map((s) => s.join(' + ')).join(', or ')} (which one depends on the request).`;
 }
 
 /**
