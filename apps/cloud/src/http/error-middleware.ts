@@ -92,7 +92,8 @@ export function errorHandler(logger: Logger, metrics: { writeFailures: number })
               ? 'Request body too large'
               : e.type === 'encoding.unsupported' || e.type === 'charset.unsupported'
                 ? `${ERROR_TABLE.bad_request.message}: unsupported body encoding`
-                : ERROR_TABLE.bad_request.message;
+                : // another exposed client error (say the static file sender's 404) keeps its own status's text
+                  (Object.values(ERROR_TABLE).find((t) => t.status === status)?.message ?? ERROR_TABLE.bad_request.message);
         sendError(res, status, message);
         return;
       }
