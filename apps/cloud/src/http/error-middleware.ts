@@ -5,13 +5,39 @@ import { ZodError } from 'zod';
 import { AppError, ERROR_TABLE, type ErrorCode } from './errors.ts';
 import { sendError } from './envelope.ts';
 
-function describeIssues(issues: { path: string; message: string }[]): string {
-  return issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+/** How much of a request's faults an error message shows: enough to fix the request, never a copy of it. */
+export const MESSAGE_BOUNDS = {
+  /** Issues listed; the rest are counted ("… and 49990 more"). */
+  issues: 10,
+  /** Characters of one issue (path and message): an unknown key or an echoed value can be any length. */
+  issueChars: 200,
+  /** Characters of the whole message, whatever produced it. */
+  messageChars: 4096,
+} as const;
+
+/** `s` cut to at most `max` characters, ending in '…' when cut (never half a surrogate pair). */
+export function truncate(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let cut = s.slice(0, max - 1);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
+/** The first few issues, each cut to a bounded length, then how many more there are. */
+export function describeIssues(issues: readonly { path: string; message: string }[]): string {
+  const shown = issues.slice(0, MESSAGE_BOUNDS.issues).map((i) => truncate(i.path ? `${i.path}: ${i.message}` : i.message, MESSAGE_BOUNDS.issueChars));
+  const more = issues.length - shown.length;
+  return more > 0 ? `${shown.join('; ')}; … and ${more} more` : shown.join('; ');
+}
+
+/** Every error message goes out through here: the catalogue text first, bounded in length. */
+function sendBounded(res: Parameters<typeof sendError>[0], status: number, message: string, headers?: Record<string, string>): void {
+  sendError(res, status, truncate(message, MESSAGE_BOUNDS.messageChars), headers);
 }
 
 /** Unknown routes answer 404 in the envelope. */
 export const notFoundHandler: RequestHandler = (req, res) => {
-  sendError(res, 404, `No route for ${req.method} ${req.path}`);
+  sendBounded(res, 404, `No route for ${req.method} ${truncate(req.path, MESSAGE_BOUNDS.issueChars)}`);
 };
 
 /**
@@ -40,7 +66,7 @@ export function errorHandler(logger: Logger, metrics: { writeFailures: number })
     if (err instanceof AppError) {
       const message = catalogued(err);
       const detail = err.options.issues?.length ? `${message}: ${describeIssues(err.options.issues)}` : message;
-      sendError(res, err.status, detail, err.options.headers);
+      sendBounded(res, err.status, detail, err.options.headers);
       return;
     }
     if (err instanceof URIError) {
@@ -50,7 +76,7 @@ export function errorHandler(logger: Logger, metrics: { writeFailures: number })
     }
     if (err instanceof ZodError) {
       const issues = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-      sendError(res, 422, `${ERROR_TABLE.validation.message}: ${describeIssues(issues)}`);
+      sendBounded(res, 422, `${ERROR_TABLE.validation.message}: ${describeIssues(issues)}`);
       return;
     }
     const e = err as { type?: string; status?: number; statusCode?: number; expose?: boolean };
@@ -66,7 +92,8 @@ export function errorHandler(logger: Logger, metrics: { writeFailures: number })
               ? 'Request body too large'
               : e.type === 'encoding.unsupported' || e.type === 'charset.unsupported'
                 ? `${ERROR_TABLE.bad_request.message}: unsupported body encoding`
-                : ERROR_TABLE.bad_request.message;
+                : // another exposed client error (say the static file sender's 404) keeps its own status's text
+                  (Object.values(ERROR_TABLE).find((t) => t.status === status)?.message ?? ERROR_TABLE.bad_request.message);
         sendError(res, status, message);
         return;
       }

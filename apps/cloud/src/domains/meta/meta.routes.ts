@@ -1,15 +1,46 @@
 import { Router } from 'express';
 import type { AppContext } from '../../context.ts';
-import { renderDocsPage } from './docs-page.ts';
+import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
+import { renderReferenceList, type ReferenceDoc } from './docs-page.ts';
+import { createDocsUi, DOCS_CSP, PAGE_CSS } from './docs-ui.ts';
 
-/** The OpenAPI document and the human docs page, rendered from every route's declaration. */
+/**
+ * The OpenAPI document and the interactive reference (Swagger UI, served from its npm package),
+ * rendered from every route's declaration. In sandbox mode the reference comes with alice's public
+ * sandbox key preset, so "Try it out" works at once; never in production.
+ */
 export function metaRoutes(ctx: AppContext): Router {
   const r = Router();
+  const ui = createDocsUi();
+  const sandbox = ctx.config.mode === 'sandbox';
+  // Built on the first request, when every router has declared its routes; they never change after.
+  let doc: Record<string, unknown> | null = null;
+  const document = () => (doc ??= ctx.docs.document());
+  let page: string | null = null;
+  const initScript = ui.initScript(sandbox ? SANDBOX_CREDENTIALS.alice.apiKey : null);
+
   r.get('/openapi.json', (_req, res) => {
-    res.json(ctx.docs.document());
+    res.json(document());
   });
   r.get('/docs', (_req, res) => {
-    res.type('html').send(renderDocsPage(ctx.docs.document() as Parameters<typeof renderDocsPage>[0]));
+    page ??= ui.page(String((document()['info'] as { title?: unknown }).title), {
+      sandbox,
+      fallback: renderReferenceList(document() as unknown as ReferenceDoc),
+    });
+    res.set({ 'Content-Security-Policy': DOCS_CSP, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-cache' });
+    res.type('html').send(page);
+  });
+  r.get('/docs/init.js', (_req, res) => {
+    res.set({ 'Content-Security-Policy': DOCS_CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
+    res.type('text/javascript').send(initScript);
+  });
+  r.get('/docs/page.css', (_req, res) => {
+    res.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
+    res.type('text/css').send(PAGE_CSS);
+  });
+  r.get(`${ui.assetBase}/:file`, (req, res, next) => {
+    res.set('Content-Security-Policy', DOCS_CSP);
+    if (!ui.sendAsset(res, req.params.file)) next();
   });
   return r;
 }
