@@ -18,6 +18,7 @@ import { jobsRoutes } from './jobs/jobs.routes.ts';
 import { gatewayRoutes } from './domains/gateway/gateway.routes.ts';
 import { apkRoutes } from './domains/apk/apk.routes.ts';
 import { deviceCredentialsRoutes } from './domains/device-credentials/device-credentials.routes.ts';
+import { factoryBuildsRoutes } from './domains/device-credentials/factory-builds.routes.ts';
 import { releasesRoutes } from './domains/releases/releases.routes.ts';
 
 /** Builds the HTTP application from an already-constructed context. No I/O happens here. */
@@ -48,7 +49,8 @@ export function createApp(ctx: AppContext, services: Services): Express {
   // One line per domain; each router declares its routes and their documentation together.
   app.use(gatewayRoutes(ctx)); // first: the cabinets' hot legs should not walk every other router's stack
   app.use(apkRoutes(ctx));
-  app.use(deviceCredentialsRoutes(ctx));
+  app.use(deviceCredentialsRoutes(services.routes, services.credentialAdmin, services.enrolmentModes, services.credentialFleet));
+  app.use(factoryBuildsRoutes(services.routes, services.factoryBuilds));
   app.use(metaRoutes(ctx));
   app.use(sandboxRoutes(ctx));
   app.use(inventoryRoutes(ctx));

@@ -7,6 +7,8 @@ import { AccountsRepo } from './domains/accounts/accounts.repo.ts';
 import { AuthRepo } from './domains/auth/auth.repo.ts';
 import { CommandsRepo } from './domains/commands/commands.repo.ts';
 import { DeviceCredentialsRepo } from './domains/device-credentials/device-credentials.repo.ts';
+import { CredentialFleetRepo } from './domains/device-credentials/credential-fleet.repo.ts';
+import { IdentityIncidentsRepo } from './domains/device-credentials/identity-incidents.repo.ts';
 import { GatewayRepo } from './domains/gateway/gateway.repo.ts';
 import { InventoryRepo } from './domains/inventory/inventory.repo.ts';
 import { MachinesRepo } from './domains/machines/machines.repo.ts';
@@ -59,6 +61,12 @@ export class Repos {
   }
   get deviceCredentials(): DeviceCredentialsRepo {
     return this.#once('deviceCredentials', (db, dialect) => new DeviceCredentialsRepo(db, dialect));
+  }
+  get credentialFleet(): CredentialFleetRepo {
+    return this.#once('credentialFleet', (db) => new CredentialFleetRepo(db));
+  }
+  get identityIncidents(): IdentityIncidentsRepo {
+    return this.#once('identityIncidents', (db, dialect) => new IdentityIncidentsRepo(db, dialect));
   }
   get gateway(): GatewayRepo {
     return this.#once('gateway', (db, dialect) => new GatewayRepo(db, dialect));

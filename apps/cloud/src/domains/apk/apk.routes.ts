@@ -17,7 +17,9 @@ import { sendOk } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
 import { defineLegacyRoute } from '../../http/route.ts';
 import { parseInput } from '../../http/validate.ts';
-import { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
+import { createAppStore } from '../../repos.ts';
+import { DeviceKeyVerifier } from '../device-credentials/key-verifier.ts';
+import { EnrolmentService } from '../device-credentials/enrolment.service.ts';
 import { cabinetAuth, cabinetOf, type LegPolicy } from '../gateway/device-auth.ts';
 import { GatewayService } from '../gateway/gateway.service.ts';
 import { ApkService } from './apk.service.ts';
@@ -32,14 +34,15 @@ const SerialQuery = ApkSerialCarrier.pick({ equipmentNo: true });
  * looked up by serial or written (a refused first contact provisions nothing).
  */
 export function apkRoutes(ctx: AppContext): Router {
-  const creds = new DeviceCredentialsService(ctx);
-  const gateway = new GatewayService(ctx, creds);
+  const credentialDeps = { store: createAppStore(ctx.database), clock: ctx.clock, audit: ctx.audit, devices: ctx.devices };
+  const keys = new DeviceKeyVerifier(credentialDeps);
+  const gateway = new GatewayService(ctx, new EnrolmentService(credentialDeps));
   const service = new ApkService(ctx, gateway);
   const r = Router();
   const docs = ctx.docs;
   const tag = 'family-A cabinet';
   const auth = (policy: Omit<LegPolicy, 'bodySerialFields' | 'fleetSecret'>) =>
-    cabinetAuth(creds, gateway, ctx.config.fleetSecret, { ...policy, fleetSecret: true, bodySerialFields: APK_SERIAL_FIELDS });
+    cabinetAuth(keys, gateway, ctx.config.fleetSecret, { ...policy, fleetSecret: true, bodySerialFields: APK_SERIAL_FIELDS });
   const errors = [400, 401, 403, 404, 410, 422, 503];
 
   defineLegacyRoute(

@@ -12,7 +12,7 @@ import {
 import { safeEqual } from '../../crypto/secrets.ts';
 import { AppError } from '../../http/errors.ts';
 import { parseInput } from '../../http/validate.ts';
-import type { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
+import type { DeviceKeyVerifier } from '../device-credentials/key-verifier.ts';
 import type { GatewayService } from './gateway.service.ts';
 
 /** The cabinet a gateway call comes from, resolved from its credential. */
@@ -126,7 +126,7 @@ function judgeInput(req: Request, policy: LegPolicy): void {
  * 5. The witness echo is judged (a stale one records a copy suspicion, never refuses) and this
  *    response's token is set; the machine is marked online (throttled).
  */
-export function cabinetAuth(creds: DeviceCredentialsService, gateway: GatewayService, fleetSecret: string | undefined, policy: LegPolicy): RequestHandler {
+export function cabinetAuth(creds: DeviceKeyVerifier, gateway: GatewayService, fleetSecret: string | undefined, policy: LegPolicy): RequestHandler {
   return async (req, res, next) => {
     let caller: CabinetCaller;
     const key = header(req, DEVICE_KEY_HEADER);

@@ -104,8 +104,7 @@ describe.each(DIALECTS)('cabinet gateway legs on %s', (dialect) => {
       platform: 'agent',
     });
     const gateway = await import('./gateway.service.ts');
-    const creds = await import('../device-credentials/device-credentials.service.ts');
-    const service = new gateway.GatewayService(t.ctx, new creds.DeviceCredentialsService(t.ctx));
+    const service = new gateway.GatewayService(t.ctx, t.services.enrolment);
     const first = await service.agentReports(m.id);
     expect(first.deferring).toMatchObject({ ...deferring, firstReportedAt: '2026-11-20T12:00:00.000+0000' });
     expect(first.blocked).toBeNull();

@@ -26,7 +26,9 @@ import { guard } from '../../http/guard.ts';
 import { principalOf } from '../../http/authenticate.ts';
 import { defineLegacyRoute } from '../../http/route.ts';
 import { parseInput } from '../../http/validate.ts';
-import { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
+import { createAppStore } from '../../repos.ts';
+import { DeviceKeyVerifier } from '../device-credentials/key-verifier.ts';
+import { EnrolmentService } from '../device-credentials/enrolment.service.ts';
 import { cabinetAuth, cabinetOf, type LegPolicy } from './device-auth.ts';
 import { GatewayService } from './gateway.service.ts';
 import { ReleasesService } from '../releases/releases.service.ts';
@@ -44,14 +46,16 @@ const SerialQuery = SerialCarrier.pick({ equipmentNo: true });
  * to the service.
  */
 export function gatewayRoutes(ctx: AppContext): Router {
-  const creds = new DeviceCredentialsService(ctx);
+  const credentialDeps = { store: createAppStore(ctx.database), clock: ctx.clock, audit: ctx.audit, devices: ctx.devices };
+  const keys = new DeviceKeyVerifier(credentialDeps);
+  const creds = new EnrolmentService(credentialDeps);
   const service = new GatewayService(ctx, creds);
   const releases = new ReleasesService(ctx);
   const r = Router();
   const docs = ctx.docs;
   const tag = 'cabinet gateway';
   const auth = (policy: Omit<LegPolicy, 'bodySerialFields'>) =>
-    cabinetAuth(creds, service, ctx.config.fleetSecret, { ...policy, bodySerialFields: CABINET_SERIAL_FIELDS });
+    cabinetAuth(keys, service, ctx.config.fleetSecret, { ...policy, bodySerialFields: CABINET_SERIAL_FIELDS });
   const errors = (...extra: number[]) => [400, 401, 403, 404, 410, 422, 503, ...extra].sort((a, b) => a - b);
 
   defineLegacyRoute(

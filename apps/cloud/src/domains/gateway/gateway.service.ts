@@ -25,8 +25,8 @@ import { formatTimestamp } from '../../http/time-format.ts';
 import { InventoryRepo } from '../inventory/inventory.repo.ts';
 import { CommandsService } from '../commands/commands.service.ts';
 import type { PendingNotifier } from '../commands/pending-notifier.ts';
-import { DeviceCredentialsRepo, type MachineRef } from '../device-credentials/device-credentials.repo.ts';
-import type { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
+import { MachinesRepo } from '../machines/machines.repo.ts';
+import type { EnrolmentService, EnrollingMachine as MachineRef } from '../device-credentials/enrolment.service.ts';
 import { derivedAdminPin } from '../device-credentials/device-keys.ts';
 import { buildConfigBlock, parseCapabilities, parseFeatureSettings } from './config-block.ts';
 import type { CabinetCaller, LegPolicy } from './device-auth.ts';
@@ -147,7 +147,7 @@ export class GatewayService {
 
   constructor(
     private readonly ctx: Services,
-    private readonly creds: DeviceCredentialsService,
+    private readonly creds: EnrolmentService,
   ) {
     this.commands = new CommandsService({ db: ctx.database.db, clock: ctx.clock, audit: ctx.audit, pending: ctx.pendingNotifier });
   }
@@ -172,7 +172,7 @@ export class GatewayService {
    * every fault (and remembered for the admins' list).
    */
   async resolveSerial(serial: string, policy: Pick<LegPolicy, 'provision' | 'leg'>): Promise<MachineRef & { provisioned: boolean }> {
-    const repo = new DeviceCredentialsRepo(this.ctx.database.db, this.ctx.database.dialect);
+    const repo = new MachinesRepo(this.ctx.database.db, this.ctx.database.dialect);
     const known = await repo.machineByNo(serial);
     if (known) return { ...known, provisioned: false };
     if (!policy.provision) throw new AppError('not_found', 'Unknown device');
@@ -180,7 +180,7 @@ export class GatewayService {
     const platform = policy.provision;
     const attempt = () =>
       this.ctx.database.db.transaction().execute(async (trx) => {
-        const again = await new DeviceCredentialsRepo(trx, this.ctx.database.dialect).machineByNo(serial);
+        const again = await new MachinesRepo(trx, this.ctx.database.dialect).machineByNo(serial);
         if (again) return { ...again, provisioned: false };
         const now = this.now;
         const id = await provisionPoolMachine(trx, this.ctx.database.dialect, { machineNo: serial, platform, mode: this.ctx.config.mode, now });
@@ -630,7 +630,7 @@ export class GatewayService {
   // --- per-machine settings (operator API) ----------------------------------------------------
 
   private async settingsMachine(p: Principal, machineNo: string, write: boolean): Promise<MachineRef> {
-    const m = await new DeviceCredentialsRepo(this.ctx.database.db, this.ctx.database.dialect).machineByNo(machineNo);
+    const m = await new MachinesRepo(this.ctx.database.db, this.ctx.database.dialect).machineByNo(machineNo);
     if (!m || !(p.admin || (m.operator_id !== null && m.operator_id === p.operatorId))) throw machineNotFound();
     if (!p.admin && !p.scopes.has(write ? 'machines:write' : 'machines:read')) throw new AppError('forbidden');
     return m;

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import { seedSandbox } from '../../db/seed.ts';
+import { sandboxSeedSteps } from '../../bootstrap.ts';
 import { SandboxRepo } from './sandbox.repo.ts';
 import type { Principal } from '../../http/principal.ts';
 import { AppError } from '../../http/errors.ts';
@@ -98,7 +99,7 @@ export class SandboxService {
       const repo = new SandboxRepo(trx);
       const kept = wipeMoney ? [] : await repo.nonSeedOrders();
       await repo.wipe();
-      await seedSandbox(trx, this.ctx.clock.now(), this.ctx.sealer);
+      await seedSandbox(trx, this.ctx.clock.now(), this.ctx.sealer, sandboxSeedSteps(this.ctx.database.dialect));
       const owners = new Map((await repo.machineOwners()).map((m) => [m.id, m.operator_id]));
       const reapply = kept.filter((o) => owners.has(o.machine_id)).map((o) => ({ ...o, operator_id: owners.get(o.machine_id) ?? null }));
       for (let i = 0; i < reapply.length; i += 200)
