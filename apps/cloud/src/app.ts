@@ -62,7 +62,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(operatorViewRoutes(ctx, services.machines));
   app.use(commandsRoutes(ctx));
   app.use(jobsRoutes(ctx));
-  app.use(releasesRoutes(ctx));
+  app.use(releasesRoutes(services.routes, services.releaseRegistry, services.rollouts, services.upgradeOffers, services.agentFleet));
 
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.logger, ctx.metrics));

@@ -87,7 +87,7 @@ export class Repos {
     return this.#once('payments', (db) => new PaymentsRepo(db));
   }
   get releases(): ReleasesRepo {
-    return this.#once('releases', (db) => new ReleasesRepo(db));
+    return this.#once('releases', (db, dialect) => new ReleasesRepo(db, dialect));
   }
   get sandbox(): SandboxRepo {
     return this.#once('sandbox', (db) => new SandboxRepo(db));

@@ -9,6 +9,10 @@ import { EnrolmentModesService } from './domains/device-credentials/enrolment-mo
 import { EnrolmentService } from './domains/device-credentials/enrolment.service.ts';
 import { FactoryBuildsService } from './domains/device-credentials/factory-builds.service.ts';
 import { DeviceKeyVerifier } from './domains/device-credentials/key-verifier.ts';
+import { AgentFleetService } from './domains/releases/agent-fleet.service.ts';
+import { ReleaseRegistryService } from './domains/releases/release-registry.service.ts';
+import { RolloutService } from './domains/releases/rollout.service.ts';
+import { UpgradeOffersService } from './domains/releases/upgrade-offers.service.ts';
 
 /**
  * Every service of the cloud, each built exactly once (in `createServices`). Route factories and
@@ -26,6 +30,11 @@ export interface Services {
   enrolmentModes: EnrolmentModesService;
   credentialFleet: CredentialFleetService;
   factoryBuilds: FactoryBuildsService;
+  /** Agent releases: the registry, the rollout and pins, each cabinet's offer, the fleet view and progress. */
+  releaseRegistry: ReleaseRegistryService;
+  rollouts: RolloutService;
+  upgradeOffers: UpgradeOffersService;
+  agentFleet: AgentFleetService;
 }
 
 /** The composition root: repositories, clock and collaborators go in as each service's named `Deps`. */
@@ -39,6 +48,7 @@ export function createServices(ctx: AppContext): Services {
   };
   const machines = new MachinesService({ store, clock, audit, geocoder: ctx.geocoder, config });
   const enrolmentModes = new EnrolmentModesService({ store, clock, audit });
+  const upgradeOffers = new UpgradeOffersService({ store });
   return {
     store,
     routes,
@@ -49,5 +59,9 @@ export function createServices(ctx: AppContext): Services {
     enrolmentModes,
     credentialFleet: new CredentialFleetService({ store, clock, modes: enrolmentModes }),
     factoryBuilds: new FactoryBuildsService({ store, clock, audit }),
+    releaseRegistry: new ReleaseRegistryService({ store, clock, audit, config }),
+    rollouts: new RolloutService({ store, clock, audit, offers: upgradeOffers }),
+    upgradeOffers,
+    agentFleet: new AgentFleetService({ store, clock, offers: upgradeOffers }),
   };
 }

@@ -6,7 +6,9 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import type { AuditLog } from '../http/audit.ts';
 import { CommandsService } from '../domains/commands/commands.service.ts';
-import { ReleasesService } from '../domains/releases/releases.service.ts';
+import { createAppStore } from '../repos.ts';
+import { AgentFleetService } from '../domains/releases/agent-fleet.service.ts';
+import { UpgradeOffersService } from '../domains/releases/upgrade-offers.service.ts';
 import { createLease, type LeaderLease } from './lease.ts';
 import { Loop, type LoopWork } from './loop.ts';
 import { SweepsRepo } from './sweeps.repo.ts';
@@ -79,7 +81,8 @@ export function dispenseDecisionWork(d: Pick<JobsDeps, 'database' | 'clock' | 'a
  * changed since the last one. Resolves the number of snapshots written (0 on a quiet fleet).
  */
 export function rolloutSweepWork(d: Pick<JobsDeps, 'database' | 'clock' | 'audit' | 'config'>): LoopWork {
-  const releases = new ReleasesService({ database: d.database, clock: d.clock, audit: d.audit, config: d.config });
+  const store = createAppStore(d.database);
+  const releases = new AgentFleetService({ store, clock: d.clock, offers: new UpgradeOffersService({ store }) });
   return () => releases.recordProgress();
 }
 

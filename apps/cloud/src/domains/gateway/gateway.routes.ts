@@ -31,7 +31,7 @@ import { DeviceKeyVerifier } from '../device-credentials/key-verifier.ts';
 import { EnrolmentService } from '../device-credentials/enrolment.service.ts';
 import { cabinetAuth, cabinetOf, type LegPolicy } from './device-auth.ts';
 import { GatewayService } from './gateway.service.ts';
-import { ReleasesService } from '../releases/releases.service.ts';
+import { UpgradeOffersService } from '../releases/upgrade-offers.service.ts';
 import { MachineNoParams, SettingsBody, SettingsData } from './gateway.schemas.ts';
 
 const CABINET_SERIAL_FIELDS = ['equipmentNo', 'serialNumber'] as const;
@@ -50,7 +50,7 @@ export function gatewayRoutes(ctx: AppContext): Router {
   const keys = new DeviceKeyVerifier(credentialDeps);
   const creds = new EnrolmentService(credentialDeps);
   const service = new GatewayService(ctx, creds);
-  const releases = new ReleasesService(ctx);
+  const releases = new UpgradeOffersService(credentialDeps);
   const r = Router();
   const docs = ctx.docs;
   const tag = 'cabinet gateway';
