@@ -51,15 +51,15 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(apkRoutes(ctx));
   app.use(deviceCredentialsRoutes(services.routes, services.credentialAdmin, services.enrolmentModes, services.credentialFleet));
   app.use(factoryBuildsRoutes(services.routes, services.factoryBuilds));
-  app.use(metaRoutes(ctx));
-  app.use(sandboxRoutes(ctx));
+  app.use(metaRoutes(services.routes));
+  app.use(sandboxRoutes(services.routes, services.sandbox));
   app.use(inventoryRoutes(ctx));
   app.use(ordersRoutes(ctx));
   app.use(paymentsRoutes(ctx));
-  app.use(authRoutes(ctx)); // the router, then /oauth/token's RFC 6749 error handler
-  app.use(accountsRoutes(ctx));
+  app.use(authRoutes(services.routes, services.auth, services.oauth, services.signIn)); // the router, then /oauth/token's RFC 6749 error handler
+  app.use(accountsRoutes(services.routes, services.accounts));
   app.use(machinesRoutes(services.routes, services.machines));
-  app.use(operatorViewRoutes(ctx, services.machines));
+  app.use(operatorViewRoutes(services.routes, services.operatorView));
   app.use(commandsRoutes(ctx));
   app.use(jobsRoutes(ctx));
   app.use(releasesRoutes(services.routes, services.releaseRegistry, services.rollouts, services.upgradeOffers, services.agentFleet));

@@ -1,6 +1,6 @@
 import type { AppContext } from './context.ts';
 import type { Dialect } from './db/database.ts';
-import { seedSandbox, type SeedStep } from './db/seed.ts';
+import type { SeedStep } from './db/seed.ts';
 import { Repos, createAppStore } from './repos.ts';
 import { seedEnrolmentArms } from './domains/device-credentials/sandbox-seed.ts';
 
@@ -12,7 +12,8 @@ export function sandboxSeedSteps(dialect: Dialect): SeedStep[] {
 /** Sandbox mode seeds the deterministic data set into an empty store; production seeds nothing. */
 export async function seedIfEmpty(ctx: AppContext): Promise<boolean> {
   if (ctx.config.mode !== 'sandbox') return false;
-  if ((await createAppStore(ctx.database).repos.sandbox.count('operators')) > 0) return false;
-  await ctx.database.db.transaction().execute((trx) => seedSandbox(trx, ctx.clock.now(), ctx.sealer, sandboxSeedSteps(ctx.database.dialect)));
+  const store = createAppStore(ctx.database);
+  if ((await store.repos.sandbox.count('operators')) > 0) return false;
+  await store.transaction((tx) => tx.sandbox.seed(ctx.clock.now(), ctx.sealer, sandboxSeedSteps(ctx.database.dialect)));
   return true;
 }

@@ -7,10 +7,8 @@ import { AuditLog } from './http/audit.ts';
 import { ApiDocs } from './http/api-docs.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { Sealer } from './crypto/secrets.ts';
-import { AuthRepo } from './domains/auth/auth.repo.ts';
-import { AuthService } from './domains/auth/auth.service.ts';
+import type { Authenticator } from './http/principal.ts';
 import { Jobs } from './jobs/jobs.ts';
-import { IdentityTokenVerifier, IdpBearerVerifier } from './domains/auth/id-token.ts';
 import { createGeocoder, type Geocoder } from './domains/machines/geocoder.ts';
 import { DeviceRuntime } from './domains/device-credentials/runtime.ts';
 import { PendingNotifier } from './domains/commands/pending-notifier.ts';
@@ -26,7 +24,11 @@ export interface AppContext {
   sealer: Sealer;
   audit: AuditLog;
   rateLimiter: RateLimiter;
-  auth: AuthService;
+  /**
+   * @deprecated Transitional, for routers still calling `guard(ctx, …)`: createServices sets it to the
+   * AuthService it builds. Route factories take `RouteKit` (services.routes); this goes with the last such router.
+   */
+  auth: Authenticator;
   startedAt: number;
   /** Counters the persistence status reports. */
   metrics: { writeFailures: number };
@@ -51,6 +53,9 @@ export interface ContextOptions {
   geocoder?: Geocoder | null;
 }
 
+/** Until createServices wires the AuthService in, nobody is authenticated. */
+const UNWIRED: Authenticator = { fromApiKey: () => Promise.resolve(null), fromBearer: () => Promise.resolve(null) };
+
 export async function createContext(config: Config, opts: ContextOptions): Promise<AppContext> {
   const database =
     opts.database ?? (await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { sqliteFile: `${config.dataDir}/vend-${config.mode}.sqlite` }));
@@ -58,7 +63,6 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
   redis?.on('error', (err) => opts.logger.warn({ err: err.message }, 'redis error'));
   const sealer = new Sealer(config.dataKey);
   const audit = new AuditLog(opts.clock);
-  const authRepo = new AuthRepo(database.db);
   // One process per SQLite file: every enqueue is signalled in-process, so held calls need no look at the
   // store. Replicas share PostgreSQL: every 2 s one query probes all machines held here for commands
   // another replica enqueued.
@@ -81,12 +85,7 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     sealer,
     audit,
     rateLimiter: new RateLimiter(redis, config.redisKeyPrefix, { logger: opts.logger }),
-    auth: new AuthService(
-      authRepo,
-      opts.clock,
-      config.rateLimitPerHour,
-      config.idp ? new IdpBearerVerifier(new IdentityTokenVerifier(config.idp, opts.clock), authRepo, config.rateLimitPerHour) : null,
-    ),
+    auth: UNWIRED,
     startedAt: opts.clock.now(),
     metrics: { writeFailures: 0 },
     docs: new ApiDocs(),
