@@ -34,8 +34,7 @@ function parseCanary(json: string): string[] {
   }
 }
 
-export function toPolicy(r: AgentRolloutRow | undefined): RolloutPolicy | null {
-  if (!r) return null;
+function policyOf(r: AgentRolloutRow): RolloutPolicy & { canary: string[] } {
   return {
     targetVersion: r.target_version,
     phase: r.phase as RolloutPhase,
@@ -45,13 +44,13 @@ export function toPolicy(r: AgentRolloutRow | undefined): RolloutPolicy | null {
   };
 }
 
+export function toPolicy(r: AgentRolloutRow | undefined): RolloutPolicy | null {
+  return r ? policyOf(r) : null;
+}
+
 export function toRolloutData(r: AgentRolloutRow): RolloutData {
   return {
-    targetVersion: r.target_version,
-    phase: r.phase as RolloutPhase,
-    canary: parseCanary(r.canary_json),
-    percent: r.percent,
-    allowDowngrade: r.allow_downgrade === 1,
+    ...policyOf(r),
     note: r.note,
     holdReason: r.hold_reason,
     heldAt: formatTimestamp(r.held_at === null ? null : Number(r.held_at)),
