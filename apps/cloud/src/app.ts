@@ -3,6 +3,7 @@ import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from './context.ts';
 import type { Services } from './services.ts';
+import { SANDBOX_CREDENTIALS } from './db/seed.ts';
 import { errorHandler, notFoundHandler } from './http/error-middleware.ts';
 import { sandboxRoutes } from './domains/sandbox/sandbox.routes.ts';
 import { metaRoutes } from './domains/meta/meta.routes.ts';
@@ -19,6 +20,7 @@ import { jobsRoutes } from './jobs/jobs.routes.ts';
 import { gatewayRoutes } from './domains/gateway/gateway.routes.ts';
 import { apkRoutes } from './domains/apk/apk.routes.ts';
 import { deviceCredentialsRoutes } from './domains/device-credentials/device-credentials.routes.ts';
+import { factoryBuildsRoutes } from './domains/device-credentials/factory-builds.routes.ts';
 import { releasesRoutes } from './domains/releases/releases.routes.ts';
 
 /** Builds the HTTP application from an already-constructed context. No I/O happens here. */
@@ -56,26 +58,28 @@ export function createApp(ctx: AppContext, services: Services): Express {
       reports: s.dispenseReports,
       pendingPoll: s.pendingPoll,
       sales: s.sales,
-      creds: s.deviceCredentials,
-      releases: s.releases,
+      creds: s.enrolment,
+      releases: s.upgradeOffers,
       devices: ctx.devices,
     }),
   );
   app.use(apkRoutes(kit, s.cabinetGuard, s.apk, s.gateway, s.sales));
-  app.use(deviceCredentialsRoutes(ctx));
-  app.use(metaRoutes(ctx));
-  app.use(sandboxRoutes(ctx));
+  app.use(deviceCredentialsRoutes(kit, s.credentialAdmin, s.enrolmentModes, s.credentialFleet));
+  app.use(factoryBuildsRoutes(kit, s.factoryBuilds));
+  // in sandbox mode the interactive reference comes with alice's public key ready to try; never in production
+  app.use(metaRoutes(kit, ctx.config.mode === 'sandbox' ? SANDBOX_CREDENTIALS.alice.apiKey : null));
+  app.use(sandboxRoutes(kit, s.sandbox));
   app.use(inventoryRoutes(kit, s.inventory));
   app.use(ordersRoutes(kit, s.orders));
   app.use(paymentsRoutes(kit, s.payments));
-  app.use(authRoutes(ctx)); // the router, then /oauth/token's RFC 6749 error handler
-  app.use(accountsRoutes(ctx));
-  app.use(machinesRoutes(services.routes, services.machines));
+  app.use(authRoutes(kit, s.auth, s.oauth, s.signIn)); // the router, then /oauth/token's RFC 6749 error handler
+  app.use(accountsRoutes(kit, s.accounts));
+  app.use(machinesRoutes(kit, s.machines));
   app.use(cabinetSettingsRoutes(kit, s.cabinetSettings));
-  app.use(operatorViewRoutes(ctx, services.machines));
+  app.use(operatorViewRoutes(kit, s.operatorView));
   app.use(commandsRoutes(kit, s.commands));
   app.use(jobsRoutes(kit, s.jobs));
-  app.use(releasesRoutes(ctx));
+  app.use(releasesRoutes(kit, s.releaseRegistry, s.rollouts, s.upgradeOffers, s.agentFleet));
 
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.logger, ctx.metrics));

@@ -7,9 +7,6 @@ import { AuditLog } from './http/audit.ts';
 import { ApiDocs } from './http/api-docs.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { Sealer } from './crypto/secrets.ts';
-import { AuthRepo } from './domains/auth/auth.repo.ts';
-import { AuthService } from './domains/auth/auth.service.ts';
-import { IdentityTokenVerifier, IdpBearerVerifier } from './domains/auth/id-token.ts';
 import type { Geocoder } from './domains/machines/geocoder.ts';
 import { NominatimGeocoder } from './domains/machines/nominatim.ts';
 import { DeviceRuntime } from './domains/device-credentials/runtime.ts';
@@ -26,7 +23,6 @@ export interface AppContext {
   sealer: Sealer;
   audit: AuditLog;
   rateLimiter: RateLimiter;
-  auth: AuthService;
   startedAt: number;
   /** Counters the persistence status reports. */
   metrics: { writeFailures: number };
@@ -56,7 +52,6 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
   redis?.on('error', (err) => opts.logger.warn({ err: err.message }, 'redis error'));
   const sealer = new Sealer(config.dataKey);
   const audit = new AuditLog(opts.clock);
-  const authRepo = new AuthRepo(database.db);
   // One process per SQLite file: every enqueue is signalled in-process, so held calls need no look at the
   // store. Replicas share PostgreSQL: every 2 s one query probes all machines held here for commands
   // another replica enqueued.
@@ -79,12 +74,6 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     sealer,
     audit,
     rateLimiter: new RateLimiter(redis, config.redisKeyPrefix, { logger: opts.logger }),
-    auth: new AuthService(
-      authRepo,
-      opts.clock,
-      config.rateLimitPerHour,
-      config.idp ? new IdpBearerVerifier(new IdentityTokenVerifier(config.idp, opts.clock), authRepo, config.rateLimitPerHour) : null,
-    ),
     startedAt: opts.clock.now(),
     metrics: { writeFailures: 0 },
     docs: new ApiDocs(),

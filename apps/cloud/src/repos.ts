@@ -7,6 +7,8 @@ import { AccountsRepo } from './domains/accounts/accounts.repo.ts';
 import { AuthRepo } from './domains/auth/auth.repo.ts';
 import { CommandsRepo } from './domains/commands/commands.repo.ts';
 import { DeviceCredentialsRepo } from './domains/device-credentials/device-credentials.repo.ts';
+import { CredentialFleetRepo } from './domains/device-credentials/credential-fleet.repo.ts';
+import { IdentityIncidentsRepo } from './domains/device-credentials/identity-incidents.repo.ts';
 import { GatewayRepo } from './domains/gateway/gateway.repo.ts';
 import { InventoryRepo } from './domains/inventory/inventory.repo.ts';
 import { MachinesRepo } from './domains/machines/machines.repo.ts';
@@ -60,6 +62,12 @@ export class Repos {
   get deviceCredentials(): DeviceCredentialsRepo {
     return this.#once('deviceCredentials', (db, dialect) => new DeviceCredentialsRepo(db, dialect));
   }
+  get credentialFleet(): CredentialFleetRepo {
+    return this.#once('credentialFleet', (db) => new CredentialFleetRepo(db));
+  }
+  get identityIncidents(): IdentityIncidentsRepo {
+    return this.#once('identityIncidents', (db, dialect) => new IdentityIncidentsRepo(db, dialect));
+  }
   get gateway(): GatewayRepo {
     return this.#once('gateway', (db, dialect) => new GatewayRepo(db, dialect));
   }
@@ -82,7 +90,7 @@ export class Repos {
     return this.#once('payments', (db) => new PaymentsRepo(db));
   }
   get releases(): ReleasesRepo {
-    return this.#once('releases', (db) => new ReleasesRepo(db));
+    return this.#once('releases', (db, dialect) => new ReleasesRepo(db, dialect));
   }
   get sandbox(): SandboxRepo {
     return this.#once('sandbox', (db) => new SandboxRepo(db));

@@ -2,21 +2,37 @@ import type { AppContext } from './context.ts';
 import { adminGuard, guard } from './http/guard.ts';
 import type { RouteKit } from './http/route.ts';
 import { createAppStore, type AppStore } from './repos.ts';
+import { sandboxSeedSteps } from './bootstrap.ts';
 import { Jobs } from './jobs/jobs.ts';
+import { AccountsService } from './domains/accounts/accounts.service.ts';
+import { AuthService } from './domains/auth/auth.service.ts';
+import { IdentityTokenVerifier, IdpBearerVerifier } from './domains/auth/id-token.ts';
+import { OAuthService } from './domains/auth/oauth.service.ts';
+import { SignInService } from './domains/auth/signin.service.ts';
 import { MachinesService } from './domains/machines/machines.service.ts';
 import { CabinetSettingsService } from './domains/machines/cabinet-settings.service.ts';
+import { OperatorViewService } from './domains/operator-view/operator-view.service.ts';
+import { InventoryService } from './domains/inventory/inventory.service.ts';
 import { OrdersService } from './domains/orders/orders.service.ts';
 import { SalesService } from './domains/orders/sales.service.ts';
-import { InventoryService } from './domains/inventory/inventory.service.ts';
-import { CommandsService } from './domains/commands/commands.service.ts';
 import { PaymentsService } from './domains/payments/payments.service.ts';
+import { CommandsService } from './domains/commands/commands.service.ts';
+import { SandboxService } from './domains/sandbox/sandbox.service.ts';
+import { CredentialAdminService } from './domains/device-credentials/credential-admin.service.ts';
+import { CredentialFleetService } from './domains/device-credentials/credential-fleet.service.ts';
+import { EnrolmentModesService } from './domains/device-credentials/enrolment-modes.service.ts';
+import { EnrolmentService } from './domains/device-credentials/enrolment.service.ts';
+import { FactoryBuildsService } from './domains/device-credentials/factory-builds.service.ts';
+import { DeviceKeyVerifier } from './domains/device-credentials/key-verifier.ts';
+import { AgentFleetService } from './domains/releases/agent-fleet.service.ts';
+import { ReleaseRegistryService } from './domains/releases/release-registry.service.ts';
+import { RolloutService } from './domains/releases/rollout.service.ts';
+import { UpgradeOffersService } from './domains/releases/upgrade-offers.service.ts';
 import { GatewayService } from './domains/gateway/gateway.service.ts';
 import { DispenseReportsService } from './domains/gateway/dispense-reports.service.ts';
 import { PendingPollService } from './domains/gateway/pending-poll.service.ts';
 import { cabinetGuard, type CabinetGuard } from './domains/gateway/device-auth.ts';
 import { ApkService } from './domains/apk/apk.service.ts';
-import { DeviceCredentialsService } from './domains/device-credentials/device-credentials.service.ts';
-import { ReleasesService } from './domains/releases/releases.service.ts';
 
 /**
  * Every service of the cloud, each built exactly once (in `createServices`). Route factories and
@@ -26,15 +42,36 @@ export interface Services {
   store: AppStore;
   /** The API document and the operator guard chains, for the route factories. */
   routes: RouteKit;
+  // operators: who is calling, their accounts and machines
+  /** Operator authentication (API keys, bearer tokens, IdP JWTs) and who-am-I; the guards in `routes` use it. */
+  auth: AuthService;
+  oauth: OAuthService;
+  signIn: SignInService;
+  accounts: AccountsService;
   machines: MachinesService;
   cabinetSettings: CabinetSettingsService;
-  orders: OrdersService;
-  sales: SalesService;
+  operatorView: OperatorViewService;
+  // stock and money
   inventory: InventoryService;
-  commands: CommandsService;
+  orders: OrdersService;
+  /** The one way a sale is recorded (walk-up, remote drop, family A, the payment webhook). */
+  sales: SalesService;
   payments: PaymentsService;
-  deviceCredentials: DeviceCredentialsService;
-  releases: ReleasesService;
+  commands: CommandsService;
+  sandbox: SandboxService;
+  // device credentials: the per-request key check, enrolment, administration, modes, views, factory builds
+  deviceKeys: DeviceKeyVerifier;
+  enrolment: EnrolmentService;
+  credentialAdmin: CredentialAdminService;
+  enrolmentModes: EnrolmentModesService;
+  credentialFleet: CredentialFleetService;
+  factoryBuilds: FactoryBuildsService;
+  // agent releases: the registry, the rollout and pins, each cabinet's offer, the fleet view and progress
+  releaseRegistry: ReleaseRegistryService;
+  rollouts: RolloutService;
+  upgradeOffers: UpgradeOffersService;
+  agentFleet: AgentFleetService;
+  // the cabinet gateway and family A
   gateway: GatewayService;
   dispenseReports: DispenseReportsService;
   pendingPoll: PendingPollService;
@@ -45,46 +82,78 @@ export interface Services {
   jobs: Jobs;
 }
 
-/** The composition root: repositories, clock and collaborators go in as each service's named `Deps`. */
+/** The composition root: repositories, clock and collaborators go in as each service's named `Deps`, in dependency order. */
 export function createServices(ctx: AppContext): Services {
   const store = createAppStore(ctx.database);
-  const { clock, audit, config } = ctx;
+  const { clock, audit, config, devices, rateLimiter, sealer } = ctx;
+
+  const jwt = config.idp ? new IdpBearerVerifier(new IdentityTokenVerifier(config.idp, clock), store.repos.auth, config.rateLimitPerHour) : null;
+  const auth = new AuthService({ store, clock, config, jwt });
+  const guards = { auth, rateLimiter };
   const routes: RouteKit = {
     docs: ctx.docs,
-    guard: (...scopes) => guard(ctx, ...scopes),
-    adminGuard: () => adminGuard(ctx),
+    guard: (...scopes) => guard(guards, ...scopes),
+    adminGuard: () => adminGuard(guards),
   };
+  const social = config.social ? new IdentityTokenVerifier(config.social, clock) : null;
+
   const machines = new MachinesService({ store, clock, audit, geocoder: ctx.geocoder, config });
-  const cabinetSettings = new CabinetSettingsService({ store, clock, audit, sealer: ctx.sealer, config });
+  const cabinetSettings = new CabinetSettingsService({ store, clock, audit, sealer, config });
+  const inventory = new InventoryService({ store, audit });
   const orders = new OrdersService({ store });
   const sales = new SalesService({ store, clock, audit });
-  const inventory = new InventoryService({ store, audit });
   const commands = new CommandsService({ store, clock, audit, sales, pending: ctx.pendingNotifier });
-  const payments = new PaymentsService({ store, clock, audit, orders, sales, config });
-  const deviceCredentials = new DeviceCredentialsService(ctx);
-  const releases = new ReleasesService(ctx);
-  const gateway = new GatewayService({ store, clock, audit, devices: ctx.devices, creds: deviceCredentials, settings: cabinetSettings, config });
-  const dispenseReports = new DispenseReportsService({ store, clock, commands, sales });
-  const pendingPoll = new PendingPollService({ clock, commands, notifier: ctx.pendingNotifier });
-  const apk = new ApkService({ store, clock, gateway });
-  const jobs = new Jobs({ store, clock, audit, logger: ctx.logger, redis: ctx.redis, commands, releases, config });
+
+  const deviceKeys = new DeviceKeyVerifier({ store, clock, audit, devices });
+  const enrolment = new EnrolmentService({ store, clock, audit, devices });
+  const enrolmentModes = new EnrolmentModesService({ store, clock, audit });
+  const upgradeOffers = new UpgradeOffersService({ store });
+  const agentFleet = new AgentFleetService({ store, clock, offers: upgradeOffers });
+
+  const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });
+
   return {
     store,
     routes,
+    auth,
+    oauth: new OAuthService({ store, clock, audit, rateLimiter, config }),
+    signIn: new SignInService({ store, clock, audit, rateLimiter, sealer, config, social }),
+    accounts: new AccountsService({ store, clock, audit, config }),
     machines,
     cabinetSettings,
+    operatorView: new OperatorViewService({ store, clock, machines, inventory, config }),
+    inventory,
     orders,
     sales,
-    inventory,
+    payments: new PaymentsService({ store, clock, audit, orders, sales, config }),
     commands,
-    payments,
-    deviceCredentials,
-    releases,
+    sandbox: new SandboxService({
+      store,
+      clock,
+      audit,
+      sealer,
+      config,
+      database: ctx.database,
+      redis: ctx.redis,
+      startedAt: ctx.startedAt,
+      metrics: ctx.metrics,
+      seedSteps: sandboxSeedSteps(ctx.database.dialect),
+    }),
+    deviceKeys,
+    enrolment,
+    credentialAdmin: new CredentialAdminService({ store, clock, audit, devices }),
+    enrolmentModes,
+    credentialFleet: new CredentialFleetService({ store, clock, modes: enrolmentModes }),
+    factoryBuilds: new FactoryBuildsService({ store, clock, audit }),
+    releaseRegistry: new ReleaseRegistryService({ store, clock, audit, config }),
+    rollouts: new RolloutService({ store, clock, audit, offers: upgradeOffers }),
+    upgradeOffers,
+    agentFleet,
     gateway,
-    dispenseReports,
-    pendingPoll,
-    cabinetGuard: cabinetGuard(deviceCredentials, gateway, config.fleetSecret),
-    apk,
-    jobs,
+    dispenseReports: new DispenseReportsService({ store, clock, commands, sales }),
+    pendingPoll: new PendingPollService({ clock, commands, notifier: ctx.pendingNotifier }),
+    cabinetGuard: cabinetGuard(deviceKeys, gateway, config.fleetSecret),
+    apk: new ApkService({ store, clock, gateway }),
+    jobs: new Jobs({ store, clock, audit, logger: ctx.logger, redis: ctx.redis, commands, releases: agentFleet, config }),
   };
 }

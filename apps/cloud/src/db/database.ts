@@ -18,8 +18,14 @@ export interface Database {
   close(): Promise<void>;
 }
 
-// int8 (bigint) columns hold epoch milliseconds and counters well inside 2^53: read them as numbers.
-pg.types.setTypeParser(20, (v) => Number(v));
+const INT8_OID = 20;
+
+/**
+ * int8 (bigint) columns hold epoch milliseconds and counters well inside 2^53: this pool reads them as
+ * numbers. Given to the pool it opens (not set in pg's process-wide table), so importing this module changes nothing.
+ */
+const int8AsNumber = ((oid: number, format?: 'text' | 'binary') =>
+  oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser;
 
 export interface DatabaseOptions {
   /** postgres:// URL; when absent, SQLite at `sqliteFile`. */
@@ -35,6 +41,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({
       connectionString: opts.url,
+      types: { getTypeParser: int8AsNumber },
       max: opts.poolSize ?? 10,
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });

@@ -3,7 +3,6 @@ import type { DB, OrdersTable } from './schema.ts';
 import { SeededRandom } from '../random.ts';
 import { hashPassword, hashSecret, type Sealer } from '../crypto/secrets.ts';
 import { ADMIN_SCOPES, FACTORY_SCOPES, STANDARD_OPERATOR_SCOPES, formatScopes } from '../http/scopes.ts';
-import { seedGatewaySandbox } from '../domains/device-credentials/sandbox-seed.ts';
 
 /**
  * The sandbox's fixed credentials. Documented in README.md and docs/sandbox.md; they exist only
@@ -99,10 +98,17 @@ export function merchantAccountOf(operatorId: string): string {
 }
 
 /**
+ * A domain's part of the sandbox data set, run in the seed's transaction after the rows every domain
+ * starts from (operators, credentials, machines, stock, orders). The composition root hands the steps
+ * in (bootstrap.ts): the store knows no domain.
+ */
+export type SeedStep = (db: Kysely<DB>, now: number) => Promise<void>;
+
+/**
  * Writes the deterministic sandbox data set. Everything is derived from one seed and from the UTC
  * day of `now`, so two resets on the same day give byte-identical rows.
  */
-export async function seedSandbox(db: Kysely<DB>, now: number, sealer: Sealer): Promise<void> {
+export async function seedSandbox(db: Kysely<DB>, now: number, sealer: Sealer, steps: readonly SeedStep[]): Promise<void> {
   const rng = new SeededRandom(SEED);
   const today = Math.floor(now / DAY) * DAY;
   const created = today - 120 * DAY;
@@ -274,5 +280,5 @@ export async function seedSandbox(db: Kysely<DB>, now: number, sealer: Sealer): 
         .values(orders.slice(i, i + 200))
         .execute();
   }
-  await seedGatewaySandbox(db, now);
+  for (const step of steps) await step(db, now);
 }

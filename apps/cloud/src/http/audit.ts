@@ -1,10 +1,8 @@
-import type { Kysely } from 'kysely';
 import type { Clock } from '@vend/protocol';
-import type { DB } from '../db/schema.ts';
 import { newId } from '../crypto/ids.ts';
 import type { Principal } from './principal.ts';
 import { formatTimestamp } from './time-format.ts';
-import { AuditRepo } from './audit.repo.ts';
+import type { AuditRepo } from './audit.repo.ts';
 
 /** One audit record as the spec shows it (spec 1 §4.1); `timestamp` in the spec's `+0000` form. */
 export interface AuditEntry {
@@ -15,10 +13,8 @@ export interface AuditEntry {
   timestamp: string;
 }
 
-/** The repositories of one transaction, as far as the audit log needs them. */
-type AuditTx = { audit: AuditRepo } | Kysely<DB>;
-
-const auditRepoOf = (tx: AuditTx): AuditRepo => ('audit' in tx && tx.audit instanceof AuditRepo ? tx.audit : new AuditRepo(tx as Kysely<DB>));
+/** The repositories of one transaction (or of the database, for reads), as far as the audit log needs them. */
+type AuditTx = { audit: AuditRepo };
 
 /** Every write is recorded as {keyId, userId, action, resource, timestamp}; call it inside the write's transaction. */
 export class AuditLog {
@@ -26,7 +22,7 @@ export class AuditLog {
 
   async record(tx: AuditTx, who: Principal | null, action: string, resource: string): Promise<void> {
     const now = this.clock.now();
-    await auditRepoOf(tx).insert({
+    await tx.audit.insert({
       id: newId('aud', now),
       key_id: who?.credentialId ?? null,
       user_id: who?.operatorId ?? null,
@@ -37,7 +33,7 @@ export class AuditLog {
   }
 
   async list(tx: AuditTx, limit: number, offset: number): Promise<{ total: number; records: AuditEntry[] }> {
-    const { total, rows } = await auditRepoOf(tx).page(limit, offset);
+    const { total, rows } = await tx.audit.page(limit, offset);
     return {
       total,
       records: rows.map((r) => ({

@@ -54,12 +54,3 @@ export function defineRoute<
     await handler(input, req, res);
   });
 }
-
-/**
- * The untyped form (handlers parse their own input). Transitional: every router moves to `defineRoute`.
- * @deprecated
- */
-export function defineLegacyRoute(router: Router, docs: ApiDocs, doc: RouteDoc, ...handlers: RequestHandler[]): void {
-  docs.add(doc);
-  router[doc.method](doc.path, ...handlers);
-}

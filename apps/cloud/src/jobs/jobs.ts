@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import type { AuditLog } from '../http/audit.ts';
 import type { AppStore } from '../repos.ts';
 import type { CommandsService } from '../domains/commands/commands.service.ts';
-import type { ReleasesService } from '../domains/releases/releases.service.ts';
+import type { AgentFleetService } from '../domains/releases/agent-fleet.service.ts';
 import { createLease, type LeaderLease } from './lease.ts';
 import { Loop, type LoopWork } from './loop.ts';
 
@@ -24,7 +24,7 @@ export interface JobsDeps {
   /** Expires overdue remote drops (the dispense-decision loop). */
   commands: CommandsService;
   /** Counts rollout progress (the rollout sweep). */
-  releases: Pick<ReleasesService, 'recordProgress'>;
+  releases: Pick<AgentFleetService, 'recordProgress'>;
   config: Pick<Config, 'jobs' | 'pod' | 'redisKeyPrefix'>;
 }
 

@@ -1,4 +1,7 @@
-import type { AppContext } from '../../context.ts';
+import type { Clock } from '@vend/protocol';
+import type { Config } from '../../config.ts';
+import type { AuditLog } from '../../http/audit.ts';
+import type { AppStore } from '../../repos.ts';
 import { newId } from '../../crypto/ids.ts';
 import { hashPassword, hashSecret } from '../../crypto/secrets.ts';
 import { merchantAccountOf } from '../../db/seed.ts';
@@ -8,13 +11,21 @@ import { STANDARD_OPERATOR_SCOPES, formatScopes } from '../../http/scopes.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import { mintApiKey } from '../auth/credentials.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { AccountsRepo } from './accounts.repo.ts';
 import type { AccountData, CreateAccountBody } from './accounts.schemas.ts';
 
 const DEFAULT_CURRENCY = 'USD';
 
+export interface AccountsDeps {
+  store: AppStore;
+  clock: Clock;
+  audit: AuditLog;
+  /** The new account's key carries the default hourly budget. */
+  config: Pick<Config, 'rateLimitPerHour'>;
+}
+
+/** Operator accounts (spec 1 §4.2). */
 export class AccountsService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly deps: AccountsDeps) {}
 
   /**
    * Creates an operator account with a standard API key, returned this once. Only an admin
@@ -23,14 +34,14 @@ export class AccountsService {
   async create(by: Principal, input: CreateAccountBody): Promise<AccountData> {
     if (input.admin && !by.admin) throw new AppError('forbidden', 'Only an admin credential may create admin accounts');
     const email = input.email.toLowerCase();
-    const now = this.ctx.clock.now();
+    const now = this.deps.clock.now();
     const id = newId('op', now);
     const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
     const currency = input.admin ? null : (input.currency ?? DEFAULT_CURRENCY);
     const key = mintApiKey();
     try {
-      await this.ctx.database.db.transaction().execute(async (trx) => {
-        const repo = new AccountsRepo(trx);
+      await this.deps.store.transaction(async (tx) => {
+        const repo = tx.accounts;
         if (await repo.emailTaken(email)) throw conflict('An account with this email already exists');
         await repo.insertOperator({
           id,
@@ -56,7 +67,7 @@ export class AccountsService {
           created_at: now,
           revoked_at: null,
         });
-        await this.ctx.audit.record(trx, by, 'accounts.create', `operator:${id}`);
+        await this.deps.audit.record(tx, by, 'accounts.create', `operator:${id}`);
       });
     } catch (e) {
       if (isUniqueViolation(e)) throw conflict('An account with this email already exists');
@@ -70,7 +81,7 @@ export class AccountsService {
       currency,
       passwordSet: passwordHash !== null,
       createdAt: formatTimestamp(now),
-      apiKey: { id: key.keyId, key: key.key, scopes: [...STANDARD_OPERATOR_SCOPES], rateLimit: this.ctx.config.rateLimitPerHour },
+      apiKey: { id: key.keyId, key: key.key, scopes: [...STANDARD_OPERATOR_SCOPES], rateLimit: this.deps.config.rateLimitPerHour },
     };
   }
 }

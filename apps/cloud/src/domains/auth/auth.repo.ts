@@ -2,7 +2,11 @@ import type { Insertable, Kysely } from 'kysely';
 import type { AccessTokensTable, DB, MfaTicketsTable } from '../../db/schema.ts';
 import { newId } from '../../crypto/ids.ts';
 
-/** SQL for operators, their credentials, bearer tokens and the sign-in (MFA) state. */
+/**
+ * SQL of authentication: credential lookups (reading operators, API keys, OAuth clients), bearer
+ * tokens and the sign-in (MFA) state. The one writer of `access_tokens`, `mfa_tickets`,
+ * `recovery_codes` and `totp_uses` (and of `oauth_clients`, which only the seed writes today).
+ */
 export class AuthRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -153,17 +157,6 @@ export class AuthRepo {
   /** Steps older than the acceptance window can never be presented again. */
   async pruneTotpUses(operatorId: string, belowStep: number): Promise<void> {
     await this.db.deleteFrom('totp_uses').where('operator_id', '=', operatorId).where('counter', '<', belowStep).execute();
-  }
-
-  /** Stores the sealed TOTP secret; false when the operator enrolled meanwhile. */
-  async enableMfa(operatorId: string, sealedSecret: string): Promise<boolean> {
-    const r = await this.db
-      .updateTable('operators')
-      .set({ mfa_secret_enc: sealedSecret, mfa_enabled: 1 })
-      .where('id', '=', operatorId)
-      .where('mfa_enabled', '=', 0)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
   }
 
   async replaceRecoveryCodes(operatorId: string, codeHashes: string[], now: number): Promise<void> {

@@ -1,14 +1,11 @@
-import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
-import type { AppContext } from '../../context.ts';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { sendOk } from '../../http/envelope.ts';
-import { guard } from '../../http/guard.ts';
 import { principalOf } from '../../http/authenticate.ts';
-import { defineLegacyRoute } from '../../http/route.ts';
-import { parseInput } from '../../http/validate.ts';
-import { IdentityTokenVerifier } from './id-token.ts';
-import { OAuthError, readTokenRequest } from './oauth.ts';
-import { OAuthService } from './oauth.service.ts';
-import { SignInService } from './signin.service.ts';
+import { defineRoute, type RouteKit } from '../../http/route.ts';
+import type { AuthService } from './auth.service.ts';
+import { OAuthError, readTokenRequest, type TokenRequest } from './oauth.ts';
+import type { OAuthService } from './oauth.service.ts';
+import type { SignInService } from './signin.service.ts';
 import {
   ChallengeData,
   CodeBody,
@@ -67,13 +64,25 @@ export const oauthErrorHandler: ErrorRequestHandler = (err: unknown, req, res, n
  * and who-am-I. Mount the returned pair with one `app.use(...)`: the router, then the token
  * endpoint's error handler.
  */
-export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
-  const oauth = new OAuthService(ctx);
-  const signIn = new SignInService(ctx, ctx.config.social ? new IdentityTokenVerifier(ctx.config.social, ctx.clock) : null);
+export function authRoutes({ docs, guard }: RouteKit, auth: AuthService, oauth: OAuthService, signIn: SignInService): [Router, ErrorRequestHandler] {
   const r = Router();
-  const docs = ctx.docs;
 
-  defineLegacyRoute(
+  // The token request is read by OAuth's own rules (RFC 6749 §5.2 errors, never the envelope) before
+  // the route's form schema sees it; that schema then documents the form and cannot fail.
+  const tokenRequest: RequestHandler = (req, res, next) => {
+    if (!req.is('application/x-www-form-urlencoded')) {
+      throw new OAuthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded');
+    }
+    res.locals['tokenRequest'] = readTokenRequest(req.body, req.headers.authorization);
+    next();
+  };
+  // Social sign-in says it is not configured (503) before anything else about the request.
+  const socialConfigured: RequestHandler = (_req, _res, next) => {
+    signIn.requireSocial();
+    next();
+  };
+
+  defineRoute(
     r,
     docs,
     {
@@ -87,16 +96,14 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
       envelope: false,
       errors: [],
     },
-    async (req, res) => {
-      if (!req.is('application/x-www-form-urlencoded')) {
-        throw new OAuthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded');
-      }
-      const token = await oauth.issueToken(readTokenRequest(req.body, req.headers.authorization));
+    [tokenRequest],
+    async (_input, _req, res) => {
+      const token = await oauth.issueToken(res.locals['tokenRequest'] as TokenRequest);
       noStore(res).status(200).type('application/json').send(JSON.stringify(token));
     },
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -109,13 +116,11 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
       response: ChallengeData,
       errors: [400, 401, 422, 429],
     },
-    async (req, res) => {
-      const body = parseInput(LoginBody, req.body, 'body');
-      sendOk(noStore(res), await signIn.login(body.email, body.password, clientIp(req)));
-    },
+    [],
+    async ({ body }, req, res) => sendOk(noStore(res), await signIn.login(body.email, body.password, clientIp(req))),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -128,14 +133,11 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
       response: ChallengeData,
       errors: [400, 401, 422, 429, 503],
     },
-    async (req, res) => {
-      signIn.requireSocial();
-      const body = parseInput(SocialLoginBody, req.body, 'body');
-      sendOk(noStore(res), await signIn.socialLogin(body.idToken, clientIp(req)));
-    },
+    [socialConfigured],
+    async ({ body }, req, res) => sendOk(noStore(res), await signIn.socialLogin(body.idToken, clientIp(req))),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -148,13 +150,11 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
       response: EnrollStartData,
       errors: [400, 401, 409, 422, 429],
     },
-    async (req, res) => {
-      const body = parseInput(TicketBody, req.body, 'body');
-      sendOk(noStore(res), await signIn.enrollStart(body.ticket, clientIp(req)));
-    },
+    [],
+    async ({ body }, req, res) => sendOk(noStore(res), await signIn.enrollStart(body.ticket, clientIp(req))),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -167,13 +167,11 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
       response: EnrolledData,
       errors: [400, 401, 409, 422, 429],
     },
-    async (req, res) => {
-      const body = parseInput(CodeBody, req.body, 'body');
-      sendOk(noStore(res), await signIn.enrollConfirm(body.ticket, body.code, clientIp(req)));
-    },
+    [],
+    async ({ body }, req, res) => sendOk(noStore(res), await signIn.enrollConfirm(body.ticket, body.code, clientIp(req))),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -186,13 +184,11 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
       response: SessionData,
       errors: [400, 401, 409, 422, 429],
     },
-    async (req, res) => {
-      const body = parseInput(CodeBody, req.body, 'body');
-      sendOk(noStore(res), await signIn.verify(body.ticket, body.code, clientIp(req)));
-    },
+    [],
+    async ({ body }, req, res) => sendOk(noStore(res), await signIn.verify(body.ticket, body.code, clientIp(req))),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -205,13 +201,11 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
       response: RecoveredData,
       errors: [400, 401, 409, 422, 429],
     },
-    async (req, res) => {
-      const body = parseInput(RecoveryBody, req.body, 'body');
-      sendOk(noStore(res), await signIn.recover(body.ticket, body.recoveryCode, clientIp(req)));
-    },
+    [],
+    async ({ body }, req, res) => sendOk(noStore(res), await signIn.recover(body.ticket, body.recoveryCode, clientIp(req))),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -222,13 +216,11 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
       auth: 'operator',
       response: MeData,
     },
-    ...guard(ctx),
-    async (req, res) => {
-      sendOk(res, await ctx.auth.me(principalOf(req)));
-    },
+    guard(),
+    async (_input, req, res) => sendOk(res, await auth.me(principalOf(req))),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -239,10 +231,8 @@ export function authRoutes(ctx: AppContext): [Router, ErrorRequestHandler] {
       auth: 'operator',
       response: CredentialsData,
     },
-    ...guard(ctx),
-    async (req, res) => {
-      sendOk(res, await ctx.auth.credentials(principalOf(req)));
-    },
+    guard(),
+    async (_input, req, res) => sendOk(res, await auth.credentials(principalOf(req))),
   );
 
   return [r, oauthErrorHandler];

@@ -1,10 +1,11 @@
 import type { Clock } from '@vend/protocol';
+import type { Config } from '../../config.ts';
+import type { AppStore } from '../../repos.ts';
 import { sha256Hex, verifySecret } from '../../crypto/secrets.ts';
 import type { Authenticator, Principal } from '../../http/principal.ts';
 import { ADMIN_SCOPES, SCOPES, STANDARD_OPERATOR_SCOPES, parseScopes, type Scope } from '../../http/scopes.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import { ACCESS_TOKEN_PREFIX, maskSecret, parseApiKey } from './credentials.ts';
-import type { AuthRepo } from './auth.repo.ts';
 import type { CredentialsData, MeData } from './auth.schemas.ts';
 
 export interface BearerVerifier {
@@ -17,14 +18,25 @@ export function operatorScopes(admin: boolean): readonly Scope[] {
   return admin ? ADMIN_SCOPES : STANDARD_OPERATOR_SCOPES;
 }
 
+export interface AuthDeps {
+  store: AppStore;
+  clock: Clock;
+  config: Pick<Config, 'rateLimitPerHour'>;
+  /** Identity-provider JWTs, when the deployment trusts an issuer (IDP_*); null: only opaque tokens. */
+  jwt: BearerVerifier | null;
+}
+
 /** Resolves API keys and bearer tokens to a Principal, and answers who that principal is. */
 export class AuthService implements Authenticator {
-  constructor(
-    private readonly repo: AuthRepo,
-    private readonly clock: Clock,
-    private readonly defaultRateLimit: number,
-    private readonly jwt: BearerVerifier | null = null,
-  ) {}
+  constructor(private readonly deps: AuthDeps) {}
+
+  private get repo() {
+    return this.deps.store.repos.auth;
+  }
+
+  private get defaultRateLimit(): number {
+    return this.deps.config.rateLimitPerHour;
+  }
 
   async fromApiKey(raw: string): Promise<Principal | null> {
     const parsed = parseApiKey(raw);
@@ -51,7 +63,7 @@ export class AuthService implements Authenticator {
   async fromBearer(token: string): Promise<Principal | null> {
     if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
       const row = await this.repo.accessTokenWithOperator(sha256Hex(token));
-      if (!row || row.expires_at <= this.clock.now()) return null;
+      if (!row || row.expires_at <= this.deps.clock.now()) return null;
       let scopes = parseScopes(row.scopes);
       let rateLimit = this.defaultRateLimit;
       if (row.kind === 'oauth') {
@@ -71,7 +83,7 @@ export class AuthService implements Authenticator {
         plant: null,
       };
     }
-    return this.jwt ? this.jwt.verify(token) : null;
+    return this.deps.jwt ? this.deps.jwt.verify(token) : null;
   }
 
   /** The caller as the service sees it; the operator's currency, null for full admins. */

@@ -1,12 +1,16 @@
-import type { AppContext } from '../../context.ts';
+import type { Clock } from '@vend/protocol';
+import type { Config } from '../../config.ts';
+import type { AuditLog } from '../../http/audit.ts';
+import type { RateLimiter } from '../../http/rate-limit.ts';
+import type { AppStore, Repos } from '../../repos.ts';
+import type { Sealer } from '../../crypto/secrets.ts';
 import { newId } from '../../crypto/ids.ts';
 import { hashSecret, sha256Hex, verifyPassword, verifySecret } from '../../crypto/secrets.ts';
-import type { Kysely } from 'kysely';
-import type { DB, OperatorRow } from '../../db/schema.ts';
+import type { OperatorRow } from '../../db/schema.ts';
 import { AppError, ERROR_TABLE } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatScopes } from '../../http/scopes.ts';
-import { AuthRepo } from './auth.repo.ts';
+import type { AuthRepo } from './auth.repo.ts';
 import { operatorScopes } from './auth.service.ts';
 import { RECOVERY_CODE_COUNT, TICKET_PREFIX, mintAccessToken, mintRecoveryCode, mintTicket, normalizeRecoveryCode } from './credentials.ts';
 import { identityEmailOf, type IdentityTokenVerifier } from './id-token.ts';
@@ -38,27 +42,33 @@ const badCode = () => unauthorizedBecause('invalid verification code');
 type SignInVia = 'password' | 'social';
 type Ticket = NonNullable<Awaited<ReturnType<AuthRepo['ticketByHash']>>>;
 
+export interface SignInDeps {
+  store: AppStore;
+  clock: Clock;
+  audit: AuditLog;
+  /** The sign-in budgets (per address, per email, per operator). */
+  rateLimiter: Pick<RateLimiter, 'consume'>;
+  /** Seals TOTP secrets at rest. */
+  sealer: Sealer;
+  config: Pick<Config, 'rateLimitPerHour' | 'sessionTtlSeconds'>;
+  /** The social identity provider's token verifier; null when social sign-in is not configured. */
+  social: IdentityTokenVerifier | null;
+}
+
 /**
  * Human sign-in: email + password or a social identity token, then a TOTP challenge (or its
  * enrolment), then an opaque session token. Tickets carry the sign-in from the first step to the
  * second: stored hashed, five minutes, single use, burned by five wrong codes.
  */
 export class SignInService {
-  constructor(
-    private readonly ctx: AppContext,
-    private readonly social: IdentityTokenVerifier | null,
-  ) {}
-
-  private get db() {
-    return this.ctx.database.db;
-  }
+  constructor(private readonly deps: SignInDeps) {}
 
   private now(): number {
-    return this.ctx.clock.now();
+    return this.deps.clock.now();
   }
 
   private async spend(key: string, points: number): Promise<void> {
-    if (!(await this.ctx.rateLimiter.consume(key, points))) throw rateLimited();
+    if (!(await this.deps.rateLimiter.consume(key, points))) throw rateLimited();
   }
 
   /** Wrong password and unknown email are the same 401, after the same scrypt work (spec 1 §7). */
@@ -66,7 +76,7 @@ export class SignInService {
     const normalized = email.toLowerCase();
     await this.spend(`signin:ip:${ip}`, SIGNIN_LIMITS.perIp);
     await this.spend(`signin:email:${normalized}|${ip}`, SIGNIN_LIMITS.perEmailAndIp);
-    const op = await new AuthRepo(this.db).operatorByEmail(normalized);
+    const op = await this.deps.store.repos.auth.operatorByEmail(normalized);
     const ok = await verifyPassword(password, op?.password_hash ?? null);
     if (!op || !ok) throw new AppError('unauthorized');
     return this.challenge(op, 'password');
@@ -74,8 +84,8 @@ export class SignInService {
 
   /** 503 unless a social issuer is configured: said before anything else about the request. */
   requireSocial(): IdentityTokenVerifier {
-    if (!this.social) throw new AppError('unavailable', 'Social sign-in not configured');
-    return this.social;
+    if (!this.deps.social) throw new AppError('unavailable', 'Social sign-in not configured');
+    return this.deps.social;
   }
 
   /** Existing operators only: an identity the service has no account for is refused, never created. */
@@ -84,7 +94,7 @@ export class SignInService {
     await this.spend(`signin:ip:${ip}`, SIGNIN_LIMITS.perIp);
     const claims = await social.verify(idToken);
     const email = claims?.sub ? identityEmailOf(claims) : null;
-    const op = email ? await new AuthRepo(this.db).operatorByEmail(email) : undefined;
+    const op = email ? await this.deps.store.repos.auth.operatorByEmail(email) : undefined;
     if (!op) throw new AppError('unauthorized');
     return this.challenge(op, 'social');
   }
@@ -92,8 +102,8 @@ export class SignInService {
   private async challenge(op: OperatorRow, via: SignInVia): Promise<ChallengeData> {
     const now = this.now();
     const ticket = mintTicket();
-    await this.db.transaction().execute(async (trx) => {
-      const repo = new AuthRepo(trx);
+    await this.deps.store.transaction(async (tx) => {
+      const repo = tx.auth;
       await repo.deleteDeadTicketsOf(op.id, now, SIGNIN_LIMITS.ticketAttempts);
       await repo.insertTicket({
         ticket_hash: sha256Hex(ticket),
@@ -104,7 +114,7 @@ export class SignInService {
         expires_at: now + SIGNIN_LIMITS.ticketTtlSeconds * 1000,
         used_at: null,
       });
-      await this.ctx.audit.record(trx, actor(op, `signin:${via}`, this.ctx.config.rateLimitPerHour), 'auth.mfa.challenge', `operator:${op.id}`);
+      await this.deps.audit.record(tx, actor(op, `signin:${via}`, this.deps.config.rateLimitPerHour), 'auth.mfa.challenge', `operator:${op.id}`);
     });
     const enrolled = mfaEnrolled(op);
     return {
@@ -122,7 +132,7 @@ export class SignInService {
     await this.spend(`mfa:ip:${ip}`, SIGNIN_LIMITS.mfaPerIp);
     if (!raw.startsWith(TICKET_PREFIX)) throw badTicket();
     const hash = sha256Hex(raw);
-    const repo = new AuthRepo(this.db);
+    const repo = this.deps.store.repos.auth;
     const ticket = await repo.ticketByHash(hash);
     if (!ticket || ticket.used_at !== null || ticket.expires_at <= this.now() || ticket.attempts >= SIGNIN_LIMITS.ticketAttempts) throw badTicket();
     const op = await repo.operatorById(ticket.operator_id);
@@ -135,9 +145,9 @@ export class SignInService {
     if (mfaEnrolled(op)) throw new AppError('conflict', 'MFA is already enrolled; sign in with /api/v1/auth/mfa/verify');
     const { secret, otpauthUrl } = newTotpSecret(op.email);
     const now = this.now();
-    await this.db.transaction().execute(async (trx) => {
-      if (!(await new AuthRepo(trx).setPendingSecret(hash, this.ctx.sealer.seal(secret), now, SIGNIN_LIMITS.ticketAttempts))) throw badTicket();
-      await this.ctx.audit.record(trx, actor(op, 'signin:mfa', this.ctx.config.rateLimitPerHour), 'auth.mfa.enroll.start', `operator:${op.id}`);
+    await this.deps.store.transaction(async (tx) => {
+      if (!(await tx.auth.setPendingSecret(hash, this.deps.sealer.seal(secret), now, SIGNIN_LIMITS.ticketAttempts))) throw badTicket();
+      await this.deps.audit.record(tx, actor(op, 'signin:mfa', this.deps.config.rateLimitPerHour), 'auth.mfa.enroll.start', `operator:${op.id}`);
     });
     return { secret, otpauthUrl, ...TOTP_PARAMS };
   }
@@ -150,20 +160,20 @@ export class SignInService {
     if (!sealed) throw new AppError('conflict', 'Enrolment not started; call /api/v1/auth/mfa/enroll/start first');
     await this.spend(`mfa:op:${op.id}`, SIGNIN_LIMITS.mfaCodesPerOperator);
     const now = this.now();
-    const step = matchTotp(this.ctx.sealer.open(sealed), code, now);
+    const step = matchTotp(this.deps.sealer.open(sealed), code, now);
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, mintRecoveryCode);
-    const session = await this.db.transaction().execute(async (trx) => {
-      const repo = new AuthRepo(trx);
-      if (step === null || !(await repo.recordTotpUse(op.id, step))) return this.countFailure(repo, trx, hash, op, now);
+    const session = await this.deps.store.transaction(async (tx) => {
+      const repo = tx.auth;
+      if (step === null || !(await repo.recordTotpUse(op.id, step))) return this.countFailure(tx, hash, op, now);
       if (!(await repo.consumeTicket(hash, now, SIGNIN_LIMITS.ticketAttempts))) throw badTicket();
-      if (!(await repo.enableMfa(op.id, sealed))) throw new AppError('conflict', 'MFA is already enrolled');
+      if (!(await tx.accounts.enableMfa(op.id, sealed))) throw new AppError('conflict', 'MFA is already enrolled');
       await repo.replaceRecoveryCodes(
         op.id,
         recoveryCodes.map((c) => hashSecret(normalizeRecoveryCode(c)!)),
         now,
       );
-      await this.ctx.audit.record(trx, actor(op, 'signin:mfa', this.ctx.config.rateLimitPerHour), 'auth.mfa.enroll', `operator:${op.id}`);
-      return this.issueSession(repo, trx, op, now, step);
+      await this.deps.audit.record(tx, actor(op, 'signin:mfa', this.deps.config.rateLimitPerHour), 'auth.mfa.enroll', `operator:${op.id}`);
+      return this.issueSession(tx, op, now, step);
     });
     if (!session) throw badCode();
     return { ...session, recoveryCodes };
@@ -175,12 +185,12 @@ export class SignInService {
     const sealed = enrolledSecret(op);
     await this.spend(`mfa:op:${op.id}`, SIGNIN_LIMITS.mfaCodesPerOperator);
     const now = this.now();
-    const step = matchTotp(this.ctx.sealer.open(sealed), code, now);
-    const session = await this.db.transaction().execute(async (trx) => {
-      const repo = new AuthRepo(trx);
-      if (step === null || !(await repo.recordTotpUse(op.id, step))) return this.countFailure(repo, trx, hash, op, now);
+    const step = matchTotp(this.deps.sealer.open(sealed), code, now);
+    const session = await this.deps.store.transaction(async (tx) => {
+      const repo = tx.auth;
+      if (step === null || !(await repo.recordTotpUse(op.id, step))) return this.countFailure(tx, hash, op, now);
       if (!(await repo.consumeTicket(hash, now, SIGNIN_LIMITS.ticketAttempts))) throw badTicket();
-      return this.issueSession(repo, trx, op, now, step);
+      return this.issueSession(tx, op, now, step);
     });
     if (!session) throw badCode();
     return session;
@@ -193,17 +203,17 @@ export class SignInService {
     await this.spend(`mfa:op:${op.id}`, SIGNIN_LIMITS.mfaCodesPerOperator);
     const now = this.now();
     const normalized = normalizeRecoveryCode(recoveryCode);
-    const unused = await new AuthRepo(this.db).unusedRecoveryCodes(op.id);
+    const unused = await this.deps.store.repos.auth.unusedRecoveryCodes(op.id);
     // Every stored code is compared (constant time each) whichever matches, so timing tells nothing.
     let match: string | null = null;
     for (const c of unused) if (verifySecret(normalized ?? '', c.code_hash)) match = c.id;
     if (normalized === null) match = null;
-    const result = await this.db.transaction().execute(async (trx) => {
-      const repo = new AuthRepo(trx);
-      if (match === null || !(await repo.useRecoveryCode(match, now))) return this.countFailure(repo, trx, hash, op, now);
+    const result = await this.deps.store.transaction(async (tx) => {
+      const repo = tx.auth;
+      if (match === null || !(await repo.useRecoveryCode(match, now))) return this.countFailure(tx, hash, op, now);
       if (!(await repo.consumeTicket(hash, now, SIGNIN_LIMITS.ticketAttempts))) throw badTicket();
-      await this.ctx.audit.record(trx, actor(op, 'signin:mfa', this.ctx.config.rateLimitPerHour), 'auth.mfa.recovery', `operator:${op.id}`);
-      const session = await this.issueSession(repo, trx, op, now, null);
+      await this.deps.audit.record(tx, actor(op, 'signin:mfa', this.deps.config.rateLimitPerHour), 'auth.mfa.recovery', `operator:${op.id}`);
+      const session = await this.issueSession(tx, op, now, null);
       return { ...session, recoveryCodesRemaining: unused.length - 1 };
     });
     if (!result) throw badCode();
@@ -211,14 +221,15 @@ export class SignInService {
   }
 
   /** A wrong code: counted on the ticket (the fifth burns it) and audited; the caller answers 401. */
-  private async countFailure(repo: AuthRepo, trx: Kysely<DB>, hash: string, op: OperatorRow, now: number): Promise<null> {
-    await repo.failTicketAttempt(hash, now, SIGNIN_LIMITS.ticketAttempts);
-    await this.ctx.audit.record(trx, actor(op, 'signin:mfa', this.ctx.config.rateLimitPerHour), 'auth.mfa.failure', `operator:${op.id}`);
+  private async countFailure(tx: Repos, hash: string, op: OperatorRow, now: number): Promise<null> {
+    await tx.auth.failTicketAttempt(hash, now, SIGNIN_LIMITS.ticketAttempts);
+    await this.deps.audit.record(tx, actor(op, 'signin:mfa', this.deps.config.rateLimitPerHour), 'auth.mfa.failure', `operator:${op.id}`);
     return null;
   }
 
-  private async issueSession(repo: AuthRepo, trx: Kysely<DB>, op: OperatorRow, now: number, totpStepUsed: number | null): Promise<SessionData> {
-    const ttl = this.ctx.config.sessionTtlSeconds;
+  private async issueSession(tx: Repos, op: OperatorRow, now: number, totpStepUsed: number | null): Promise<SessionData> {
+    const repo = tx.auth;
+    const ttl = this.deps.config.sessionTtlSeconds;
     const scopes = operatorScopes(op.admin === 1);
     const token = mintAccessToken();
     const sessionId = newId('ses', now);
@@ -234,7 +245,7 @@ export class SignInService {
       created_at: now,
       expires_at: now + ttl * 1000,
     });
-    await this.ctx.audit.record(trx, actor(op, sessionId, this.ctx.config.rateLimitPerHour), 'auth.login', `operator:${op.id}`);
+    await this.deps.audit.record(tx, actor(op, sessionId, this.deps.config.rateLimitPerHour), 'auth.login', `operator:${op.id}`);
     return { token, tokenType: 'Bearer', expiresIn: ttl, scope: formatScopes(scopes), operator: summary(op) };
   }
 }

@@ -8,7 +8,6 @@ import type {
   DeviceIdentitiesTable,
   DeviceIdentityRow,
   EnrolmentArmsTable,
-  IdentityConflictsTable,
 } from '../../db/schema.ts';
 import { newId } from '../../crypto/ids.ts';
 
@@ -21,31 +20,24 @@ export interface CredentialForAuth extends DeviceCredentialRow {
   retired_at: number | null;
 }
 
-export interface MachineRef {
-  id: string;
-  machine_no: string;
-  operator_id: string | null;
-  retired_at: number | null;
-}
+/** The fleet-wide enrolment mode's name in `gateway_settings`. */
+export const FLEET_MODE_SETTING = 'enrolment_mode';
 
-export type FleetState = 'enrolled' | 'fleet-secret' | 'revoked';
-
-export interface FleetFilter {
-  operatorId: string | null;
-  state?: FleetState | undefined;
-}
-
-/** SQL of device identities, credentials, arms, the enrolment budget, conflicts, suspicions, unclaimable serials and build records. */
+/**
+ * SQL of a cabinet's credential life: its identity, credential generations, enrolment arms, the
+ * enrolment budget, the fleet-wide gateway settings and factory build records. The one writer of
+ * `device_identities`, `device_credentials`, `enrolment_arms`, `enrolment_attempts`, `gateway_settings`
+ * and `build_records`.
+ */
 export class DeviceCredentialsRepo {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly dialect: Dialect,
   ) {}
 
-  // --- machines ------------------------------------------------------------------------------
-
-  machineByNo(machineNo: string): Promise<MachineRef | undefined> {
-    return this.db.selectFrom('machines').select(['id', 'machine_no', 'operator_id', 'retired_at']).where('machine_no', '=', machineNo).executeTakeFirst();
+  /** The sandbox seed's machines (codes starting `SBX-`), in code order: the ones its demo arms. */
+  sandboxMachines() {
+    return this.db.selectFrom('machines').select(['id', 'machine_no']).where('machine_no', 'like', 'SBX-%').orderBy('machine_no').execute();
   }
 
   // --- identity ------------------------------------------------------------------------------
@@ -129,7 +121,6 @@ export class DeviceCredentialsRepo {
     await this.db.insertInto('device_credentials').values(row).execute();
   }
 
-  /** Moves one credential from `from` to `to`; false when it was not in `from` (someone else moved it). */
   /** Binds the machine's live generations (active, candidates) that were enrolled without a box to `deviceId`. */
   async bindCredentials(machineId: string, deviceId: string): Promise<void> {
     await this.db
@@ -141,6 +132,7 @@ export class DeviceCredentialsRepo {
       .execute();
   }
 
+  /** Moves one credential from `from` to `to`; false when it was not in `from` (someone else moved it). */
   async moveCredential(keyId: string, from: string, to: string, now: number, reason: string | null): Promise<boolean> {
     const r = await this.db
       .updateTable('device_credentials')
@@ -222,175 +214,6 @@ export class DeviceCredentialsRepo {
 
   async setAttemptOutcome(id: string, outcome: string): Promise<void> {
     await this.db.updateTable('enrolment_attempts').set({ outcome }).where('id', '=', id).execute();
-  }
-
-  // --- conflicts, suspicions, unclaimable serials ---------------------------------------------
-
-  async insertConflict(row: Insertable<IdentityConflictsTable>): Promise<void> {
-    await this.db.insertInto('identity_conflicts').values(row).execute();
-  }
-
-  async resolveConflicts(machineId: string, now: number): Promise<void> {
-    await this.db.updateTable('identity_conflicts').set({ resolved_at: now }).where('machine_id', '=', machineId).where('resolved_at', 'is', null).execute();
-  }
-
-  async conflicts(operatorId: string | null, limit: number, offset: number) {
-    const base = this.db
-      .selectFrom('identity_conflicts as c')
-      .innerJoin('machines as m', 'm.id', 'c.machine_id')
-      .$if(operatorId !== null, (q) => q.where('m.operator_id', '=', operatorId));
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base.selectAll('c').select('m.machine_no').orderBy('c.at', 'desc').orderBy('c.id', 'desc').limit(limit).offset(offset).execute();
-    return { total: Number(n), rows };
-  }
-
-  /** One row per machine and key, counting stale echoes. */
-  async recordSuspicion(machineId: string, keyId: string | null, leg: string, now: number): Promise<void> {
-    const existing = await this.db
-      .selectFrom('copy_suspicions')
-      .select(['id'])
-      .where('machine_id', '=', machineId)
-      .$if(keyId === null, (q) => q.where('key_id', 'is', null))
-      .$if(keyId !== null, (q) => q.where('key_id', '=', keyId ?? ''))
-      .executeTakeFirst();
-    if (existing) {
-      await this.db
-        .updateTable('copy_suspicions')
-        .set((eb) => ({ count: eb('count', '+', 1), last_at: now, leg }))
-        .where('id', '=', existing.id)
-        .execute();
-      return;
-    }
-    await this.db
-      .insertInto('copy_suspicions')
-      .values({ id: newId('sus', now), machine_id: machineId, key_id: keyId, leg, count: 1, first_at: now, last_at: now })
-      .execute();
-  }
-
-  async suspicions(operatorId: string | null, limit: number, offset: number) {
-    const base = this.db
-      .selectFrom('copy_suspicions as s')
-      .innerJoin('machines as m', 'm.id', 's.machine_id')
-      .$if(operatorId !== null, (q) => q.where('m.operator_id', '=', operatorId));
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base.selectAll('s').select('m.machine_no').orderBy('s.last_at', 'desc').orderBy('s.id', 'desc').limit(limit).offset(offset).execute();
-    return { total: Number(n), rows };
-  }
-
-  async suspicionCounts(machineIds: string[]): Promise<Map<string, number>> {
-    if (machineIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('copy_suspicions')
-      .select((eb) => ['machine_id', eb.fn.sum<number>('count').as('n')])
-      .where('machine_id', 'in', machineIds)
-      .groupBy('machine_id')
-      .execute();
-    return new Map(rows.map((r) => [r.machine_id, Number(r.n)]));
-  }
-
-  async recordUnclaimable(serial: string, faults: string, leg: string, now: number): Promise<void> {
-    await this.db
-      .insertInto('unclaimable_serials')
-      .values({ serial, faults, leg, attempts: 1, first_seen_at: now, last_seen_at: now })
-      .onConflict((oc) => oc.column('serial').doUpdateSet((eb) => ({ attempts: eb('unclaimable_serials.attempts', '+', 1), last_seen_at: now, leg, faults })))
-      .execute();
-  }
-
-  unclaimableSeen() {
-    return this.db.selectFrom('unclaimable_serials').selectAll().orderBy('last_seen_at', 'desc').orderBy('serial', 'asc').execute();
-  }
-
-  /** Machine records whose serial breaks the claim rule (letters, digits, hyphens; 8–32). */
-  unclaimableMachines(operatorId: string | null) {
-    const broken =
-      this.dialect === 'postgres'
-        ? sql<boolean>`(length(m.machine_no) < 8 or length(m.machine_no) > 32 or m.machine_no ~ '[^A-Za-z0-9-]')`
-        : sql<boolean>`(length(m.machine_no) < 8 or length(m.machine_no) > 32 or m.machine_no glob '*[^A-Za-z0-9-]*')`;
-    return this.db
-      .selectFrom('machines as m')
-      .select(['m.id', 'm.machine_no', 'm.operator_id', 'm.created_at'])
-      .where(broken)
-      .$if(operatorId !== null, (q) => q.where('m.operator_id', '=', operatorId))
-      .orderBy('m.machine_no')
-      .execute();
-  }
-
-  // --- fleet view ----------------------------------------------------------------------------
-
-  private fleetBase(f: FleetFilter) {
-    const state = sql<FleetState>`coalesce(i.cred_state, 'fleet-secret')`;
-    return this.db
-      .selectFrom('machines as m')
-      .leftJoin('device_identities as i', 'i.machine_id', 'm.id')
-      .where('m.retired_at', 'is', null)
-      .$if(f.operatorId !== null, (q) => q.where('m.operator_id', '=', f.operatorId))
-      .$if(f.state !== undefined, (q) => q.where(state, '=', f.state ?? 'enrolled'));
-  }
-
-  async fleetCounts(f: FleetFilter, now: number) {
-    const base = this.fleetBase({ operatorId: f.operatorId });
-    const row = await base
-      .leftJoin('cabinet_status as s', 's.machine_id', 'm.id')
-      .select((eb) => [
-        eb.fn.countAll<number>().as('total'),
-        eb.fn.sum<number>(sql`case when coalesce(i.cred_state, 'fleet-secret') = 'fleet-secret' then 1 else 0 end`).as('reachable'),
-        eb.fn
-          .sum<number>(sql`case when coalesce(i.cred_state, 'fleet-secret') = 'fleet-secret' and s.fleet_secret_seen_at is not null then 1 else 0 end`)
-          .as('on_fleet'),
-        eb.fn
-          .sum<number>(
-            sql`case when exists (select 1 from enrolment_arms a where a.machine_id = m.id and a.closed_at is null and a.expires_at > ${now}) then 1 else 0 end`,
-          )
-          .as('armed'),
-      ])
-      .executeTakeFirstOrThrow();
-    return { total: Number(row.total), reachable: Number(row.reachable ?? 0), onFleet: Number(row.on_fleet ?? 0), armed: Number(row.armed ?? 0) };
-  }
-
-  async fleetPage(f: FleetFilter, limit: number, offset: number) {
-    const { n } = await this.fleetBase(f)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    const rows = await this.fleetBase(f)
-      .select([
-        'm.id',
-        'm.machine_no',
-        'm.operator_id',
-        'i.cred_state',
-        'i.binding',
-        'i.device_id',
-        'i.rotation_due_at',
-        'i.revoked_at',
-        'i.revoked_by',
-        'i.revoke_reason',
-      ])
-      .orderBy('m.machine_no')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return { total: Number(n), rows };
-  }
-
-  activeCredentials(machineIds: string[]) {
-    if (machineIds.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('device_credentials')
-      .select(['machine_id', 'key_id', 'generation', 'activated_at', 'created_at'])
-      .where('machine_id', 'in', machineIds)
-      .where('state', '=', 'active')
-      .execute();
-  }
-
-  openArms(machineIds: string[], now: number) {
-    if (machineIds.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('enrolment_arms')
-      .selectAll()
-      .where('machine_id', 'in', machineIds)
-      .where('closed_at', 'is', null)
-      .where('expires_at', '>', now)
-      .orderBy('created_at', 'asc')
-      .execute();
   }
 
   // --- settings ------------------------------------------------------------------------------

@@ -1,18 +1,14 @@
 import { Router } from 'express';
-import type { AppContext } from '../../context.ts';
 import { sendOk } from '../../http/envelope.ts';
-import { adminGuard, guard } from '../../http/guard.ts';
 import { principalOf } from '../../http/authenticate.ts';
-import { parseInput } from '../../http/validate.ts';
-import { defineLegacyRoute } from '../../http/route.ts';
+import { defineRoute, type RouteKit } from '../../http/route.ts';
 import { PagingQuery } from '../../http/paging.ts';
-import { DeviceCredentialsService } from './device-credentials.service.ts';
+import type { CredentialAdminService } from './credential-admin.service.ts';
+import type { CredentialFleetService } from './credential-fleet.service.ts';
+import type { EnrolmentModesService } from './enrolment-modes.service.ts';
 import {
   ArmBody,
   ArmData,
-  BuildBody,
-  BuildPatchBody,
-  BuildView,
   ConflictView,
   DisarmData,
   FleetData,
@@ -33,19 +29,22 @@ import {
 } from './device-credentials.schemas.ts';
 
 /**
- * Administration of per-cabinet device credentials (spec 2 §4.3) and factory build records.
+ * Administration of per-cabinet device credentials (spec 2 §4.3).
  * Who may call what is decided in the service (owner, admin, or a factory key for an unowned
- * cabinet of its plant); the routes authenticate, budget and parse.
+ * cabinet of its plant); the routes authenticate and budget, and hand the typed input on.
  */
-export function deviceCredentialsRoutes(ctx: AppContext): Router {
-  const service = new DeviceCredentialsService(ctx);
+export function deviceCredentialsRoutes(
+  { docs, guard, adminGuard }: RouteKit,
+  admin: CredentialAdminService,
+  modes: EnrolmentModesService,
+  fleet: CredentialFleetService,
+): Router {
   const r = Router();
-  const docs = ctx.docs;
   const tag = 'device credentials';
   const machinePath = (suffix: string) => `/api/v1/machines/:machineNo/${suffix}`;
 
   // Fleet-wide routes first: `/api/v1/machines/device-credentials/...` must never be read as a machine number.
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -57,13 +56,11 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
       query: FleetQuery,
       response: FleetData,
     },
-    ...adminGuard(ctx),
-    async (req, res) => {
-      sendOk(res, await service.fleet(principalOf(req), parseInput(FleetQuery, req.query, 'query')));
-    },
+    adminGuard(),
+    async ({ query }, req, res) => sendOk(res, await fleet.fleet(principalOf(req), query)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -75,13 +72,11 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
       query: PagingQuery,
       response: pageOf(SuspicionView),
     },
-    ...adminGuard(ctx),
-    async (req, res) => {
-      sendOk(res, await service.suspicions(principalOf(req), parseInput(PagingQuery, req.query, 'query')));
-    },
+    adminGuard(),
+    async ({ query }, req, res) => sendOk(res, await fleet.suspicions(principalOf(req), query)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -93,13 +88,11 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
       body: ModeBody,
       response: ModeData,
     },
-    ...adminGuard(ctx),
-    async (req, res) => {
-      sendOk(res, await service.setFleetMode(principalOf(req), parseInput(ModeBody, req.body, 'body').mode));
-    },
+    adminGuard(),
+    async ({ body }, req, res) => sendOk(res, await modes.setFleetMode(principalOf(req), body.mode)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -111,13 +104,11 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
       query: PagingQuery,
       response: pageOf(ConflictView),
     },
-    ...adminGuard(ctx),
-    async (req, res) => {
-      sendOk(res, await service.conflicts(principalOf(req), parseInput(PagingQuery, req.query, 'query')));
-    },
+    adminGuard(),
+    async ({ query }, req, res) => sendOk(res, await fleet.conflicts(principalOf(req), query)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -129,13 +120,11 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
       query: PagingQuery,
       response: pageOf(UnclaimableView),
     },
-    ...adminGuard(ctx),
-    async (req, res) => {
-      sendOk(res, await service.unclaimable(principalOf(req), parseInput(PagingQuery, req.query, 'query')));
-    },
+    adminGuard(),
+    async ({ query }, req, res) => sendOk(res, await fleet.unclaimable(principalOf(req), query)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -143,20 +132,19 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
       path: machinePath('device-credential/arm'),
       tag,
       summary: 'Open an enrolment arm (owner, admin, or factory key for an unowned cabinet of its plant)',
+      description: 'A factory key (machines:build) may also arm an unowned cabinet that a build record of its plant names.',
       auth: 'operator',
+      scopes: ['machines:write'],
       params: MachineNoParams,
       body: ArmBody,
       response: ArmData,
       errors: [400, 401, 403, 404, 409, 422, 429],
     },
-    ...guard(ctx),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      sendOk(res, await service.arm(principalOf(req), machineNo, parseInput(ArmBody, req.body ?? {}, 'body')));
-    },
+    guard(),
+    async ({ params, body }, req, res) => sendOk(res, await admin.arm(principalOf(req), params.machineNo, body)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -165,18 +153,16 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
       tag,
       summary: 'Close the enrolment arm (owner or admin)',
       auth: 'operator',
+      scopes: ['machines:write'],
       params: MachineNoParams,
       response: DisarmData,
       errors: [401, 403, 404, 429],
     },
-    ...guard(ctx),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      sendOk(res, await service.disarm(principalOf(req), machineNo));
-    },
+    guard(),
+    async ({ params }, req, res) => sendOk(res, await admin.disarm(principalOf(req), params.machineNo)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -185,18 +171,16 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
       tag,
       summary: 'Mark the credential due for rotation; the next authenticated gateway response carries generation N+1 in x-device-credential',
       auth: 'operator',
+      scopes: ['machines:write'],
       params: MachineNoParams,
       response: RotateData,
       errors: [401, 403, 404, 409, 429],
     },
-    ...guard(ctx),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      sendOk(res, await service.rotate(principalOf(req), machineNo));
-    },
+    guard(),
+    async ({ params }, req, res) => sendOk(res, await admin.rotate(principalOf(req), params.machineNo)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -210,14 +194,11 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
       response: RevokeData,
       errors: [400, 401, 403, 404, 409, 422, 429],
     },
-    ...adminGuard(ctx),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      sendOk(res, await service.revoke(principalOf(req), machineNo, parseInput(RevokeBody, req.body ?? {}, 'body')));
-    },
+    adminGuard(),
+    async ({ params, body }, req, res) => sendOk(res, await admin.revoke(principalOf(req), params.machineNo, body)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -226,19 +207,17 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
       tag,
       summary: "A machine's own enrolment mode (owner or admin); the stricter of it and the fleet mode applies",
       auth: 'operator',
+      scopes: ['machines:write'],
       params: MachineNoParams,
       body: MachineModeBody,
       response: MachineModeData,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    ...guard(ctx),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      sendOk(res, await service.setMachineMode(principalOf(req), machineNo, parseInput(MachineModeBody, req.body ?? {}, 'body').mode));
-    },
+    guard(),
+    async ({ params, body }, req, res) => sendOk(res, await modes.setMachineMode(principalOf(req), params.machineNo, body.mode)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -252,72 +231,8 @@ export function deviceCredentialsRoutes(ctx: AppContext): Router {
       response: ResetData,
       errors: [400, 401, 403, 404, 409, 422, 429],
     },
-    ...adminGuard(ctx),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      sendOk(res, await service.resetIdentity(principalOf(req), machineNo, parseInput(ResetBody, req.body ?? {}, 'body')));
-    },
-  );
-
-  defineLegacyRoute(
-    r,
-    docs,
-    {
-      method: 'post',
-      path: '/api/v1/factory/builds',
-      tag: 'factory',
-      summary: "Record a cabinet built at the key's plant (machines:build)",
-      auth: 'operator',
-      scopes: ['machines:build'],
-      body: BuildBody,
-      response: BuildView,
-      errors: [400, 401, 403, 409, 422, 429],
-    },
-    ...guard(ctx, 'machines:build'),
-    async (req, res) => {
-      sendOk(res, await service.createBuild(principalOf(req), parseInput(BuildBody, req.body ?? {}, 'body')));
-    },
-  );
-
-  defineLegacyRoute(
-    r,
-    docs,
-    {
-      method: 'patch',
-      path: '/api/v1/factory/builds/:machineNo',
-      tag: 'factory',
-      summary: 'Record QA sign-off and shipping of a build (machines:build)',
-      auth: 'operator',
-      scopes: ['machines:build'],
-      params: MachineNoParams,
-      body: BuildPatchBody,
-      response: BuildView,
-      errors: [400, 401, 403, 404, 409, 422, 429],
-    },
-    ...guard(ctx, 'machines:build'),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      sendOk(res, await service.updateBuild(principalOf(req), machineNo, parseInput(BuildPatchBody, req.body ?? {}, 'body')));
-    },
-  );
-
-  defineLegacyRoute(
-    r,
-    docs,
-    {
-      method: 'get',
-      path: '/api/v1/factory/builds',
-      tag: 'factory',
-      summary: "Build records of the key's plant (admin: every plant)",
-      auth: 'operator',
-      scopes: ['machines:build'],
-      query: PagingQuery,
-      response: pageOf(BuildView),
-    },
-    ...guard(ctx, 'machines:build'),
-    async (req, res) => {
-      sendOk(res, await service.builds(principalOf(req), parseInput(PagingQuery, req.query, 'query')));
-    },
+    adminGuard(),
+    async ({ params, body }, req, res) => sendOk(res, await admin.resetIdentity(principalOf(req), params.machineNo, body)),
   );
 
   return r;

@@ -12,7 +12,7 @@ import {
 import { safeEqual } from '../../crypto/secrets.ts';
 import { AppError } from '../../http/errors.ts';
 import { parseInput } from '../../http/validate.ts';
-import type { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
+import type { DeviceKeyVerifier } from '../device-credentials/key-verifier.ts';
 
 /** The cabinet a gateway call comes from, resolved from its credential. */
 export interface CabinetCaller {
@@ -140,7 +140,7 @@ function judgeInput(req: Request, policy: LegPolicy): void {
  * 5. The witness echo is judged (a stale one records a copy suspicion, never refuses) and this
  *    response's token is set; the machine is marked online (throttled).
  */
-export function cabinetAuth(creds: DeviceCredentialsService, gateway: CabinetPresence, fleetSecret: string | undefined, policy: LegPolicy): RequestHandler {
+export function cabinetAuth(creds: DeviceKeyVerifier, gateway: CabinetPresence, fleetSecret: string | undefined, policy: LegPolicy): RequestHandler {
   return async (req, res, next) => {
     let caller: CabinetCaller;
     const key = header(req, DEVICE_KEY_HEADER);
@@ -207,7 +207,7 @@ export function cabinetAuth(creds: DeviceCredentialsService, gateway: CabinetPre
 /** `cabinetAuth` bound to its collaborators (built once, in the composition root): one leg's policy in, its handler out. */
 export type CabinetGuard = (policy: LegPolicy) => RequestHandler;
 
-export function cabinetGuard(creds: DeviceCredentialsService, gateway: CabinetPresence, fleetSecret: string | undefined): CabinetGuard {
+export function cabinetGuard(creds: DeviceKeyVerifier, gateway: CabinetPresence, fleetSecret: string | undefined): CabinetGuard {
   return (policy) => cabinetAuth(creds, gateway, fleetSecret, policy);
 }
 

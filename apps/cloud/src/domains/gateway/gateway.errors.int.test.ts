@@ -295,8 +295,7 @@ describe.each(DIALECTS)('503 on %s when no fleet secret is configured', (dialect
 
   it('an enrolled cabinet keeps working on its device key', async () => {
     // Enrol through the service (the fleet-secret leg is disabled here).
-    const { DeviceCredentialsService } = await import('../device-credentials/device-credentials.service.ts');
-    const creds = new DeviceCredentialsService(ctx);
+    const creds = createServices(ctx).enrolment;
     const m = await ctx.database.db
       .selectFrom('machines')
       .select(['id', 'machine_no', 'operator_id', 'retired_at'])

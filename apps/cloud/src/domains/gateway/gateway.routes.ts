@@ -22,9 +22,9 @@ import {
 import { sendOk } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
-import type { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
+import type { EnrolmentService } from '../device-credentials/enrolment.service.ts';
 import type { DeviceRuntime } from '../device-credentials/runtime.ts';
-import type { ReleasesService } from '../releases/releases.service.ts';
+import type { UpgradeOffersService } from '../releases/upgrade-offers.service.ts';
 import type { SalesService } from '../orders/sales.service.ts';
 import { cabinetOf, type CabinetGuard, type LegPolicy } from './device-auth.ts';
 import type { DispenseReportsService } from './dispense-reports.service.ts';
@@ -47,8 +47,8 @@ export interface GatewayRouteServices {
   reports: DispenseReportsService;
   pendingPoll: PendingPollService;
   sales: SalesService;
-  creds: DeviceCredentialsService;
-  releases: ReleasesService;
+  creds: EnrolmentService;
+  releases: UpgradeOffersService;
   /** Mints the witness token a new credential stream starts with. */
   devices: DeviceRuntime;
 }

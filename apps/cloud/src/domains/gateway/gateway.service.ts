@@ -14,7 +14,7 @@ import { AppError } from '../../http/errors.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore } from '../../repos.ts';
-import type { DeviceCredentialsService } from '../device-credentials/device-credentials.service.ts';
+import type { EnrolmentService } from '../device-credentials/enrolment.service.ts';
 import type { DeviceRuntime } from '../device-credentials/runtime.ts';
 import type { CabinetSettingsService } from '../machines/cabinet-settings.service.ts';
 import type { CabinetCaller, CabinetPresence, LegPolicy, ResolvedSerial } from './device-auth.ts';
@@ -30,7 +30,7 @@ export interface GatewayDeps {
   /** Per-process cabinet state: the presence throttle and the software-report intervals. */
   devices: DeviceRuntime;
   /** Binds and checks the box on register; refuses unclaimable serials. */
-  creds: DeviceCredentialsService;
+  creds: EnrolmentService;
   /** The configuration block a cabinet receives. */
   settings: CabinetSettingsService;
   config: Pick<Config, 'mode'>;

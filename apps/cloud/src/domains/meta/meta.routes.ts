@@ -1,23 +1,22 @@
 import { Router } from 'express';
-import type { AppContext } from '../../context.ts';
-import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
+import type { RouteKit } from '../../http/route.ts';
 import { renderReferenceList, type ReferenceDoc } from './docs-page.ts';
 import { createDocsUi, DOCS_CSP, PAGE_CSS } from './docs-ui.ts';
 
 /**
  * The OpenAPI document and the interactive reference (Swagger UI, served from its npm package),
- * rendered from every route's declaration. In sandbox mode the reference comes with alice's public
- * sandbox key preset, so "Try it out" works at once; never in production.
+ * rendered from every route's declaration. `presetApiKey` (the composition root passes alice's public
+ * sandbox key in sandbox mode, never in production) makes "Try it out" work at once.
  */
-export function metaRoutes(ctx: AppContext): Router {
+export function metaRoutes({ docs }: RouteKit, presetApiKey: string | null): Router {
   const r = Router();
   const ui = createDocsUi();
-  const sandbox = ctx.config.mode === 'sandbox';
+  const sandbox = presetApiKey !== null;
   // Built on the first request, when every router has declared its routes; they never change after.
   let doc: Record<string, unknown> | null = null;
-  const document = () => (doc ??= ctx.docs.document());
+  const document = () => (doc ??= docs.document());
   let page: string | null = null;
-  const initScript = ui.initScript(sandbox ? SANDBOX_CREDENTIALS.alice.apiKey : null);
+  const initScript = ui.initScript(presetApiKey);
 
   r.get('/openapi.json', (_req, res) => {
     res.json(document());

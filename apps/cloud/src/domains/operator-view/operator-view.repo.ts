@@ -11,6 +11,16 @@ export interface SalesBucketRow {
 export class OperatorViewRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
+  /** The machine's id and last contact, with its owner's currency (null for a pool machine). */
+  machineWithCurrency(machineNo: string) {
+    return this.db
+      .selectFrom('machines')
+      .leftJoin('operators', 'operators.id', 'machines.operator_id')
+      .select(['machines.id', 'machines.last_seen', 'operators.currency'])
+      .where('machines.machine_no', '=', machineNo)
+      .executeTakeFirstOrThrow();
+  }
+
   /** Shipped sales and refunds of one machine since `from` (inclusive). */
   async sales(machineId: string, from: number): Promise<SalesBucketRow> {
     const row = await this.db

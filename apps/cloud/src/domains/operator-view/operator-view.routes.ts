@@ -1,25 +1,19 @@
 import { Router, type Request } from 'express';
-import type { AppContext } from '../../context.ts';
-import type { MachinesService } from '../machines/machines.service.ts';
 import { sendOk } from '../../http/envelope.ts';
-import { guard } from '../../http/guard.ts';
 import { principalOf } from '../../http/authenticate.ts';
-import { parseInput } from '../../http/validate.ts';
-import { defineLegacyRoute } from '../../http/route.ts';
+import { defineRoute, type RouteKit } from '../../http/route.ts';
 import { MachineNoParams, OperatorView, QrQuery } from './operator-view.schemas.ts';
-import { OperatorViewService } from './operator-view.service.ts';
+import type { OperatorViewService } from './operator-view.service.ts';
 
-/** The address people reach this service at: configured, else the request's own origin. */
-function baseUrlOf(ctx: AppContext, req: Request): string {
-  return ctx.config.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
+/** The request's own origin. */
+function originOf(req: Request): string {
+  return `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
 }
 
-export function operatorViewRoutes(ctx: AppContext, machines: MachinesService): Router {
-  const service = new OperatorViewService(ctx, machines);
+export function operatorViewRoutes({ docs, guard }: RouteKit, service: OperatorViewService): Router {
   const r = Router();
-  const docs = ctx.docs;
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -31,16 +25,14 @@ export function operatorViewRoutes(ctx: AppContext, machines: MachinesService): 
       scopes: ['machines:read'],
       params: MachineNoParams,
       response: OperatorView,
+      errors: [404],
     },
-    ...guard(ctx, 'machines:read'),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      sendOk(res, await service.view(principalOf(req), machineNo));
-    },
+    guard('machines:read'),
+    async ({ params }, req, res) => sendOk(res, await service.view(principalOf(req), params.machineNo)),
   );
 
   for (const kind of ['operator-qr', 'advertise-qr'] as const) {
-    defineLegacyRoute(
+    defineRoute(
       r,
       docs,
       {
@@ -53,14 +45,16 @@ export function operatorViewRoutes(ctx: AppContext, machines: MachinesService): 
         params: MachineNoParams,
         query: QrQuery,
         contentType: 'image/png',
+        errors: [404],
       },
-      ...guard(ctx, 'machines:read'),
-      async (req, res) => {
-        const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-        const { size } = parseInput(QrQuery, req.query, 'query');
+      guard('machines:read'),
+      async ({ params, query }, req, res) => {
         const p = principalOf(req);
-        const base = baseUrlOf(ctx, req);
-        const qr = kind === 'operator-qr' ? await service.operatorQr(p, machineNo, base, size) : await service.advertiseQr(p, machineNo, base, size);
+        const { machineNo } = params;
+        const qr =
+          kind === 'operator-qr'
+            ? await service.operatorQr(p, machineNo, originOf(req), query.size)
+            : await service.advertiseQr(p, machineNo, originOf(req), query.size);
         res.status(200).type('image/png').setHeader('cache-control', 'private, max-age=300');
         res.send(qr.png);
       },

@@ -1,10 +1,10 @@
-import type { AppContext } from '../../context.ts';
+import type { Clock } from '@vend/protocol';
+import type { Config } from '../../config.ts';
+import type { AppStore } from '../../repos.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { MachinesService } from '../machines/machines.service.ts';
-import { InventoryService } from '../inventory/inventory.service.ts';
-import { createAppStore } from '../../repos.ts';
-import { OperatorViewRepo } from './operator-view.repo.ts';
+import type { InventoryService } from '../inventory/inventory.service.ts';
 import type { OperatorView } from './operator-view.schemas.ts';
 import { advertiseQrId, qrPng } from './qr.ts';
 
@@ -22,31 +22,27 @@ export function startOfLocalDay(now: number, timeZone: string | null): number {
   return now - sinceMidnight;
 }
 
-type Services = Pick<AppContext, 'database' | 'clock' | 'audit' | 'geocoder' | 'config'>;
+export interface OperatorViewDeps {
+  store: AppStore;
+  clock: Clock;
+  /** The machine as its operator may see it (404 otherwise). */
+  machines: MachinesService;
+  /** Its aisles, for the stock rollups. */
+  inventory: InventoryService;
+  /** `publicBaseUrl`: the address QR codes point at (else the request's origin); `dataKey` derives the stable qrId. */
+  config: Pick<Config, 'publicBaseUrl' | 'dataKey'>;
+}
 
 /** One screen for an operator: is it up, is it selling, what needs a visit, what it earns. */
 export class OperatorViewService {
-  private readonly machines: MachinesService;
-  private readonly inventory: InventoryService;
-  constructor(
-    private readonly ctx: Services,
-    machines: MachinesService,
-  ) {
-    this.machines = machines;
-    this.inventory = new InventoryService({ store: createAppStore(ctx.database), audit: ctx.audit });
-  }
+  constructor(private readonly deps: OperatorViewDeps) {}
 
   async view(p: Principal, machineNo: string): Promise<OperatorView> {
-    const machine = await this.machines.get(p, machineNo);
-    const inv = await this.inventory.machine(p, machineNo);
-    const repo = new OperatorViewRepo(this.ctx.database.db);
-    const row = await this.ctx.database.db
-      .selectFrom('machines')
-      .leftJoin('operators', 'operators.id', 'machines.operator_id')
-      .select(['machines.id', 'machines.last_seen', 'operators.currency'])
-      .where('machines.machine_no', '=', machine.machineNo)
-      .executeTakeFirstOrThrow();
-    const now = this.ctx.clock.now();
+    const machine = await this.deps.machines.get(p, machineNo);
+    const inv = await this.deps.inventory.machine(p, machineNo);
+    const repo = this.deps.store.repos.operatorView;
+    const row = await repo.machineWithCurrency(machine.machineNo);
+    const now = this.deps.clock.now();
     const today = startOfLocalDay(now, machine.timeZone);
     const bucket = async (from: number) => {
       const s = await repo.sales(row.id, from);
@@ -93,17 +89,22 @@ export class OperatorViewService {
     };
   }
 
-  /** The hosted operator view's address, as a QR code. */
-  async operatorQr(p: Principal, machineNo: string, baseUrl: string, size: number): Promise<{ png: Buffer; text: string }> {
-    const m = await this.machines.get(p, machineNo);
-    const text = `${baseUrl}/api/v1/machines/${encodeURIComponent(m.machineNo)}/operator-view`;
+  /** The hosted operator view's address, as a QR code. `origin` (the request's) stands in when no public address is configured. */
+  async operatorQr(p: Principal, machineNo: string, origin: string, size: number): Promise<{ png: Buffer; text: string }> {
+    const m = await this.deps.machines.get(p, machineNo);
+    const text = `${this.baseUrl(origin)}/api/v1/machines/${encodeURIComponent(m.machineNo)}/operator-view`;
     return { png: await qrPng(text, size), text };
   }
 
   /** The buyer chat address for this machine, with its stable qrId, as a QR code. */
-  async advertiseQr(p: Principal, machineNo: string, baseUrl: string, size: number): Promise<{ png: Buffer; text: string }> {
-    const m = await this.machines.get(p, machineNo);
-    const text = `${baseUrl}/advertise?machine=${encodeURIComponent(m.machineNo)}&qr=${advertiseQrId(m.machineNo, this.ctx.config.dataKey)}`;
+  async advertiseQr(p: Principal, machineNo: string, origin: string, size: number): Promise<{ png: Buffer; text: string }> {
+    const m = await this.deps.machines.get(p, machineNo);
+    const text = `${this.baseUrl(origin)}/advertise?machine=${encodeURIComponent(m.machineNo)}&qr=${advertiseQrId(m.machineNo, this.deps.config.dataKey)}`;
     return { png: await qrPng(text, size), text };
+  }
+
+  /** The address people reach this service at: configured, else the request's own origin. */
+  private baseUrl(origin: string): string {
+    return this.deps.config.publicBaseUrl ?? origin;
   }
 }

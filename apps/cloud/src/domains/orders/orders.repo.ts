@@ -95,12 +95,6 @@ export class OrdersRepo {
     await this.db.insertInto('orders').values(row).execute();
   }
 
-  /** Many orders at once (the sandbox's re-applied sales). */
-  async insertOrders(rows: Insertable<OrdersTable>[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.db.insertInto('orders').values(rows).execute();
-  }
-
   order(orderNumber: string): Promise<OrderRow | undefined> {
     return this.db.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirst();
   }
@@ -165,6 +159,15 @@ export class OrdersRepo {
   /** A sweep's paid → `to`, only while the order is still paid and not vended (so no order moves twice). True when this call moved it. */
   async settleUnvended(orderNumber: string, to: 'refund_owed' | 'refunded', now: number): Promise<boolean> {
     return this.settleOpen(orderNumber, ['paid'], { pay_status: to, updated_at: now });
+  }
+
+  /** Writes whole order rows as they are (a sandbox reset re-applying the money records it kept), 200 per statement. */
+  async insertOrders(rows: readonly OrderRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 200)
+      await this.db
+        .insertInto('orders')
+        .values(rows.slice(i, i + 200))
+        .execute();
   }
 }
 

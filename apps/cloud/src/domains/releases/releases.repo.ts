@@ -9,7 +9,10 @@ const REGISTRY_LOCK = 0x7e1ea5e;
 
 /** SQL of agent releases, the rollout and pins; the cabinets' deferral/blocked reports are read from the gateway's `cabinet_status`. */
 export class ReleasesRepo {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect: Dialect,
+  ) {}
 
   // --- registry ------------------------------------------------------------------------------
 
@@ -18,8 +21,8 @@ export class ReleasesRepo {
    * published before and sequence numbers follow publish order. PostgreSQL: a transaction-scoped
    * advisory lock; SQLite: its one writer already serialises write transactions.
    */
-  async lockRegistry(dialect: Dialect): Promise<void> {
-    if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${REGISTRY_LOCK})`.execute(this.db);
+  async lockRegistry(): Promise<void> {
+    if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${REGISTRY_LOCK})`.execute(this.db);
   }
 
   releases() {
@@ -74,16 +77,7 @@ export class ReleasesRepo {
       .execute();
   }
 
-  // --- machines and pins ---------------------------------------------------------------------
-
-  /** A non-retired machine by its code; when `operatorId` is given, only that operator's. */
-  machineByNo(machineNo: string) {
-    return this.db
-      .selectFrom('machines')
-      .select(['id', 'machine_no', 'operator_id', 'agent_version', 'last_seen', 'retired_at'])
-      .where('machine_no', '=', machineNo)
-      .executeTakeFirst();
-  }
+  // --- canary codes and pins ---------------------------------------------------------------------
 
   /** Which of these machine codes name a machine (for canary lists). */
   async existingMachineNos(machineNos: readonly string[]): Promise<Set<string>> {

@@ -1,12 +1,12 @@
 import { Router } from 'express';
 import { ReleaseManifest } from '@vend/protocol';
-import type { AppContext } from '../../context.ts';
 import { sendOk } from '../../http/envelope.ts';
-import { adminGuard, guard } from '../../http/guard.ts';
 import { principalOf } from '../../http/authenticate.ts';
-import { parseInput } from '../../http/validate.ts';
-import { defineLegacyRoute } from '../../http/route.ts';
-import { ReleasesService } from './releases.service.ts';
+import { defineRoute, type RouteKit } from '../../http/route.ts';
+import type { AgentFleetService } from './agent-fleet.service.ts';
+import type { ReleaseRegistryService } from './release-registry.service.ts';
+import type { RolloutService } from './rollout.service.ts';
+import type { UpgradeOffersService } from './upgrade-offers.service.ts';
 import {
   FleetData,
   FleetQuery,
@@ -25,27 +25,29 @@ import {
 
 /**
  * Agent releases, the rollout and pins (spec 2 §4.3, §4.5). Admin only, except the agent fleet view,
- * which operators may read for their own cabinets. Routes parse and authorise; rules live in
- * ReleasesService (and the pure releases.rules.ts / offer.ts).
+ * which operators may read for their own cabinets. Routes authorise and hand the typed input to
+ * the services (and the pure releases.rules.ts / offer.ts).
  */
-export function releasesRoutes(ctx: AppContext): Router {
-  const service = new ReleasesService(ctx);
+export function releasesRoutes(
+  { docs, guard, adminGuard }: RouteKit,
+  registry: ReleaseRegistryService,
+  rollouts: RolloutService,
+  offers: UpgradeOffersService,
+  fleet: AgentFleetService,
+): Router {
   const r = Router();
-  const docs = ctx.docs;
   const tag = 'agent releases';
   const adminErrors = [400, 401, 403, 404, 409, 422, 429];
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     { method: 'get', path: '/api/v1/agent/releases', tag, summary: 'The release registry, in publish order', auth: 'admin', response: ReleaseList },
-    ...adminGuard(ctx),
-    async (_req, res) => {
-      sendOk(res, await service.list());
-    },
+    adminGuard(),
+    async (_input, _req, res) => sendOk(res, await registry.list()),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -59,24 +61,19 @@ export function releasesRoutes(ctx: AppContext): Router {
       response: PublishData,
       errors: adminErrors,
     },
-    ...adminGuard(ctx),
-    async (req, res) => {
-      const manifest = parseInput(ReleaseManifest, req.body, 'body');
-      sendOk(res, await service.publish(principalOf(req), manifest));
-    },
+    adminGuard(),
+    async ({ body }, req, res) => sendOk(res, await registry.publish(principalOf(req), body)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     { method: 'get', path: '/api/v1/agent/rollout', tag, summary: 'The fleet-wide rollout (null when none)', auth: 'admin', response: RolloutData.nullable() },
-    ...adminGuard(ctx),
-    async (_req, res) => {
-      sendOk(res, await service.rollout());
-    },
+    adminGuard(),
+    async (_input, _req, res) => sendOk(res, await rollouts.rollout()),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -89,13 +86,11 @@ export function releasesRoutes(ctx: AppContext): Router {
       response: RolloutData,
       errors: adminErrors,
     },
-    ...adminGuard(ctx),
-    async (req, res) => {
-      sendOk(res, await service.putRollout(principalOf(req), parseInput(RolloutBody, req.body, 'body')));
-    },
+    adminGuard(),
+    async ({ body }, req, res) => sendOk(res, await rollouts.putRollout(principalOf(req), body)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -108,14 +103,11 @@ export function releasesRoutes(ctx: AppContext): Router {
       response: RolloutData,
       errors: adminErrors,
     },
-    ...adminGuard(ctx),
-    async (req, res) => {
-      const { reason } = parseInput(HoldBody, req.body, 'body');
-      sendOk(res, await service.hold(principalOf(req), reason));
-    },
+    adminGuard(),
+    async ({ body }, req, res) => sendOk(res, await rollouts.hold(principalOf(req), body.reason)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -127,13 +119,11 @@ export function releasesRoutes(ctx: AppContext): Router {
       response: RolloutData,
       errors: [401, 403, 409, 429],
     },
-    ...adminGuard(ctx),
-    async (req, res) => {
-      sendOk(res, await service.resume(principalOf(req)));
-    },
+    adminGuard(),
+    async (_input, req, res) => sendOk(res, await rollouts.resume(principalOf(req))),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -146,14 +136,11 @@ export function releasesRoutes(ctx: AppContext): Router {
       query: FleetQuery,
       response: FleetData,
     },
-    ...guard(ctx, 'machines:read'),
-    async (req, res) => {
-      const q = parseInput(FleetQuery, req.query, 'query');
-      sendOk(res, await service.fleet(principalOf(req), q.page, q.size));
-    },
+    guard('machines:read'),
+    async ({ query }, req, res) => sendOk(res, await fleet.fleet(principalOf(req), query.page, query.size)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -167,14 +154,11 @@ export function releasesRoutes(ctx: AppContext): Router {
       query: RolloutsQuery,
       response: RolloutsData,
     },
-    ...guard(ctx, 'machines:read'),
-    async (req, res) => {
-      const q = parseInput(RolloutsQuery, req.query, 'query');
-      sendOk(res, await service.rollouts(principalOf(req), q));
-    },
+    guard('machines:read'),
+    async ({ query }, req, res) => sendOk(res, await fleet.rollouts(principalOf(req), query)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -185,15 +169,13 @@ export function releasesRoutes(ctx: AppContext): Router {
       auth: 'admin',
       params: MachineNoParams,
       response: MachineAgentData,
+      errors: [404],
     },
-    ...adminGuard(ctx),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      sendOk(res, await service.machineAgent(machineNo));
-    },
+    adminGuard(),
+    async ({ params }, _req, res) => sendOk(res, await offers.machineAgent(params.machineNo)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -207,15 +189,11 @@ export function releasesRoutes(ctx: AppContext): Router {
       response: MachineAgentData,
       errors: [400, 401, 403, 404, 410, 422, 429],
     },
-    ...adminGuard(ctx),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      const body = parseInput(PinBody, req.body, 'body');
-      sendOk(res, await service.pin(principalOf(req), machineNo, body));
-    },
+    adminGuard(),
+    async ({ params, body }, req, res) => sendOk(res, await rollouts.pin(principalOf(req), params.machineNo, body)),
   );
 
-  defineLegacyRoute(
+  defineRoute(
     r,
     docs,
     {
@@ -226,12 +204,10 @@ export function releasesRoutes(ctx: AppContext): Router {
       auth: 'admin',
       params: MachineNoParams,
       response: UnpinData,
+      errors: [404],
     },
-    ...adminGuard(ctx),
-    async (req, res) => {
-      const { machineNo } = parseInput(MachineNoParams, req.params, 'params');
-      sendOk(res, await service.unpin(principalOf(req), machineNo));
-    },
+    adminGuard(),
+    async ({ params }, req, res) => sendOk(res, await rollouts.unpin(principalOf(req), params.machineNo)),
   );
 
   return r;

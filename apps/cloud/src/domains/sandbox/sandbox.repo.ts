@@ -1,8 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { RESET_ORDER } from '../../db/tables.ts';
-import { SEED_ORDER_PREFIX } from '../../db/seed.ts';
+import type { Sealer } from '../../crypto/secrets.ts';
+import { clearStore } from '../../db/reset.ts';
+import { SEED_ORDER_PREFIX, seedSandbox, type SeedStep } from '../../db/seed.ts';
 
+/**
+ * The sandbox's reach into the store: counts for its reports, and the store-level seed and clear
+ * (db/seed.ts, db/reset.ts) a reset runs in one transaction.
+ */
 export class SandboxRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -29,8 +34,14 @@ export class SandboxRepo {
     return this.db.selectFrom('orders').selectAll().where('order_number', 'not like', `${SEED_ORDER_PREFIX}%`).execute();
   }
 
-  async wipe(): Promise<void> {
-    for (const table of RESET_ORDER) await this.db.deleteFrom(table).execute();
+  /** Empties every table a reset clears (the audit log stays). */
+  clear(): Promise<void> {
+    return clearStore(this.db);
+  }
+
+  /** Writes the seed data set, each domain's step included. */
+  seed(now: number, sealer: Sealer, steps: readonly SeedStep[]): Promise<void> {
+    return seedSandbox(this.db, now, sealer, steps);
   }
 
   machineOwners() {

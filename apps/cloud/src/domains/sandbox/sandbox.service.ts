@@ -1,6 +1,12 @@
-import type { AppContext } from '../../context.ts';
-import { seedSandbox } from '../../db/seed.ts';
-import { SandboxRepo } from './sandbox.repo.ts';
+import type { Redis } from 'ioredis';
+import type { Clock } from '@vend/protocol';
+import type { Config } from '../../config.ts';
+import type { Sealer } from '../../crypto/secrets.ts';
+import type { Database } from '../../db/database.ts';
+import type { SeedStep } from '../../db/seed.ts';
+import type { AuditEntry, AuditLog } from '../../http/audit.ts';
+import { offsetOf, type Paging } from '../../http/paging.ts';
+import type { AppStore } from '../../repos.ts';
 import type { Principal } from '../../http/principal.ts';
 import { AppError } from '../../http/errors.ts';
 
@@ -21,21 +27,40 @@ const SELF_TESTS = [
   { check: 'unknown route enveloped', target: '/api/v1/no-such-route', expected: 404 },
 ] as const;
 
+export interface SandboxDeps {
+  store: AppStore;
+  clock: Clock;
+  audit: AuditLog;
+  /** Seals the seed's TOTP secret. */
+  sealer: Sealer;
+  config: Pick<Config, 'mode' | 'idp'>;
+  /** The store's liveness and its label, for health and persistence. */
+  database: Pick<Database, 'dialect' | 'describe' | 'ping'>;
+  redis: Pick<Redis, 'ping'> | null;
+  /** When this process started (uptime). */
+  startedAt: number;
+  /** Counters the persistence status reports. */
+  metrics: { writeFailures: number };
+  /** Each domain's part of the seed, from the composition root (bootstrap.ts). */
+  seedSteps: readonly SeedStep[];
+}
+
+/** The sandbox's own endpoints: health, readiness with a live self-test, persistence status, the audit log, and reset. */
 export class SandboxService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly deps: SandboxDeps) {}
 
   private get repo() {
-    return new SandboxRepo(this.ctx.database.db);
+    return this.deps.store.repos.sandbox;
   }
 
   async health(): Promise<{ db: string; redis: string }> {
-    const db = await this.ctx.database.ping().then(
+    const db = await this.deps.database.ping().then(
       () => 'ok',
       () => 'error',
     );
     let redis = 'disabled';
-    if (this.ctx.redis) {
-      redis = await this.ctx.redis.ping().then(
+    if (this.deps.redis) {
+      redis = await this.deps.redis.ping().then(
         (r) => (r === 'PONG' ? 'ok' : 'error'),
         () => 'error',
       );
@@ -72,20 +97,25 @@ export class SandboxService {
     return {
       service: 'vend-cloud',
       version: 'v1',
-      uptimeSeconds: Math.floor((this.ctx.clock.now() - this.ctx.startedAt) / 1000),
-      mode: this.ctx.config.mode,
+      uptimeSeconds: Math.floor((this.deps.clock.now() - this.deps.startedAt) / 1000),
+      mode: this.deps.config.mode,
       overall: pass ? 'pass' : 'fail',
       dataset,
-      auth: { apiKeys, oauthClients, cognitoIssuer: this.ctx.config.idp?.issuer ?? null },
+      auth: { apiKeys, oauthClients, cognitoIssuer: this.deps.config.idp?.issuer ?? null },
       selfTest,
     };
   }
 
   async persistence() {
-    const d = this.ctx.database;
+    const d = this.deps.database;
     const counts: Record<string, number> = {};
     for (const table of ['operators', 'machines', 'aisles', 'orders', 'payment_terminals', 'audit_log'] as const) counts[table] = await this.repo.count(table);
-    return { backend: d.dialect, describe: d.describe, active: true, counts, writeFailures: this.ctx.metrics.writeFailures };
+    return { backend: d.dialect, describe: d.describe, active: true, counts, writeFailures: this.deps.metrics.writeFailures };
+  }
+
+  /** One page of the audit log, newest first. */
+  async audit(q: Paging): Promise<{ total: number; records: AuditEntry[] }> {
+    return this.deps.audit.list(this.deps.store.repos, q.size, offsetOf(q));
   }
 
   /**
@@ -93,20 +123,16 @@ export class SandboxService {
    * re-applied to their machine (now owned by the seed owner) unless `wipeMoney`.
    */
   async reset(by: Principal, wipeMoney: boolean): Promise<{ reset: true }> {
-    if (this.ctx.config.mode !== 'sandbox') throw new AppError('conflict', 'Reset is available only in sandbox mode');
-    await this.ctx.database.db.transaction().execute(async (trx) => {
-      const repo = new SandboxRepo(trx);
+    if (this.deps.config.mode !== 'sandbox') throw new AppError('conflict', 'Reset is available only in sandbox mode');
+    await this.deps.store.transaction(async (tx) => {
+      const repo = tx.sandbox;
       const kept = wipeMoney ? [] : await repo.nonSeedOrders();
-      await repo.wipe();
-      await seedSandbox(trx, this.ctx.clock.now(), this.ctx.sealer);
+      await repo.clear();
+      await repo.seed(this.deps.clock.now(), this.deps.sealer, this.deps.seedSteps);
       const owners = new Map((await repo.machineOwners()).map((m) => [m.id, m.operator_id]));
       const reapply = kept.filter((o) => owners.has(o.machine_id)).map((o) => ({ ...o, operator_id: owners.get(o.machine_id) ?? null }));
-      for (let i = 0; i < reapply.length; i += 200)
-        await trx
-          .insertInto('orders')
-          .values(reapply.slice(i, i + 200))
-          .execute();
-      await this.ctx.audit.record(trx, by, wipeMoney ? 'sandbox.reset.wipe_money' : 'sandbox.reset', 'sandbox');
+      await tx.orders.insertOrders(reapply);
+      await this.deps.audit.record(tx, by, wipeMoney ? 'sandbox.reset.wipe_money' : 'sandbox.reset', 'sandbox');
     });
     return { reset: true };
   }
