@@ -5,8 +5,8 @@ import type { Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXIT_CODES, main } from '../cli.ts';
-import { fsProblem } from './commands.ts';
+import { EXIT_CODES, main } from '../../cli.ts';
+import { fsProblem } from './errors.ts';
 
 // What a technician sees when the state directory cannot be used, and when the control channel takes
 // a dispense but never answers: one clear line and a documented exit code, never a stack trace.
@@ -78,7 +78,7 @@ describe('a state directory that cannot be used', () => {
     mkdirSync(dir, { mode: 0o700 });
     writeFileSync(join(dir, 'control-token'), 'tok\n', { mode: 0o600 });
     writeFileSync(join(dir, 'agent.log'), '{}\n', { mode: 0o640 });
-    const bin = resolve(import.meta.dirname, '../../bin/vend-agent.js');
+    const bin = resolve(import.meta.dirname, '../../../bin/vend-agent.js');
     for (const [args, file] of [
       [['status'], 'control-token'],
       [['credential', 'show'], 'credential'],

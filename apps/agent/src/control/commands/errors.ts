@@ -1,0 +1,75 @@
+import { AgentConfigError } from '../../config.ts';
+import { EXIT_CODES } from '../../exit-codes.ts';
+import { StateDirError, StateDirUnusable } from '../../state/state-dir.ts';
+import { ControlBindError } from '../server.ts';
+import type { CommandContext } from './context.ts';
+
+/** Read syscalls: a permission error there means "cannot read". */
+const READ_SYSCALLS = new Set(['open', 'read', 'stat', 'lstat', 'fstat', 'scandir', 'access', 'readlink']);
+
+/**
+ * A file-system error as the technician should see it: one line and an exit code, or null when it is
+ * not one (a bug, reported as an internal error). Permission problems are 77 (EX_NOPERM): the state
+ * directory is 0700, root's or the vend-agent user's. A state-directory path that is not a directory
+ * (or runs through a file) is a configuration mistake: 78.
+ */
+export function fsProblem(e: unknown): { message: string; exit: number } | null {
+  const err = e as NodeJS.ErrnoException;
+  if (!(e instanceof Error) || typeof err.code !== 'string' || typeof err.syscall !== 'string') return null;
+  const path = err.path ?? 'a file of the state directory';
+  if (err.code === 'EACCES' || err.code === 'EPERM') {
+    const verb = !err.syscall || READ_SYSCALLS.has(err.syscall) ? 'read' : 'write';
+    return { message: `cannot ${verb} ${path}: run as root or as the vend-agent user`, exit: EXIT_CODES.noPermission };
+  }
+  if (err.code === 'ENOTDIR' || err.code === 'EISDIR' || err.code === 'ELOOP' || err.code === 'ENAMETOOLONG') {
+    const what = err.code === 'EISDIR' ? 'is a directory, not a file' : err.code === 'ENOTDIR' ? 'runs through something that is not a directory' : err.code;
+    return { message: `cannot use ${path}: ${what} — check --state-dir / VEND_AGENT_STATE_DIR`, exit: EXIT_CODES.config };
+  }
+  if (err.code === 'EROFS' || err.code === 'ENOSPC' || err.code === 'EIO') {
+    return { message: `cannot write ${path}: ${err.code}`, exit: EXIT_CODES.config };
+  }
+  return null;
+}
+
+/** The guard of every command body: the errors a technician can fix become one line and their exit code; anything else is rethrown (internal error). */
+export function exitCodeGuard(err: (text: string) => void, setExit: (code: number) => void): CommandContext['guarded'] {
+  return (body) =>
+    async (...args) => {
+      try {
+        await body(...args);
+      } catch (e) {
+        if (e instanceof AgentConfigError) {
+          err(`${e.message}\n`);
+          setExit(EXIT_CODES.config);
+          return;
+        }
+        if (e instanceof StateDirUnusable) {
+          err(`error: ${e.message} — check --state-dir / VEND_AGENT_STATE_DIR\n`);
+          setExit(EXIT_CODES.config);
+          return;
+        }
+        if (e instanceof StateDirError) {
+          err(`error: ${e.message}\n`);
+          setExit(EXIT_CODES.locked);
+          return;
+        }
+        if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+          err(`error: the control channel's port is in use (${(e as Error).message}); is another agent running on this host?\n`);
+          setExit(EXIT_CODES.locked);
+          return;
+        }
+        if (e instanceof ControlBindError) {
+          err(`error: ${e.message}\n`);
+          setExit(EXIT_CODES.config);
+          return;
+        }
+        const problem = fsProblem(e);
+        if (problem) {
+          err(`error: ${problem.message}\n`);
+          setExit(problem.exit);
+          return;
+        }
+        throw e;
+      }
+    };
+}
