@@ -1,6 +1,7 @@
 import type { VmcBoardInfo, VmcBoardStatus, VmcDropSensorReading } from '@vend/protocol';
-import { VmcLinkError } from './driver.ts';
-import type { DriverStats, LaneScan, VmcDriver } from './driver.ts';
+import type { LaneScan, VmcDriver } from './driver.ts';
+import { VmcLinkError } from './link.ts';
+import type { DriverStats } from './link.ts';
 
 /** What `vend-agent vmc test` finds. */
 export interface SelfCheckReport {

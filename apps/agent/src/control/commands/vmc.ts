@@ -3,7 +3,8 @@ import { pino } from 'pino';
 import type { Clock } from '@vend/protocol';
 import { EXIT_CODES } from '../../exit-codes.ts';
 import { DEFAULT_VMC_TIMINGS, VmcDriver } from '../../vmc/driver.ts';
-import type { DriverLogger, VmcTimings } from '../../vmc/driver.ts';
+import type { VmcTimings } from '../../vmc/driver.ts';
+import type { DriverLogger } from '../../vmc/link.ts';
 import { formatSelfCheck, runSelfCheck } from '../../vmc/self-check.ts';
 import type { PortListing, SerialTransport } from '../../vmc/transport.ts';
 
