@@ -5,3 +5,4 @@ export * from './version.ts';
 export * from './vmc/index.ts';
 export * from './gateway.ts';
 export * from './release.ts';
+export * from './release-admin.ts';
