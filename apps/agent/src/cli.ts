@@ -48,6 +48,7 @@ export function buildProgram(deps: CliDeps = {}, setExit: (code: number) => void
       'after',
       `\nExit codes of every command (each command's --help lists its own): ${EXIT_CODES.usage} bad usage, ${EXIT_CODES.internal} internal error, ` +
         `${EXIT_CODES.noPermission} a state-directory file this user cannot read or write (run as root or as the vend-agent user), ` +
+        `${EXIT_CODES.badAnswer} the daemon answered something this vend-agent does not understand (another version?), ` +
         `${EXIT_CODES.config} bad configuration (including a --state-dir that is not a directory).`,
     );
   for (const c of agentCommands(

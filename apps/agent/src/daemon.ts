@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { CONFIG_DEFAULTS, FEATURE_DEFAULTS, systemClock } from '@vend/protocol';
-import type { BlockedReport, Clock, ConfigBlock, DeferralReport, GoodsData } from '@vend/protocol';
+import type { BlockedReport, Clock, ConfigBlock, ControlPlanogram, ControlStatus, DeferralReport, GoodsData } from '@vend/protocol';
 import type { AgentConfig } from './config.ts';
 import { mask } from './config.ts';
 import { sleep } from './cloud/backoff.ts';
@@ -97,6 +97,9 @@ export class Daemon {
   readonly cloud: CloudLoops;
   readonly deviceId: string;
   readonly startedAt: number;
+  /** From the configuration: required to run. */
+  readonly equipmentNo: string;
+  private readonly cloudUrl: string;
   control: ControlServer | null = null;
   readonly upgrades: UpgradeManager | null;
 
@@ -132,6 +135,8 @@ export class Daemon {
   ) {
     if (!config.cloudUrl) throw new Error('cloudUrl is required to run (flag --cloud-url, VEND_AGENT_CLOUD_URL, or the config file)');
     if (!config.equipmentNo) throw new Error('equipmentNo is required to run (flag --equipment-no, VEND_AGENT_EQUIPMENT_NO, or the config file)');
+    this.equipmentNo = config.equipmentNo;
+    this.cloudUrl = config.cloudUrl;
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.startedAt = this.clock.now();
@@ -423,7 +428,7 @@ export class Daemon {
 
   // --- control channel -------------------------------------------------------------------------
 
-  private async planogram(): Promise<unknown> {
+  private async planogram(): Promise<ControlPlanogram> {
     const now = this.clock.now();
     if (this.planogramCache && now - this.planogramCache.at < PLANOGRAM_TTL_MS)
       return { ...this.planogramCache.goods, stale: false, fetchedAt: new Date(this.planogramCache.at).toISOString() };
@@ -434,7 +439,7 @@ export class Daemon {
     } catch (e) {
       if (this.planogramCache)
         return { ...this.planogramCache.goods, stale: true, fetchedAt: new Date(this.planogramCache.at).toISOString(), error: (e as Error).message };
-      return { machineCode: this.config.equipmentNo, currency: null, aisles: [], stale: true, fetchedAt: null, error: (e as Error).message };
+      return { machineCode: this.equipmentNo, currency: null, aisles: [], stale: true, fetchedAt: null, error: (e as Error).message };
     }
   }
 
@@ -457,7 +462,7 @@ export class Daemon {
   }
 
   /** Everything `vend-agent status` shows. */
-  status() {
+  status(): ControlStatus {
     const now = this.clock.now();
     const reach = this.client.reachability;
     const enrolment = this.enroller.status();
@@ -469,13 +474,13 @@ export class Daemon {
         startedAt: new Date(this.startedAt).toISOString(),
         uptimeSeconds: Math.floor((now - this.startedAt) / 1000),
         stateDir: this.config.stateDir,
-        equipmentNo: this.config.equipmentNo,
+        equipmentNo: this.equipmentNo,
         deviceId: this.deviceId,
         memory: memory(),
       },
       enrolment: { ...enrolment, keyId: this.credentials.keyId() },
       cloud: {
-        url: this.config.cloudUrl,
+        url: this.cloudUrl,
         reachable: reach.lastAnswerAt !== null && reach.consecutiveFailures === 0,
         lastAnswerAt: iso(reach.lastAnswerAt),
         lastSuccessAt: iso(reach.lastSuccessAt),

@@ -26,6 +26,8 @@ export const EXIT_CODES = {
   internal: 70,
   /** Another daemon holds the state directory. */
   locked: 75,
+  /** The daemon's control channel answered with something this vend-agent does not understand (EX_PROTOCOL): another version, or a bug. */
+  badAnswer: 76,
   /** A file of the state directory cannot be read or written by this user (EX_NOPERM): run as root or as the vend-agent user. */
   noPermission: 77,
   /** The configuration is invalid (every problem is printed), or the state directory path is not a usable directory. */

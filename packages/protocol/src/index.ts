@@ -6,3 +6,4 @@ export * from './vmc/index.ts';
 export * from './gateway.ts';
 export * from './release.ts';
 export * from './release-admin.ts';
+export * from './control.ts';

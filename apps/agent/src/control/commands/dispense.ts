@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
-import { PAY_METHODS } from '@vend/protocol';
+import { ControlVendResult, PAY_METHODS } from '@vend/protocol';
 import { EXIT_CODES } from '../../exit-codes.ts';
-import { ControlNoAnswer, ControlUnreachable } from '../client.ts';
+import { ControlBadAnswer, ControlNoAnswer, ControlUnreachable } from '../client.ts';
 import { configOf, controlClient, integerIn } from './context.ts';
 import type { CommandContext, Flags } from './context.ts';
 
@@ -16,20 +16,20 @@ export function dispenseCommand({ deps, setExit, guarded }: CommandContext): Com
     .option('--json', 'print one JSON object')
     .addHelpText(
       'after',
-      `\nExit codes: ${EXIT_CODES.ok} vended, ${EXIT_CODES.vendFailed} the board did not vend (outcome says why; the order is refunded), ${EXIT_CODES.refused} refused before the motor ran (busy, not ready, empty token, the cloud refused the order), ${EXIT_CODES.daemonDown} the daemon is not running, ${EXIT_CODES.outcomeUnknown} the daemon took the request but gave no answer in time: the vend may still be in progress (see vend-agent status and GET /v1/vends before trying again).`,
+      `\nExit codes: ${EXIT_CODES.ok} vended, ${EXIT_CODES.vendFailed} the board did not vend (outcome says why; the order is refunded), ${EXIT_CODES.refused} refused before the motor ran (busy, not ready, empty token, the cloud refused the order), ${EXIT_CODES.daemonDown} the daemon is not running, ${EXIT_CODES.outcomeUnknown} the daemon took the request but gave no answer in time (or one this vend-agent cannot read): the vend may still be in progress (see vend-agent status and GET /v1/vends before trying again).`,
     )
     .action(
       guarded(async (flags: Flags, cmd: Command) => {
         const config = configOf(deps, cmd);
         let answer;
         try {
-          answer = await controlClient(config, deps.dispenseTimeoutMs ?? 90_000).call('POST', '/v1/dispense', {
+          answer = await controlClient(config, deps.dispenseTimeoutMs ?? 90_000).call('POST', '/v1/dispense', ControlVendResult, {
             aisle: flags['aisle'],
             payMethod: flags['payMethod'],
           });
         } catch (e) {
-          if (e instanceof ControlNoAnswer) {
-            // the request reached the daemon: the vend may be under way; a second try could vend twice
+          if (e instanceof ControlNoAnswer || e instanceof ControlBadAnswer) {
+            // the request reached the daemon: the vend may be under way (or done); a second try could vend twice
             err(
               `${e.message}\nthe vend of aisle ${String(flags['aisle'])} may still be in progress: check \`vend-agent status\` and the last vends (GET /v1/vends) before trying again\n`,
             );
@@ -42,17 +42,14 @@ export function dispenseCommand({ deps, setExit, guarded }: CommandContext): Com
           return;
         }
         if (flags['json']) out(JSON.stringify({ httpStatus: answer.status, ...answer.body }) + '\n');
-        if (answer.status !== 200) {
-          if (!flags['json']) err(`dispense refused (${answer.status} ${String(answer.body['error'] ?? '')}): ${String(answer.body['message'] ?? '')}\n`);
+        if (!answer.ok) {
+          if (!flags['json']) err(`dispense refused (${answer.status} ${answer.body.error}): ${answer.body.message}\n`);
           setExit(EXIT_CODES.refused);
           return;
         }
         const vend = answer.body;
-        if (!flags['json'])
-          out(
-            `aisle ${String(vend['aisle'])}: ${String(vend['outcome'])} — ${String(vend['detail'])}\n  order ${String(vend['orderNumber'])}, dispense ${String(vend['dispenseId'])}\n`,
-          );
-        setExit(vend['success'] === true ? EXIT_CODES.ok : EXIT_CODES.vendFailed);
+        if (!flags['json']) out(`aisle ${vend.aisle}: ${vend.outcome} — ${vend.detail}\n  order ${String(vend.orderNumber)}, dispense ${vend.dispenseId}\n`);
+        setExit(vend.success ? EXIT_CODES.ok : EXIT_CODES.vendFailed);
       }),
     );
 }

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { ControlEnrolment } from '@vend/protocol';
 import { AgentConfigError } from '../../config.ts';
 import type { AgentConfig } from '../../config.ts';
 import { CloudClient } from '../../cloud/client.ts';
@@ -10,8 +11,6 @@ import { StateDir } from '../../state/state-dir.ts';
 import { ControlUnreachable } from '../client.ts';
 import { configOf, controlClient } from './context.ts';
 import type { AgentCommandDeps, CommandContext, Flags } from './context.ts';
-
-type Fields = Record<string, unknown>;
 
 /** `vend-agent enrol`: through the daemon when it runs, else one attempt of its own. */
 export function enrolCommand({ deps, setExit, guarded }: CommandContext): Command {
@@ -29,11 +28,11 @@ export function enrolCommand({ deps, setExit, guarded }: CommandContext): Comman
     .action(
       guarded(async (flags: Flags, cmd: Command) => {
         const config = configOf(deps, cmd, { cloudUrl: flags['cloudUrl'], equipmentNo: flags['equipmentNo'] });
-        let result: Fields;
+        let result: ControlEnrolment;
         try {
-          const answer = await controlClient(config).call('POST', '/v1/enrol');
-          if (answer.status !== 200) {
-            err(`the control channel refused: ${answer.status} ${String(answer.body['message'] ?? '')}\n`);
+          const answer = await controlClient(config).call('POST', '/v1/enrol', ControlEnrolment);
+          if (!answer.ok) {
+            err(`the control channel refused: ${answer.status} ${answer.body.message}\n`);
             setExit(EXIT_CODES.refused);
             return;
           }
@@ -42,19 +41,17 @@ export function enrolCommand({ deps, setExit, guarded }: CommandContext): Comman
           if (!(e instanceof ControlUnreachable)) throw e;
           result = await enrolOffline(config, deps);
         }
-        const state = String(result['state']);
+        const state = result.state;
+        const message = 'message' in result ? result.message : '';
         if (flags['json']) out(JSON.stringify(result) + '\n');
-        else
-          out(
-            `enrolment: ${state}${result['keyId'] ? ` (key ${String(result['keyId'])})` : ''}${result['message'] ? ` — ${String(result['message'])}` : ''}\n`,
-          );
+        else out(`enrolment: ${state}${result.keyId ? ` (key ${result.keyId})` : ''}${message ? ` — ${message}` : ''}\n`);
         setExit(state === 'enrolled' ? EXIT_CODES.ok : state === 'revoked' ? EXIT_CODES.revoked : EXIT_CODES.notEnrolled);
       }),
     );
 }
 
 /** `vend-agent enrol` with no daemon running: one attempt, holding the state directory meanwhile. */
-async function enrolOffline(config: AgentConfig, deps: AgentCommandDeps): Promise<Fields> {
+async function enrolOffline(config: AgentConfig, deps: AgentCommandDeps): Promise<ControlEnrolment> {
   if (!config.cloudUrl || !config.equipmentNo || !config.fleetSecret)
     throw new AgentConfigError([
       ...(config.cloudUrl ? [] : ['cloudUrl: required to enrol']),

@@ -1,6 +1,7 @@
 import { AgentConfigError } from '../../config.ts';
 import { EXIT_CODES } from '../../exit-codes.ts';
 import { StateDirError, StateDirUnusable } from '../../state/state-dir.ts';
+import { ControlBadAnswer } from '../client.ts';
 import { ControlBindError } from '../server.ts';
 import type { CommandContext } from './context.ts';
 
@@ -56,6 +57,11 @@ export function exitCodeGuard(err: (text: string) => void, setExit: (code: numbe
         if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
           err(`error: the control channel's port is in use (${(e as Error).message}); is another agent running on this host?\n`);
           setExit(EXIT_CODES.locked);
+          return;
+        }
+        if (e instanceof ControlBadAnswer) {
+          err(`error: ${e.message}\n`);
+          setExit(EXIT_CODES.badAnswer);
           return;
         }
         if (e instanceof ControlBindError) {
