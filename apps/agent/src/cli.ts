@@ -51,7 +51,7 @@ export function buildProgram(deps: CliDeps = {}, setExit: (code: number) => void
         `${EXIT_CODES.badAnswer} the daemon answered something this vend-agent does not understand (another version?), ` +
         `${EXIT_CODES.config} bad configuration (including a --state-dir that is not a directory).`,
     );
-  for (const c of agentCommands(
+  for (const command of agentCommands(
     {
       stdout: full.stdout,
       stderr: full.stderr,
@@ -62,11 +62,11 @@ export function buildProgram(deps: CliDeps = {}, setExit: (code: number) => void
     },
     setExit,
   ))
-    program.addCommand(c);
+    program.addCommand(command);
   program.addCommand(vmcCommand(full, setExit));
   program.addCommand(upgradeCommand({ stdout: full.stdout, stderr: full.stderr, clock: full.clock }, setExit));
   const everyCommand = (c: Command): Command[] => [c, ...c.commands.flatMap(everyCommand)];
-  for (const c of everyCommand(program)) c.configureOutput({ writeOut: full.stdout, writeErr: full.stderr });
+  for (const command of everyCommand(program)) command.configureOutput({ writeOut: full.stdout, writeErr: full.stderr });
   return program;
 }
 
@@ -75,7 +75,7 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
   let code: number = EXIT_CODES.ok;
   const program = buildProgram(deps, (c) => (code = c));
   const everyCommand = (c: Command): Command[] => [c, ...c.commands.flatMap(everyCommand)];
-  for (const c of everyCommand(program)) c.exitOverride();
+  for (const command of everyCommand(program)) command.exitOverride();
   try {
     await program.parseAsync(argv);
   } catch (e) {

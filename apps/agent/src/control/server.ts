@@ -64,14 +64,14 @@ export const DispenseBody = z.strictObject({
 });
 
 /** HTTP status of each refusal: busy is a conflict; "cannot now" is 503; the cloud's own refusal keeps its meaning. */
-function refusalStatus(e: DispenseRefused): number {
-  switch (e.code) {
+function refusalStatus(refusal: DispenseRefused): number {
+  switch (refusal.code) {
     case 'busy':
       return 409;
     case 'bad-aisle':
       return 400;
     case 'cloud-refused':
-      return e.cloudStatus === 409 || e.cloudStatus === 400 ? e.cloudStatus : 502;
+      return refusal.cloudStatus === 409 || refusal.cloudStatus === 400 ? refusal.cloudStatus : 502;
     case 'not-ready':
     case 'board-unavailable':
     case 'cloud-unreachable':
@@ -80,8 +80,8 @@ function refusalStatus(e: DispenseRefused): number {
   }
 }
 
-function digest(s: string): Buffer {
-  return createHash('sha256').update(s).digest();
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
 }
 
 /**
@@ -211,8 +211,8 @@ async function handle(opts: ControlServerOptions, req: IncomingMessage, res: Ser
     case 'GET /v1/planogram':
       return answer(res, ControlPlanogram, await opts.api.planogram());
     case 'GET /v1/vends': {
-      const n = Number(url.searchParams.get('limit') ?? '20');
-      const limit = Number.isInteger(n) && n >= 1 && n <= 200 ? n : 20;
+      const requested = Number(url.searchParams.get('limit') ?? '20');
+      const limit = Number.isInteger(requested) && requested >= 1 && requested <= 200 ? requested : 20;
       return answer(res, ControlVends, { vends: opts.api.vends(limit) });
     }
     case 'POST /v1/enrol':

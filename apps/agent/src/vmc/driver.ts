@@ -159,7 +159,7 @@ export class VmcDriver {
     return this.lock.run(async () => {
       const first = await this.query({ kind: 'laneScan', page: 0 }, 'laneScan');
       const pages: VmcLaneScanPage[] = [first];
-      for (let p = 1; p < first.pages && p < 128; p++) pages.push(await this.query({ kind: 'laneScan', page: p }, 'laneScan'));
+      for (let page = 1; page < first.pages && page < 128; page++) pages.push(await this.query({ kind: 'laneScan', page: page }, 'laneScan'));
       return {
         pages: first.pages,
         lanes: pages.flatMap((pg) => pg.motors.map((motor, i) => ({ aisle: pg.firstAisle + i, motor, jammed: pg.jams[i] ?? false }))),
@@ -172,7 +172,7 @@ export class VmcDriver {
    * outcome. The signal only cancels waiting for the vend lock; once the request is on the wire it
    * is seen through.
    */
-  dispense(aisle: number, opts: { signal?: AbortSignal; onRequest?: (b: DispenseBinding) => Promise<void> } = {}): Promise<DispenseReport> {
+  dispense(aisle: number, opts: { signal?: AbortSignal; onRequest?: (binding: DispenseBinding) => Promise<void> } = {}): Promise<DispenseReport> {
     return this.lock.run(() => this.runDispense(aisle, opts.onRequest ? { onRequest: opts.onRequest } : {}), opts.signal);
   }
 
@@ -184,37 +184,40 @@ export class VmcDriver {
    * retransmission (duplicate ACK and the stored RESULT; the motor never runs twice). Throws
    * VmcLinkError('board_unavailable') when the board cannot be reached (ask again later).
    */
-  resolveDispense(b: DispenseBinding, signal?: AbortSignal): Promise<DispenseResolution> {
+  resolveDispense(binding: DispenseBinding, signal?: AbortSignal): Promise<DispenseResolution> {
     return this.lock.run(async () => {
       await this.ensureReady();
       const status = await this.freshStatus();
-      if (status.bootId !== b.bootId) {
+      if (status.bootId !== binding.bootId) {
         return {
           state: 'resolved' as const,
-          report: this.undecided(b, `the board restarted (boot id ${b.bootId} -> ${status.bootId}) while the agent was down`),
+          report: this.undecided(binding, `the board restarted (boot id ${binding.bootId} -> ${status.bootId}) while the agent was down`),
         };
       }
-      if (status.lastSeq === b.boardLastSeq && status.lastSeq !== b.seq) {
-        return { state: 'not-sent' as const, detail: `the board never accepted the request for aisle ${b.aisle} (seq ${b.seq}); the motor did not run` };
+      if (status.lastSeq === binding.boardLastSeq && status.lastSeq !== binding.seq) {
+        return {
+          state: 'not-sent' as const,
+          detail: `the board never accepted the request for aisle ${binding.aisle} (seq ${binding.seq}); the motor did not run`,
+        };
       }
-      if (status.lastSeq !== b.seq) {
+      if (status.lastSeq !== binding.seq) {
         return {
           state: 'resolved' as const,
-          report: this.undecided(b, `the board's last frame is seq ${status.lastSeq}, not the request's ${b.seq} (another frame followed it)`),
+          report: this.undecided(binding, `the board's last frame is seq ${status.lastSeq}, not the request's ${binding.seq} (another frame followed it)`),
         };
       }
-      return { state: 'resolved' as const, report: await this.runDispense(b.aisle, { resume: b }) };
+      return { state: 'resolved' as const, report: await this.runDispense(binding.aisle, { resume: binding }) };
     }, signal);
   }
 
-  private undecided(b: DispenseBinding, why: string): DispenseReport {
+  private undecided(binding: DispenseBinding, why: string): DispenseReport {
     const outcome = 'no_result' as const;
     return {
       outcome,
-      detail: `${why}; the request for aisle ${b.aisle} may have run: check the machine before selling this aisle again`,
+      detail: `${why}; the request for aisle ${binding.aisle} may have run: check the machine before selling this aisle again`,
       motorRan: motorRanOf(outcome),
-      aisle: b.aisle,
-      seq: b.seq,
+      aisle: binding.aisle,
+      seq: binding.seq,
       sends: 0,
       durationMs: 0,
     };
@@ -235,17 +238,17 @@ export class VmcDriver {
 
   private async runDispense(
     aisle: number,
-    mode: { onRequest?: (b: DispenseBinding) => Promise<void>; resume?: DispenseBinding } = {},
+    mode: { onRequest?: (binding: DispenseBinding) => Promise<void>; resume?: DispenseBinding } = {},
   ): Promise<DispenseReport> {
-    const t = this.timings;
+    const timings = this.timings;
     const resume = mode.resume;
     const started = this.clock.now();
     let seq = 0;
     let sends = 0;
     const report = (o: { outcome: DispenseReport['outcome']; detail: string }): DispenseReport => {
-      const r: DispenseReport = { ...o, motorRan: motorRanOf(o.outcome), aisle, seq, sends, durationMs: this.clock.now() - started };
-      this.log.info({ ...r }, 'dispense finished');
-      return r;
+      const finished: DispenseReport = { ...o, motorRan: motorRanOf(o.outcome), aisle, seq, sends, durationMs: this.clock.now() - started };
+      this.log.info({ ...finished }, 'dispense finished');
+      return finished;
     };
     const fail = (f: LinkFailure): DispenseReport => {
       // Resuming a request an earlier run sent: "not sent" and "refused" would claim a certainty nobody has.
@@ -257,7 +260,7 @@ export class VmcDriver {
     try {
       await this.ensureReady();
     } catch (e) {
-      return fail({ kind: 'unavailable', path: this.path, attempts: t.openAttempts, error: (e as Error).message });
+      return fail({ kind: 'unavailable', path: this.path, attempts: timings.openAttempts, error: (e as Error).message });
     }
     let boot = this.boot ?? 0;
     let bytes: Uint8Array = new Uint8Array();
@@ -281,7 +284,7 @@ export class VmcDriver {
         try {
           boardLastSeq = (await this.freshStatus()).lastSeq;
         } catch (e) {
-          return fail({ kind: 'unavailable', path: this.path, attempts: t.openAttempts, error: (e as Error).message });
+          return fail({ kind: 'unavailable', path: this.path, attempts: timings.openAttempts, error: (e as Error).message });
         }
       }
       bind();
@@ -294,7 +297,7 @@ export class VmcDriver {
     let written = 0;
     let rebinds = 0;
     let lost: string | null = null;
-    while (!ack && !result && sends < t.maxSends) {
+    while (!ack && !result && sends < timings.maxSends) {
       if (!this.link.isOpen || !this.link.greeted) {
         try {
           await this.ensureReady();
@@ -323,33 +326,33 @@ export class VmcDriver {
       }
       sends++;
       if (await this.link.send(bytes, sends > 1 || resume !== undefined)) written++;
-      const got = await this.link.waitFor(isOurs, t.ackTimeoutMs);
+      const got = await this.link.waitFor(isOurs, timings.ackTimeoutMs);
       if (typeof got === 'string') continue;
-      const m = got.message;
-      if (m.kind === 'nak') {
-        if (resume) return this.undecided(resume, `the board refused the retransmitted request (NAK ${m.reason})`);
-        if (m.reason !== 'bootMismatch') return fail({ kind: 'refused', reason: m.reason });
+      const reply = got.message;
+      if (reply.kind === 'nak') {
+        if (resume) return this.undecided(resume, `the board refused the retransmitted request (NAK ${reply.reason})`);
+        if (reply.reason !== 'bootMismatch') return fail({ kind: 'refused', reason: reply.reason });
         this.link.greeted = false; // greet the board again before anything else
         if (written > 1) return fail({ kind: 'restarted_before_ack' });
         // Only one send, refused by a boot that never ran it: rebind to the new boot, once.
-        if (rebinds++ > 0) return fail({ kind: 'refused', reason: m.reason });
+        if (rebinds++ > 0) return fail({ kind: 'refused', reason: reply.reason });
         sends = 0;
         written = 0;
         continue;
       }
-      if (m.kind === 'result') result = m;
-      else if (m.kind === 'dispenseAck') ack = m;
+      if (reply.kind === 'result') result = reply;
+      else if (reply.kind === 'dispenseAck') ack = reply;
     }
     if (!ack && !result) {
-      if (written === 0) return fail({ kind: 'unavailable', path: this.path, attempts: t.openAttempts, error: lost ?? this.link.lastCloseError });
+      if (written === 0) return fail({ kind: 'unavailable', path: this.path, attempts: timings.openAttempts, error: lost ?? this.link.lastCloseError });
       if (lost !== null) return fail({ kind: 'lost_before_ack', path: this.path, error: lost });
-      return fail({ kind: 'no_ack', sends, ackTimeoutMs: t.ackTimeoutMs });
+      return fail({ kind: 'no_ack', sends, ackTimeoutMs: timings.ackTimeoutMs });
     }
 
     // 2. until the result
     const ackedAt = this.clock.now();
-    const deadline = ackedAt + t.resultTimeoutMs;
-    let askAt = ackedAt + (ack?.estimateMs ?? 0) + t.resultGraceMs;
+    const deadline = ackedAt + timings.resultTimeoutMs;
+    let askAt = ackedAt + (ack?.estimateMs ?? 0) + timings.resultGraceMs;
     while (!result) {
       const now = this.clock.now();
       if (now >= deadline) return fail({ kind: 'no_result', waitedMs: now - ackedAt });
@@ -365,19 +368,21 @@ export class VmcDriver {
       if (this.clock.now() >= askAt) {
         sends++;
         await this.link.send(bytes, true);
-        askAt = this.clock.now() + t.resultQueryMs;
+        askAt = this.clock.now() + timings.resultQueryMs;
       }
       const got = await this.link.waitFor(
         (m) => m.seq === seq && (m.message.kind === 'result' || m.message.kind === 'nak'),
         Math.min(deadline, askAt) - this.clock.now(),
       );
       if (typeof got === 'string') continue;
-      const m = got.message;
-      if (m.kind === 'nak') {
+      const reply = got.message;
+      if (reply.kind === 'nak') {
         this.link.greeted = false;
-        return fail(m.reason === 'bootMismatch' ? { kind: 'restarted_after_ack' } : { kind: 'lost_after_ack', path: this.path, error: `NAK ${m.reason}` });
+        return fail(
+          reply.reason === 'bootMismatch' ? { kind: 'restarted_after_ack' } : { kind: 'lost_after_ack', path: this.path, error: `NAK ${reply.reason}` },
+        );
       }
-      if (m.kind === 'result') result = m;
+      if (reply.kind === 'result') result = reply;
     }
     if (result.aisle !== aisle) return fail({ kind: 'wrong_aisle', reported: result.aisle });
     return report(outcomeOfResult(aisle, result));
@@ -392,20 +397,20 @@ export class VmcDriver {
 
   /** Sends one frame until its reply comes (retransmitting the same bytes), or throws. */
   private async exchange<K extends VmcBoardMessage['kind']>(seq: number, msg: VmcHostMessage, kind: K): Promise<Extract<VmcBoardMessage, { kind: K }>> {
-    const t = this.timings;
+    const timings = this.timings;
     const bytes = encodeHostMessage(seq, msg);
-    for (let sends = 1; sends <= t.maxSends; sends++) {
+    for (let sends = 1; sends <= timings.maxSends; sends++) {
       if (!this.link.isOpen) {
         if (seq === 0) break;
         await this.ensureReady();
       }
       await this.link.send(bytes, sends > 1);
-      const got = await this.link.waitFor((m) => m.seq === seq && (m.message.kind === kind || m.message.kind === 'nak'), t.ackTimeoutMs);
+      const got = await this.link.waitFor((m) => m.seq === seq && (m.message.kind === kind || m.message.kind === 'nak'), timings.ackTimeoutMs);
       if (typeof got === 'string') continue;
       if (got.message.kind === 'nak') throw new VmcLinkError('board_refused', `the board refused ${msg.kind} (NAK ${got.message.reason})`);
       return got.message as Extract<VmcBoardMessage, { kind: K }>;
     }
-    throw new VmcLinkError('no_ack', `no reply from the board on ${this.path} to ${msg.kind} after ${t.maxSends} sends ${t.ackTimeoutMs} ms apart`);
+    throw new VmcLinkError('no_ack', `no reply from the board on ${this.path} to ${msg.kind} after ${timings.maxSends} sends ${timings.ackTimeoutMs} ms apart`);
   }
 
   // --- connection -----------------------------------------------------------------------------

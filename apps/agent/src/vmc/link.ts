@@ -67,7 +67,7 @@ export class VmcLink {
   private generation = 0;
   private decoder = new VmcFrameDecoder('board');
   private inbox: Incoming[] = [];
-  private waiter: { pick: (m: Incoming) => boolean; done: (r: WaitResult) => void } | null = null;
+  private waiter: { pick: (incoming: Incoming) => boolean; done: (result: WaitResult) => void } | null = null;
 
   constructor(private readonly opts: VmcLinkOptions) {}
 
@@ -121,7 +121,7 @@ export class VmcLink {
   }
 
   /** The next matching message: one already received, or one arriving within `ms`. */
-  waitFor(pick: (m: Incoming) => boolean, ms: number): Promise<WaitResult> {
+  waitFor(pick: (incoming: Incoming) => boolean, ms: number): Promise<WaitResult> {
     const i = this.inbox.findIndex(pick);
     if (i >= 0) {
       const [found] = this.inbox.splice(i, 1);

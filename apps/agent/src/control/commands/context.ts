@@ -42,9 +42,9 @@ export interface CommandContext {
 /** A commander parser for an integer flag in min..max. */
 export function integerIn(name: string, min: number, max: number) {
   return (value: string): number => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || n < min || n > max) throw new InvalidArgumentError(`${name} must be an integer ${min}..${max}`);
-    return n;
+    const parsed = Number(value);
+    if (!/^\d+$/.test(value) || parsed < min || parsed > max) throw new InvalidArgumentError(`${name} must be an integer ${min}..${max}`);
+    return parsed;
   };
 }
 

@@ -14,9 +14,9 @@ const READ_SYSCALLS = new Set(['open', 'read', 'stat', 'lstat', 'fstat', 'scandi
  * directory is 0700, root's or the vend-agent user's. A state-directory path that is not a directory
  * (or runs through a file) is a configuration mistake: 78.
  */
-export function fsProblem(e: unknown): { message: string; exit: number } | null {
-  const err = e as NodeJS.ErrnoException;
-  if (!(e instanceof Error) || typeof err.code !== 'string' || typeof err.syscall !== 'string') return null;
+export function fsProblem(thrown: unknown): { message: string; exit: number } | null {
+  const err = thrown as NodeJS.ErrnoException;
+  if (!(thrown instanceof Error) || typeof err.code !== 'string' || typeof err.syscall !== 'string') return null;
   const path = err.path ?? 'a file of the state directory';
   if (err.code === 'EACCES' || err.code === 'EPERM') {
     const verb = !err.syscall || READ_SYSCALLS.has(err.syscall) ? 'read' : 'write';

@@ -66,7 +66,7 @@ export function formatStatus(status: ControlStatus, now: number): string {
   lines.push(row('config', `poll ${config.pollInterval}s, heartbeat ${config.heartbeatInterval}s, ${config.dispatchMode} (from ${config.source})`));
   if (status.lastErrors.length) {
     lines.push('  last errors');
-    for (const e of status.lastErrors.slice(0, 5)) lines.push(`    ${ago(e.at, now).padEnd(9)} ${e.source}: ${e.message}`);
+    for (const entry of status.lastErrors.slice(0, 5)) lines.push(`    ${ago(entry.at, now).padEnd(9)} ${entry.source}: ${entry.message}`);
   }
   const attention = attentionOf(status);
   lines.push(attention.length ? `needs attention: ${attention.join('; ')}` : 'result: OK');

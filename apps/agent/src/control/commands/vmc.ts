@@ -19,9 +19,9 @@ export interface VmcCommandDeps {
 
 function positiveInt(name: string, max: number) {
   return (value: string): number => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || n < 1 || n > max) throw new InvalidArgumentError(`${name} must be an integer 1..${max}`);
-    return n;
+    const parsed = Number(value);
+    if (!/^\d+$/.test(value) || parsed < 1 || parsed > max) throw new InvalidArgumentError(`${name} must be an integer 1..${max}`);
+    return parsed;
   };
 }
 
