@@ -23,6 +23,21 @@ export interface VendResult {
   motorRan: string;
 }
 
+/** What an outcome record says to whoever asked for the vend. */
+export function vendResultOf(record: Omit<OutcomeRecord, 't' | 'at' | 'via'>): VendResult {
+  return {
+    dispenseId: record.id,
+    kind: record.kind,
+    commandId: record.commandId ?? null,
+    orderNumber: record.orderNumber ?? null,
+    aisle: record.aisle,
+    success: record.success,
+    outcome: record.outcome,
+    detail: record.detail,
+    motorRan: record.motorRan,
+  };
+}
+
 /** A vend as the control channel's "last vend results" shows it. */
 export interface VendView extends VendResult {
   at: number;
@@ -164,19 +179,7 @@ export class DispenseBook {
       const entry = this.entries.get(this.outcomes[i]!);
       const outcome = entry?.outcome;
       if (!entry || !outcome) continue;
-      out.push({
-        dispenseId: outcome.id,
-        kind: outcome.kind,
-        commandId: outcome.commandId ?? null,
-        orderNumber: outcome.orderNumber ?? null,
-        aisle: outcome.aisle,
-        success: outcome.success,
-        outcome: outcome.outcome,
-        detail: outcome.detail,
-        motorRan: outcome.motorRan,
-        at: outcome.at,
-        report: entry.delivered ? 'delivered' : entry.rejected ? 'rejected' : 'pending',
-      });
+      out.push({ ...vendResultOf(outcome), at: outcome.at, report: entry.delivered ? 'delivered' : entry.rejected ? 'rejected' : 'pending' });
     }
     return out;
   }

@@ -8,6 +8,7 @@ import type { CloudClient, CloudLogger } from '../cloud/client.ts';
 import type { DispenseBinding, DispenseResolution } from '../vmc/driver.ts';
 import type { DispenseReport } from '../vmc/outcomes.ts';
 import { VendLock } from '../vmc/vend-lock.ts';
+import { vendResultOf } from './book.ts';
 import type { DispenseBook, VendResult } from './book.ts';
 import type { OutcomeRecord } from './journal.ts';
 
@@ -266,7 +267,7 @@ export class Dispenser {
         });
         const record = { id, kind: 'order' as const, commandId: undefined, orderNumber: order.orderNumber, aisle: req.aisle, ...fromReport(report) };
         this.finish(record, 'dispense');
-        return view(record);
+        return vendResultOf(record);
       } finally {
         this.inFlight = null;
         this.lastActivityAt = this.opts.clock.now();
@@ -284,18 +285,4 @@ export class Dispenser {
 
 function fromReport(report: DispenseReport) {
   return { success: report.outcome === 'success', outcome: report.outcome, detail: report.detail, motorRan: report.motorRan };
-}
-
-function view(record: Omit<OutcomeRecord, 't' | 'at' | 'via'>): VendResult {
-  return {
-    dispenseId: record.id,
-    kind: record.kind,
-    commandId: record.commandId ?? null,
-    orderNumber: record.orderNumber ?? null,
-    aisle: record.aisle,
-    success: record.success,
-    outcome: record.outcome,
-    detail: record.detail,
-    motorRan: record.motorRan,
-  };
 }

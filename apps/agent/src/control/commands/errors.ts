@@ -32,6 +32,22 @@ export function fsProblem(thrown: unknown): { message: string; exit: number } | 
   return null;
 }
 
+/** A problem a technician can fix, as one line and its exit code; null for anything else (a bug). */
+function problemOf(e: unknown): { line: string; exit: number } | null {
+  if (e instanceof AgentConfigError) return { line: e.message, exit: EXIT_CODES.config };
+  if (e instanceof StateDirUnusable) return { line: `error: ${e.message} — check --state-dir / VEND_AGENT_STATE_DIR`, exit: EXIT_CODES.config };
+  if (e instanceof StateDirError) return { line: `error: ${e.message}`, exit: EXIT_CODES.locked };
+  if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    return {
+      line: `error: the control channel's port is in use (${(e as Error).message}); is another agent running on this host?`,
+      exit: EXIT_CODES.locked,
+    };
+  if (e instanceof ControlBadAnswer) return { line: `error: ${e.message}`, exit: EXIT_CODES.badAnswer };
+  if (e instanceof ControlBindError) return { line: `error: ${e.message}`, exit: EXIT_CODES.config };
+  const fs = fsProblem(e);
+  return fs ? { line: `error: ${fs.message}`, exit: fs.exit } : null;
+}
+
 /** The guard of every command body: the errors a technician can fix become one line and their exit code; anything else is rethrown (internal error). */
 export function exitCodeGuard(err: (text: string) => void, setExit: (code: number) => void): CommandContext['guarded'] {
   return (body) =>
@@ -39,43 +55,10 @@ export function exitCodeGuard(err: (text: string) => void, setExit: (code: numbe
       try {
         await body(...args);
       } catch (e) {
-        if (e instanceof AgentConfigError) {
-          err(`${e.message}\n`);
-          setExit(EXIT_CODES.config);
-          return;
-        }
-        if (e instanceof StateDirUnusable) {
-          err(`error: ${e.message} — check --state-dir / VEND_AGENT_STATE_DIR\n`);
-          setExit(EXIT_CODES.config);
-          return;
-        }
-        if (e instanceof StateDirError) {
-          err(`error: ${e.message}\n`);
-          setExit(EXIT_CODES.locked);
-          return;
-        }
-        if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-          err(`error: the control channel's port is in use (${(e as Error).message}); is another agent running on this host?\n`);
-          setExit(EXIT_CODES.locked);
-          return;
-        }
-        if (e instanceof ControlBadAnswer) {
-          err(`error: ${e.message}\n`);
-          setExit(EXIT_CODES.badAnswer);
-          return;
-        }
-        if (e instanceof ControlBindError) {
-          err(`error: ${e.message}\n`);
-          setExit(EXIT_CODES.config);
-          return;
-        }
-        const problem = fsProblem(e);
-        if (problem) {
-          err(`error: ${problem.message}\n`);
-          setExit(problem.exit);
-          return;
-        }
-        throw e;
+        const problem = problemOf(e);
+        if (!problem) throw e;
+        err(`${problem.line}\n`);
+        setExit(problem.exit);
       }
     };
 }
