@@ -19,12 +19,23 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@vend/*/src/*', '**/apps/*/src/**'], message: 'Import a package through its exports, never its src.' }] },
+        {
+          patterns: [
+            {
+              group: ['@vend/*/src/*', '**/apps/*/src/**', '**/packages/*/src/**', '**/firmware-sim/src/**'],
+              message: 'Import a package through its exports (@vend/<name> or a sub-path it exports), never its src.',
+            },
+          ],
+        },
       ],
     },
   },
   {
     files: ['**/*.js'],
     languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.commonjs } },
   },
 );

@@ -18,8 +18,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // scripts/ has no package of its own: the codec comes from the protocol package's source, serialport
 // from the agent's dependencies (the same copy the agent uses).
-import { VMC_FRAME_LENGTH, VmcFrameDecoder, encodeHostMessage, nextVmcSeq, parseBoardFrame, vmcWireTimeMs } from '../packages/protocol/src/index.ts';
-import type { VmcBoardMessage, VmcHostMessage } from '../packages/protocol/src/index.ts';
+import { VMC_FRAME_LENGTH, VmcFrameDecoder, encodeHostMessage, nextVmcSeq, parseBoardFrame, vmcWireTimeMs } from '@vend/protocol';
+import type { VmcBoardMessage, VmcHostMessage } from '@vend/protocol';
 
 interface Port {
   write(data: Buffer, cb: (err: Error | null | undefined) => void): void;

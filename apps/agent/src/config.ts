@@ -172,13 +172,13 @@ export function loadAgentConfig(src: ConfigSources = {}): AgentConfig {
       problems.push(`${filePath}: not JSON (${(e as Error).message})`);
     }
     const known = new Set(Object.keys(ENV_NAMES));
-    for (const k of Object.keys(fromFile)) if (!known.has(k)) problems.push(`${filePath}: unknown setting "${k}"`);
+    for (const key of Object.keys(fromFile)) if (!known.has(key)) problems.push(`${filePath}: unknown setting "${key}"`);
   }
 
   const fromEnv: Record<string, unknown> = {};
   for (const [key, name] of Object.entries(ENV_NAMES)) {
-    const v = env[name];
-    if (v !== undefined && v !== '') fromEnv[key] = v;
+    const value = env[name];
+    if (value !== undefined && value !== '') fromEnv[key] = value;
   }
   // An empty VEND_AGENT_MACHINE_ID_FILE is meaningful: no machine-id.
   if (env[ENV_NAMES.machineIdFile] === '') fromEnv['machineIdFile'] = '';
@@ -196,14 +196,14 @@ export function loadAgentConfig(src: ConfigSources = {}): AgentConfig {
     }
   }
   if (problems.length > 0 || !parsed.success) throw new AgentConfigError(problems);
-  const c = parsed.data;
-  if (c.backoffCapMs < c.backoffBaseMs) throw new AgentConfigError(['backoffCapMs: must be at least backoffBaseMs']);
-  return Object.freeze({ ...c, agentVersion: c.agentVersion ?? src.packagedVersion ?? packagedVersion() });
+  const config = parsed.data;
+  if (config.backoffCapMs < config.backoffBaseMs) throw new AgentConfigError(['backoffCapMs: must be at least backoffBaseMs']);
+  return Object.freeze({ ...config, agentVersion: config.agentVersion ?? src.packagedVersion ?? packagedVersion() });
 }
 
 /** The configuration as `config show` prints it: the fleet secret masked. */
-export function describeConfig(c: AgentConfig): Record<string, unknown> {
-  return { ...c, fleetSecret: c.fleetSecret === undefined ? null : mask(c.fleetSecret) };
+export function describeConfig(config: AgentConfig): Record<string, unknown> {
+  return { ...config, fleetSecret: config.fleetSecret === undefined ? null : mask(config.fleetSecret) };
 }
 
 /** `abcd…` plus the length: enough to tell two values apart, never enough to use one. */

@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
 import { CONFIG_DEFAULTS, FEATURE_DEFAULTS, systemClock } from '@vend/protocol';
-import type { BlockedReport, Clock, ConfigBlock, DeferralReport, GoodsData } from '@vend/protocol';
+import type { BlockedReport, Clock, ConfigBlock, ControlPlanogram, ControlStatus, DeferralReport, GoodsData } from '@vend/protocol';
 import type { AgentConfig } from './config.ts';
 import { mask } from './config.ts';
-import { backoffDelay, sleep } from './cloud/backoff.ts';
+import { sleep } from './cloud/backoff.ts';
 import type { RandomSource } from './cloud/backoff.ts';
-import { CloudClient, CloudError } from './cloud/client.ts';
+import { CloudClient } from './cloud/client.ts';
 import { StateCredentialStore } from './cloud/credentials.ts';
 import { Enroller } from './cloud/enrolment.ts';
-import { PendingPoller } from './cloud/long-poll.ts';
+import { CloudLoops } from './cloud/loops.ts';
 import type { EnrolmentStatus } from './cloud/enrolment.ts';
 import { undiciTransport } from './cloud/http.ts';
 import type { HttpTransport } from './cloud/http.ts';
@@ -94,8 +94,12 @@ export class Daemon {
   readonly enroller: Enroller;
   readonly spool: ReportSpool;
   readonly dispenser: Dispenser;
+  readonly cloud: CloudLoops;
   readonly deviceId: string;
   readonly startedAt: number;
+  /** From the configuration: required to run. */
+  readonly equipmentNo: string;
+  private readonly cloudUrl: string;
   control: ControlServer | null = null;
   readonly upgrades: UpgradeManager | null;
 
@@ -107,9 +111,6 @@ export class Daemon {
   private readonly closeHttp: () => Promise<void>;
   private readonly tasks: Promise<unknown>[] = [];
   private readonly errors: ErrorLine[] = [];
-  private configBlock: ConfigBlock;
-  private configSource: 'cloud' | 'cache' | 'defaults';
-  private registeredAt: number | null = null;
   private board: {
     state: 'unknown' | 'ok' | 'fault' | 'unavailable';
     vmcVersion: string | null;
@@ -130,12 +131,14 @@ export class Daemon {
 
   private constructor(
     readonly config: AgentConfig,
-    o: DaemonOptions,
+    options: DaemonOptions,
   ) {
     if (!config.cloudUrl) throw new Error('cloudUrl is required to run (flag --cloud-url, VEND_AGENT_CLOUD_URL, or the config file)');
     if (!config.equipmentNo) throw new Error('equipmentNo is required to run (flag --equipment-no, VEND_AGENT_EQUIPMENT_NO, or the config file)');
-    this.clock = o.clock ?? systemClock;
-    this.random = o.random ?? Math.random;
+    this.equipmentNo = config.equipmentNo;
+    this.cloudUrl = config.cloudUrl;
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
     this.startedAt = this.clock.now();
 
     // 1. state directory, one daemon on it
@@ -144,13 +147,15 @@ export class Daemon {
     this.pidLock = this.state.acquirePidLock();
 
     // 2. logs
-    this.log = createAgentLogger({ file: this.state.path('log'), level: config.logLevel, stdout: o.logStdout === undefined ? process.stdout : o.logStdout });
+    this.log = createAgentLogger({
+      file: this.state.path('log'),
+      level: config.logLevel,
+      stdout: options.logStdout === undefined ? process.stdout : options.logStdout,
+    });
     const deviceId = this.state.deviceId(config.machineIdFile === '' ? null : config.machineIdFile);
     this.deviceId = deviceId.deviceId;
     this.state.controlToken(); // generated on first start (0600)
     const cached = this.state.readCachedConfig();
-    this.configBlock = cached?.config ?? defaultConfigBlock(config.equipmentNo);
-    this.configSource = cached ? 'cache' : 'defaults';
 
     // 3. the dispense journal
     this.journal = new FileJournal(this.state.path('journal'));
@@ -160,7 +165,7 @@ export class Daemon {
 
     // 4. the board
     this.driver = new VmcDriver({
-      transport: o.serial ?? serialportTransport(),
+      transport: options.serial ?? serialportTransport(),
       path: config.serialPort,
       clock: this.clock,
       timings: { openAttempts: config.vmcOpenAttempts, openBackoffMs: config.vmcOpenBackoffMs },
@@ -168,7 +173,7 @@ export class Daemon {
     });
 
     // 5. the cloud
-    const http = o.http ? { transport: o.http, close: async () => {} } : undiciTransport();
+    const http = options.http ? { transport: options.http, close: async () => {} } : undiciTransport();
     this.closeHttp = http.close;
     const cloudLog = this.log.child({ part: 'cloud' });
     this.credentials = new StateCredentialStore(this.state, () => this.clock.now(), {
@@ -214,8 +219,32 @@ export class Daemon {
       log: this.log.child({ part: 'dispense' }),
       onOutcome: () => this.spool.wake(),
       aisleCount: () =>
-        this.board.rows && this.board.columnsPerRow ? this.board.rows * this.board.columnsPerRow : this.configBlock.rows * this.configBlock.columnsPerRow,
+        this.board.rows && this.board.columnsPerRow
+          ? this.board.rows * this.board.columnsPerRow
+          : this.cloud.configBlock.rows * this.cloud.configBlock.columnsPerRow,
       boardAvailable: () => this.board.state !== 'unavailable',
+    });
+    this.cloud = new CloudLoops({
+      config,
+      client: this.client,
+      credentials: this.credentials,
+      enroller: this.enroller,
+      spool: this.spool,
+      dispenser: this.dispenser,
+      state: this.state,
+      clock: this.clock,
+      random: this.random,
+      log: this.log,
+      deviceId: this.deviceId,
+      initialConfig: { block: cached?.config ?? defaultConfigBlock(config.equipmentNo), source: cached ? 'cache' : 'defaults' },
+      vmcVersion: () => this.board.vmcVersion,
+      upgradeReports: () => this.upgradeReports,
+      // an authenticated call reached the cloud: a version on trial may commit
+      onRegistered: () => {
+        if (this.upgrades) void this.upgrades.cloudReached().catch((e: unknown) => this.log.warn({ error: (e as Error).message }, 'upgrade commit failed'));
+      },
+      noteError: (source, message) => this.noteError(source, message),
+      runTask: (name, task) => this.run(name, task),
     });
     // 6. the upgrade pipeline (docs/agent-upgrades.md "Wiring into the daemon")
     const host: UpgradeHost = {
@@ -228,13 +257,13 @@ export class Daemon {
       holdVendLock: () => this.holdVendLock(),
       restart: () => {
         this.log.warn({}, 'the upgrade pipeline asks for a restart');
-        if (o.onRestart) o.onRestart();
+        if (options.onRestart) options.onRestart();
         else void this.stop('upgrade restart');
       },
       cloudReachable: () => this.heartbeatNow(),
     };
     this.upgrades =
-      o.upgrades === false
+      options.upgrades === false
         ? null
         : new UpgradeManager({
             root: config.installRoot,
@@ -261,42 +290,42 @@ export class Daemon {
   }
 
   /** Starts every part in order and the loops; resolves once the control channel listens. */
-  static async start(o: DaemonOptions): Promise<Daemon> {
-    const d = new Daemon(o.config, o);
+  static async start(options: DaemonOptions): Promise<Daemon> {
+    const daemon = new Daemon(options.config, options);
     try {
       // the boot guard first: finishes or undoes an interrupted install, arms the health timer of a version on trial
-      if (d.upgrades) {
-        const boot = await d.upgrades.onBoot();
-        d.log.info({ boot }, 'upgrade boot guard');
+      if (daemon.upgrades) {
+        const boot = await daemon.upgrades.onBoot();
+        daemon.log.info({ boot }, 'upgrade boot guard');
       }
       // 7. the control channel (a technician can ask for status while board and cloud come up)
-      d.control = await startControlServer({
-        host: o.config.controlHost,
-        port: o.config.controlPort,
-        token: () => d.state.readControlToken() ?? '',
+      daemon.control = await startControlServer({
+        host: options.config.controlHost,
+        port: options.config.controlPort,
+        token: () => daemon.state.readControlToken() ?? '',
         api: {
-          status: () => d.status(),
-          planogram: () => d.planogram(),
-          walkUp: (req) => d.dispenser.walkUp(req),
-          vends: (limit) => d.book.recent(limit),
-          enrolNow: () => d.enrolNow(),
-          upgradeCheck: () => d.upgradeCheck(),
+          status: () => daemon.status(),
+          planogram: () => daemon.planogram(),
+          walkUp: (req) => daemon.dispenser.walkUp(req),
+          vends: (limit) => daemon.book.recent(limit),
+          enrolNow: () => daemon.enrolNow(),
+          upgradeCheck: () => daemon.upgradeCheck(),
         },
-        log: d.log.child({ part: 'control' }),
+        log: daemon.log.child({ part: 'control' }),
       });
     } catch (e) {
-      await d.release();
+      await daemon.release();
       throw e;
     }
     // 8. the loops, together
-    const signal = d.abort.signal;
-    d.run('board', () => d.boardLoop(signal));
-    d.run('cloud', () => d.cloudLoop(signal));
-    d.run('dispense', () => d.dispenser.runQueue(signal));
-    d.dispenseTask = d.tasks.at(-1) ?? null;
-    d.upgrades?.start();
-    d.log.info({ control: d.control.url }, 'vend-agent running');
-    return d;
+    const signal = daemon.abort.signal;
+    daemon.run('board', () => daemon.boardLoop(signal));
+    daemon.run('cloud', () => daemon.cloud.run(signal));
+    daemon.run('dispense', () => daemon.dispenser.runQueue(signal));
+    daemon.dispenseTask = daemon.tasks.at(-1) ?? null;
+    daemon.upgrades?.start();
+    daemon.log.info({ control: daemon.control.url }, 'vend-agent running');
+    return daemon;
   }
 
   private run(name: string, fn: () => Promise<unknown>): void {
@@ -344,19 +373,14 @@ export class Daemon {
   }
 
   /** Carried in every heartbeat until replaced or cleared (null: the condition ended). */
-  setUpgradeReports(r: { deferring?: DeferralReport | null; blocked?: BlockedReport | null }): void {
-    if (r.deferring !== undefined) this.upgradeReports.deferring = r.deferring;
-    if (r.blocked !== undefined) this.upgradeReports.blocked = r.blocked;
+  setUpgradeReports(reports: { deferring?: DeferralReport | null; blocked?: BlockedReport | null }): void {
+    if (reports.deferring !== undefined) this.upgradeReports.deferring = reports.deferring;
+    if (reports.blocked !== undefined) this.upgradeReports.blocked = reports.blocked;
   }
 
   /** Sends a heartbeat now; true on a 2xx. */
-  async heartbeatNow(): Promise<boolean> {
-    try {
-      await this.client.heartbeat(this.heartbeatBody(), { attempts: 1, signal: this.abort.signal });
-      return true;
-    } catch {
-      return false;
-    }
+  heartbeatNow(): Promise<boolean> {
+    return this.cloud.heartbeatNow(this.abort.signal);
   }
 
   // --- loops -----------------------------------------------------------------------------------
@@ -402,131 +426,9 @@ export class Daemon {
     }
   }
 
-  /** Enrolment, then register, then heartbeat, pending poll, configuration refresh and the spool, together. */
-  private async cloudLoop(signal: AbortSignal): Promise<void> {
-    if (this.credentials.isRevoked()) {
-      this.log.error({}, 'this cabinet credential is revoked: the agent does not call the cloud and does not enrol again');
-      return;
-    }
-    if (this.credentials.current() === null) {
-      if (!this.config.fleetSecret) this.log.warn({}, 'not enrolled and no fleet secret configured: set fleetSecret to enrol');
-      const ok = await this.enroller.run(signal);
-      if (!ok) return;
-    }
-    this.run('spool', () => this.spool.start(signal));
-    if (!(await this.register(signal))) return;
-    await Promise.all([
-      this.every(
-        signal,
-        'heartbeat',
-        () => this.configBlock.heartbeatInterval * 1000,
-        () => this.heartbeat(signal),
-      ),
-      this.every(
-        signal,
-        'poll',
-        () => this.pendingPoller().delayMs(this.configBlock.pollInterval * 1000),
-        () => this.poll(signal),
-      ),
-      this.every(
-        signal,
-        'config',
-        () => this.config.configRefreshSeconds * 1000,
-        () => this.refreshConfig(signal),
-        true,
-      ),
-    ]);
-  }
-
-  private async every(signal: AbortSignal, name: string, intervalMs: () => number, fn: () => Promise<void>, waitFirst = false): Promise<void> {
-    if (waitFirst && !(await sleep(this.clock, intervalMs(), signal))) return;
-    while (!signal.aborted && !this.credentials.isRevoked()) {
-      try {
-        await fn();
-      } catch (e) {
-        if (e instanceof CloudError && e.kind === 'aborted') return;
-        this.noteError(name, (e as Error).message);
-        this.log.debug({ loop: name, error: (e as Error).message }, 'loop step failed');
-      }
-      if (!(await sleep(this.clock, intervalMs(), signal))) return;
-    }
-  }
-
-  private async register(signal: AbortSignal): Promise<boolean> {
-    for (let attempt = 0; !signal.aborted; attempt++) {
-      try {
-        const body = {
-          agentVersion: this.config.agentVersion,
-          deviceId: this.deviceId,
-          ...(this.board.vmcVersion ? { vmcVersion: this.board.vmcVersion } : {}),
-        };
-        const cfg = await this.client.register(body, { attempts: 1, signal });
-        this.applyConfig(cfg);
-        this.registeredAt = this.clock.now();
-        this.log.info({ machineCode: cfg.machineCode, pollInterval: cfg.pollInterval, heartbeatInterval: cfg.heartbeatInterval }, 'registered');
-        this.spool.wake();
-        // an authenticated call reached the cloud: a version on trial may commit
-        if (this.upgrades) void this.upgrades.cloudReached().catch((e: unknown) => this.log.warn({ error: (e as Error).message }, 'upgrade commit failed'));
-        return true;
-      } catch (e) {
-        if (!(e instanceof CloudError)) throw e;
-        if (e.kind === 'aborted' || e.kind === 'revoked') return false;
-        this.noteError('register', e.message);
-        const wait = backoffDelay(attempt, { baseMs: this.config.backoffBaseMs, capMs: this.config.backoffCapMs, random: this.random }, e.retryAfterMs);
-        this.log.warn({ error: e.message, retryInMs: wait }, 'register failed; retrying');
-        if (!(await sleep(this.clock, wait, signal))) return false;
-      }
-    }
-    return false;
-  }
-
-  private heartbeatBody() {
-    return {
-      agentVersion: this.config.agentVersion,
-      ...(this.board.vmcVersion ? { vmcVersion: this.board.vmcVersion } : {}),
-      deferring: this.upgradeReports.deferring,
-      blocked: this.upgradeReports.blocked,
-    };
-  }
-
-  private async heartbeat(signal: AbortSignal): Promise<void> {
-    await this.client.heartbeat(this.heartbeatBody(), { attempts: 2, signal });
-  }
-
-  private poller: PendingPoller | null = null;
-
-  /** The pending leg as a long poll: again at once after a held or fresh answer, else after pollInterval (cloud/long-poll.ts). */
-  private pendingPoller(): PendingPoller {
-    this.poller ??= new PendingPoller({ client: this.client, clock: this.clock, offer: (commands) => this.dispenser.offer(commands) });
-    return this.poller;
-  }
-
-  private async poll(signal: AbortSignal): Promise<void> {
-    const { commands, added } = await this.pendingPoller().poll(signal);
-    if (added > 0) this.log.info({ added, listed: commands.length }, 'remote drops received');
-    this.spool.nudge();
-  }
-
-  private async refreshConfig(signal: AbortSignal): Promise<void> {
-    this.applyConfig(await this.client.config({ attempts: 2, signal }));
-  }
-
-  private applyConfig(cfg: ConfigBlock): void {
-    const changed = JSON.stringify(cfg) !== JSON.stringify(this.configBlock);
-    this.configBlock = cfg;
-    this.configSource = 'cloud';
-    if (changed) {
-      this.state.writeCachedConfig({ receivedAt: this.clock.now(), config: cfg });
-      this.log.info(
-        { pollInterval: cfg.pollInterval, heartbeatInterval: cfg.heartbeatInterval, dispatchMode: cfg.dispatchMode },
-        'configuration block updated',
-      );
-    }
-  }
-
   // --- control channel -------------------------------------------------------------------------
 
-  private async planogram(): Promise<unknown> {
+  private async planogram(): Promise<ControlPlanogram> {
     const now = this.clock.now();
     if (this.planogramCache && now - this.planogramCache.at < PLANOGRAM_TTL_MS)
       return { ...this.planogramCache.goods, stale: false, fetchedAt: new Date(this.planogramCache.at).toISOString() };
@@ -537,7 +439,7 @@ export class Daemon {
     } catch (e) {
       if (this.planogramCache)
         return { ...this.planogramCache.goods, stale: true, fetchedAt: new Date(this.planogramCache.at).toISOString(), error: (e as Error).message };
-      return { machineCode: this.config.equipmentNo, currency: null, aisles: [], stale: true, fetchedAt: null, error: (e as Error).message };
+      return { machineCode: this.equipmentNo, currency: null, aisles: [], stale: true, fetchedAt: null, error: (e as Error).message };
     }
   }
 
@@ -553,17 +455,18 @@ export class Daemon {
     const before = this.enroller.status();
     for (let i = 0; i < 100; i++) {
       await sleep(this.clock, 100);
-      const s = this.enroller.status();
-      if (s !== before) return s;
+      const status = this.enroller.status();
+      if (status !== before) return status;
     }
     return this.enroller.status();
   }
 
   /** Everything `vend-agent status` shows. */
-  status() {
+  status(): ControlStatus {
     const now = this.clock.now();
-    const r = this.client.reachability;
+    const reach = this.client.reachability;
     const enrolment = this.enroller.status();
+    const block = this.cloud.configBlock;
     return {
       agent: {
         version: this.config.agentVersion,
@@ -571,18 +474,18 @@ export class Daemon {
         startedAt: new Date(this.startedAt).toISOString(),
         uptimeSeconds: Math.floor((now - this.startedAt) / 1000),
         stateDir: this.config.stateDir,
-        equipmentNo: this.config.equipmentNo,
+        equipmentNo: this.equipmentNo,
         deviceId: this.deviceId,
         memory: memory(),
       },
       enrolment: { ...enrolment, keyId: this.credentials.keyId() },
       cloud: {
-        url: this.config.cloudUrl,
-        reachable: r.lastAnswerAt !== null && r.consecutiveFailures === 0,
-        lastAnswerAt: iso(r.lastAnswerAt),
-        lastSuccessAt: iso(r.lastSuccessAt),
-        registeredAt: iso(this.registeredAt),
-        lastError: r.lastError ? { ...r.lastError, at: iso(r.lastError.at) } : null,
+        url: this.cloudUrl,
+        reachable: reach.lastAnswerAt !== null && reach.consecutiveFailures === 0,
+        lastAnswerAt: iso(reach.lastAnswerAt),
+        lastSuccessAt: iso(reach.lastSuccessAt),
+        registeredAt: iso(this.cloud.registeredAt),
+        lastError: reach.lastError ? { ...reach.lastError, at: iso(reach.lastError.at) } : null,
       },
       board: { port: this.config.serialPort, ...this.board, checkedAt: iso(this.board.checkedAt) },
       spool: {
@@ -600,14 +503,14 @@ export class Daemon {
         lastActivityAt: iso(this.dispenser.lastActivityAt),
       },
       config: {
-        source: this.configSource,
-        machineCode: this.configBlock.machineCode,
-        pollInterval: this.configBlock.pollInterval,
-        heartbeatInterval: this.configBlock.heartbeatInterval,
-        dispatchMode: this.configBlock.dispatchMode,
-        rows: this.configBlock.rows,
-        columnsPerRow: this.configBlock.columnsPerRow,
-        adminPin: this.configBlock.adminPin ? mask(this.configBlock.adminPin) : null,
+        source: this.cloud.configSource,
+        machineCode: block.machineCode,
+        pollInterval: block.pollInterval,
+        heartbeatInterval: block.heartbeatInterval,
+        dispatchMode: block.dispatchMode,
+        rows: block.rows,
+        columnsPerRow: block.columnsPerRow,
+        adminPin: block.adminPin ? mask(block.adminPin) : null,
       },
       upgrade: { ...this.upgradeReports, quiet: this.quiet() },
       lastErrors: this.errors.map((e) => ({ ...e, at: iso(e.at) })).reverse(),
@@ -647,9 +550,15 @@ export class Daemon {
 }
 
 function memory(): Record<string, number> {
-  const m = process.memoryUsage();
-  const mb = (n: number): number => Math.round((n / 1048576) * 10) / 10;
-  return { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers) };
+  const usage = process.memoryUsage();
+  const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
+  return {
+    rssMb: mb(usage.rss),
+    heapUsedMb: mb(usage.heapUsed),
+    heapTotalMb: mb(usage.heapTotal),
+    externalMb: mb(usage.external),
+    arrayBuffersMb: mb(usage.arrayBuffers),
+  };
 }
 
 function iso(ms: number | null): string | null {

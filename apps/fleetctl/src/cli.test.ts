@@ -4,7 +4,7 @@ import { EXIT_CODES, main } from './cli.ts';
 import { exitCodeForStatus } from './errors.ts';
 import { describeRollout, renderFleet } from './format.ts';
 import { silentProgress, terminalProgress } from './progress.ts';
-import type { Fleet } from './cloud.ts';
+import type { AgentFleetData } from '@vend/protocol';
 
 /** The CLI's parsing, exit codes, renderings and progress bars: nothing here touches a file or the network. */
 
@@ -54,7 +54,7 @@ describe('usage', () => {
 });
 
 describe('renderings', () => {
-  const fleet: Fleet = {
+  const fleet: AgentFleetData = {
     target: '1.2.0',
     rollout: {
       targetVersion: '1.2.0',
@@ -75,6 +75,8 @@ describe('renderings', () => {
     deferring: 1,
     blocked: 1,
     byVersion: { '1.10.0': 1, '1.9.0': 1, unreported: 1 },
+    page: 1,
+    size: 100,
     machines: [
       {
         machineNo: 'CAB-1',
@@ -93,13 +95,20 @@ describe('renderings', () => {
         machineNo: 'CAB-22',
         agentVersion: '1.0.0',
         lastSeen: null,
-        pin: { version: '1.1.0', reason: 'site test' },
+        pin: { version: '1.1.0', reason: 'site test', pinnedAt: '2026-11-20T11:00:00.000+0000', pinnedBy: null },
         target: '1.1.0',
         inCohort: false,
         offerVersion: '1.1.0',
         isFinalStep: true,
         offerReason: 'upgrade',
-        deferring: { version: '1.1.0', count: 3, seconds: 90, reason: 'vend in progress', firstReportedAt: '2026-11-20T12:00:00.000+0000' },
+        deferring: {
+          version: '1.1.0',
+          count: 3,
+          seconds: 90,
+          reason: 'vend in progress',
+          reportedAt: '2026-11-20T12:01:30.000+0000',
+          firstReportedAt: '2026-11-20T12:00:00.000+0000',
+        },
         blocked: null,
       },
       {
@@ -113,7 +122,7 @@ describe('renderings', () => {
         isFinalStep: true,
         offerReason: 'first-install',
         deferring: null,
-        blocked: { version: '1.2.0', minFrom: '1.1.0', count: 1, firstReportedAt: '2026-11-20T12:00:00.000+0000' },
+        blocked: { version: '1.2.0', minFrom: '1.1.0', count: 1, seconds: 0, firstReportedAt: '2026-11-20T12:00:00.000+0000' },
       },
     ],
   };

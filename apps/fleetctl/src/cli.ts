@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ReleaseManifest, isDottedVersion } from '@vend/protocol';
+import { ROLLOUT_PHASES, ReleaseManifest, isDottedVersion } from '@vend/protocol';
 import { CloudClient, type RolloutInput } from './cloud.ts';
 import { CliError, EXIT_CODES } from './errors.ts';
 import { readText, writeFileAtomic } from './files.ts';
@@ -21,8 +21,6 @@ export interface CliDeps {
   stderr?: (text: string) => void;
   progress?: Progress;
 }
-
-const ROLLOUT_PHASES = ['rolling', 'held', 'complete'] as const;
 
 function version(flag: string) {
   return (v: string): string => {

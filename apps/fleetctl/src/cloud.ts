@@ -1,4 +1,6 @@
 import { request, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { AgentFleetData, AgentUnpinData, MachineAgentData, ReleaseList, ReleasePublishData, RolloutData } from '@vend/protocol';
 import type { ReleaseManifest } from '@vend/protocol';
 import { CliError, EXIT_CODES, exitCodeForStatus } from './errors.ts';
 import { silentProgress, type Progress } from './progress.ts';
@@ -13,32 +15,6 @@ export interface CloudOptions {
   dispatcher?: Dispatcher;
 }
 
-export interface ReleaseRecord {
-  version: string;
-  sha256: string;
-  size: number;
-  url: string;
-  migration: boolean;
-  minFrom: string | null;
-  sequence: number;
-  publishedAt: string;
-  offered: boolean;
-  created?: boolean;
-}
-
-export interface Rollout {
-  targetVersion: string;
-  phase: 'rolling' | 'held' | 'complete';
-  canary: string[];
-  percent: number;
-  allowDowngrade: boolean;
-  note: string;
-  holdReason: string | null;
-  heldAt: string | null;
-  setAt: string;
-  updatedAt: string;
-}
-
 export interface RolloutInput {
   targetVersion: string;
   phase?: string;
@@ -46,42 +22,6 @@ export interface RolloutInput {
   percent?: number;
   allowDowngrade?: boolean;
   note?: string;
-}
-
-export interface FleetMachine {
-  machineNo: string;
-  agentVersion: string | null;
-  lastSeen: string | null;
-  pin: { version: string; reason: string } | null;
-  target: string | null;
-  inCohort: boolean;
-  offerVersion: string | null;
-  isFinalStep: boolean | null;
-  offerReason: string;
-  deferring: { version: string; count: number; seconds: number; reason: string; firstReportedAt: string } | null;
-  blocked: { version: string; minFrom: string; count: number; firstReportedAt: string } | null;
-}
-
-export interface Fleet {
-  target: string | null;
-  rollout: Rollout | null;
-  total: number;
-  eligible: number;
-  onTarget: number;
-  pinned: number;
-  deferring: number;
-  blocked: number;
-  byVersion: Record<string, number>;
-  machines: FleetMachine[];
-}
-
-export interface MachineAgent {
-  machineNo: string;
-  agentVersion: string | null;
-  pin: { version: string; reason: string } | null;
-  target: string | null;
-  offer: { version: string; isFinalStep: boolean } | null;
-  offerReason: string;
 }
 
 /** The pages `fleet` walks at most (100 machines each): 100,000 cabinets. */
@@ -93,31 +33,38 @@ export class CloudClient {
   private readonly timeoutMs: number;
   private readonly progress: Progress;
 
-  constructor(private readonly o: CloudOptions) {
+  constructor(private readonly opts: CloudOptions) {
     let base: URL;
     try {
-      base = new URL(o.url);
+      base = new URL(opts.url);
     } catch {
-      throw new CliError(EXIT_CODES.usage, `--cloud ${o.url} is not a URL`);
+      throw new CliError(EXIT_CODES.usage, `--cloud ${opts.url} is not a URL`);
     }
-    if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new CliError(EXIT_CODES.usage, `--cloud ${o.url} must be an http(s) URL`);
+    if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new CliError(EXIT_CODES.usage, `--cloud ${opts.url} must be an http(s) URL`);
     if (!base.pathname.endsWith('/')) base.pathname += '/';
     this.base = base;
-    this.timeoutMs = (o.timeoutSeconds ?? 30) * 1000;
-    this.progress = o.progress ?? silentProgress;
+    this.timeoutMs = (opts.timeoutSeconds ?? 30) * 1000;
+    this.progress = opts.progress ?? silentProgress;
   }
 
-  async call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, label = `${method} ${path}`): Promise<T> {
+  /** One call; its `data` is parsed with `schema` (the cloud's own, from @vend/protocol): a mismatch is an error, never a guess. */
+  async call<S extends z.ZodType>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    schema: S,
+    body?: unknown,
+    label = `${method} ${path}`,
+  ): Promise<z.output<S>> {
     const url = new URL(path.replace(/^\//, ''), this.base);
     const send = async () => {
       try {
         const res = await request(url, {
           method,
-          headers: { 'x-api-key': this.o.apiKey, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          headers: { 'x-api-key': this.opts.apiKey, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
           headersTimeout: this.timeoutMs,
           bodyTimeout: this.timeoutMs,
-          ...(this.o.dispatcher ? { dispatcher: this.o.dispatcher } : {}),
+          ...(this.opts.dispatcher ? { dispatcher: this.opts.dispatcher } : {}),
         });
         return { status: res.statusCode, text: await res.body.text() };
       } catch (err) {
@@ -137,55 +84,64 @@ export class CloudClient {
     if (status >= 200 && status < 300) {
       if (!envelope || !('data' in envelope))
         throw new CliError(EXIT_CODES.unavailable, `${method} ${path}: the cloud answered ${status} without a JSON envelope`);
-      return envelope.data as T;
+      const data = schema.safeParse(envelope.data);
+      if (!data.success) {
+        const issues = data.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`);
+        const more = data.error.issues.length > 5 ? `; and ${data.error.issues.length - 5} more` : '';
+        throw new CliError(
+          EXIT_CODES.unavailable,
+          `${method} ${path}: the cloud answered ${status} with data vendctl does not understand (${issues.join('; ')}${more})`,
+        );
+      }
+      return data.data;
     }
     const message = envelope?.message ?? (text.slice(0, 200) || 'no message');
     throw new CliError(exitCodeForStatus(status), `${method} ${path} → ${status}: ${message}`);
   }
 
-  publish(manifest: ReleaseManifest): Promise<ReleaseRecord> {
-    return this.call('POST', '/api/v1/agent/releases', manifest, 'publishing');
+  publish(manifest: ReleaseManifest): Promise<ReleasePublishData> {
+    return this.call('POST', '/api/v1/agent/releases', ReleasePublishData, manifest, 'publishing');
   }
 
-  releases(): Promise<{ total: number; records: ReleaseRecord[] }> {
-    return this.call('GET', '/api/v1/agent/releases');
+  releases(): Promise<ReleaseList> {
+    return this.call('GET', '/api/v1/agent/releases', ReleaseList);
   }
 
-  rollout(): Promise<Rollout | null> {
-    return this.call('GET', '/api/v1/agent/rollout');
+  rollout(): Promise<RolloutData | null> {
+    return this.call('GET', '/api/v1/agent/rollout', RolloutData.nullable());
   }
 
-  setRollout(body: RolloutInput): Promise<Rollout> {
-    return this.call('PUT', '/api/v1/agent/rollout', body);
+  setRollout(body: RolloutInput): Promise<RolloutData> {
+    return this.call('PUT', '/api/v1/agent/rollout', RolloutData, body);
   }
 
-  hold(reason: string): Promise<Rollout> {
-    return this.call('POST', '/api/v1/agent/rollout/hold', { reason });
+  hold(reason: string): Promise<RolloutData> {
+    return this.call('POST', '/api/v1/agent/rollout/hold', RolloutData, { reason });
   }
 
-  resume(): Promise<Rollout> {
-    return this.call('POST', '/api/v1/agent/rollout/resume', {});
+  resume(): Promise<RolloutData> {
+    return this.call('POST', '/api/v1/agent/rollout/resume', RolloutData, {});
   }
 
-  pin(machineNo: string, version: string, reason: string): Promise<MachineAgent> {
-    return this.call('POST', `/api/v1/machines/${encodeURIComponent(machineNo)}/agent/pin`, { version, reason });
+  pin(machineNo: string, version: string, reason: string): Promise<MachineAgentData> {
+    return this.call('POST', `/api/v1/machines/${encodeURIComponent(machineNo)}/agent/pin`, MachineAgentData, { version, reason });
   }
 
-  unpin(machineNo: string): Promise<{ machineNo: string; removed: boolean }> {
-    return this.call('DELETE', `/api/v1/machines/${encodeURIComponent(machineNo)}/agent/pin`);
+  unpin(machineNo: string): Promise<AgentUnpinData> {
+    return this.call('DELETE', `/api/v1/machines/${encodeURIComponent(machineNo)}/agent/pin`, AgentUnpinData);
   }
 
-  machineAgent(machineNo: string): Promise<MachineAgent> {
-    return this.call('GET', `/api/v1/machines/${encodeURIComponent(machineNo)}/agent`);
+  machineAgent(machineNo: string): Promise<MachineAgentData> {
+    return this.call('GET', `/api/v1/machines/${encodeURIComponent(machineNo)}/agent`, MachineAgentData);
   }
 
   /** The whole fleet view: counts from the first page, machines from every page. */
-  async fleet(): Promise<Fleet> {
+  async fleet(): Promise<AgentFleetData> {
     const size = 100;
-    const first = await this.call<Fleet>('GET', `/api/v1/agent/fleet?page=1&size=${size}`, undefined, 'reading the fleet');
+    const first = await this.call('GET', `/api/v1/agent/fleet?page=1&size=${size}`, AgentFleetData, undefined, 'reading the fleet');
     const machines = [...first.machines];
     for (let page = 2; machines.length < first.total && page <= MAX_FLEET_PAGES; page++) {
-      const next = await this.call<Fleet>('GET', `/api/v1/agent/fleet?page=${page}&size=${size}`, undefined, 'reading the fleet');
+      const next = await this.call('GET', `/api/v1/agent/fleet?page=${page}&size=${size}`, AgentFleetData, undefined, 'reading the fleet');
       if (next.machines.length === 0) break;
       machines.push(...next.machines);
     }

@@ -1,4 +1,4 @@
-import type { Fleet, FleetMachine, ReleaseRecord, Rollout } from './cloud.ts';
+import type { AgentFleetData, AgentFleetMachine, ReleaseRecord, RolloutData } from '@vend/protocol';
 
 /** Plain-text renderings for people; `--json` prints the data as the cloud answered it. */
 
@@ -12,7 +12,7 @@ function table(headers: string[], rows: string[][]): string {
   return [line(headers), ...rows.map(line)].join('\n');
 }
 
-export function describeRollout(r: Rollout | null): string {
+export function describeRollout(r: RolloutData | null): string {
   if (!r) return 'no rollout';
   const reach = [r.canary.length ? `canary ${r.canary.join(',')}` : null, `${r.percent}% of the rest`].filter(Boolean).join(' + ');
   const extra = [
@@ -23,14 +23,14 @@ export function describeRollout(r: Rollout | null): string {
   return `rollout ${r.targetVersion} ${r.phase} — ${reach}${extra.length ? `; ${extra.join('; ')}` : ''}`;
 }
 
-function machineState(m: FleetMachine): string {
+function machineState(m: AgentFleetMachine): string {
   if (m.blocked) return `blocked on ${m.blocked.version} (needs ${m.blocked.minFrom}) since ${m.blocked.firstReportedAt}`;
   if (m.deferring) return `deferring ${m.deferring.version} ×${m.deferring.count} (${m.deferring.reason}) since ${m.deferring.firstReportedAt}`;
   if (m.offerVersion) return `offered ${m.offerVersion}${m.isFinalStep === false ? ' (rung)' : ''}`;
   return m.offerReason;
 }
 
-export function renderFleet(f: Fleet): string {
+export function renderFleet(f: AgentFleetData): string {
   const versions = Object.entries(f.byVersion)
     .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
     .map(([v, n]) => `${v}: ${n}`)

@@ -15,18 +15,18 @@ export interface BackoffOptions {
  * cloud at once comes back spread out, yet each cabinet keeps a floor). A Retry-After from the
  * cloud replaces the computed delay (bounded by one hour).
  */
-export function backoffDelay(attempt: number, o: BackoffOptions, retryAfterMs?: number | null): number {
+export function backoffDelay(attempt: number, options: BackoffOptions, retryAfterMs?: number | null): number {
   if (retryAfterMs !== undefined && retryAfterMs !== null && retryAfterMs >= 0) return Math.min(retryAfterMs, 3_600_000);
-  const d = Math.min(o.capMs, o.baseMs * 2 ** Math.min(attempt, 30));
-  return Math.round(d / 2 + (d / 2) * o.random());
+  const ceiling = Math.min(options.capMs, options.baseMs * 2 ** Math.min(attempt, 30));
+  return Math.round(ceiling / 2 + (ceiling / 2) * options.random());
 }
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date (relative to `now`); null when absent or unreadable. */
 export function parseRetryAfter(value: string | undefined, now: number): number | null {
   if (value === undefined) return null;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
   if (Number.isNaN(at)) return null;
   return Math.max(0, at - now);
 }

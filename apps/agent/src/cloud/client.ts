@@ -142,10 +142,10 @@ export class CloudClient {
   private witnessFrom = 0;
   readonly reachability: Reachability = { lastAnswerAt: null, lastSuccessAt: null, lastError: null, consecutiveFailures: 0 };
 
-  constructor(private readonly o: CloudClientOptions) {}
+  constructor(private readonly opts: CloudClientOptions) {}
 
   get equipmentNo(): string {
-    return this.o.equipmentNo;
+    return this.opts.equipmentNo;
   }
 
   /** The witness token the next call will echo (tests and status; not secret, but not shown either). */
@@ -154,57 +154,61 @@ export class CloudClient {
   }
 
   get enrolled(): boolean {
-    return this.o.credentials.current() !== null;
+    return this.opts.credentials.current() !== null;
   }
 
   // --- legs ------------------------------------------------------------------------------------
 
-  register(body: Omit<RegisterRequest, 'equipmentNo'>, o: CallOptions = {}) {
-    return this.call('register', RegisterData, { ...o, body: { equipmentNo: this.o.equipmentNo, ...body } });
+  register(body: Omit<RegisterRequest, 'equipmentNo'>, options: CallOptions = {}) {
+    return this.call('register', RegisterData, { ...options, body: { equipmentNo: this.opts.equipmentNo, ...body } });
   }
-  enrol(deviceId: string, o: CallOptions = {}) {
-    return this.call('enrol', EnrolData, { attempts: 1, ...o, body: { equipmentNo: this.o.equipmentNo, deviceId } });
+  enrol(deviceId: string, options: CallOptions = {}) {
+    return this.call('enrol', EnrolData, { attempts: 1, ...options, body: { equipmentNo: this.opts.equipmentNo, deviceId } });
   }
-  heartbeat(body: Omit<HeartbeatRequest, 'equipmentNo'>, o: CallOptions = {}) {
-    return this.call('heartbeat', HeartbeatData, { ...o, body: { equipmentNo: this.o.equipmentNo, ...body } });
+  heartbeat(body: Omit<HeartbeatRequest, 'equipmentNo'>, options: CallOptions = {}) {
+    return this.call('heartbeat', HeartbeatData, { ...options, body: { equipmentNo: this.opts.equipmentNo, ...body } });
   }
-  config(o: CallOptions = {}) {
-    return this.call('config', ConfigBlock, o);
+  config(options: CallOptions = {}) {
+    return this.call('config', ConfigBlock, options);
   }
-  goods(o: CallOptions = {}) {
-    return this.call('goods', GoodsData, o);
+  goods(options: CallOptions = {}) {
+    return this.call('goods', GoodsData, options);
   }
   /** With `requestRef` a retry after a lost answer gets the same order back, so it is retried like an idempotent leg. */
-  createOrder(body: Omit<CreateOrderRequest, 'equipmentNo'>, o: CallOptions = {}) {
-    return this.call('createOrder', CreateOrderData, { idempotent: body.requestRef !== undefined, ...o, body: { equipmentNo: this.o.equipmentNo, ...body } });
+  createOrder(body: Omit<CreateOrderRequest, 'equipmentNo'>, options: CallOptions = {}) {
+    return this.call('createOrder', CreateOrderData, {
+      idempotent: body.requestRef !== undefined,
+      ...options,
+      body: { equipmentNo: this.opts.equipmentNo, ...body },
+    });
   }
-  report(body: Omit<ReportRequest, 'equipmentNo'>, o: CallOptions = {}) {
-    return this.call('report', ReportData, { ...o, body: { equipmentNo: this.o.equipmentNo, ...body } });
+  report(body: Omit<ReportRequest, 'equipmentNo'>, options: CallOptions = {}) {
+    return this.call('report', ReportData, { ...options, body: { equipmentNo: this.opts.equipmentNo, ...body } });
   }
   /**
    * With `wait` (seconds, at most PENDING_WAIT_MAX_SECONDS) a long poll: the cloud may hold an empty answer
    * that long, so the deadline of this call is the wait plus the usual one. A cloud that predates `wait`
    * ignores it and answers at once.
    */
-  pending(o: CallOptions & { wait?: number } = {}) {
-    const { wait, ...rest } = o;
+  pending(options: CallOptions & { wait?: number } = {}) {
+    const { wait, ...rest } = options;
     if (!wait) return this.call('pending', PendingData, rest);
-    return this.call('pending', PendingData, { timeoutMs: wait * 1000 + this.o.timeoutMs, ...rest, query: { ...rest.query, wait: String(wait) } });
+    return this.call('pending', PendingData, { timeoutMs: wait * 1000 + this.opts.timeoutMs, ...rest, query: { ...rest.query, wait: String(wait) } });
   }
-  upgrade(agentVersion: string, o: CallOptions = {}) {
-    return this.call('upgrade', UpgradeData, { ...o, query: { agentVersion } });
+  upgrade(agentVersion: string, options: CallOptions = {}) {
+    return this.call('upgrade', UpgradeData, { ...options, query: { agentVersion } });
   }
 
   // --- machinery -------------------------------------------------------------------------------
 
   /** One leg with retries. Throws CloudError. */
-  async call<S extends z.ZodType>(leg: Leg, schema: S, o: CallOptions = {}): Promise<z.infer<S>> {
-    const attempts = Math.max(1, o.attempts ?? 3);
+  async call<S extends z.ZodType>(leg: Leg, schema: S, options: CallOptions = {}): Promise<z.infer<S>> {
+    const attempts = Math.max(1, options.attempts ?? 3);
     const spec: LegSpec = LEGS[leg];
     let credentialRetry = false;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.once(leg, schema, o);
+        return await this.once(leg, schema, options);
       } catch (e) {
         if (!(e instanceof CloudError)) throw e;
         if (e.kind === 'http' && e.status === 401 && e.message === STALE_CREDENTIAL && !credentialRetry) {
@@ -213,30 +217,30 @@ export class CloudClient {
           attempt--;
           continue;
         }
-        const retryable = e.transient && ((o.idempotent ?? spec.idempotent) || e.notSent || e.status === 429 || e.status === 503);
+        const retryable = e.transient && ((options.idempotent ?? spec.idempotent) || e.notSent || e.status === 429 || e.status === 503);
         if (!retryable || attempt + 1 >= attempts) throw e;
-        const wait = backoffDelay(attempt, { ...this.o.backoff, random: this.o.random }, e.retryAfterMs);
-        this.o.log.debug({ leg, attempt: attempt + 1, waitMs: wait, error: e.message }, 'cloud call failed; retrying');
-        if (!(await sleep(this.o.clock, wait, o.signal))) throw new CloudError('aborted', 'aborted');
+        const wait = backoffDelay(attempt, { ...this.opts.backoff, random: this.opts.random }, e.retryAfterMs);
+        this.opts.log.debug({ leg, attempt: attempt + 1, waitMs: wait, error: e.message }, 'cloud call failed; retrying');
+        if (!(await sleep(this.opts.clock, wait, options.signal))) throw new CloudError('aborted', 'aborted');
       }
     }
   }
 
   private headersFor(leg: Leg, spec: LegSpec): { headers: Record<string, string>; used: string | null } {
-    const headers: Record<string, string> = { accept: 'application/json', 'x-equipment-no': this.o.equipmentNo };
-    const key = this.o.credentials.current();
+    const headers: Record<string, string> = { accept: 'application/json', 'x-equipment-no': this.opts.equipmentNo };
+    const key = this.opts.credentials.current();
     let used: string | null = null;
     if (spec.auth === 'secret') {
-      if (this.o.credentials.isRevoked()) throw new CloudError('revoked', 'the credential is revoked: this cabinet does not enrol again');
-      if (!this.o.fleetSecret) throw new CloudError('no-credential', 'no fleet secret is configured');
-      headers[FLEET_SECRET_HEADER] = this.o.fleetSecret;
+      if (this.opts.credentials.isRevoked()) throw new CloudError('revoked', 'the credential is revoked: this cabinet does not enrol again');
+      if (!this.opts.fleetSecret) throw new CloudError('no-credential', 'no fleet secret is configured');
+      headers[FLEET_SECRET_HEADER] = this.opts.fleetSecret;
     } else if (key !== null) {
       headers[DEVICE_KEY_HEADER] = key;
       used = key;
-    } else if (this.o.credentials.isRevoked()) {
+    } else if (this.opts.credentials.isRevoked()) {
       throw new CloudError('revoked', `the credential is revoked: ${leg} is not called`);
-    } else if (spec.auth === 'key-or-secret' && this.o.fleetSecret) {
-      headers[FLEET_SECRET_HEADER] = this.o.fleetSecret;
+    } else if (spec.auth === 'key-or-secret' && this.opts.fleetSecret) {
+      headers[FLEET_SECRET_HEADER] = this.opts.fleetSecret;
     } else {
       throw new CloudError('no-credential', `${leg} needs the cabinet's device key: not enrolled yet`);
     }
@@ -245,27 +249,27 @@ export class CloudClient {
     return { headers, used };
   }
 
-  private async once<S extends z.ZodType>(leg: Leg, schema: S, o: CallOptions): Promise<z.infer<S>> {
+  private async once<S extends z.ZodType>(leg: Leg, schema: S, options: CallOptions): Promise<z.infer<S>> {
     const spec: LegSpec = LEGS[leg];
     const { headers, used } = this.headersFor(leg, spec);
-    const url = new URL(this.o.baseUrl + spec.path);
-    for (const [k, v] of Object.entries(o.query ?? {})) url.searchParams.set(k, v);
-    const req: HttpRequest = { method: spec.method, url: url.toString(), headers, timeoutMs: o.timeoutMs ?? this.o.timeoutMs };
-    if (o.signal) req.signal = o.signal;
-    if (o.body !== undefined) {
+    const url = new URL(this.opts.baseUrl + spec.path);
+    for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
+    const req: HttpRequest = { method: spec.method, url: url.toString(), headers, timeoutMs: options.timeoutMs ?? this.opts.timeoutMs };
+    if (options.signal) req.signal = options.signal;
+    if (options.body !== undefined) {
       req.headers['content-type'] = 'application/json';
-      req.body = JSON.stringify(o.body);
+      req.body = JSON.stringify(options.body);
     }
-    const now = (): number => this.o.clock.now();
+    const now = (): number => this.opts.clock.now();
     const seq = ++this.sent;
     let res;
     try {
-      res = await this.o.transport(req);
+      res = await this.opts.transport(req);
     } catch (e) {
-      const t = e instanceof HttpTransportError ? e : new HttpTransportError('network', (e as Error).message, false);
-      if (t.kind === 'aborted') throw new CloudError('aborted', 'aborted');
+      const failure = e instanceof HttpTransportError ? e : new HttpTransportError('network', (e as Error).message, false);
+      if (failure.kind === 'aborted') throw new CloudError('aborted', 'aborted');
       this.reachability.consecutiveFailures++;
-      const err = new CloudError(t.kind === 'timeout' ? 'timeout' : 'unreachable', `${leg}: ${t.message}`, null, null, t.notSent);
+      const err = new CloudError(failure.kind === 'timeout' ? 'timeout' : 'unreachable', `${leg}: ${failure.message}`, null, null, failure.notSent);
       this.reachability.lastError = { at: now(), leg, message: err.message };
       throw err;
     }
@@ -283,12 +287,12 @@ export class CloudClient {
     const handed = res.headers[DEVICE_CREDENTIAL_HEADER];
     // A handover is taken only from an answer to the credential in use now; one answering an older
     // generation (a call in flight while a rotation completed) is stale and ignored.
-    if (handed && used !== null && this.o.credentials.current() === used && handed !== used) {
+    if (handed && used !== null && this.opts.credentials.current() === used && handed !== used) {
       if (parseDeviceKey(handed)) {
-        this.o.credentials.replace(handed);
-        this.o.log.info({ keyId: parseDeviceKey(handed)?.keyId }, 'credential rotated: the new generation is stored and presented from now on');
+        this.opts.credentials.replace(handed);
+        this.opts.log.info({ keyId: parseDeviceKey(handed)?.keyId }, 'credential rotated: the new generation is stored and presented from now on');
       } else {
-        this.o.log.warn({ leg }, 'ignored an x-device-credential that is not keyId:secret');
+        this.opts.log.warn({ leg }, 'ignored an x-device-credential that is not keyId:secret');
       }
     }
 
@@ -312,13 +316,13 @@ export class CloudClient {
     const message = envelope?.message ?? `HTTP ${res.status}`;
     if (res.status === 403 && used !== null) {
       // spec 2 §7: the agent treats 403 to its key as revocation — stop presenting, never re-enrol
-      this.o.credentials.markRevoked(message);
-      this.o.log.error({ leg, status: 403, message }, 'the cloud revoked this cabinet credential: the agent stops presenting it and will not enrol again');
+      this.opts.credentials.markRevoked(message);
+      this.opts.log.error({ leg, status: 403, message }, 'the cloud revoked this cabinet credential: the agent stops presenting it and will not enrol again');
       const err = new CloudError('revoked', `${leg}: credential revoked (${message})`, 403);
       this.reachability.lastError = { at: now(), leg, message: err.message };
       throw err;
     }
-    if (res.status === 401 && used !== null && this.o.credentials.current() !== used) {
+    if (res.status === 401 && used !== null && this.opts.credentials.current() !== used) {
       throw new CloudError('http', STALE_CREDENTIAL, 401);
     }
     const err = new CloudError('http', `${leg}: ${res.status} ${message}`, res.status, parseRetryAfter(res.headers['retry-after'], now()));

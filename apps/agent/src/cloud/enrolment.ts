@@ -49,87 +49,88 @@ export class Enroller {
   private state: EnrolmentStatus;
   private wake: (() => void) | null = null;
 
-  constructor(private readonly o: EnrollerOptions) {
-    this.state = o.credentials.isRevoked()
+  constructor(private readonly opts: EnrollerOptions) {
+    this.state = opts.credentials.isRevoked()
       ? { state: 'revoked', message: 'credential revoked' }
-      : o.credentials.current() !== null
+      : opts.credentials.current() !== null
         ? { state: 'enrolled', keyId: null, machineCode: null }
         : { state: 'not-enrolled', message: 'not enrolled yet' };
   }
 
   status(): EnrolmentStatus {
-    const c = this.o.credentials;
-    if (c.isRevoked() && this.state.state !== 'revoked') this.state = { state: 'revoked', message: c.revokedReason() ?? 'credential revoked' };
-    else if (this.state.state !== 'enrolled' && c.current() !== null) this.state = { state: 'enrolled', keyId: null, machineCode: null };
+    const credentials = this.opts.credentials;
+    if (credentials.isRevoked() && this.state.state !== 'revoked')
+      this.state = { state: 'revoked', message: credentials.revokedReason() ?? 'credential revoked' };
+    else if (this.state.state !== 'enrolled' && credentials.current() !== null) this.state = { state: 'enrolled', keyId: null, machineCode: null };
     return this.state;
   }
 
   /** One enrolment call. */
   async attempt(signal?: AbortSignal): Promise<EnrolmentStatus> {
-    const c = this.o.credentials;
-    if (c.isRevoked()) return (this.state = { state: 'revoked', message: 'credential revoked: this cabinet does not enrol again' });
-    if (c.current() !== null) return (this.state = { state: 'enrolled', keyId: null, machineCode: null });
+    const credentials = this.opts.credentials;
+    if (credentials.isRevoked()) return (this.state = { state: 'revoked', message: 'credential revoked: this cabinet does not enrol again' });
+    if (credentials.current() !== null) return (this.state = { state: 'enrolled', keyId: null, machineCode: null });
     const attempts = 'attempts' in this.state ? this.state.attempts + 1 : 1;
     try {
-      const data = await this.o.client.enrol(this.o.deviceId, signal ? { signal } : {});
-      c.enrolled(formatDeviceKey({ keyId: data.keyId, secret: data.deviceKey }), data.machineCode);
-      this.o.log.info({ keyId: data.keyId, machineCode: data.machineCode }, 'enrolled: the device key is stored');
+      const data = await this.opts.client.enrol(this.opts.deviceId, signal ? { signal } : {});
+      credentials.enrolled(formatDeviceKey({ keyId: data.keyId, secret: data.deviceKey }), data.machineCode);
+      this.opts.log.info({ keyId: data.keyId, machineCode: data.machineCode }, 'enrolled: the device key is stored');
       return (this.state = { state: 'enrolled', keyId: data.keyId, machineCode: data.machineCode });
     } catch (e) {
       if (!(e instanceof CloudError)) throw e;
       if (e.kind === 'aborted') throw e;
       if (e.kind === 'revoked' || (e.kind === 'http' && e.status === 403)) {
-        c.markRevoked(e.message);
-        this.o.log.error({ message: e.message }, 'enrolment refused: this cabinet is revoked; it will not try again');
+        credentials.markRevoked(e.message);
+        this.opts.log.error({ message: e.message }, 'enrolment refused: this cabinet is revoked; it will not try again');
         return (this.state = { state: 'revoked', message: e.message });
       }
       if (e.kind === 'http' && e.status === 428) {
-        const since = this.state.state === 'waiting-for-arm' ? this.state.since : this.o.clock.now();
+        const since = this.state.state === 'waiting-for-arm' ? this.state.since : this.opts.clock.now();
         if (this.state.state !== 'waiting-for-arm')
-          this.o.log.warn({ message: e.message }, 'enrolment is waiting: the cloud needs an enrolment arm for this cabinet (428); retrying');
+          this.opts.log.warn({ message: e.message }, 'enrolment is waiting: the cloud needs an enrolment arm for this cabinet (428); retrying');
         return (this.state = { state: 'waiting-for-arm', message: e.message, attempts, since });
       }
       if (e.kind === 'http' && e.status === 409) {
         const message = `${e.message} — ${CONFLICT_HELP}`;
-        this.o.recordConflict(message);
-        this.o.log.error({ status: 409, message: e.message }, `enrolment conflict: ${CONFLICT_HELP}`);
+        this.opts.recordConflict(message);
+        this.opts.log.error({ status: 409, message: e.message }, `enrolment conflict: ${CONFLICT_HELP}`);
         return (this.state = { state: 'conflict', message });
       }
-      this.o.log.warn({ status: e.status, message: e.message }, 'enrolment failed; retrying');
+      this.opts.log.warn({ status: e.status, message: e.message }, 'enrolment failed; retrying');
       return (this.state = { state: 'failing', message: e.message, status: e.status, attempts });
     }
   }
 
   /** Enrols, retrying, until enrolled (true) or revoked or stopped (false). */
   async run(signal: AbortSignal): Promise<boolean> {
-    let n = 0;
+    let failures = 0;
     let last: EnrolmentStatus['state'] | null = null;
     while (!signal.aborted) {
-      let s: EnrolmentStatus;
+      let status: EnrolmentStatus;
       try {
-        s = await this.attempt(signal);
+        status = await this.attempt(signal);
       } catch (e) {
         if (e instanceof CloudError && e.kind === 'aborted') return false;
         throw e;
       }
-      if (s.state === 'enrolled') return true;
-      if (s.state === 'revoked') return false;
-      if (s.state !== last) n = 0;
-      last = s.state;
-      const base = this.o.waitMs ?? 5_000;
-      const cap = this.o.capMs ?? 300_000;
+      if (status.state === 'enrolled') return true;
+      if (status.state === 'revoked') return false;
+      if (status.state !== last) failures = 0;
+      last = status.state;
+      const base = this.opts.waitMs ?? 5_000;
+      const cap = this.opts.capMs ?? 300_000;
       const wait =
-        s.state === 'conflict'
-          ? (this.o.conflictRetryMs ?? 600_000)
-          : backoffDelay(n++, { baseMs: base, capMs: s.state === 'waiting-for-arm' ? Math.min(cap, 60_000) : cap, random: this.o.random });
+        status.state === 'conflict'
+          ? (this.opts.conflictRetryMs ?? 600_000)
+          : backoffDelay(failures++, { baseMs: base, capMs: status.state === 'waiting-for-arm' ? Math.min(cap, 60_000) : cap, random: this.opts.random });
       await new Promise<void>((resolve) => {
         const done = (): void => {
-          this.o.clock.clearTimeout(timer);
+          this.opts.clock.clearTimeout(timer);
           signal.removeEventListener('abort', done);
           this.wake = null;
           resolve();
         };
-        const timer = this.o.clock.setTimeout(done, wait);
+        const timer = this.opts.clock.setTimeout(done, wait);
         signal.addEventListener('abort', done, { once: true });
         this.wake = done;
       });

@@ -4,7 +4,7 @@ import type { CallOptions } from './client.ts';
 type PendingCommands = PendingData['commands'];
 
 export interface PendingPollerOptions {
-  client: { pending(o: CallOptions & { wait?: number }): Promise<PendingData> };
+  client: { pending(options: CallOptions & { wait?: number }): Promise<PendingData> };
   clock: Clock;
   /** Hands the answer's commands on; answers how many were new. */
   offer(commands: PendingCommands): number;
@@ -24,8 +24,8 @@ export class PendingPoller {
   private again = false;
   readonly waitSeconds: number;
 
-  constructor(private readonly o: PendingPollerOptions) {
-    this.waitSeconds = o.waitSeconds ?? PENDING_WAIT_MAX_SECONDS;
+  constructor(private readonly opts: PendingPollerOptions) {
+    this.waitSeconds = opts.waitSeconds ?? PENDING_WAIT_MAX_SECONDS;
   }
 
   /** How long the loop sleeps before the next call. */
@@ -35,11 +35,11 @@ export class PendingPoller {
 
   async poll(signal?: AbortSignal): Promise<{ commands: PendingCommands; added: number; held: boolean }> {
     this.again = false;
-    const sentAt = this.o.clock.now();
-    const { commands } = await this.o.client.pending({ attempts: 1, wait: this.waitSeconds, ...(signal ? { signal } : {}) });
-    const added = this.o.offer(commands);
+    const sentAt = this.opts.clock.now();
+    const { commands } = await this.opts.client.pending({ attempts: 1, wait: this.waitSeconds, ...(signal ? { signal } : {}) });
+    const added = this.opts.offer(commands);
     // held: an empty answer that took at least half the wait (an old cloud answers in milliseconds)
-    const held = commands.length === 0 && this.o.clock.now() - sentAt >= (this.waitSeconds * 1000) / 2;
+    const held = commands.length === 0 && this.opts.clock.now() - sentAt >= (this.waitSeconds * 1000) / 2;
     this.again = held || added > 0;
     return { commands, added, held };
   }

@@ -1,10 +1,9 @@
 import { request } from 'undici';
+import type { z } from 'zod';
+import { ControlError } from '@vend/protocol';
 
-/** One answer of the control channel. */
-export interface ControlAnswer {
-  status: number;
-  body: Record<string, unknown>;
-}
+/** One answer of the control channel: a 200 parsed with the route's schema, or a refusal `{error, message}`. */
+export type ControlAnswer<T> = { ok: true; status: 200; body: T } | { ok: false; status: number; body: ControlError };
 
 /** The control channel could not be reached: the daemon is not running (or not on this port). */
 export class ControlUnreachable extends Error {}
@@ -15,6 +14,12 @@ export class ControlUnreachable extends Error {}
  * vend — may still be going on.
  */
 export class ControlNoAnswer extends ControlUnreachable {}
+
+/**
+ * The daemon answered 200 with something that does not fit the route's schema (@vend/protocol's
+ * control.ts): a daemon of another version, or a bug. Never guessed at.
+ */
+export class ControlBadAnswer extends Error {}
 
 /** Errors that prove the request never reached a listener. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -27,7 +32,8 @@ export class ControlClient {
     private readonly timeoutMs = 60_000,
   ) {}
 
-  async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ControlAnswer> {
+  /** One request; a 200's body is parsed with `schema` (ControlBadAnswer when it does not fit). */
+  async call<S extends z.ZodType>(method: 'GET' | 'POST', path: string, schema: S, body?: unknown): Promise<ControlAnswer<z.output<S>>> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.token) headers['authorization'] = `Bearer ${this.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -52,12 +58,27 @@ export class ControlClient {
           : `the connection ended without an answer: ${err.message ?? code}`;
       throw new ControlNoAnswer(`the agent's control channel at ${this.baseUrl} took the request but gave no answer (${why})`);
     }
-    let parsed: Record<string, unknown>;
+    let json: unknown;
     try {
-      parsed = JSON.parse(text) as Record<string, unknown>;
+      json = JSON.parse(text) as unknown;
     } catch {
-      parsed = { message: text };
+      json = undefined;
     }
-    return { status: res.statusCode, body: parsed };
+    if (res.statusCode === 200) {
+      const answer = schema.safeParse(json);
+      if (answer.success) return { ok: true, status: 200, body: answer.data };
+      const issues =
+        json === undefined
+          ? 'not JSON'
+          : answer.error.issues
+              .slice(0, 5)
+              .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
+              .join('; ');
+      throw new ControlBadAnswer(
+        `the agent's control channel at ${this.baseUrl} answered ${method} ${path} with something this vend-agent does not understand (${issues}): is the daemon another version?`,
+      );
+    }
+    const refusal = ControlError.safeParse(json);
+    return { ok: false, status: res.statusCode, body: refusal.success ? refusal.data : { error: '', message: text } };
   }
 }

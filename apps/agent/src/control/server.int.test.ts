@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ControlStatus } from '@vend/protocol';
 import { DispenseRefused } from '../spool/dispenser.ts';
 import type { VendResult, WalkUpRequest } from '../spool/dispenser.ts';
 import { ControlBindError, startControlServer } from './server.ts';
@@ -18,29 +19,75 @@ const vend = (aisle: number): VendResult => ({
   motorRan: 'yes',
 });
 
+/** A status as the daemon builds it (every field of ControlStatus). */
+function statusOf(overrides: Partial<ControlStatus> = {}): ControlStatus {
+  return {
+    agent: {
+      version: '1.0.0',
+      pid: 42,
+      startedAt: '2026-11-20T12:00:00.000Z',
+      uptimeSeconds: 5,
+      stateDir: '/s',
+      equipmentNo: 'CAB-0001',
+      deviceId: 'mid-1',
+      memory: { rssMb: 50 },
+    },
+    enrolment: { state: 'enrolled', keyId: 'dk_0123456789abcdef', machineCode: 'CAB-0001' },
+    cloud: { url: 'http://cloud', reachable: true, lastAnswerAt: null, lastSuccessAt: null, registeredAt: null, lastError: null },
+    board: {
+      port: '/dev/ttyUSB0',
+      state: 'ok',
+      vmcVersion: null,
+      module: null,
+      rows: null,
+      columnsPerRow: null,
+      bootId: null,
+      problems: [],
+      checkedAt: null,
+      lastError: null,
+    },
+    spool: { depth: 0, delivered: 0, duplicates: 0, rejected: [], lastError: null },
+    dispensing: { recovered: true, busy: false, current: null, leased: 0, lastActivityAt: null },
+    config: {
+      source: 'defaults',
+      machineCode: 'CAB-0001',
+      pollInterval: 5,
+      heartbeatInterval: 60,
+      dispatchMode: 'both',
+      rows: 6,
+      columnsPerRow: 10,
+      adminPin: null,
+    },
+    upgrade: { deferring: null, blocked: null, quiet: { vendLockFree: true, leased: 0, spoolDepth: 0, secondsSinceActivity: 5 } },
+    lastErrors: [],
+    ...overrides,
+  };
+}
+
 let server: ControlServer | null = null;
 afterEach(async () => {
   await server?.close();
   server = null;
 });
 
-async function start(o: { token?: string; walkUp?: (r: WalkUpRequest) => Promise<VendResult> } = {}) {
+async function start(o: { token?: string; walkUp?: (r: WalkUpRequest) => Promise<VendResult>; status?: () => ControlStatus } = {}) {
   const walkUps: WalkUpRequest[] = [];
+  const warnings: string[] = [];
   let token = o.token ?? 'tok-123';
   server = await startControlServer({
     host: '127.0.0.1',
     port: 0,
     token: () => token,
-    log: quiet,
+    log: { info: () => {}, warn: (fields) => warnings.push(JSON.stringify(fields)) },
     api: {
-      status: () => ({ ok: 'status' }),
-      planogram: async () => ({ aisles: [] }),
+      status: o.status ?? (() => statusOf()),
+      planogram: async () => ({ machineCode: 'CAB-0001', currency: null, aisles: [], stale: true, fetchedAt: null }),
       walkUp: async (r) => {
         walkUps.push(r);
         return (o.walkUp ?? (async (x) => vend(x.aisle)))(r);
       },
-      vends: (limit) => [{ limit }],
-      enrolNow: async () => ({ state: 'enrolled' }),
+      vends: (limit) => Array.from({ length: limit }, (_, i) => ({ ...vend(i + 1), at: i, report: 'pending' as const })),
+      enrolNow: async () => ({ state: 'enrolled', keyId: null, machineCode: null }),
       upgradeCheck: async () => ({ result: 'none' }),
     },
   });
@@ -59,7 +106,7 @@ async function start(o: { token?: string; walkUp?: (r: WalkUpRequest) => Promise
       req.end(opts.body);
     });
   };
-  return { call, walkUps, setToken: (t: string) => (token = t) };
+  return { call, walkUps, warnings, setToken: (t: string) => (token = t) };
 }
 
 describe('control channel', () => {
@@ -75,8 +122,8 @@ describe('control channel', () => {
     expect((await call('GET', '/v1/status', { token: null })).status).toBe(401);
     expect((await call('GET', '/v1/status', { token: 'wrong' })).status).toBe(401);
     expect((await call('POST', '/v1/dispense', { token: null, body: '{"aisle":1}' })).status).toBe(401);
-    expect(await call('GET', '/v1/status')).toEqual({ status: 200, body: { ok: 'status' } });
-    expect((await call('GET', '/v1/vends?limit=3')).body).toEqual({ vends: [{ limit: 3 }] });
+    expect(await call('GET', '/v1/status')).toEqual({ status: 200, body: statusOf() });
+    expect((await call('GET', '/v1/vends?limit=3')).body['vends']).toEqual([1, 2, 3].map((aisle, i) => ({ ...vend(aisle), at: i, report: 'pending' })));
   });
 
   it('an empty token authenticates nobody: every dispense is refused, whatever is presented', async () => {
@@ -127,5 +174,12 @@ describe('control channel', () => {
     setToken('new-token');
     expect((await call('GET', '/v1/status', { token: 'tok-123' })).status).toBe(401);
     expect((await call('GET', '/v1/status', { token: 'new-token' })).status).toBe(200);
+  });
+
+  it('checks every answer against its schema: one that does not fit is a 500 (logged), never sent', async () => {
+    const broken = { ...statusOf(), board: { ...statusOf().board, state: 'melting' } } as unknown as ControlStatus;
+    const { call, warnings } = await start({ status: () => broken });
+    expect(await call('GET', '/v1/status')).toEqual({ status: 500, body: { error: 'internal', message: 'internal error' } });
+    expect(warnings.join('\n')).toMatch(/answer does not fit its schema: .*board\.state/);
   });
 });

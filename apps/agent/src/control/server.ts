@@ -3,20 +3,30 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { PAY_METHODS } from '@vend/protocol';
+import {
+  ControlEnrolment,
+  ControlError,
+  ControlHealth,
+  ControlPlanogram,
+  ControlStatus,
+  ControlUpgradeCheck,
+  ControlVendResult,
+  ControlVends,
+  PAY_METHODS,
+} from '@vend/protocol';
 import { LOOPBACK_HOSTS } from '../config.ts';
 import { DispenseRefused } from '../spool/dispenser.ts';
-import type { VendResult, WalkUpRequest } from '../spool/dispenser.ts';
+import type { WalkUpRequest } from '../spool/dispenser.ts';
 
-/** What the control channel serves; the daemon provides it. */
+/** What the control channel serves; the daemon provides it, shaped as @vend/protocol's control.ts says. */
 export interface ControlApi {
-  status(): unknown;
-  planogram(): Promise<unknown>;
-  walkUp(req: WalkUpRequest): Promise<VendResult>;
-  vends(limit: number): unknown;
-  enrolNow(): Promise<unknown>;
+  status(): ControlStatus;
+  planogram(): Promise<ControlPlanogram>;
+  walkUp(req: WalkUpRequest): Promise<ControlVendResult>;
+  vends(limit: number): ControlVends['vends'];
+  enrolNow(): Promise<ControlEnrolment>;
   /** Check for an upgrade now (the upgrade pipeline's trigger). */
-  upgradeCheck(): Promise<unknown>;
+  upgradeCheck(): Promise<ControlUpgradeCheck>;
 }
 
 export interface ControlLogger {
@@ -54,14 +64,14 @@ export const DispenseBody = z.strictObject({
 });
 
 /** HTTP status of each refusal: busy is a conflict; "cannot now" is 503; the cloud's own refusal keeps its meaning. */
-function refusalStatus(e: DispenseRefused): number {
-  switch (e.code) {
+function refusalStatus(refusal: DispenseRefused): number {
+  switch (refusal.code) {
     case 'busy':
       return 409;
     case 'bad-aisle':
       return 400;
     case 'cloud-refused':
-      return e.cloudStatus === 409 || e.cloudStatus === 400 ? e.cloudStatus : 502;
+      return refusal.cloudStatus === 409 || refusal.cloudStatus === 400 ? refusal.cloudStatus : 502;
     case 'not-ready':
     case 'board-unavailable':
     case 'cloud-unreachable':
@@ -70,8 +80,8 @@ function refusalStatus(e: DispenseRefused): number {
   }
 }
 
-function digest(s: string): Buffer {
-  return createHash('sha256').update(s).digest();
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
 }
 
 /**
@@ -89,20 +99,20 @@ function digest(s: string): Buffer {
  *   POST /v1/enrol          try enrolment now
  *   POST /v1/upgrade/check  check for an upgrade now (declined with a deferral while the cabinet is busy)
  */
-export async function startControlServer(o: ControlServerOptions): Promise<ControlServer> {
-  if (!(LOOPBACK_HOSTS as readonly string[]).includes(o.host))
-    throw new ControlBindError(`the control channel binds to loopback only (127.0.0.1 or ::1), not ${o.host}`);
+export async function startControlServer(opts: ControlServerOptions): Promise<ControlServer> {
+  if (!(LOOPBACK_HOSTS as readonly string[]).includes(opts.host))
+    throw new ControlBindError(`the control channel binds to loopback only (127.0.0.1 or ::1), not ${opts.host}`);
   const server = createServer((req, res) => {
-    handle(o, req, res).catch((e: unknown) => {
-      o.log.warn({ error: (e as Error).message, path: req.url }, 'control channel request failed');
-      if (!res.headersSent) send(res, 500, { error: 'internal', message: 'internal error' });
+    handle(opts, req, res).catch((e: unknown) => {
+      opts.log.warn({ error: (e as Error).message, path: req.url }, 'control channel request failed');
+      if (!res.headersSent) refuse(res, 500, 'internal', 'internal error');
     });
   });
   server.requestTimeout = 90_000;
   server.headersTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port, o.host, () => resolve());
+    server.listen(opts.port, opts.host, () => resolve());
   });
   const addr = server.address() as AddressInfo;
   if (!(LOOPBACK_HOSTS as readonly string[]).includes(addr.address)) {
@@ -121,6 +131,18 @@ export async function startControlServer(o: ControlServerOptions): Promise<Contr
   };
 }
 
+/** Sends a 200 answer built to its schema; one that does not fit is a bug, thrown (a 500, logged) rather than sent. */
+function answer<S extends z.ZodType>(res: ServerResponse, schema: S, body: z.input<S>): void {
+  const checked = schema.safeParse(body);
+  if (!checked.success) throw new Error(`answer does not fit its schema: ${z.prettifyError(checked.error).replaceAll('\n', '; ')}`);
+  send(res, 200, checked.data);
+}
+
+/** Sends a refusal: `{error, message}` (ControlError). */
+function refuse(res: ServerResponse, status: number, error: string, message: string): void {
+  send(res, status, ControlError.parse({ error, message }));
+}
+
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body) + '\n';
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
@@ -135,9 +157,9 @@ function loopbackHost(host: string | undefined): boolean {
 
 function authorised(req: IncomingMessage, token: string): boolean {
   if (token === '') return false;
-  const h = req.headers.authorization;
-  if (typeof h !== 'string' || !h.startsWith('Bearer ')) return false;
-  return timingSafeEqual(digest(h.slice('Bearer '.length).trim()), digest(token));
+  const header = req.headers.authorization;
+  if (typeof header !== 'string' || !header.startsWith('Bearer ')) return false;
+  return timingSafeEqual(digest(header.slice('Bearer '.length).trim()), digest(token));
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -166,64 +188,61 @@ class BodyError extends Error {
   }
 }
 
-async function handle(o: ControlServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(opts: ControlServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const route = `${req.method ?? 'GET'} ${url.pathname}`;
-  if (!loopbackHost(req.headers.host)) return send(res, 421, { error: 'misdirected', message: 'the control channel answers loopback names only' });
-  if (route === 'GET /healthz') return send(res, 200, { ok: true });
-  const token = o.token();
+  if (!loopbackHost(req.headers.host)) return refuse(res, 421, 'misdirected', 'the control channel answers loopback names only');
+  if (route === 'GET /healthz') return answer(res, ControlHealth, { ok: true });
+  const token = opts.token();
   if (!authorised(req, token)) {
     res.setHeader('www-authenticate', 'Bearer');
-    return send(res, 401, {
-      error: 'unauthorized',
-      message:
-        token === ''
-          ? 'this cabinet has an empty control token: the control channel accepts nobody and refuses every dispense'
-          : 'a valid bearer token is required',
-    });
+    return refuse(
+      res,
+      401,
+      'unauthorized',
+      token === ''
+        ? 'this cabinet has an empty control token: the control channel accepts nobody and refuses every dispense'
+        : 'a valid bearer token is required',
+    );
   }
   switch (route) {
     case 'GET /v1/status':
-      return send(res, 200, o.api.status());
+      return answer(res, ControlStatus, opts.api.status());
     case 'GET /v1/planogram':
-      return send(res, 200, await o.api.planogram());
+      return answer(res, ControlPlanogram, await opts.api.planogram());
     case 'GET /v1/vends': {
-      const n = Number(url.searchParams.get('limit') ?? '20');
-      const limit = Number.isInteger(n) && n >= 1 && n <= 200 ? n : 20;
-      return send(res, 200, { vends: o.api.vends(limit) });
+      const requested = Number(url.searchParams.get('limit') ?? '20');
+      const limit = Number.isInteger(requested) && requested >= 1 && requested <= 200 ? requested : 20;
+      return answer(res, ControlVends, { vends: opts.api.vends(limit) });
     }
     case 'POST /v1/enrol':
-      return send(res, 200, await o.api.enrolNow());
+      return answer(res, ControlEnrolment, await opts.api.enrolNow());
     case 'POST /v1/upgrade/check':
-      return send(res, 200, await o.api.upgradeCheck());
+      return answer(res, ControlUpgradeCheck, await opts.api.upgradeCheck());
     case 'POST /v1/dispense': {
       let body: z.infer<typeof DispenseBody>;
       try {
         const parsed = DispenseBody.safeParse(await readJson(req));
-        if (!parsed.success)
-          return send(res, 400, { error: 'bad-request', message: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') });
+        if (!parsed.success) return refuse(res, 400, 'bad-request', parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
         body = parsed.data;
       } catch (e) {
-        if (e instanceof BodyError) return send(res, e.status, { error: 'bad-request', message: e.message });
+        if (e instanceof BodyError) return refuse(res, e.status, 'bad-request', e.message);
         throw e;
       }
       try {
-        const req2: WalkUpRequest = { aisle: body.aisle };
-        if (body.payMethod) req2.payMethod = body.payMethod;
-        if (body.cardBrand) req2.cardBrand = body.cardBrand;
-        if (body.cardLast4) req2.cardLast4 = body.cardLast4;
-        const result = await o.api.walkUp(req2);
-        o.log.info({ dispenseId: result.dispenseId, outcome: result.outcome }, 'walk-up dispense through the control channel');
-        return send(res, 200, result);
+        const walkUp: WalkUpRequest = { aisle: body.aisle };
+        if (body.payMethod) walkUp.payMethod = body.payMethod;
+        if (body.cardBrand) walkUp.cardBrand = body.cardBrand;
+        if (body.cardLast4) walkUp.cardLast4 = body.cardLast4;
+        const result = await opts.api.walkUp(walkUp);
+        opts.log.info({ dispenseId: result.dispenseId, outcome: result.outcome }, 'walk-up dispense through the control channel');
+        return answer(res, ControlVendResult, result);
       } catch (e) {
-        if (e instanceof DispenseRefused) return send(res, refusalStatus(e), { error: e.code, message: e.message });
+        if (e instanceof DispenseRefused) return refuse(res, refusalStatus(e), e.code, e.message);
         throw e;
       }
     }
     default:
-      return send(res, 404, {
-        error: 'not-found',
-        message: `no ${route}; see GET /v1/status, /v1/planogram, /v1/vends, POST /v1/dispense, /v1/enrol, /v1/upgrade/check`,
-      });
+      return refuse(res, 404, 'not-found', `no ${route}; see GET /v1/status, /v1/planogram, /v1/vends, POST /v1/dispense, /v1/enrol, /v1/upgrade/check`);
   }
 }

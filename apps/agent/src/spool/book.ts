@@ -23,6 +23,21 @@ export interface VendResult {
   motorRan: string;
 }
 
+/** What an outcome record says to whoever asked for the vend. */
+export function vendResultOf(record: Omit<OutcomeRecord, 't' | 'at' | 'via'>): VendResult {
+  return {
+    dispenseId: record.id,
+    kind: record.kind,
+    commandId: record.commandId ?? null,
+    orderNumber: record.orderNumber ?? null,
+    aisle: record.aisle,
+    success: record.success,
+    outcome: record.outcome,
+    detail: record.detail,
+    motorRan: record.motorRan,
+  };
+}
+
 /** A vend as the control channel's "last vend results" shows it. */
 export interface VendView extends VendResult {
   at: number;
@@ -63,57 +78,57 @@ export class DispenseBook {
   /** Reads the journal (repairing a torn tail). */
   load(): { records: number; dropped: number } {
     const { records, dropped } = this.store.load();
-    for (const r of records) this.apply(r);
+    for (const record of records) this.apply(record);
     return { records: records.length, dropped };
   }
 
-  private apply(r: JournalRecord): void {
-    let e = this.entries.get(r.id);
-    if (!e) {
-      e = { id: r.id };
-      this.entries.set(r.id, e);
+  private apply(record: JournalRecord): void {
+    let entry = this.entries.get(record.id);
+    if (!entry) {
+      entry = { id: record.id };
+      this.entries.set(record.id, entry);
     }
-    switch (r.t) {
+    switch (record.t) {
       case 'intent':
-        e.intent = r;
-        if (r.commandId) this.commands.set(r.commandId, r.id);
+        entry.intent = record;
+        if (record.commandId) this.commands.set(record.commandId, record.id);
         break;
       case 'outcome':
-        if (!e.outcome) this.outcomes.push(r.id);
-        e.outcome = r;
-        if (r.commandId) this.commands.set(r.commandId, r.id);
+        if (!entry.outcome) this.outcomes.push(record.id);
+        entry.outcome = record;
+        if (record.commandId) this.commands.set(record.commandId, record.id);
         break;
       case 'delivered':
-        e.delivered = r;
+        entry.delivered = record;
         break;
       case 'rejected':
-        e.rejected = r;
+        entry.rejected = record;
         break;
     }
   }
 
-  private write(r: JournalRecord): void {
-    this.store.append(r); // durable first
-    this.apply(r);
+  private write(record: JournalRecord): void {
+    this.store.append(record); // durable first
+    this.apply(record);
     this.sinceCompaction++;
   }
 
-  recordIntent(r: Omit<IntentRecord, 't' | 'at'>): void {
-    this.write({ t: 'intent', at: this.clock.now(), ...r });
+  recordIntent(record: Omit<IntentRecord, 't' | 'at'>): void {
+    this.write({ t: 'intent', at: this.clock.now(), ...record });
   }
 
-  recordOutcome(r: Omit<OutcomeRecord, 't' | 'at'>): void {
-    if (this.entries.get(r.id)?.outcome) throw new Error(`dispense ${r.id} already has an outcome`);
-    this.write({ t: 'outcome', at: this.clock.now(), ...r });
+  recordOutcome(record: Omit<OutcomeRecord, 't' | 'at'>): void {
+    if (this.entries.get(record.id)?.outcome) throw new Error(`dispense ${record.id} already has an outcome`);
+    this.write({ t: 'outcome', at: this.clock.now(), ...record });
   }
 
-  recordDelivered(id: string, r: { duplicate: boolean; status: string | null }): void {
-    this.write({ t: 'delivered', id, at: this.clock.now(), ...r });
+  recordDelivered(id: string, record: { duplicate: boolean; status: string | null }): void {
+    this.write({ t: 'delivered', id, at: this.clock.now(), ...record });
     this.maybeCompact();
   }
 
-  recordRejected(id: string, r: { status: number | null; message: string }): void {
-    this.write({ t: 'rejected', id, at: this.clock.now(), ...r });
+  recordRejected(id: string, record: { status: number | null; message: string }): void {
+    this.write({ t: 'rejected', id, at: this.clock.now(), ...record });
     this.maybeCompact();
   }
 
@@ -124,7 +139,7 @@ export class DispenseBook {
   /** Intents a crash left without an outcome, oldest first. */
   unresolved(): IntentRecord[] {
     const out: IntentRecord[] = [];
-    for (const e of this.entries.values()) if (e.intent && !e.outcome) out.push(e.intent);
+    for (const entry of this.entries.values()) if (entry.intent && !entry.outcome) out.push(entry.intent);
     return out.sort((a, b) => a.at - b.at);
   }
 
@@ -132,8 +147,8 @@ export class DispenseBook {
   pending(): OutcomeRecord[] {
     const out: OutcomeRecord[] = [];
     for (const id of this.outcomes) {
-      const e = this.entries.get(id);
-      if (e?.outcome && !e.delivered && !e.rejected) out.push(e.outcome);
+      const entry = this.entries.get(id);
+      if (entry?.outcome && !entry.delivered && !entry.rejected) out.push(entry.outcome);
     }
     return out;
   }
@@ -141,8 +156,8 @@ export class DispenseBook {
   /** The next report to deliver. */
   head(): OutcomeRecord | undefined {
     for (const id of this.outcomes) {
-      const e = this.entries.get(id);
-      if (e?.outcome && !e.delivered && !e.rejected) return e.outcome;
+      const entry = this.entries.get(id);
+      if (entry?.outcome && !entry.delivered && !entry.rejected) return entry.outcome;
     }
     return undefined;
   }
@@ -161,22 +176,10 @@ export class DispenseBook {
   recent(limit: number): VendView[] {
     const out: VendView[] = [];
     for (let i = this.outcomes.length - 1; i >= 0 && out.length < limit; i--) {
-      const e = this.entries.get(this.outcomes[i]!);
-      const o = e?.outcome;
-      if (!e || !o) continue;
-      out.push({
-        dispenseId: o.id,
-        kind: o.kind,
-        commandId: o.commandId ?? null,
-        orderNumber: o.orderNumber ?? null,
-        aisle: o.aisle,
-        success: o.success,
-        outcome: o.outcome,
-        detail: o.detail,
-        motorRan: o.motorRan,
-        at: o.at,
-        report: e.delivered ? 'delivered' : e.rejected ? 'rejected' : 'pending',
-      });
+      const entry = this.entries.get(this.outcomes[i]!);
+      const outcome = entry?.outcome;
+      if (!entry || !outcome) continue;
+      out.push({ ...vendResultOf(outcome), at: outcome.at, report: entry.delivered ? 'delivered' : entry.rejected ? 'rejected' : 'pending' });
     }
     return out;
   }
@@ -184,7 +187,7 @@ export class DispenseBook {
   /** Rejected reports (the technician's attention), newest first. */
   rejected(limit = 10): RejectedRecord[] {
     const out: RejectedRecord[] = [];
-    for (const e of this.entries.values()) if (e.rejected) out.push(e.rejected);
+    for (const entry of this.entries.values()) if (entry.rejected) out.push(entry.rejected);
     return out.sort((a, b) => b.at - a.at).slice(0, limit);
   }
 
@@ -205,18 +208,18 @@ export class DispenseBook {
     const live = [...this.entries.values()].filter((e) => !drop.has(e.id));
     // intents without outcome first (their order does not matter), then by outcome order
     live.sort((a, b) => (byOutcome.get(a.id) ?? -1) - (byOutcome.get(b.id) ?? -1));
-    for (const e of live) {
-      const finishedEntry = e.outcome && (e.delivered || e.rejected);
-      if (e.intent && !finishedEntry) keep.push(e.intent);
-      if (e.outcome) keep.push(e.outcome);
-      if (e.delivered) keep.push(e.delivered);
-      if (e.rejected) keep.push(e.rejected);
+    for (const entry of live) {
+      const finishedEntry = entry.outcome && (entry.delivered || entry.rejected);
+      if (entry.intent && !finishedEntry) keep.push(entry.intent);
+      if (entry.outcome) keep.push(entry.outcome);
+      if (entry.delivered) keep.push(entry.delivered);
+      if (entry.rejected) keep.push(entry.rejected);
     }
     this.store.rewrite(keep);
     this.entries = new Map();
     this.outcomes = [];
     this.commands = new Map();
-    for (const r of keep) this.apply(r);
+    for (const record of keep) this.apply(record);
     this.sinceCompaction = 0;
   }
 

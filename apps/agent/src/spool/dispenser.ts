@@ -8,6 +8,7 @@ import type { CloudClient, CloudLogger } from '../cloud/client.ts';
 import type { DispenseBinding, DispenseResolution } from '../vmc/driver.ts';
 import type { DispenseReport } from '../vmc/outcomes.ts';
 import { VendLock } from '../vmc/vend-lock.ts';
+import { vendResultOf } from './book.ts';
 import type { DispenseBook, VendResult } from './book.ts';
 import type { OutcomeRecord } from './journal.ts';
 
@@ -15,8 +16,8 @@ export type PendingCommand = PendingData['commands'][number];
 
 /** The driver as the dispenser uses it (VmcDriver; a fake in unit tests). */
 export interface DispenseDriver {
-  dispense(aisle: number, opts: { onRequest: (b: DispenseBinding) => Promise<void> }): Promise<DispenseReport>;
-  resolveDispense(b: DispenseBinding): Promise<DispenseResolution>;
+  dispense(aisle: number, opts: { onRequest: (binding: DispenseBinding) => Promise<void> }): Promise<DispenseReport>;
+  resolveDispense(binding: DispenseBinding): Promise<DispenseResolution>;
 }
 
 /** Why a walk-up dispense was refused before the motor ran. */
@@ -48,7 +49,7 @@ export interface DispenserOptions {
   clock: Clock;
   log: CloudLogger;
   /** A new report is in the spool. */
-  onOutcome(o: OutcomeRecord): void;
+  onOutcome(outcome: OutcomeRecord): void;
   /** Aisles the machine has (from the configuration block); null when unknown. */
   aisleCount(): number | null;
   /** The board answered its last check (walk-ups are refused at once when it did not). */
@@ -87,8 +88,8 @@ export class Dispenser {
   private inFlight: string | null = null;
   lastActivityAt: number;
 
-  constructor(private readonly o: DispenserOptions) {
-    this.lastActivityAt = o.clock.now();
+  constructor(private readonly opts: DispenserOptions) {
+    this.lastActivityAt = opts.clock.now();
   }
 
   /** Crash recovery is done: no intent is left without an outcome. */
@@ -113,22 +114,28 @@ export class Dispenser {
    */
   async recover(): Promise<number> {
     let settled = 0;
-    for (const intent of this.o.book.unresolved()) {
+    for (const intent of this.opts.book.unresolved()) {
       const binding: DispenseBinding = { aisle: intent.aisle, seq: intent.seq, bootId: intent.bootId, boardLastSeq: intent.boardLastSeq };
-      const r = await this.lock.run(() => this.o.driver.resolveDispense(binding));
+      const resolution = await this.lock.run(() => this.opts.driver.resolveDispense(binding));
       const subject = { id: intent.id, kind: intent.kind, aisle: intent.aisle, commandId: intent.commandId, orderNumber: intent.orderNumber };
       const record =
-        r.state === 'not-sent'
+        resolution.state === 'not-sent'
           ? {
               ...subject,
               success: false,
               outcome: 'board_unavailable' as const,
               motorRan: MOTOR_RAN_BY_OUTCOME.board_unavailable,
-              detail: `agent restarted: ${r.detail}`,
+              detail: `agent restarted: ${resolution.detail}`,
             }
-          : { ...subject, success: r.report.outcome === 'success', outcome: r.report.outcome, motorRan: r.report.motorRan, detail: r.report.detail };
+          : {
+              ...subject,
+              success: resolution.report.outcome === 'success',
+              outcome: resolution.report.outcome,
+              motorRan: resolution.report.motorRan,
+              detail: resolution.report.detail,
+            };
       this.finish(record, 'recovery');
-      this.o.log.warn({ dispenseId: intent.id, outcome: record.outcome, motorRan: record.motorRan }, 'settled a dispense interrupted by a restart');
+      this.opts.log.warn({ dispenseId: intent.id, outcome: record.outcome, motorRan: record.motorRan }, 'settled a dispense interrupted by a restart');
       settled++;
     }
     this.recoveredFlag = true;
@@ -139,14 +146,14 @@ export class Dispenser {
   /** Takes pending commands from a poll; returns how many were new. Known ones (journal or queue) are ignored. */
   offer(commands: readonly PendingCommand[]): number {
     let added = 0;
-    for (const c of commands) {
-      if (this.queued.has(c.commandId) || this.o.book.knowsCommand(c.commandId)) continue;
-      this.queue.push(c);
-      this.queued.add(c.commandId);
+    for (const command of commands) {
+      if (this.queued.has(command.commandId) || this.opts.book.knowsCommand(command.commandId)) continue;
+      this.queue.push(command);
+      this.queued.add(command.commandId);
       added++;
     }
     if (added > 0) {
-      this.lastActivityAt = this.o.clock.now();
+      this.lastActivityAt = this.opts.clock.now();
       this.wakeWorker?.();
     }
     return added;
@@ -172,7 +179,7 @@ export class Dispenser {
         await this.lock.run(() => this.runCommand(next));
       } catch (e) {
         // the journal could not be written: nothing was sent; the cloud lists the command again
-        this.o.log.error({ commandId: next.commandId, error: (e as Error).message }, 'remote drop not started');
+        this.opts.log.error({ commandId: next.commandId, error: (e as Error).message }, 'remote drop not started');
       } finally {
         this.queue.shift();
         this.queued.delete(next.commandId);
@@ -180,28 +187,28 @@ export class Dispenser {
     }
   }
 
-  private async runCommand(c: PendingCommand): Promise<void> {
-    if (this.o.book.knowsCommand(c.commandId)) return;
-    const id = dispenseIdForCommand(c.commandId);
+  private async runCommand(command: PendingCommand): Promise<void> {
+    if (this.opts.book.knowsCommand(command.commandId)) return;
+    const id = dispenseIdForCommand(command.commandId);
     this.inFlight = id;
     try {
-      this.o.log.info({ commandId: c.commandId, aisle: c.aisleNo, dispenseId: id }, 'remote drop');
-      const report = await this.o.driver.dispense(c.aisleNo, {
+      this.opts.log.info({ commandId: command.commandId, aisle: command.aisleNo, dispenseId: id }, 'remote drop');
+      const report = await this.opts.driver.dispense(command.aisleNo, {
         onRequest: async (b) =>
-          this.o.book.recordIntent({
+          this.opts.book.recordIntent({
             id,
             kind: 'command',
-            commandId: c.commandId,
-            aisle: c.aisleNo,
+            commandId: command.commandId,
+            aisle: command.aisleNo,
             seq: b.seq,
             bootId: b.bootId,
             boardLastSeq: b.boardLastSeq,
           }),
       });
-      this.finish({ id, kind: 'command', commandId: c.commandId, orderNumber: undefined, aisle: c.aisleNo, ...fromReport(report) }, 'dispense');
+      this.finish({ id, kind: 'command', commandId: command.commandId, orderNumber: undefined, aisle: command.aisleNo, ...fromReport(report) }, 'dispense');
     } finally {
       this.inFlight = null;
-      this.lastActivityAt = this.o.clock.now();
+      this.lastActivityAt = this.opts.clock.now();
     }
   }
 
@@ -213,19 +220,19 @@ export class Dispenser {
    */
   async walkUp(req: WalkUpRequest): Promise<VendResult> {
     if (!this.recoveredFlag) throw new DispenseRefused('not-ready', 'the agent is still settling a dispense interrupted by a restart');
-    if (!this.o.boardAvailable()) throw new DispenseRefused('board-unavailable', 'the vending board is not answering');
-    const count = this.o.aisleCount();
+    if (!this.opts.boardAvailable()) throw new DispenseRefused('board-unavailable', 'the vending board is not answering');
+    const count = this.opts.aisleCount();
     if (!Number.isInteger(req.aisle) || req.aisle < 1 || (count !== null && req.aisle > count))
       throw new DispenseRefused('bad-aisle', `aisle must be 1..${count ?? '?'}, got ${req.aisle}`);
     // Checked and taken in the same turn: two walk-ups cannot both see the lock free.
     if (!this.lock.isFree) throw new DispenseRefused('busy', `a dispense is running (${this.inFlight ?? 'starting'}); try again when it has finished`);
     return this.lock.run(async () => {
       this.inFlight = 'walk-up';
-      this.lastActivityAt = this.o.clock.now();
+      this.lastActivityAt = this.opts.clock.now();
       try {
         let order;
         try {
-          order = await this.o.client.createOrder(
+          order = await this.opts.client.createOrder(
             {
               aisleNo: req.aisle,
               quantity: 1,
@@ -245,10 +252,10 @@ export class Dispenser {
         }
         const id = dispenseIdForOrder(order.orderNumber);
         this.inFlight = id;
-        this.o.log.info({ orderNumber: order.orderNumber, aisle: req.aisle, dispenseId: id }, 'walk-up sale');
-        const report = await this.o.driver.dispense(req.aisle, {
+        this.opts.log.info({ orderNumber: order.orderNumber, aisle: req.aisle, dispenseId: id }, 'walk-up sale');
+        const report = await this.opts.driver.dispense(req.aisle, {
           onRequest: async (b) =>
-            this.o.book.recordIntent({
+            this.opts.book.recordIntent({
               id,
               kind: 'order',
               orderNumber: order.orderNumber,
@@ -260,36 +267,22 @@ export class Dispenser {
         });
         const record = { id, kind: 'order' as const, commandId: undefined, orderNumber: order.orderNumber, aisle: req.aisle, ...fromReport(report) };
         this.finish(record, 'dispense');
-        return view(record);
+        return vendResultOf(record);
       } finally {
         this.inFlight = null;
-        this.lastActivityAt = this.o.clock.now();
+        this.lastActivityAt = this.opts.clock.now();
       }
     });
   }
 
-  private finish(r: Omit<OutcomeRecord, 't' | 'at' | 'via'>, via: OutcomeRecord['via']): void {
-    const clean = Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as Omit<OutcomeRecord, 't' | 'at' | 'via'>;
-    this.o.book.recordOutcome({ ...clean, via });
-    const stored = this.o.book.get(r.id)?.outcome;
-    if (stored) this.o.onOutcome(stored);
+  private finish(record: Omit<OutcomeRecord, 't' | 'at' | 'via'>, via: OutcomeRecord['via']): void {
+    const clean = Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as Omit<OutcomeRecord, 't' | 'at' | 'via'>;
+    this.opts.book.recordOutcome({ ...clean, via });
+    const stored = this.opts.book.get(record.id)?.outcome;
+    if (stored) this.opts.onOutcome(stored);
   }
 }
 
-function fromReport(r: DispenseReport) {
-  return { success: r.outcome === 'success', outcome: r.outcome, detail: r.detail, motorRan: r.motorRan };
-}
-
-function view(r: Omit<OutcomeRecord, 't' | 'at' | 'via'>): VendResult {
-  return {
-    dispenseId: r.id,
-    kind: r.kind,
-    commandId: r.commandId ?? null,
-    orderNumber: r.orderNumber ?? null,
-    aisle: r.aisle,
-    success: r.success,
-    outcome: r.outcome,
-    detail: r.detail,
-    motorRan: r.motorRan,
-  };
+function fromReport(report: DispenseReport) {
+  return { success: report.outcome === 'success', outcome: report.outcome, detail: report.detail, motorRan: report.motorRan };
 }

@@ -78,7 +78,7 @@ export interface JournalStore {
   /** Every whole record, in order; repairs a torn tail. */
   load(): { records: JournalRecord[]; dropped: number };
   /** Appends one record durably (returns once it is on the medium). */
-  append(r: JournalRecord): void;
+  append(record: JournalRecord): void;
   /** Replaces the whole journal atomically (compaction). */
   rewrite(records: JournalRecord[]): void;
   close(): void;
@@ -147,9 +147,9 @@ export class FileJournal implements JournalStore {
     if (fstatSync(this.fd).size === 0) fsyncDir(dirname(this.path));
   }
 
-  append(r: JournalRecord): void {
+  append(record: JournalRecord): void {
     this.open();
-    const line = Buffer.from(JSON.stringify(r) + '\n', 'utf8');
+    const line = Buffer.from(JSON.stringify(record) + '\n', 'utf8');
     let off = 0;
     while (off < line.length) off += writeSync(this.fd!, line, off, line.length - off);
     fsyncSync(this.fd!);
@@ -178,14 +178,14 @@ export class MemoryJournal implements JournalStore {
     this.text = Buffer.from(this.text).subarray(0, goodBytes).toString('utf8');
     return { records, dropped };
   }
-  append(r: JournalRecord): void {
+  append(record: JournalRecord): void {
     if (this.failNextAppend) {
-      const e = this.failNextAppend;
+      const failure = this.failNextAppend;
       this.failNextAppend = null;
-      throw e;
+      throw failure;
     }
     this.appends++;
-    this.text += JSON.stringify(r) + '\n';
+    this.text += JSON.stringify(record) + '\n';
   }
   rewrite(records: JournalRecord[]): void {
     this.text = records.map((r) => JSON.stringify(r) + '\n').join('');

@@ -14,19 +14,19 @@ export interface SpoolOptions {
   log: CloudLogger;
   backoff: { baseMs: number; capMs: number };
   /** Called when a report is refused for good (a technician should look). */
-  onRejected?(r: OutcomeRecord, message: string): void;
+  onRejected?(record: OutcomeRecord, message: string): void;
 }
 
 /** The report body for an outcome. */
-export function reportBody(o: OutcomeRecord) {
+export function reportBody(outcome: OutcomeRecord) {
   return {
-    dispenseId: o.id,
-    ...(o.commandId !== undefined ? { commandId: o.commandId } : {}),
-    ...(o.orderNumber !== undefined ? { orderNumber: o.orderNumber } : {}),
-    aisleNo: o.aisle,
-    success: o.success,
-    outcome: o.outcome,
-    detail: o.detail.slice(0, 1000),
+    dispenseId: outcome.id,
+    ...(outcome.commandId !== undefined ? { commandId: outcome.commandId } : {}),
+    ...(outcome.orderNumber !== undefined ? { orderNumber: outcome.orderNumber } : {}),
+    aisleNo: outcome.aisle,
+    success: outcome.success,
+    outcome: outcome.outcome,
+    detail: outcome.detail.slice(0, 1000),
   };
 }
 
@@ -50,10 +50,10 @@ export class ReportSpool {
   delivered = 0;
   lastError: { at: number; message: string } | null = null;
 
-  constructor(private readonly o: SpoolOptions) {}
+  constructor(private readonly opts: SpoolOptions) {}
 
   get depth(): number {
-    return this.o.book.depth();
+    return this.opts.book.depth();
   }
 
   /** Starts the delivery loop (idempotent). */
@@ -80,7 +80,7 @@ export class ReportSpool {
 
   private async loop(signal: AbortSignal): Promise<void> {
     while (!signal.aborted && !this.stopped) {
-      const head = this.o.book.head();
+      const head = this.opts.book.head();
       if (!head) {
         await this.idle(signal, null);
         continue;
@@ -92,35 +92,38 @@ export class ReportSpool {
   }
 
   /** Delivers one report; the delay before the next try (null: go on at once), or 'stop'. */
-  private async deliver(o: OutcomeRecord, signal: AbortSignal): Promise<number | null | 'stop'> {
+  private async deliver(outcome: OutcomeRecord, signal: AbortSignal): Promise<number | null | 'stop'> {
     try {
-      const r = await this.o.client.report(reportBody(o), { attempts: 1, signal });
-      this.o.book.recordDelivered(o.id, { duplicate: r.duplicate, status: r.status });
+      const answer = await this.opts.client.report(reportBody(outcome), { attempts: 1, signal });
+      this.opts.book.recordDelivered(outcome.id, { duplicate: answer.duplicate, status: answer.status });
       this.delivered++;
-      if (r.duplicate) this.duplicates++;
+      if (answer.duplicate) this.duplicates++;
       this.failures = 0;
       this.waitingForCloud = false;
-      this.o.log.info({ dispenseId: o.id, duplicate: r.duplicate, status: r.status, depth: this.o.book.depth() }, 'report delivered');
+      this.opts.log.info({ dispenseId: outcome.id, duplicate: answer.duplicate, status: answer.status, depth: this.opts.book.depth() }, 'report delivered');
       return null;
     } catch (e) {
       if (!(e instanceof CloudError)) throw e;
       if (e.kind === 'aborted') return 'stop';
-      this.lastError = { at: this.o.clock.now(), message: e.message };
+      this.lastError = { at: this.opts.clock.now(), message: e.message };
       if (e.kind === 'revoked') {
-        this.o.log.error({ dispenseId: o.id, depth: this.o.book.depth() }, 'credential revoked: reports stay in the spool undelivered');
+        this.opts.log.error({ dispenseId: outcome.id, depth: this.opts.book.depth() }, 'credential revoked: reports stay in the spool undelivered');
         this.stopped = true;
         return 'stop';
       }
       if (e.kind === 'http' && e.status !== null && [400, 404, 409, 410, 422].includes(e.status)) {
-        this.o.book.recordRejected(o.id, { status: e.status, message: e.message });
-        this.o.log.error({ dispenseId: o.id, status: e.status, message: e.message }, 'the cloud refused a report for good; set aside as rejected');
-        this.o.onRejected?.(o, e.message);
+        this.opts.book.recordRejected(outcome.id, { status: e.status, message: e.message });
+        this.opts.log.error({ dispenseId: outcome.id, status: e.status, message: e.message }, 'the cloud refused a report for good; set aside as rejected');
+        this.opts.onRejected?.(outcome, e.message);
         return null;
       }
       // no credential yet (enrolment pending), 401, no answer, 5xx, 429: keep it and try later
       this.waitingForCloud = e.kind === 'unreachable' || e.kind === 'timeout' || e.kind === 'no-credential';
-      const wait = backoffDelay(this.failures++, { ...this.o.backoff, random: this.o.random }, e.retryAfterMs);
-      this.o.log.warn({ dispenseId: o.id, error: e.message, retryInMs: wait, depth: this.o.book.depth() }, 'report not delivered; kept in the spool');
+      const wait = backoffDelay(this.failures++, { ...this.opts.backoff, random: this.opts.random }, e.retryAfterMs);
+      this.opts.log.warn(
+        { dispenseId: outcome.id, error: e.message, retryInMs: wait, depth: this.opts.book.depth() },
+        'report not delivered; kept in the spool',
+      );
       return wait;
     }
   }
@@ -129,12 +132,12 @@ export class ReportSpool {
     return new Promise<void>((resolve) => {
       let timer: unknown = null;
       const done = (): void => {
-        if (timer !== null) this.o.clock.clearTimeout(timer);
+        if (timer !== null) this.opts.clock.clearTimeout(timer);
         signal.removeEventListener('abort', done);
         this.wakeUp = null;
         resolve();
       };
-      if (ms !== null) timer = this.o.clock.setTimeout(done, ms);
+      if (ms !== null) timer = this.opts.clock.setTimeout(done, ms);
       signal.addEventListener('abort', done, { once: true });
       this.wakeUp = done;
     });

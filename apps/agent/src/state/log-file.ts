@@ -74,9 +74,9 @@ export function readFrom(file: string, from: number, max = 4 * 1024 * 1024): { i
     const buf = Buffer.alloc(len);
     let got = 0;
     while (got < len) {
-      const r = readSync(fd, buf, got, len - got, start + got);
-      if (r === 0) break;
-      got += r;
+      const read = readSync(fd, buf, got, len - got, start + got);
+      if (read === 0) break;
+      got += read;
     }
     return { ino: st.ino, size: st.size, bytes: buf.subarray(0, got) };
   } finally {
@@ -89,7 +89,7 @@ export function readFrom(file: string, from: number, max = 4 * 1024 * 1024): { i
  * until `n` line ends are found. `end` is the size read up to and `ino` the file's inode (where a
  * follower continues, and how it notices a rotation).
  */
-export function tailLines(file: string, n: number, chunkBytes = 64 * 1024): { lines: string[]; end: number; ino: number } {
+export function tailLines(file: string, count: number, chunkBytes = 64 * 1024): { lines: string[]; end: number; ino: number } {
   const fd = openSync(file, 'r');
   try {
     const st = fstatSync(fd);
@@ -98,22 +98,22 @@ export function tailLines(file: string, n: number, chunkBytes = 64 * 1024): { li
     let pos = end;
     let newlines = 0;
     // one line end more than asked for: the text after it is the first line wanted (the last byte is usually a line end)
-    while (pos > 0 && newlines <= n) {
+    while (pos > 0 && newlines <= count) {
       const len = Math.min(chunkBytes, pos);
       pos -= len;
       const buf = Buffer.alloc(len);
       let got = 0;
       while (got < len) {
-        const r = readSync(fd, buf, got, len - got, pos + got);
-        if (r === 0) break;
-        got += r;
+        const read = readSync(fd, buf, got, len - got, pos + got);
+        if (read === 0) break;
+        got += read;
       }
       chunks.unshift(buf.subarray(0, got));
       for (let i = 0; i < got; i++) if (buf[i] === 0x0a) newlines++;
     }
     const lines = Buffer.concat(chunks).toString('utf8').split('\n');
     if (lines[lines.length - 1] === '') lines.pop();
-    return { lines: lines.slice(Math.max(0, lines.length - n)), end, ino: st.ino };
+    return { lines: lines.slice(Math.max(0, lines.length - count)), end, ino: st.ino };
   } finally {
     closeSync(fd);
   }
@@ -142,13 +142,13 @@ export const REDACTED_PATHS = [
  * The daemon's logger: JSON lines to `<stateDir>/agent.log` (what `vend-agent logs` tails) and to
  * stdout (the journal of the service manager). Secrets are never logged; the redaction is a net.
  */
-export function createAgentLogger(o: { file: string | null; level: string; stdout?: NodeJS.WritableStream | null; rotateBytes?: number }): Logger {
+export function createAgentLogger(options: { file: string | null; level: string; stdout?: NodeJS.WritableStream | null; rotateBytes?: number }): Logger {
   const streams: { stream: NodeJS.WritableStream | pino.DestinationStream; level: pino.Level }[] = [];
-  const level = (o.level === 'silent' ? 'fatal' : o.level) as pino.Level;
-  if (o.file) streams.push({ stream: new RotatingLogFile(o.file, o.rotateBytes ?? LOG_ROTATE_BYTES), level });
-  if (o.stdout) streams.push({ stream: o.stdout, level });
+  const level = (options.level === 'silent' ? 'fatal' : options.level) as pino.Level;
+  if (options.file) streams.push({ stream: new RotatingLogFile(options.file, options.rotateBytes ?? LOG_ROTATE_BYTES), level });
+  if (options.stdout) streams.push({ stream: options.stdout, level });
   return pino(
-    { level: o.level, base: { pid: process.pid }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, timestamp: pino.stdTimeFunctions.isoTime },
+    { level: options.level, base: { pid: process.pid }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, timestamp: pino.stdTimeFunctions.isoTime },
     pino.multistream(streams),
   );
 }

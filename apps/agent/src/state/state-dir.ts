@@ -78,9 +78,9 @@ export class StateDir {
     if (!st.isDirectory()) throw new StateDirUnusable(`the state directory ${this.root} is not a directory`);
     // best effort: a directory owned by someone else is still usable if it can be read and written
     if ((st.mode & 0o077) !== 0) chmodQuietly(this.root, 0o700);
-    for (const f of SECRET_FILES) {
+    for (const file of SECRET_FILES) {
       try {
-        if ((statSync(this.path(f)).mode & 0o077) !== 0) chmodQuietly(this.path(f), 0o600);
+        if ((statSync(this.path(file)).mode & 0o077) !== 0) chmodQuietly(this.path(file), 0o600);
       } catch {
         // not there
       }
@@ -115,8 +115,8 @@ export class StateDir {
     }
   }
 
-  writeEnrolment(r: EnrolmentRecord): void {
-    writeFileAtomic(this.path('enrolment'), JSON.stringify(r) + '\n', { mode: 0o600 });
+  writeEnrolment(record: EnrolmentRecord): void {
+    writeFileAtomic(this.path('enrolment'), JSON.stringify(record) + '\n', { mode: 0o600 });
   }
 
   // --- device id -------------------------------------------------------------------------------
@@ -172,9 +172,9 @@ export class StateDir {
     }
   }
 
-  writeCachedConfig(c: CachedConfig): void {
+  writeCachedConfig(cached: CachedConfig): void {
     // holds the kiosk's admin PIN
-    writeFileAtomic(this.path('config'), JSON.stringify(c) + '\n', { mode: 0o600 });
+    writeFileAtomic(this.path('config'), JSON.stringify(cached) + '\n', { mode: 0o600 });
   }
 
   // --- single instance -------------------------------------------------------------------------

@@ -34,15 +34,15 @@ export interface UpgradeCliDeps {
   machine?: MachineBoot;
 }
 
-function version(v: string): string {
-  if (!isDottedVersion(v)) throw new InvalidArgumentError('must be dotted-numeric, e.g. 1.4.2');
-  return v;
+function version(value: string): string {
+  if (!isDottedVersion(value)) throw new InvalidArgumentError('must be dotted-numeric, e.g. 1.4.2');
+  return value;
 }
 
-function seconds(v: string): number {
-  const n = Number(v);
-  if (!/^[0-9]+$/.test(v) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number of seconds, at least 1');
-  return n;
+function seconds(value: string): number {
+  const parsed = Number(value);
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(parsed) || parsed < 1) throw new InvalidArgumentError('must be a whole number of seconds, at least 1');
+  return parsed;
 }
 
 /** The `upgrade` command group; `setExit` receives each command's exit code. */
@@ -123,7 +123,7 @@ export function upgradeCommand(deps: UpgradeCliDeps = {}, setExit: (code: number
       setExit(forgotten ? UPGRADE_EXIT_CODES.ok : UPGRADE_EXIT_CODES.notFound);
     });
 
-  for (const c of [upgrade, ...upgrade.commands]) c.configureOutput({ writeOut: stdout, writeErr: stderr });
+  for (const command of [upgrade, ...upgrade.commands]) command.configureOutput({ writeOut: stdout, writeErr: stderr });
   return upgrade;
 }
 
@@ -134,9 +134,9 @@ export async function upgradeMain(argv: string[], deps: UpgradeCliDeps = {}): Pr
   program.addCommand(upgradeCommand(deps, (c) => (code = c)));
   const every = (c: Command): Command[] => [c, ...c.commands.flatMap(every)];
   const stderr = deps.stderr ?? ((t: string) => void process.stderr.write(t));
-  for (const c of every(program)) {
-    c.exitOverride();
-    c.configureOutput({ writeOut: deps.stdout ?? ((t: string) => void process.stdout.write(t)), writeErr: stderr });
+  for (const command of every(program)) {
+    command.exitOverride();
+    command.configureOutput({ writeOut: deps.stdout ?? ((t: string) => void process.stdout.write(t)), writeErr: stderr });
   }
   try {
     await program.parseAsync(argv);

@@ -99,26 +99,26 @@ export function downloadDeadlineMs(size: number, limits: DownloadLimits): number
  * Resolves when `dest` holds exactly `size` bytes whose SHA-256 is `sha256`; otherwise rejects with a
  * DownloadError and leaves no `dest` behind.
  */
-export async function downloadArtifact(p: DownloadParams): Promise<void> {
-  const limits = { ...DEFAULT_DOWNLOAD_LIMITS, ...p.limits };
+export async function downloadArtifact(params: DownloadParams): Promise<void> {
+  const limits = { ...DEFAULT_DOWNLOAD_LIMITS, ...params.limits };
   const timeoutMs = Math.max(60_000, limits.timeoutMs);
   const ctl = new AbortController();
   const abort = (err: DownloadError): void => {
     if (!ctl.signal.aborted) ctl.abort(err);
   };
   const onOuterAbort = (): void => abort(new DownloadError('download-failed', 'the download was stopped'));
-  if (p.signal?.aborted) throw new DownloadError('download-failed', 'the download was stopped');
-  p.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  if (params.signal?.aborted) throw new DownloadError('download-failed', 'the download was stopped');
+  params.signal?.addEventListener('abort', onOuterAbort, { once: true });
 
-  const deadlineMs = downloadDeadlineMs(p.size, limits);
-  const deadline = p.clock.setTimeout(
-    () => abort(new DownloadError('download-failed', `slow retrieval: ${p.size} bytes not received within ${Math.round(deadlineMs / 1000)} s`)),
+  const deadlineMs = downloadDeadlineMs(params.size, limits);
+  const deadline = params.clock.setTimeout(
+    () => abort(new DownloadError('download-failed', `slow retrieval: ${params.size} bytes not received within ${Math.round(deadlineMs / 1000)} s`)),
     deadlineMs,
   );
   let stall: unknown = null;
   const armStall = (): void => {
-    if (stall !== null) p.clock.clearTimeout(stall);
-    stall = p.clock.setTimeout(() => abort(new DownloadError('download-failed', `stalled: no bytes for ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+    if (stall !== null) params.clock.clearTimeout(stall);
+    stall = params.clock.setTimeout(() => abort(new DownloadError('download-failed', `stalled: no bytes for ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
   };
 
   let res: ArtifactResponse | null = null;
@@ -127,16 +127,16 @@ export async function downloadArtifact(p: DownloadParams): Promise<void> {
   try {
     armStall();
     try {
-      res = await p.fetch(p.url, { signal: ctl.signal, timeoutMs });
+      res = await params.fetch(params.url, { signal: ctl.signal, timeoutMs });
     } catch (err) {
       throw reasonOf(ctl.signal, err);
     }
     if (ctl.signal.aborted) throw reasonOf(ctl.signal, null);
     if (res.status !== 200) throw new DownloadError('download-failed', `the artifact server answered ${res.status}`);
-    if (res.contentLength !== null && res.contentLength > p.size) {
-      throw new DownloadError('size-mismatch', `the server announces ${res.contentLength} bytes; the signed size is ${p.size}`);
+    if (res.contentLength !== null && res.contentLength > params.size) {
+      throw new DownloadError('size-mismatch', `the server announces ${res.contentLength} bytes; the signed size is ${params.size}`);
     }
-    fd = await fs.promises.open(p.dest, 'wx', 0o600);
+    fd = await fs.promises.open(params.dest, 'wx', 0o600);
     const hash = createHash('sha256');
     let received = 0;
     // every read races the abort, so a body that ignores the signal cannot hold the download
@@ -151,15 +151,15 @@ export async function downloadArtifact(p: DownloadParams): Promise<void> {
         const next = await Promise.race([chunks.next(), stopped]);
         if (next.done) break;
         const chunk = next.value;
-        if (received + chunk.length > p.size) {
-          abort(new DownloadError('size-mismatch', `more than the signed ${p.size} bytes: stopped at the signed size`));
+        if (received + chunk.length > params.size) {
+          abort(new DownloadError('size-mismatch', `more than the signed ${params.size} bytes: stopped at the signed size`));
           break;
         }
         received += chunk.length;
         hash.update(chunk);
         await fd.write(chunk);
         armStall();
-        await p.onProgress?.(received);
+        await params.onProgress?.(received);
       }
     } catch (err) {
       throw reasonOf(ctl.signal, err);
@@ -167,24 +167,24 @@ export async function downloadArtifact(p: DownloadParams): Promise<void> {
       if (ctl.signal.aborted) void chunks.return?.()?.catch(() => {});
     }
     if (ctl.signal.aborted) throw reasonOf(ctl.signal, null);
-    if (received !== p.size) throw new DownloadError('size-mismatch', `received ${received} bytes; the signed size is ${p.size}`);
+    if (received !== params.size) throw new DownloadError('size-mismatch', `received ${received} bytes; the signed size is ${params.size}`);
     const digest = hash.digest('hex');
-    if (digest !== p.sha256) throw new DownloadError('digest-mismatch', `SHA-256 of the download is ${digest}; the signed digest is ${p.sha256}`);
+    if (digest !== params.sha256) throw new DownloadError('digest-mismatch', `SHA-256 of the download is ${digest}; the signed digest is ${params.sha256}`);
     await fd.sync();
     ok = true;
   } finally {
-    p.clock.clearTimeout(deadline);
-    if (stall !== null) p.clock.clearTimeout(stall);
-    p.signal?.removeEventListener('abort', onOuterAbort);
+    params.clock.clearTimeout(deadline);
+    if (stall !== null) params.clock.clearTimeout(stall);
+    params.signal?.removeEventListener('abort', onOuterAbort);
     res?.cancel();
     await fd?.close();
-    if (!ok) await fs.promises.rm(p.dest, { force: true });
+    if (!ok) await fs.promises.rm(params.dest, { force: true });
   }
 }
 
 function reasonOf(signal: AbortSignal, err: unknown): DownloadError {
   if (signal.aborted && signal.reason instanceof DownloadError) return signal.reason;
   if (err instanceof DownloadError) return err;
-  const e = err as { code?: string; message?: string } | null;
-  return new DownloadError('download-failed', `download failed: ${e?.code ? `${e.code}: ` : ''}${e?.message ?? String(err)}`);
+  const failure = err as { code?: string; message?: string } | null;
+  return new DownloadError('download-failed', `download failed: ${failure?.code ? `${failure.code}: ` : ''}${failure?.message ?? String(err)}`);
 }

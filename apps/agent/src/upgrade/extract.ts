@@ -48,8 +48,8 @@ const FILE_TYPES = new Set(['File', 'OldFile']);
 const SEGMENT = /^[A-Za-z0-9._@+-]+$/;
 
 /** Printable form of a member name for messages (control characters escaped, bounded). */
-function shown(p: string): string {
-  return JSON.stringify(p.length > 120 ? `${p.slice(0, 120)}…` : p);
+function shown(name: string): string {
+  return JSON.stringify(name.length > 120 ? `${name.slice(0, 120)}…` : name);
 }
 
 /** The member's path without a trailing `/`, or an ArchiveError saying why it is refused. */
@@ -57,19 +57,19 @@ export function checkMemberPath(raw: string, isDirectory: boolean, limits: Pick<
   if (typeof raw !== 'string' || raw.length === 0) throw new ArchiveError('a member has no path');
   if (Buffer.byteLength(raw) > limits.maxPathLength) throw new ArchiveError(`member ${shown(raw)}: path longer than ${limits.maxPathLength} bytes`);
   if (raw.startsWith('/')) throw new ArchiveError(`member ${shown(raw)}: absolute path`);
-  let p = raw;
-  if (p.endsWith('/')) {
+  let memberPath = raw;
+  if (memberPath.endsWith('/')) {
     if (!isDirectory) throw new ArchiveError(`member ${shown(raw)}: a file name ending in /`);
-    p = p.slice(0, -1);
+    memberPath = memberPath.slice(0, -1);
   }
-  const segments = p.split('/');
+  const segments = memberPath.split('/');
   if (segments.length > limits.maxDepth) throw new ArchiveError(`member ${shown(raw)}: deeper than ${limits.maxDepth} levels`);
-  for (const s of segments) {
-    if (s === '') throw new ArchiveError(`member ${shown(raw)}: empty path segment`);
-    if (s === '.' || s === '..') throw new ArchiveError(`member ${shown(raw)}: "${s}" segment`);
-    if (!SEGMENT.test(s)) throw new ArchiveError(`member ${shown(raw)}: only ASCII letters, digits and . _ @ + - are allowed in names`);
+  for (const segment of segments) {
+    if (segment === '') throw new ArchiveError(`member ${shown(raw)}: empty path segment`);
+    if (segment === '.' || segment === '..') throw new ArchiveError(`member ${shown(raw)}: "${segment}" segment`);
+    if (!SEGMENT.test(segment)) throw new ArchiveError(`member ${shown(raw)}: only ASCII letters, digits and . _ @ + - are allowed in names`);
   }
-  return p;
+  return memberPath;
 }
 
 interface Checked {
@@ -191,19 +191,19 @@ export async function extractRelease(
   const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
   try {
     await parseArchive(archive, (entry) => {
-      const m = checker.check(entry);
-      const target = path.join(staging, ...m.rel.split('/'));
-      if (!target.startsWith(staging + path.sep)) throw new ArchiveError(`member ${shown(m.rel)} resolves outside the staging directory`);
+      const problem = checker.check(entry);
+      const target = path.join(staging, ...problem.rel.split('/'));
+      if (!target.startsWith(staging + path.sep)) throw new ArchiveError(`member ${shown(problem.rel)} resolves outside the staging directory`);
       fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
-      if (m.directory) {
+      if (problem.directory) {
         fs.mkdirSync(target, { mode: 0o755 });
         fs.chmodSync(target, 0o755);
         directories++;
         entry.resume();
-        opts.onMember?.(m.rel);
+        opts.onMember?.(problem.rel);
         return;
       }
-      const mode = m.executable ? 0o755 : 0o644;
+      const mode = problem.executable ? 0o755 : 0o644;
       const fd = fs.openSync(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
       fs.fchmodSync(fd, mode);
       files++;
@@ -211,16 +211,16 @@ export async function extractRelease(
       streams.push(out);
       const done = new Promise<void>((resolve, reject) => {
         out.on('error', reject);
-        out.on('close', () => (out.bytesWritten === m.size ? resolve() : reject(new ArchiveError(`member ${shown(m.rel)} is truncated`))));
+        out.on('close', () => (out.bytesWritten === problem.size ? resolve() : reject(new ArchiveError(`member ${shown(problem.rel)} is truncated`))));
         // pipe before anything else listens: a small member's bytes arrive with its header, at once
         entry.pipe(out);
       });
       done.catch(() => {}); // awaited below; marked handled so an early failure is not reported twice
       writes.push(done);
-      opts.onMember?.(m.rel);
+      opts.onMember?.(problem.rel);
     });
   } catch (err) {
-    for (const s of streams) s.destroy();
+    for (const stream of streams) stream.destroy();
     await Promise.allSettled(writes);
     throw err;
   }

@@ -19,13 +19,13 @@ export async function renameDurable(from: string, to: string): Promise<void> {
 export type SyncKind = 'file' | 'dir';
 
 /** fsyncs one regular file or directory (opened read-only, never following a final symlink). */
-export async function fsyncPath(p: string, kind: SyncKind): Promise<void> {
+export async function fsyncPath(target: string, kind: SyncKind): Promise<void> {
   const { O_RDONLY, O_NOFOLLOW, O_DIRECTORY } = fs.constants;
-  const h = await fs.promises.open(p, O_RDONLY | O_NOFOLLOW | (kind === 'dir' ? O_DIRECTORY : 0));
+  const handle = await fs.promises.open(target, O_RDONLY | O_NOFOLLOW | (kind === 'dir' ? O_DIRECTORY : 0));
   try {
-    await h.sync();
+    await handle.sync();
   } finally {
-    await h.close();
+    await handle.close();
   }
 }
 
@@ -36,17 +36,17 @@ export async function fsyncPath(p: string, kind: SyncKind): Promise<void> {
  * empty or partial in the page cache when the power goes. Anything other than a regular file or a
  * directory is refused (an extracted release holds nothing else). `sync` is a seam for tests.
  */
-export async function syncTree(dir: string, sync: (p: string, kind: SyncKind) => Promise<void> = fsyncPath): Promise<{ files: number; dirs: number }> {
+export async function syncTree(dir: string, sync: (target: string, kind: SyncKind) => Promise<void> = fsyncPath): Promise<{ files: number; dirs: number }> {
   let files = 0;
   let dirs = 0;
   const walk = async (d: string): Promise<void> => {
-    for (const e of await fs.promises.readdir(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) await walk(p);
-      else if (e.isFile()) {
-        await sync(p, 'file');
+    for (const entry of await fs.promises.readdir(d, { withFileTypes: true })) {
+      const entryPath = path.join(d, entry.name);
+      if (entry.isDirectory()) await walk(entryPath);
+      else if (entry.isFile()) {
+        await sync(entryPath, 'file');
         files++;
-      } else throw new Error(`${p} is neither a regular file nor a directory`);
+      } else throw new Error(`${entryPath} is neither a regular file nor a directory`);
     }
     await sync(d, 'dir');
     dirs++;
@@ -56,9 +56,9 @@ export async function syncTree(dir: string, sync: (p: string, kind: SyncKind) =>
 }
 
 /** True when `p` exists (without following a final symlink). */
-export async function exists(p: string): Promise<boolean> {
+export async function exists(target: string): Promise<boolean> {
   try {
-    await fs.promises.lstat(p);
+    await fs.promises.lstat(target);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;

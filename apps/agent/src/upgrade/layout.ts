@@ -24,12 +24,12 @@ export interface Layout {
 }
 
 export function layoutOf(root: string): Layout {
-  const r = path.resolve(root);
-  const stateDir = path.join(r, 'upgrade');
+  const resolved = path.resolve(root);
+  const stateDir = path.join(resolved, 'upgrade');
   return {
-    root: r,
-    current: path.join(r, 'current'),
-    previous: path.join(r, 'previous'),
+    root: resolved,
+    current: path.join(resolved, 'current'),
+    previous: path.join(resolved, 'previous'),
     stateDir,
     journal: path.join(stateDir, 'journal.json'),
     downloads: path.join(stateDir, 'download'),
@@ -51,8 +51,8 @@ export const LAUNCHER = path.join('bin', 'vend-agent');
 export async function treeVersion(dir: string): Promise<string | null> {
   try {
     const text = await fs.promises.readFile(path.join(dir, VERSION_FILE), 'utf8');
-    const v = text.trim();
-    return isDottedVersion(v) && text.length <= 80 ? v : null;
+    const trimmed = text.trim();
+    return isDottedVersion(trimmed) && text.length <= 80 ? trimmed : null;
   } catch {
     return null;
   }

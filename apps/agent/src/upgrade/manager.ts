@@ -101,7 +101,7 @@ export interface UpgradeManagerOptions {
   /** Runs the staged tree once before the swap (default: `bin/vend-agent --version` must print the version). */
   selfTest?: (tree: string, version: string, timeoutMs: number) => Promise<void>;
   /** fsyncs one file or directory of the staged tree before the swap (default: open, fsync, close; a seam for tests). */
-  fsync?: (p: string, kind: SyncKind) => Promise<void>;
+  fsync?: (target: string, kind: SyncKind) => Promise<void>;
   /**
    * The service manager's id of this start (systemd's `$INVOCATION_ID`): the boot guard run by
    * ExecStartPre and the daemon's `onBoot()` share it, so one start counts one boot attempt. Null:
@@ -139,8 +139,8 @@ class Refusal extends Error {
 }
 
 async function statfsFree(dir: string): Promise<number> {
-  const s = await fs.promises.statfs(dir);
-  return Number(s.bavail) * Number(s.bsize);
+  const stats = await fs.promises.statfs(dir);
+  return Number(stats.bavail) * Number(stats.bsize);
 }
 
 /** Runs `<tree>/bin/vend-agent --version`; it must print `version`. */
@@ -188,12 +188,12 @@ export class UpgradeManager {
   private abort = new AbortController();
 
   constructor(private readonly opts: UpgradeManagerOptions) {
-    const l = opts.limits ?? {};
+    const limits = opts.limits ?? {};
     this.limits = {
       ...DEFAULT_UPGRADE_LIMITS,
-      ...l,
-      download: { ...DEFAULT_UPGRADE_LIMITS.download, ...l.download },
-      extract: { ...DEFAULT_UPGRADE_LIMITS.extract, ...l.extract },
+      ...limits,
+      download: { ...DEFAULT_UPGRADE_LIMITS.download, ...limits.download },
+      extract: { ...DEFAULT_UPGRADE_LIMITS.extract, ...limits.extract },
     };
     this.log = opts.log ?? silentUpgradeLogger;
     this.trees = new InstallRoot({
@@ -294,26 +294,26 @@ export class UpgradeManager {
 
   /** Steps 8–10: disk room, download and digest, extraction, verification, journal, swap, restart. */
   private async install(offer: UpgradeOffer, running: string, loaded: Journal | null): Promise<CheckOutcome> {
-    const L = this.layout;
-    const currentVersion = await treeVersion(L.current);
+    const layout = this.layout;
+    const currentVersion = await treeVersion(layout.current);
     if (currentVersion === null || compareVersions(currentVersion, running) !== 0) {
       throw new Refusal(
         'not-running-from-root',
-        `${L.current} holds ${currentVersion ?? 'no release tree'}, not the running ${running}: this agent was not started from its install root`,
+        `${layout.current} holds ${currentVersion ?? 'no release tree'}, not the running ${running}: this agent was not started from its install root`,
       );
     }
     const journal = loaded ?? (await this.trees.ensure(currentVersion));
     await this.trees.cleanTransient();
 
     // 8. disk room: the download, the staged tree and some margin
-    const free = await this.freeBytes(L.root);
+    const free = await this.freeBytes(layout.root);
     const need = this.limits.diskFactor * offer.size;
     if (free < need)
-      throw new Refusal('no-disk-room', `${free} bytes free under ${L.root}; ${need} needed (${this.limits.diskFactor}× the ${offer.size}-byte artifact)`);
+      throw new Refusal('no-disk-room', `${free} bytes free under ${layout.root}; ${need} needed (${this.limits.diskFactor}× the ${offer.size}-byte artifact)`);
 
     // 9. download (signed size, deadline, digest) and extraction into a fresh 0700 staging directory
-    await fs.promises.mkdir(L.downloads, { recursive: true, mode: 0o700 });
-    const file = path.join(L.downloads, `${offer.version}.tar.gz.part`);
+    await fs.promises.mkdir(layout.downloads, { recursive: true, mode: 0o700 });
+    const file = path.join(layout.downloads, `${offer.version}.tar.gz.part`);
     let first = true;
     try {
       await downloadArtifact({
@@ -338,14 +338,14 @@ export class UpgradeManager {
     }
     await this.trees.step('downloaded');
 
-    const staging = await fs.promises.mkdtemp(path.join(L.root, `staging-${offer.version}-`));
+    const staging = await fs.promises.mkdtemp(path.join(layout.root, `staging-${offer.version}-`));
     let swapped = false;
     let installed = false;
     let held: { release(): void } | null = null;
     try {
       let firstMember = true;
       try {
-        const freeNow = await this.freeBytes(L.root);
+        const freeNow = await this.freeBytes(layout.root);
         await extractRelease(file, staging, {
           limits: this.limits.extract,
           // the headers say how much the tree takes: refuse before writing when it cannot fit
@@ -353,7 +353,7 @@ export class UpgradeManager {
             if (bytes + EXTRACT_MARGIN_BYTES > freeNow) {
               throw new Refusal(
                 'no-disk-room',
-                `the release unpacks to ${bytes} bytes; ${freeNow} bytes free under ${L.root} (keeping ${EXTRACT_MARGIN_BYTES} spare)`,
+                `the release unpacks to ${bytes} bytes; ${freeNow} bytes free under ${layout.root} (keeping ${EXTRACT_MARGIN_BYTES} spare)`,
               );
             }
           },
@@ -440,8 +440,8 @@ export class UpgradeManager {
 
   private nextReport(kind: 'deferring' | 'blocked', version: string, minFrom: string): BlockedReport | Omit<DeferralReport, 'reason'> {
     const now = this.opts.clock.now();
-    const r = this.report;
-    if (r && r.kind === kind && r.version === version && r.minFrom === minFrom) r.count++;
+    const report = this.report;
+    if (report && report.kind === kind && report.version === version && report.minFrom === minFrom) report.count++;
     else this.report = { kind, version, minFrom, count: 1, firstAt: now };
     const cur = this.report!;
     const base = { version, count: cur.count, seconds: Math.max(0, Math.floor((now - cur.firstAt) / 1000)) };
@@ -494,7 +494,7 @@ export class UpgradeManager {
   stop(): void {
     this.stopped = true;
     this.abort.abort();
-    for (const t of [this.scheduleTimer, this.healthTimer, this.healthDeadline]) if (t !== null) this.opts.clock.clearTimeout(t);
+    for (const timer of [this.scheduleTimer, this.healthTimer, this.healthDeadline]) if (timer !== null) this.opts.clock.clearTimeout(timer);
     this.scheduleTimer = this.healthTimer = this.healthDeadline = null;
   }
 

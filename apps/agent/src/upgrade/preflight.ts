@@ -83,13 +83,13 @@ function refused(code: RefusalCode, reason: string, version: string | null): Pre
 }
 
 /** Why the cabinet is not quiet, or null when it is (every condition listed, for the deferral report). */
-export function notQuietReason(q: QuietState, quietSeconds: number): string | null {
+export function notQuietReason(quiet: QuietState, quietSeconds: number): string | null {
   const why: string[] = [];
-  if (!q.vendLockFree) why.push('a vend holds the VMC lock');
-  if (q.leased > 0) why.push(`${q.leased} remote dispense command${q.leased === 1 ? '' : 's'} leased`);
-  if (q.spoolDepth > 0) why.push(`${q.spoolDepth} report${q.spoolDepth === 1 ? '' : 's'} waiting in the spool`);
-  if (!(q.secondsSinceActivity >= quietSeconds))
-    why.push(`last activity ${Math.max(0, Math.floor(q.secondsSinceActivity))} s ago (quiet after ${quietSeconds} s)`);
+  if (!quiet.vendLockFree) why.push('a vend holds the VMC lock');
+  if (quiet.leased > 0) why.push(`${quiet.leased} remote dispense command${quiet.leased === 1 ? '' : 's'} leased`);
+  if (quiet.spoolDepth > 0) why.push(`${quiet.spoolDepth} report${quiet.spoolDepth === 1 ? '' : 's'} waiting in the spool`);
+  if (!(quiet.secondsSinceActivity >= quietSeconds))
+    why.push(`last activity ${Math.max(0, Math.floor(quiet.secondsSinceActivity))} s ago (quiet after ${quietSeconds} s)`);
   return why.length ? why.join('; ') : null;
 }
 
@@ -98,11 +98,11 @@ export function preflight(input: unknown, ctx: PreflightContext): PreflightDecis
   // 1. the offer's shape (version, url, hex digest and the rest of the signed fields)
   const parsed = UpgradeOffer.safeParse(input);
   if (!parsed.success) {
-    const v = (input as { version?: unknown } | null)?.version;
+    const version = (input as { version?: unknown } | null)?.version;
     return refused(
       'bad-offer',
       `malformed offer: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'offer'}: ${i.message}`).join('; ')}`,
-      typeof v === 'string' ? v.slice(0, 64) : null,
+      typeof version === 'string' ? version.slice(0, 64) : null,
     );
   }
   const offer = parsed.data;

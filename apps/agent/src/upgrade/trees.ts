@@ -124,11 +124,11 @@ export class InstallRoot {
    * attempt, and the next start counts a new one.
    */
   private attemptAgeMs(install: InstallRecord): number | null {
-    const b = install.boot;
-    if (!b) return null;
+    const boot = install.boot;
+    if (!boot) return null;
     const id = this.machine.bootId();
-    if (id === null || id !== b.id) return null;
-    return Math.max(0, this.machine.monotonicMs() - b.monotonicMs);
+    if (id === null || id !== boot.id) return null;
+    return Math.max(0, this.machine.monotonicMs() - boot.monotonicMs);
   }
 
   /**
@@ -198,20 +198,20 @@ export class InstallRoot {
    * (this process still runs `from`) and the error rethrown.
    */
   async swap(journal: Journal, install: InstallRecord): Promise<Journal> {
-    const L = this.layout;
-    const staging = path.join(L.root, install.staging);
-    let j = await writeJournal(L.journal, { ...journal, state: 'swapping', install: { ...install, step: 'move-previous' } });
+    const layout = this.layout;
+    const staging = path.join(layout.root, install.staging);
+    let j = await writeJournal(layout.journal, { ...journal, state: 'swapping', install: { ...install, step: 'move-previous' } });
     try {
       await this.step('journal-swapping');
-      if (await exists(L.previous)) await renameDurable(L.previous, path.join(L.root, `trash-${randomBytes(6).toString('hex')}`));
+      if (await exists(layout.previous)) await renameDurable(layout.previous, path.join(layout.root, `trash-${randomBytes(6).toString('hex')}`));
       await this.step('moved-previous');
-      j = await writeJournal(L.journal, { ...j, install: { ...install, step: 'move-current' } });
-      await renameDurable(L.current, L.previous);
+      j = await writeJournal(layout.journal, { ...j, install: { ...install, step: 'move-current' } });
+      await renameDurable(layout.current, layout.previous);
       await this.step('moved-current');
-      j = await writeJournal(L.journal, { ...j, install: { ...install, step: 'move-staging' } });
-      await renameDurable(staging, L.current);
+      j = await writeJournal(layout.journal, { ...j, install: { ...install, step: 'move-staging' } });
+      await renameDurable(staging, layout.current);
       await this.step('moved-staging');
-      j = await writeJournal(L.journal, { ...j, state: 'trial', current: install.to, install: { ...install, step: null } });
+      j = await writeJournal(layout.journal, { ...j, state: 'trial', current: install.to, install: { ...install, step: null } });
       await this.step('journal-trial');
       return j;
     } catch (err) {
@@ -223,15 +223,15 @@ export class InstallRoot {
 
   /** Puts `from` back in `current` after a swap that failed in this process (no restart happened). */
   private async undoSwap(journal: Journal, install: InstallRecord): Promise<void> {
-    const L = this.layout;
-    const current = await treeVersion(L.current);
+    const layout = this.layout;
+    const current = await treeVersion(layout.current);
     if (current !== null && compareVersions(current, install.to) === 0) {
-      await renameDurable(L.current, path.join(L.root, `failed-${install.to}-${randomBytes(6).toString('hex')}`));
+      await renameDurable(layout.current, path.join(layout.root, `failed-${install.to}-${randomBytes(6).toString('hex')}`));
     }
-    if ((await treeVersion(L.current)) === null && (await treeVersion(L.previous)) !== null) await renameDurable(L.previous, L.current);
-    const restored = await treeVersion(L.current);
+    if ((await treeVersion(layout.current)) === null && (await treeVersion(layout.previous)) !== null) await renameDurable(layout.previous, layout.current);
+    const restored = await treeVersion(layout.current);
     const last: LastOutcome = { outcome: 'abandoned', version: install.to, from: install.from, reason: 'the swap failed', at: this.opts.clock.now() };
-    await writeJournal(L.journal, { ...journal, state: 'idle', current: restored, install: null, last });
+    await writeJournal(layout.journal, { ...journal, state: 'idle', current: restored, install: null, last });
     await this.cleanTransient();
   }
 
@@ -246,35 +246,35 @@ export class InstallRoot {
    * run at all — a version on trial is reverted at once.
    */
   async bootGuard(opts: { fallback?: boolean } = {}): Promise<BootOutcome> {
-    const L = this.layout;
-    if (!(await exists(L.root))) return { state: 'no-install', current: null, action: 'none' };
-    const read = await readJournal(L.journal);
+    const layout = this.layout;
+    if (!(await exists(layout.root))) return { state: 'no-install', current: null, action: 'none' };
+    const read = await readJournal(layout.journal);
     if (read.kind !== 'ok') {
       if (read.kind === 'corrupt') {
-        const aside = `${L.journal}.corrupt-${this.opts.clock.now()}`;
+        const aside = `${layout.journal}.corrupt-${this.opts.clock.now()}`;
         this.log.error({ error: read.error, aside }, 'upgrade: the journal is unreadable; keeping it aside and starting from the trees on disk');
-        await fs.promises.rename(L.journal, aside);
+        await fs.promises.rename(layout.journal, aside);
       }
-      if ((await treeVersion(L.current)) === null && (await treeVersion(L.previous)) !== null) await renameDurable(L.previous, L.current);
-      const current = await treeVersion(L.current);
+      if ((await treeVersion(layout.current)) === null && (await treeVersion(layout.previous)) !== null) await renameDurable(layout.previous, layout.current);
+      const current = await treeVersion(layout.current);
       if (current === null) return { state: 'no-install', current: null, action: 'none' };
-      await fs.promises.mkdir(L.stateDir, { recursive: true, mode: 0o700 });
-      await writeJournal(L.journal, emptyJournal(current));
+      await fs.promises.mkdir(layout.stateDir, { recursive: true, mode: 0o700 });
+      await writeJournal(layout.journal, emptyJournal(current));
       await this.cleanTransient();
       return { state: 'idle', current, action: 'initialised' };
     }
     const journal = read.journal;
     switch (journal.state) {
       case 'idle': {
-        const current = await treeVersion(L.current);
-        if (current === null && (await treeVersion(L.previous)) !== null) {
+        const current = await treeVersion(layout.current);
+        if (current === null && (await treeVersion(layout.previous)) !== null) {
           // nothing this code does leaves this; restore rather than fail to start
-          await renameDurable(L.previous, L.current);
-          const restored = await treeVersion(L.current);
-          await writeJournal(L.journal, { ...journal, current: restored });
+          await renameDurable(layout.previous, layout.current);
+          const restored = await treeVersion(layout.current);
+          await writeJournal(layout.journal, { ...journal, current: restored });
           return { state: 'idle', current: restored, action: 'swap-rolled-back', reason: 'current was missing; previous restored' };
         }
-        if (current !== journal.current) await writeJournal(L.journal, { ...journal, current });
+        if (current !== journal.current) await writeJournal(layout.journal, { ...journal, current });
         await this.cleanTransient();
         return { state: 'idle', current, action: 'cleaned' };
       }
@@ -284,12 +284,12 @@ export class InstallRoot {
         return this.finishRevert(journal);
       case 'trial': {
         const install = journal.install!;
-        const current = await treeVersion(L.current);
+        const current = await treeVersion(layout.current);
         if (current === null || compareVersions(current, install.to) !== 0) {
-          const j = await writeJournal(L.journal, {
+          const j = await writeJournal(layout.journal, {
             ...journal,
             state: 'reverting',
-            install: { ...install, revertReason: `${L.current} no longer held ${install.to}` },
+            install: { ...install, revertReason: `${layout.current} no longer held ${install.to}` },
           });
           return this.finishRevert(j);
         }
@@ -308,7 +308,7 @@ export class InstallRoot {
         const attempts = install.attempts + 1;
         if (attempts > this.maxBootAttempts) return this.revert(journal, `${install.to} did not reach the cloud in ${this.maxBootAttempts} boot attempts`);
         const boot = { id: this.machine.bootId() ?? 'unknown', monotonicMs: this.machine.monotonicMs(), at: this.opts.clock.now() };
-        await writeJournal(L.journal, { ...journal, install: { ...install, attempts, invocation: id, boot } });
+        await writeJournal(layout.journal, { ...journal, install: { ...install, attempts, invocation: id, boot } });
         await this.step('boot-counted');
         return { state: 'trial', current, action: 'counted', attempts };
       }
@@ -338,29 +338,29 @@ export class InstallRoot {
 
   /** An interrupted swap: both renames done → the new version starts its trial; otherwise back to `from`. */
   private async resolveSwap(journal: Journal, opts: { fallback?: boolean }): Promise<BootOutcome> {
-    const L = this.layout;
+    const layout = this.layout;
     const install = journal.install!;
-    const staging = path.join(L.root, install.staging);
-    const current = await treeVersion(L.current);
+    const staging = path.join(layout.root, install.staging);
+    const current = await treeVersion(layout.current);
     if (current !== null && compareVersions(current, install.to) === 0) {
       // the last rename happened; only the journal lagged
-      await writeJournal(L.journal, { ...journal, state: 'trial', current, install: { ...install, step: null } });
+      await writeJournal(layout.journal, { ...journal, state: 'trial', current, install: { ...install, step: null } });
       this.log.warn({ to: install.to }, 'upgrade: the swap had finished before the interruption; the new version starts its trial');
       const counted = await this.bootGuard(opts);
       return { ...counted, action: counted.action === 'counted' ? 'swap-completed' : counted.action };
     }
     if (current === null) {
       // current → previous happened, staging → current did not: put the old tree back
-      if ((await treeVersion(L.previous)) !== null) await renameDurable(L.previous, L.current);
+      if ((await treeVersion(layout.previous)) !== null) await renameDurable(layout.previous, layout.current);
       else if ((await treeVersion(staging)) !== null) {
         // nothing else can run: the staged tree was verified before the swap began
-        await renameDurable(staging, L.current);
-        await writeJournal(L.journal, { ...journal, state: 'trial', current: install.to, install: { ...install, step: null } });
+        await renameDurable(staging, layout.current);
+        await writeJournal(layout.journal, { ...journal, state: 'trial', current: install.to, install: { ...install, step: null } });
         return this.bootGuard(opts);
       }
     }
     await fs.promises.rm(staging, { recursive: true, force: true });
-    const restored = await treeVersion(L.current);
+    const restored = await treeVersion(layout.current);
     const last: LastOutcome = {
       outcome: 'abandoned',
       version: install.to,
@@ -368,7 +368,7 @@ export class InstallRoot {
       reason: 'interrupted before the swap finished',
       at: this.opts.clock.now(),
     };
-    await writeJournal(L.journal, { ...journal, state: 'idle', current: restored, install: null, last });
+    await writeJournal(layout.journal, { ...journal, state: 'idle', current: restored, install: null, last });
     await this.cleanTransient();
     this.log.warn({ to: install.to, current: restored }, 'upgrade: an interrupted swap was rolled back');
     return { state: 'idle', current: restored, action: 'swap-rolled-back' };
@@ -382,12 +382,12 @@ export class InstallRoot {
   }
 
   private async finishRevert(journal: Journal): Promise<BootOutcome> {
-    const L = this.layout;
+    const layout = this.layout;
     const install = journal.install!;
     const reason = install.revertReason ?? 'reverted';
-    let current = await treeVersion(L.current);
+    let current = await treeVersion(layout.current);
     if (current !== null && compareVersions(current, install.to) === 0) {
-      if ((await treeVersion(L.previous)) === null) {
+      if ((await treeVersion(layout.previous)) === null) {
         // nothing to go back to: keep the new version rather than leave no tree at all
         this.log.error({ to: install.to }, 'upgrade: no previous tree to revert to; keeping the new version');
         const last: LastOutcome = {
@@ -397,25 +397,25 @@ export class InstallRoot {
           reason: `kept: no previous tree to revert to (${reason})`,
           at: this.opts.clock.now(),
         };
-        await writeJournal(L.journal, { ...journal, state: 'idle', current, install: null, last });
+        await writeJournal(layout.journal, { ...journal, state: 'idle', current, install: null, last });
         return { state: 'idle', current, action: 'none', reason: last.reason };
       }
-      await renameDurable(L.current, path.join(L.root, `failed-${install.to}-${randomBytes(6).toString('hex')}`));
+      await renameDurable(layout.current, path.join(layout.root, `failed-${install.to}-${randomBytes(6).toString('hex')}`));
       await this.step('revert-moved-current');
       current = null;
     }
-    if (current === null && (await treeVersion(L.previous)) !== null) {
-      await renameDurable(L.previous, L.current);
+    if (current === null && (await treeVersion(layout.previous)) !== null) {
+      await renameDurable(layout.previous, layout.current);
       await this.step('revert-moved-previous');
     }
-    current = await treeVersion(L.current);
+    current = await treeVersion(layout.current);
     const now = this.opts.clock.now();
     const bad = [
       ...journal.bad.filter((b) => compareVersions(b.version, install.to) !== 0),
       { version: install.to, sha256: install.sha256, reason, at: now },
     ].slice(-64);
     const last: LastOutcome = { outcome: 'reverted', version: install.to, from: install.from, reason, at: now };
-    await writeJournal(L.journal, { ...journal, state: 'idle', current, install: null, bad, last });
+    await writeJournal(layout.journal, { ...journal, state: 'idle', current, install: null, bad, last });
     await this.step('reverted');
     await this.cleanTransient();
     this.log.warn({ version: install.to, current, reason }, 'upgrade: reverted');
@@ -424,16 +424,16 @@ export class InstallRoot {
 
   /** Removes staging, trash and failed trees and partial downloads (only with no install in flight). */
   async cleanTransient(): Promise<void> {
-    const L = this.layout;
+    const layout = this.layout;
     let names: string[];
     try {
-      names = await fs.promises.readdir(L.root);
+      names = await fs.promises.readdir(layout.root);
     } catch {
       return;
     }
     const gone = names.filter((n) => TRANSIENT_PREFIXES.some((p) => n.startsWith(p)));
-    for (const n of gone) await fs.promises.rm(path.join(L.root, n), { recursive: true, force: true });
-    await fs.promises.rm(L.downloads, { recursive: true, force: true });
-    if (gone.length) fsyncDir(L.root);
+    for (const name of gone) await fs.promises.rm(path.join(layout.root, name), { recursive: true, force: true });
+    await fs.promises.rm(layout.downloads, { recursive: true, force: true });
+    if (gone.length) fsyncDir(layout.root);
   }
 }

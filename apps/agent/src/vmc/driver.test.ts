@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, decodeHostMessage, encodeBoardMessage, vmcHex } from '@vend/protocol';
 import type { VmcBoardMessage, VmcHostMessage } from '@vend/protocol';
-import { VmcDriver, VmcLinkError } from './driver.ts';
+import { VmcDriver } from './driver.ts';
+import { VmcLinkError } from './link.ts';
 import type { VmcTimings } from './driver.ts';
 import type { SerialEvents, SerialTransport } from './transport.ts';
 

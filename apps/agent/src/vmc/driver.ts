@@ -1,14 +1,4 @@
-import {
-  VMC_ACK_TIMEOUT_MS,
-  VMC_OPEN_ATTEMPTS,
-  VMC_OPEN_BACKOFF_MS,
-  VMC_RESULT_TIMEOUT_MS,
-  VmcFrameDecoder,
-  encodeHostMessage,
-  nextVmcSeq,
-  parseBoardFrame,
-  vmcHex,
-} from '@vend/protocol';
+import { VMC_ACK_TIMEOUT_MS, VMC_OPEN_ATTEMPTS, VMC_OPEN_BACKOFF_MS, VMC_RESULT_TIMEOUT_MS, encodeHostMessage, nextVmcSeq } from '@vend/protocol';
 import type {
   Clock,
   VmcBoardInfo,
@@ -22,7 +12,9 @@ import type {
 } from '@vend/protocol';
 import { motorRanOf, outcomeOfFailure, outcomeOfResult } from './outcomes.ts';
 import type { DispenseReport, LinkFailure } from './outcomes.ts';
-import type { SerialConnection, SerialTransport } from './transport.ts';
+import { VmcLink, VmcLinkError, silentLogger } from './link.ts';
+import type { DriverLogger, DriverStats, Incoming } from './link.ts';
+import type { SerialTransport } from './transport.ts';
 import { VendLock } from './vend-lock.ts';
 
 export interface VmcTimings {
@@ -51,28 +43,6 @@ export const DEFAULT_VMC_TIMINGS: Readonly<VmcTimings> = Object.freeze({
   openAttempts: VMC_OPEN_ATTEMPTS,
   openBackoffMs: VMC_OPEN_BACKOFF_MS,
 });
-
-/** pino-compatible subset. */
-export interface DriverLogger {
-  debug(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
-
-export const silentLogger: DriverLogger = { debug: () => {}, info: () => {}, warn: () => {} };
-
-export type VmcLinkErrorCode = 'board_unavailable' | 'no_ack' | 'board_refused';
-
-/** A query (not a dispense) that the link could not complete. */
-export class VmcLinkError extends Error {
-  constructor(
-    readonly code: VmcLinkErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'VmcLinkError';
-  }
-}
 
 export interface VmcDriverOptions {
   transport: SerialTransport;
@@ -110,22 +80,6 @@ export interface LaneScan {
   lanes: { aisle: number; motor: boolean; jammed: boolean }[];
 }
 
-export interface DriverStats {
-  framesSent: number;
-  retransmissions: number;
-  opens: number;
-  badFrames: number;
-  lateFrames: number;
-}
-
-interface Incoming {
-  seq: number;
-  message: VmcBoardMessage;
-}
-type WaitResult = Incoming | 'timeout' | 'closed';
-
-const INBOX_LIMIT = 16;
-
 /**
  * The agent's end of the VMC link. Every operation goes through the vend lock, so only one frame
  * exchange is ever in flight; replies are matched to requests by sequence number.
@@ -139,26 +93,31 @@ const INBOX_LIMIT = 16;
 export class VmcDriver {
   readonly lock: VendLock;
   readonly timings: Readonly<VmcTimings>;
-  readonly stats: DriverStats = { framesSent: 0, retransmissions: 0, opens: 0, badFrames: 0, lateFrames: 0 };
-  private readonly transport: SerialTransport;
   private readonly clock: Clock;
   private readonly log: DriverLogger;
-  private conn: SerialConnection | null = null;
-  private handshook = false;
-  private generation = 0;
-  private decoder = new VmcFrameDecoder('board');
-  private inbox: Incoming[] = [];
-  private waiter: { pick: (m: Incoming) => boolean; done: (r: WaitResult) => void } | null = null;
+  /** The port and its frames (open, decode, wait, write); this class is the conversation over it. */
+  private readonly link: VmcLink;
   private seq = 0;
   private boot: number | null = null;
-  private lastCloseError = '';
 
   constructor(private readonly opts: VmcDriverOptions) {
-    this.transport = opts.transport;
     this.clock = opts.clock;
     this.timings = Object.freeze({ ...DEFAULT_VMC_TIMINGS, ...opts.timings });
     this.lock = opts.lock ?? new VendLock();
     this.log = opts.log ?? silentLogger;
+    this.link = new VmcLink({
+      transport: opts.transport,
+      path: opts.path,
+      clock: opts.clock,
+      log: this.log,
+      openAttempts: this.timings.openAttempts,
+      openBackoffMs: this.timings.openBackoffMs,
+    });
+  }
+
+  /** Frames sent, retransmissions, opens, bad and late frames since the driver was made. */
+  get stats(): DriverStats {
+    return this.link.stats;
   }
 
   get path(): string {
@@ -171,7 +130,7 @@ export class VmcDriver {
   }
 
   get connected(): boolean {
-    return this.conn !== null;
+    return this.link.isOpen;
   }
 
   /** Opens the port (with retries) and greets the board. Optional: every operation does it when needed. */
@@ -179,11 +138,8 @@ export class VmcDriver {
     return this.lock.run(() => this.ensureReady().then(() => undefined), signal);
   }
 
-  async close(): Promise<void> {
-    const conn = this.conn;
-    this.generation++;
-    this.dropConnection('closed by the agent');
-    await conn?.close();
+  close(): Promise<void> {
+    return this.link.close();
   }
 
   info(signal?: AbortSignal): Promise<VmcBoardInfo> {
@@ -203,7 +159,7 @@ export class VmcDriver {
     return this.lock.run(async () => {
       const first = await this.query({ kind: 'laneScan', page: 0 }, 'laneScan');
       const pages: VmcLaneScanPage[] = [first];
-      for (let p = 1; p < first.pages && p < 128; p++) pages.push(await this.query({ kind: 'laneScan', page: p }, 'laneScan'));
+      for (let page = 1; page < first.pages && page < 128; page++) pages.push(await this.query({ kind: 'laneScan', page: page }, 'laneScan'));
       return {
         pages: first.pages,
         lanes: pages.flatMap((pg) => pg.motors.map((motor, i) => ({ aisle: pg.firstAisle + i, motor, jammed: pg.jams[i] ?? false }))),
@@ -216,7 +172,7 @@ export class VmcDriver {
    * outcome. The signal only cancels waiting for the vend lock; once the request is on the wire it
    * is seen through.
    */
-  dispense(aisle: number, opts: { signal?: AbortSignal; onRequest?: (b: DispenseBinding) => Promise<void> } = {}): Promise<DispenseReport> {
+  dispense(aisle: number, opts: { signal?: AbortSignal; onRequest?: (binding: DispenseBinding) => Promise<void> } = {}): Promise<DispenseReport> {
     return this.lock.run(() => this.runDispense(aisle, opts.onRequest ? { onRequest: opts.onRequest } : {}), opts.signal);
   }
 
@@ -228,37 +184,40 @@ export class VmcDriver {
    * retransmission (duplicate ACK and the stored RESULT; the motor never runs twice). Throws
    * VmcLinkError('board_unavailable') when the board cannot be reached (ask again later).
    */
-  resolveDispense(b: DispenseBinding, signal?: AbortSignal): Promise<DispenseResolution> {
+  resolveDispense(binding: DispenseBinding, signal?: AbortSignal): Promise<DispenseResolution> {
     return this.lock.run(async () => {
       await this.ensureReady();
       const status = await this.freshStatus();
-      if (status.bootId !== b.bootId) {
+      if (status.bootId !== binding.bootId) {
         return {
           state: 'resolved' as const,
-          report: this.undecided(b, `the board restarted (boot id ${b.bootId} -> ${status.bootId}) while the agent was down`),
+          report: this.undecided(binding, `the board restarted (boot id ${binding.bootId} -> ${status.bootId}) while the agent was down`),
         };
       }
-      if (status.lastSeq === b.boardLastSeq && status.lastSeq !== b.seq) {
-        return { state: 'not-sent' as const, detail: `the board never accepted the request for aisle ${b.aisle} (seq ${b.seq}); the motor did not run` };
+      if (status.lastSeq === binding.boardLastSeq && status.lastSeq !== binding.seq) {
+        return {
+          state: 'not-sent' as const,
+          detail: `the board never accepted the request for aisle ${binding.aisle} (seq ${binding.seq}); the motor did not run`,
+        };
       }
-      if (status.lastSeq !== b.seq) {
+      if (status.lastSeq !== binding.seq) {
         return {
           state: 'resolved' as const,
-          report: this.undecided(b, `the board's last frame is seq ${status.lastSeq}, not the request's ${b.seq} (another frame followed it)`),
+          report: this.undecided(binding, `the board's last frame is seq ${status.lastSeq}, not the request's ${binding.seq} (another frame followed it)`),
         };
       }
-      return { state: 'resolved' as const, report: await this.runDispense(b.aisle, { resume: b }) };
+      return { state: 'resolved' as const, report: await this.runDispense(binding.aisle, { resume: binding }) };
     }, signal);
   }
 
-  private undecided(b: DispenseBinding, why: string): DispenseReport {
+  private undecided(binding: DispenseBinding, why: string): DispenseReport {
     const outcome = 'no_result' as const;
     return {
       outcome,
-      detail: `${why}; the request for aisle ${b.aisle} may have run: check the machine before selling this aisle again`,
+      detail: `${why}; the request for aisle ${binding.aisle} may have run: check the machine before selling this aisle again`,
       motorRan: motorRanOf(outcome),
-      aisle: b.aisle,
-      seq: b.seq,
+      aisle: binding.aisle,
+      seq: binding.seq,
       sends: 0,
       durationMs: 0,
     };
@@ -279,17 +238,17 @@ export class VmcDriver {
 
   private async runDispense(
     aisle: number,
-    mode: { onRequest?: (b: DispenseBinding) => Promise<void>; resume?: DispenseBinding } = {},
+    mode: { onRequest?: (binding: DispenseBinding) => Promise<void>; resume?: DispenseBinding } = {},
   ): Promise<DispenseReport> {
-    const t = this.timings;
+    const timings = this.timings;
     const resume = mode.resume;
     const started = this.clock.now();
     let seq = 0;
     let sends = 0;
     const report = (o: { outcome: DispenseReport['outcome']; detail: string }): DispenseReport => {
-      const r: DispenseReport = { ...o, motorRan: motorRanOf(o.outcome), aisle, seq, sends, durationMs: this.clock.now() - started };
-      this.log.info({ ...r }, 'dispense finished');
-      return r;
+      const finished: DispenseReport = { ...o, motorRan: motorRanOf(o.outcome), aisle, seq, sends, durationMs: this.clock.now() - started };
+      this.log.info({ ...finished }, 'dispense finished');
+      return finished;
     };
     const fail = (f: LinkFailure): DispenseReport => {
       // Resuming a request an earlier run sent: "not sent" and "refused" would claim a certainty nobody has.
@@ -301,7 +260,7 @@ export class VmcDriver {
     try {
       await this.ensureReady();
     } catch (e) {
-      return fail({ kind: 'unavailable', path: this.path, attempts: t.openAttempts, error: (e as Error).message });
+      return fail({ kind: 'unavailable', path: this.path, attempts: timings.openAttempts, error: (e as Error).message });
     }
     let boot = this.boot ?? 0;
     let bytes: Uint8Array = new Uint8Array();
@@ -325,7 +284,7 @@ export class VmcDriver {
         try {
           boardLastSeq = (await this.freshStatus()).lastSeq;
         } catch (e) {
-          return fail({ kind: 'unavailable', path: this.path, attempts: t.openAttempts, error: (e as Error).message });
+          return fail({ kind: 'unavailable', path: this.path, attempts: timings.openAttempts, error: (e as Error).message });
         }
       }
       bind();
@@ -338,8 +297,8 @@ export class VmcDriver {
     let written = 0;
     let rebinds = 0;
     let lost: string | null = null;
-    while (!ack && !result && sends < t.maxSends) {
-      if (!this.conn || !this.handshook) {
+    while (!ack && !result && sends < timings.maxSends) {
+      if (!this.link.isOpen || !this.link.greeted) {
         try {
           await this.ensureReady();
         } catch (e) {
@@ -366,38 +325,38 @@ export class VmcDriver {
         announced = bytes;
       }
       sends++;
-      if (await this.send(bytes, sends > 1 || resume !== undefined)) written++;
-      const got = await this.waitFor(isOurs, t.ackTimeoutMs);
+      if (await this.link.send(bytes, sends > 1 || resume !== undefined)) written++;
+      const got = await this.link.waitFor(isOurs, timings.ackTimeoutMs);
       if (typeof got === 'string') continue;
-      const m = got.message;
-      if (m.kind === 'nak') {
-        if (resume) return this.undecided(resume, `the board refused the retransmitted request (NAK ${m.reason})`);
-        if (m.reason !== 'bootMismatch') return fail({ kind: 'refused', reason: m.reason });
-        this.handshook = false; // greet the board again before anything else
+      const reply = got.message;
+      if (reply.kind === 'nak') {
+        if (resume) return this.undecided(resume, `the board refused the retransmitted request (NAK ${reply.reason})`);
+        if (reply.reason !== 'bootMismatch') return fail({ kind: 'refused', reason: reply.reason });
+        this.link.greeted = false; // greet the board again before anything else
         if (written > 1) return fail({ kind: 'restarted_before_ack' });
         // Only one send, refused by a boot that never ran it: rebind to the new boot, once.
-        if (rebinds++ > 0) return fail({ kind: 'refused', reason: m.reason });
+        if (rebinds++ > 0) return fail({ kind: 'refused', reason: reply.reason });
         sends = 0;
         written = 0;
         continue;
       }
-      if (m.kind === 'result') result = m;
-      else if (m.kind === 'dispenseAck') ack = m;
+      if (reply.kind === 'result') result = reply;
+      else if (reply.kind === 'dispenseAck') ack = reply;
     }
     if (!ack && !result) {
-      if (written === 0) return fail({ kind: 'unavailable', path: this.path, attempts: t.openAttempts, error: lost ?? this.lastCloseError });
+      if (written === 0) return fail({ kind: 'unavailable', path: this.path, attempts: timings.openAttempts, error: lost ?? this.link.lastCloseError });
       if (lost !== null) return fail({ kind: 'lost_before_ack', path: this.path, error: lost });
-      return fail({ kind: 'no_ack', sends, ackTimeoutMs: t.ackTimeoutMs });
+      return fail({ kind: 'no_ack', sends, ackTimeoutMs: timings.ackTimeoutMs });
     }
 
     // 2. until the result
     const ackedAt = this.clock.now();
-    const deadline = ackedAt + t.resultTimeoutMs;
-    let askAt = ackedAt + (ack?.estimateMs ?? 0) + t.resultGraceMs;
+    const deadline = ackedAt + timings.resultTimeoutMs;
+    let askAt = ackedAt + (ack?.estimateMs ?? 0) + timings.resultGraceMs;
     while (!result) {
       const now = this.clock.now();
       if (now >= deadline) return fail({ kind: 'no_result', waitedMs: now - ackedAt });
-      if (!this.conn || !this.handshook) {
+      if (!this.link.isOpen || !this.link.greeted) {
         try {
           await this.ensureReady(deadline);
         } catch (e) {
@@ -408,20 +367,22 @@ export class VmcDriver {
       }
       if (this.clock.now() >= askAt) {
         sends++;
-        await this.send(bytes, true);
-        askAt = this.clock.now() + t.resultQueryMs;
+        await this.link.send(bytes, true);
+        askAt = this.clock.now() + timings.resultQueryMs;
       }
-      const got = await this.waitFor(
+      const got = await this.link.waitFor(
         (m) => m.seq === seq && (m.message.kind === 'result' || m.message.kind === 'nak'),
         Math.min(deadline, askAt) - this.clock.now(),
       );
       if (typeof got === 'string') continue;
-      const m = got.message;
-      if (m.kind === 'nak') {
-        this.handshook = false;
-        return fail(m.reason === 'bootMismatch' ? { kind: 'restarted_after_ack' } : { kind: 'lost_after_ack', path: this.path, error: `NAK ${m.reason}` });
+      const reply = got.message;
+      if (reply.kind === 'nak') {
+        this.link.greeted = false;
+        return fail(
+          reply.reason === 'bootMismatch' ? { kind: 'restarted_after_ack' } : { kind: 'lost_after_ack', path: this.path, error: `NAK ${reply.reason}` },
+        );
       }
-      if (m.kind === 'result') result = m;
+      if (reply.kind === 'result') result = reply;
     }
     if (result.aisle !== aisle) return fail({ kind: 'wrong_aisle', reported: result.aisle });
     return report(outcomeOfResult(aisle, result));
@@ -436,28 +397,28 @@ export class VmcDriver {
 
   /** Sends one frame until its reply comes (retransmitting the same bytes), or throws. */
   private async exchange<K extends VmcBoardMessage['kind']>(seq: number, msg: VmcHostMessage, kind: K): Promise<Extract<VmcBoardMessage, { kind: K }>> {
-    const t = this.timings;
+    const timings = this.timings;
     const bytes = encodeHostMessage(seq, msg);
-    for (let sends = 1; sends <= t.maxSends; sends++) {
-      if (!this.conn) {
+    for (let sends = 1; sends <= timings.maxSends; sends++) {
+      if (!this.link.isOpen) {
         if (seq === 0) break;
         await this.ensureReady();
       }
-      await this.send(bytes, sends > 1);
-      const got = await this.waitFor((m) => m.seq === seq && (m.message.kind === kind || m.message.kind === 'nak'), t.ackTimeoutMs);
+      await this.link.send(bytes, sends > 1);
+      const got = await this.link.waitFor((m) => m.seq === seq && (m.message.kind === kind || m.message.kind === 'nak'), timings.ackTimeoutMs);
       if (typeof got === 'string') continue;
       if (got.message.kind === 'nak') throw new VmcLinkError('board_refused', `the board refused ${msg.kind} (NAK ${got.message.reason})`);
       return got.message as Extract<VmcBoardMessage, { kind: K }>;
     }
-    throw new VmcLinkError('no_ack', `no reply from the board on ${this.path} to ${msg.kind} after ${t.maxSends} sends ${t.ackTimeoutMs} ms apart`);
+    throw new VmcLinkError('no_ack', `no reply from the board on ${this.path} to ${msg.kind} after ${timings.maxSends} sends ${timings.ackTimeoutMs} ms apart`);
   }
 
   // --- connection -----------------------------------------------------------------------------
 
   /** Port open and board greeted; throws VmcLinkError('board_unavailable') when it cannot be. */
   private async ensureReady(deadline = Number.POSITIVE_INFINITY): Promise<void> {
-    if (!this.conn) await this.openWithRetries(deadline);
-    if (this.handshook) return;
+    if (!this.link.isOpen) await this.link.open(deadline);
+    if (this.link.greeted) return;
     let status: VmcBoardStatus;
     try {
       // unsequenced, so it can never be taken for a retransmission of whatever the board remembers
@@ -468,146 +429,11 @@ export class VmcDriver {
     if (this.boot !== null && status.bootId !== this.boot) this.log.warn({ was: this.boot, now: status.bootId }, 'the board restarted');
     if (this.boot !== status.bootId) this.seq = status.lastSeq; // continue after whatever it remembers
     this.boot = status.bootId;
-    this.handshook = true;
-  }
-
-  private async openWithRetries(deadline: number): Promise<void> {
-    const t = this.timings;
-    let lastError = '';
-    for (let attempt = 1; attempt <= t.openAttempts; attempt++) {
-      const gen = ++this.generation;
-      this.decoder = new VmcFrameDecoder('board');
-      this.inbox = [];
-      try {
-        const conn = await this.transport.open(this.path, {
-          data: (chunk) => {
-            if (gen === this.generation) this.onData(chunk);
-          },
-          closed: (err) => {
-            if (gen === this.generation) this.onClosed(err);
-          },
-        });
-        if (gen !== this.generation) {
-          await conn.close();
-          throw new Error('superseded');
-        }
-        this.conn = conn;
-        this.handshook = false;
-        this.stats.opens++;
-        this.log.info({ path: this.path, attempt }, 'serial port open');
-        return;
-      } catch (e) {
-        lastError = (e as Error).message;
-        this.log.warn({ path: this.path, attempt, error: lastError }, 'cannot open serial port');
-      }
-      if (attempt === t.openAttempts || this.clock.now() + t.openBackoffMs >= deadline) {
-        throw new VmcLinkError('board_unavailable', `could not open ${this.path} after ${attempt} attempts: ${lastError}`);
-      }
-      await this.sleep(t.openBackoffMs);
-    }
-    throw new VmcLinkError('board_unavailable', `could not open ${this.path}: ${lastError}`);
-  }
-
-  private onClosed(err: Error | null): void {
-    this.log.warn({ path: this.path, error: err?.message }, 'serial port closed');
-    this.dropConnection(err?.message ?? 'port closed');
-  }
-
-  private dropConnection(why: string): void {
-    this.conn = null;
-    this.handshook = false;
-    this.lastCloseError = why;
-    const w = this.waiter;
-    this.waiter = null;
-    w?.done('closed');
-  }
-
-  private onData(chunk: Uint8Array): void {
-    const before = this.decoder.stats.badFrames + this.decoder.stats.truncated;
-    for (const f of this.decoder.push(chunk)) {
-      const parsed = parseBoardFrame(f);
-      if (!parsed.ok) {
-        this.stats.badFrames++;
-        this.log.warn({ seq: f.seq, command: f.command, error: parsed.error }, 'unintelligible board frame');
-        continue;
-      }
-      this.deliver({ seq: parsed.seq, message: parsed.message });
-    }
-    const bad = this.decoder.stats.badFrames + this.decoder.stats.truncated - before;
-    if (bad > 0) {
-      this.stats.badFrames += bad;
-      this.log.debug({ bad }, 'damaged frames dropped');
-    }
-  }
-
-  private deliver(m: Incoming): void {
-    const w = this.waiter;
-    if (w && w.pick(m)) {
-      this.waiter = null;
-      w.done(m);
-      return;
-    }
-    this.inbox.push(m);
-    if (this.inbox.length > INBOX_LIMIT) {
-      const old = this.inbox.shift();
-      this.stats.lateFrames++;
-      if (old?.message.kind === 'result') this.log.warn({ seq: old.seq, result: old.message }, 'late result for a request already given up on');
-    }
-  }
-
-  /** The next matching message: one already received, or one arriving within `ms`. */
-  private waitFor(pick: (m: Incoming) => boolean, ms: number): Promise<WaitResult> {
-    const i = this.inbox.findIndex(pick);
-    if (i >= 0) {
-      const [m] = this.inbox.splice(i, 1);
-      if (m) return Promise.resolve(m);
-    }
-    if (!this.conn) return Promise.resolve('closed');
-    if (ms <= 0) return Promise.resolve('timeout');
-    return new Promise<WaitResult>((resolve) => {
-      const timer = this.clock.setTimeout(() => {
-        if (this.waiter === waiter) this.waiter = null;
-        resolve('timeout');
-      }, ms);
-      const waiter = {
-        pick,
-        done: (r: WaitResult) => {
-          this.clock.clearTimeout(timer);
-          resolve(r);
-        },
-      };
-      this.waiter = waiter;
-    });
-  }
-
-  /** Writes a frame; false when the port is gone (the close is handled as an unplug). */
-  private async send(bytes: Uint8Array, retransmission: boolean): Promise<boolean> {
-    const conn = this.conn;
-    if (!conn) return false;
-    this.inbox = this.inbox.filter((m) => m.seq === bytes[1]);
-    try {
-      await conn.write(bytes);
-      this.stats.framesSent++;
-      if (retransmission) this.stats.retransmissions++;
-      this.log.debug({ hex: vmcHex(bytes), retransmission }, 'frame sent');
-      return true;
-    } catch (e) {
-      this.log.warn({ error: (e as Error).message }, 'write failed');
-      if (this.conn === conn) {
-        this.generation++;
-        this.dropConnection((e as Error).message);
-        conn.close().catch(() => {});
-      }
-      return false;
-    }
+    this.link.greeted = true;
   }
 
   private takeSeq(): number {
     this.seq = nextVmcSeq(this.seq);
     return this.seq;
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => this.clock.setTimeout(resolve, ms));
   }
 }

@@ -1,5 +1,7 @@
-export { VmcDriver, VmcLinkError, DEFAULT_VMC_TIMINGS, silentLogger } from './driver.ts';
-export type { VmcTimings, VmcDriverOptions, DriverLogger, DriverStats, LaneScan, VmcLinkErrorCode, DispenseBinding, DispenseResolution } from './driver.ts';
+export { VmcDriver, DEFAULT_VMC_TIMINGS } from './driver.ts';
+export type { VmcTimings, VmcDriverOptions, LaneScan, DispenseBinding, DispenseResolution } from './driver.ts';
+export { VmcLink, VmcLinkError, silentLogger } from './link.ts';
+export type { DriverLogger, DriverStats, VmcLinkErrorCode } from './link.ts';
 export { serialportTransport } from './transport.ts';
 export type { SerialTransport, SerialConnection, SerialEvents, SerialBinding, PortListing } from './transport.ts';
 export { VendLock } from './vend-lock.ts';

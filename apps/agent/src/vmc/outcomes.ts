@@ -30,18 +30,18 @@ export type LinkFailure =
 const MAY_HAVE_RUN = 'the motor may have run: check the machine before selling this aisle again';
 
 /** The outcome and detail for a RESULT frame from the board. */
-export function outcomeOfResult(aisle: number, r: VmcDispenseResult): { outcome: DispenseOutcome; detail: string } {
-  const outcome = OUTCOME_OF_RESULT[r.code];
-  const lift = r.liftRow > 0 ? ` (lift at row ${r.liftRow})` : '';
-  switch (r.code) {
+export function outcomeOfResult(aisle: number, result: VmcDispenseResult): { outcome: DispenseOutcome; detail: string } {
+  const outcome = OUTCOME_OF_RESULT[result.code];
+  const lift = result.liftRow > 0 ? ` (lift at row ${result.liftRow})` : '';
+  switch (result.code) {
     case 'success':
-      return { outcome, detail: `aisle ${aisle} vended: motor ran ${r.motorMs} ms and the drop sensor saw the product` };
+      return { outcome, detail: `aisle ${aisle} vended: motor ran ${result.motorMs} ms and the drop sensor saw the product` };
     case 'laneEmpty':
       return { outcome, detail: `aisle ${aisle} is empty; the motor did not run` };
     case 'motorJam':
-      return { outcome, detail: `aisle ${aisle} motor jammed after ${r.motorMs} ms${lift}; nothing dropped` };
+      return { outcome, detail: `aisle ${aisle} motor jammed after ${result.motorMs} ms${lift}; nothing dropped` };
     case 'dropNotDetected':
-      return { outcome, detail: `aisle ${aisle} motor ran ${r.motorMs} ms but the drop sensor saw nothing; the product may be caught on the spring` };
+      return { outcome, detail: `aisle ${aisle} motor ran ${result.motorMs} ms but the drop sensor saw nothing; the product may be caught on the spring` };
     case 'liftFault':
       return { outcome, detail: `the lift could not reach aisle ${aisle}'s row; the motor did not run` };
     case 'unknownAisle':
@@ -54,35 +54,35 @@ export function outcomeOfResult(aisle: number, r: VmcDispenseResult): { outcome:
 }
 
 /** The outcome and detail when the link, not the board's result, decided. */
-export function outcomeOfFailure(aisle: number, f: LinkFailure): { outcome: DispenseOutcome; detail: string } {
-  switch (f.kind) {
+export function outcomeOfFailure(aisle: number, failure: LinkFailure): { outcome: DispenseOutcome; detail: string } {
+  switch (failure.kind) {
     case 'unavailable':
       return {
         outcome: 'board_unavailable',
-        detail: `could not open ${f.path} after ${f.attempts} attempts (${f.error}); the request for aisle ${aisle} was not sent`,
+        detail: `could not open ${failure.path} after ${failure.attempts} attempts (${failure.error}); the request for aisle ${aisle} was not sent`,
       };
     case 'no_ack':
       return {
         outcome: 'no_ack',
-        detail: `no ACK for aisle ${aisle} after ${f.sends} sends ${f.ackTimeoutMs} ms apart; ${MAY_HAVE_RUN}`,
+        detail: `no ACK for aisle ${aisle} after ${failure.sends} sends ${failure.ackTimeoutMs} ms apart; ${MAY_HAVE_RUN}`,
       };
     case 'lost_before_ack':
-      return { outcome: 'no_ack', detail: `lost ${f.path} before the board acknowledged aisle ${aisle} (${f.error}); ${MAY_HAVE_RUN}` };
+      return { outcome: 'no_ack', detail: `lost ${failure.path} before the board acknowledged aisle ${aisle} (${failure.error}); ${MAY_HAVE_RUN}` };
     case 'restarted_before_ack':
       return { outcome: 'no_ack', detail: `the board restarted before acknowledging aisle ${aisle}; ${MAY_HAVE_RUN}` };
     case 'no_result':
       return {
         outcome: 'no_result',
-        detail: `the board acknowledged aisle ${aisle} but sent no result within ${Math.round(f.waitedMs / 1000)} s; ${MAY_HAVE_RUN}`,
+        detail: `the board acknowledged aisle ${aisle} but sent no result within ${Math.round(failure.waitedMs / 1000)} s; ${MAY_HAVE_RUN}`,
       };
     case 'restarted_after_ack':
       return { outcome: 'no_result', detail: `the board restarted while vending aisle ${aisle}; ${MAY_HAVE_RUN}` };
     case 'lost_after_ack':
-      return { outcome: 'no_result', detail: `lost ${f.path} after the board acknowledged aisle ${aisle} (${f.error}); ${MAY_HAVE_RUN}` };
+      return { outcome: 'no_result', detail: `lost ${failure.path} after the board acknowledged aisle ${aisle} (${failure.error}); ${MAY_HAVE_RUN}` };
     case 'refused':
-      return { outcome: 'board_refused', detail: `the board refused the request for aisle ${aisle} (NAK ${f.reason}); the motor did not run` };
+      return { outcome: 'board_refused', detail: `the board refused the request for aisle ${aisle} (NAK ${failure.reason}); the motor did not run` };
     case 'wrong_aisle':
-      return { outcome: 'no_result', detail: `the board reported a result for aisle ${f.reported} to the request for aisle ${aisle}; ${MAY_HAVE_RUN}` };
+      return { outcome: 'no_result', detail: `the board reported a result for aisle ${failure.reported} to the request for aisle ${aisle}; ${MAY_HAVE_RUN}` };
   }
 }
 

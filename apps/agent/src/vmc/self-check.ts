@@ -1,6 +1,7 @@
 import type { VmcBoardInfo, VmcBoardStatus, VmcDropSensorReading } from '@vend/protocol';
-import { VmcLinkError } from './driver.ts';
-import type { DriverStats, LaneScan, VmcDriver } from './driver.ts';
+import type { LaneScan, VmcDriver } from './driver.ts';
+import { VmcLinkError } from './link.ts';
+import type { DriverStats } from './link.ts';
 
 /** What `vend-agent vmc test` finds. */
 export interface SelfCheckReport {
@@ -34,50 +35,56 @@ export async function runSelfCheck(driver: VmcDriver): Promise<SelfCheckReport> 
     if (!(e instanceof VmcLinkError)) throw e;
     report.error = { code: e.code, message: e.message };
   }
-  const p = report.problems;
+  const problems = report.problems;
   const expected = report.info ? report.info.rows * report.info.columnsPerRow : undefined;
   if (report.lanes && expected !== undefined && report.lanes.count !== expected)
-    p.push(`lane scan covered ${report.lanes.count} lanes, board info says ${expected}`);
-  if (report.lanes?.jammed.length) p.push(`jammed lanes: ${report.lanes.jammed.join(', ')}`);
-  if (report.status?.faults.lift) p.push('lift fault');
-  if (report.status?.state === 'fault') p.push('board reports a fault state');
-  if (report.status?.faults.dropSensor || (report.dropSensor && !report.dropSensor.healthy)) p.push('drop sensor unhealthy');
-  report.ok = !report.error && p.length === 0;
+    problems.push(`lane scan covered ${report.lanes.count} lanes, board info says ${expected}`);
+  if (report.lanes?.jammed.length) problems.push(`jammed lanes: ${report.lanes.jammed.join(', ')}`);
+  if (report.status?.faults.lift) problems.push('lift fault');
+  if (report.status?.state === 'fault') problems.push('board reports a fault state');
+  if (report.status?.faults.dropSensor || (report.dropSensor && !report.dropSensor.healthy)) problems.push('drop sensor unhealthy');
+  report.ok = !report.error && problems.length === 0;
   return report;
 }
 
-export function formatSelfCheck(r: SelfCheckReport): string {
-  const lines = [`VMC self-check on ${r.port} (9600 8N1)`];
+export function formatSelfCheck(report: SelfCheckReport): string {
+  const lines = [`VMC self-check on ${report.port} (9600 8N1)`];
   const row = (label: string, text: string): void => {
     lines.push(`  ${label.padEnd(13)}${text}`);
   };
-  if (r.info) {
-    const i = r.info;
+  if (report.info) {
+    const i = report.info;
     row(
       'board info',
       `firmware ${i.vmcVersion}, module ${i.module}, ${i.rows} rows × ${i.columnsPerRow} columns, boot id ${i.bootId}, protocol ${i.protocolVersion}`,
     );
   }
-  if (r.status) {
-    const s = r.status;
-    const faults = Object.entries(s.faults)
+  if (report.status) {
+    const status = report.status;
+    const faults = Object.entries(status.faults)
       .filter(([, on]) => on)
       .map(([k]) => k);
-    row('status', `${s.state}, lift at row ${s.liftRow}, last result ${s.lastResult}, ${faults.length ? `faults: ${faults.join(', ')}` : 'no faults'}`);
+    row(
+      'status',
+      `${status.state}, lift at row ${status.liftRow}, last result ${status.lastResult}, ${faults.length ? `faults: ${faults.join(', ')}` : 'no faults'}`,
+    );
   }
-  if (r.lanes) {
-    const l = r.lanes;
-    row('lane scan', `${l.count} lanes: ${l.count - l.withoutMotor.length} motors fitted, ${l.jammed.length} jammed`);
-    if (l.jammed.length) row('', `jammed: ${l.jammed.join(', ')}`);
-    if (l.withoutMotor.length) row('', `no motor: ${l.withoutMotor.join(', ')}`);
+  if (report.lanes) {
+    const lanes = report.lanes;
+    row('lane scan', `${lanes.count} lanes: ${lanes.count - lanes.withoutMotor.length} motors fitted, ${lanes.jammed.length} jammed`);
+    if (lanes.jammed.length) row('', `jammed: ${lanes.jammed.join(', ')}`);
+    if (lanes.withoutMotor.length) row('', `no motor: ${lanes.withoutMotor.join(', ')}`);
   }
-  if (r.dropSensor) {
-    const d = r.dropSensor;
-    row('drop sensor', `${d.healthy ? 'healthy' : 'UNHEALTHY'}, beam ${d.blocked ? 'blocked' : 'clear'}, level ${d.level}, ${d.drops} drops since power-up`);
+  if (report.dropSensor) {
+    const drop = report.dropSensor;
+    row(
+      'drop sensor',
+      `${drop.healthy ? 'healthy' : 'UNHEALTHY'}, beam ${drop.blocked ? 'blocked' : 'clear'}, level ${drop.level}, ${drop.drops} drops since power-up`,
+    );
   }
-  row('link', `${r.link.framesSent} frames sent, ${r.link.retransmissions} retransmissions, ${r.link.badFrames} damaged frames received`);
-  if (r.error) lines.push(`error: ${r.error.code}: ${r.error.message}`);
-  if (r.problems.length) lines.push(`problems: ${r.problems.join('; ')}`);
-  lines.push(r.ok ? 'result: OK' : r.error ? 'result: BOARD NOT REACHABLE' : 'result: PROBLEMS FOUND');
+  row('link', `${report.link.framesSent} frames sent, ${report.link.retransmissions} retransmissions, ${report.link.badFrames} damaged frames received`);
+  if (report.error) lines.push(`error: ${report.error.code}: ${report.error.message}`);
+  if (report.problems.length) lines.push(`problems: ${report.problems.join('; ')}`);
+  lines.push(report.ok ? 'result: OK' : report.error ? 'result: BOARD NOT REACHABLE' : 'result: PROBLEMS FOUND');
   return lines.join('\n');
 }

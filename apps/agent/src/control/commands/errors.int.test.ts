@@ -1,12 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { Server as HttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXIT_CODES, main } from '../cli.ts';
-import { fsProblem } from './commands.ts';
+import { EXIT_CODES, main } from '../../cli.ts';
+import { fsProblem } from './errors.ts';
 
 // What a technician sees when the state directory cannot be used, and when the control channel takes
 // a dispense but never answers: one clear line and a documented exit code, never a stack trace.
@@ -78,7 +80,7 @@ describe('a state directory that cannot be used', () => {
     mkdirSync(dir, { mode: 0o700 });
     writeFileSync(join(dir, 'control-token'), 'tok\n', { mode: 0o600 });
     writeFileSync(join(dir, 'agent.log'), '{}\n', { mode: 0o640 });
-    const bin = resolve(import.meta.dirname, '../../bin/vend-agent.js');
+    const bin = resolve(import.meta.dirname, '../../../bin/vend-agent.js');
     for (const [args, file] of [
       [['status'], 'control-token'],
       [['credential', 'show'], 'credential'],
@@ -140,5 +142,67 @@ describe('dispense when the control channel takes the request but does not answe
     const r = await cli({ VEND_AGENT_STATE_DIR: stateDir() }, ['dispense', '--aisle', '3']);
     expect(r.code).toBe(EXIT_CODES.daemonDown);
     expect(r.err).toMatch(/does not answer/);
+  });
+});
+
+describe('a control channel that answers 200 with something else than its contract', () => {
+  const servers: HttpServer[] = [];
+  afterAll(() => {
+    for (const s of servers) s.close();
+  });
+  /** A fake daemon answering every request 200 with `body` (a string is sent as is). */
+  async function daemonAnswering(body: unknown): Promise<{ port: number; dir: string }> {
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(typeof body === 'string' ? body : JSON.stringify(body));
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const dir = join(root, `c${n++}`);
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(join(dir, 'control-token'), 'tok\n', { mode: 0o600 });
+    return { port: (server.address() as { port: number }).port, dir };
+  }
+  const env = (d: { port: number; dir: string }) => ({ VEND_AGENT_STATE_DIR: d.dir, VEND_AGENT_CONTROL_PORT: String(d.port) });
+
+  it('status: a body without the status fields is refused with one line naming them, exit 76 (not "all well")', async () => {
+    const r = await cli(env(await daemonAnswering({ ok: true })), ['status']);
+    expect(r.code).toBe(EXIT_CODES.badAnswer);
+    expect(r.out).toBe('');
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(
+      /^error: the agent's control channel at http:\/\/127\.0\.0\.1:\d+ answered GET \/v1\/status with something this vend-agent does not understand \(agent: .*enrolment: /,
+    );
+    expect(r.err).not.toMatch(/internal error|\n\s+at /);
+  });
+
+  it('enrol: an unknown enrolment state is refused, exit 76', async () => {
+    const r = await cli(env(await daemonAnswering({ state: 'half-enrolled', message: 'hmm' })), ['enrol']);
+    expect(r.code).toBe(EXIT_CODES.badAnswer);
+    expect(r.err).toMatch(/answered POST \/v1\/enrol with something this vend-agent does not understand \(state: /);
+  });
+
+  it('dispense: a 200 that is not JSON means the outcome is unknown (exit 9), never "vended"', async () => {
+    const r = await cli(env(await daemonAnswering('<html>oops</html>')), ['dispense', '--aisle', '4']);
+    expect(r.code).toBe(EXIT_CODES.outcomeUnknown);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/answered POST \/v1\/dispense with something this vend-agent does not understand \(not JSON\)/);
+    expect(r.err).toMatch(/aisle 4 may still be in progress/);
+  });
+
+  it('dispense: a result without `success` is not taken for a failed vend either (exit 9)', async () => {
+    const result = {
+      dispenseId: 'walkup:ord_1',
+      kind: 'order',
+      commandId: null,
+      orderNumber: 'ord_1',
+      aisle: 4,
+      outcome: 'success',
+      detail: 'ok',
+      motorRan: 'yes',
+    };
+    const r = await cli(env(await daemonAnswering(result)), ['dispense', '--aisle', '4']);
+    expect(r.code).toBe(EXIT_CODES.outcomeUnknown);
+    expect(r.err).toMatch(/\(success: /);
   });
 });

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CONFIG_DEFAULTS, FEATURE_DEFAULTS } from '@vend/protocol';
-import { EXIT_CODES, main } from '../cli.ts';
-import { DispenseBook } from '../spool/book.ts';
-import { FileJournal } from '../spool/journal.ts';
-import { StateDir } from '../state/state-dir.ts';
+import { EXIT_CODES, main } from '../../cli.ts';
+import { DispenseBook } from '../../spool/book.ts';
+import { FileJournal } from '../../spool/journal.ts';
+import { StateDir } from '../../state/state-dir.ts';
 
 // The technician's commands against a state directory with no daemon running (the control port is
 // one nobody listens on): what a technician sees when the agent is down.

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { BlockedReport, DeferralReport, GoodsData } from './gateway.ts';
+
+/**
+ * The agent's loopback control channel (127.0.0.1:8770, spec 2 §8): the body of every answer. The
+ * daemon builds its answers to these schemas (and checks them before sending); `vend-agent status`,
+ * `enrol` and `dispense` parse what they get with them, as the kiosk screen can. Plain `z.object`s:
+ * a field a newer daemon adds is dropped by an older CLI, never a failure.
+ */
+
+/** Every refusal: 400, 401, 404, 409, 413, 421, 502, 503 and 500. */
+export const ControlError = z.object({ error: z.string(), message: z.string() });
+export type ControlError = z.infer<typeof ControlError>;
+
+/** GET /healthz. */
+export const ControlHealth = z.object({ ok: z.literal(true) });
+
+/** Where enrolment stands (POST /v1/enrol; `enrolment` of GET /v1/status, which always carries the stored key id). */
+export const ControlEnrolment = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('enrolled'), keyId: z.string().nullable(), machineCode: z.string().nullable() }),
+  z.object({ state: z.literal('not-enrolled'), message: z.string(), keyId: z.string().nullable().optional() }),
+  /** 428: nothing proves this claimant yet; retried. `since` is epoch ms. */
+  z.object({
+    state: z.literal('waiting-for-arm'),
+    message: z.string(),
+    attempts: z.number().int(),
+    since: z.number(),
+    keyId: z.string().nullable().optional(),
+  }),
+  /** 409: the cloud holds an enrolment this agent cannot use. */
+  z.object({ state: z.literal('conflict'), message: z.string(), keyId: z.string().nullable().optional() }),
+  /** 403: never presented again, never re-enrolled. */
+  z.object({ state: z.literal('revoked'), message: z.string(), keyId: z.string().nullable().optional() }),
+  z.object({
+    state: z.literal('failing'),
+    message: z.string(),
+    status: z.number().int().nullable(),
+    attempts: z.number().int(),
+    keyId: z.string().nullable().optional(),
+  }),
+]);
+export type ControlEnrolment = z.infer<typeof ControlEnrolment>;
+
+const at = z.string().nullable();
+
+/** What the upgrade pipeline knows about how busy the cabinet is. */
+export const ControlQuiet = z.object({
+  vendLockFree: z.boolean(),
+  leased: z.number().int(),
+  spoolDepth: z.number().int(),
+  secondsSinceActivity: z.number().int(),
+});
+
+export const BOARD_STATES = ['unknown', 'ok', 'fault', 'unavailable'] as const;
+export const CONFIG_SOURCES = ['cloud', 'cache', 'defaults'] as const;
+
+/** GET /v1/status: everything `vend-agent status` shows. Times are ISO strings (null: never). */
+export const ControlStatus = z.object({
+  agent: z.object({
+    version: z.string(),
+    pid: z.number().int(),
+    startedAt: z.string(),
+    uptimeSeconds: z.number().int(),
+    stateDir: z.string(),
+    equipmentNo: z.string(),
+    deviceId: z.string(),
+    /** Megabytes: rssMb, heapUsedMb, heapTotalMb, externalMb, arrayBuffersMb. */
+    memory: z.record(z.string(), z.number()),
+  }),
+  enrolment: ControlEnrolment,
+  cloud: z.object({
+    url: z.string(),
+    reachable: z.boolean(),
+    lastAnswerAt: at,
+    lastSuccessAt: at,
+    registeredAt: at,
+    lastError: z.object({ at, leg: z.string(), message: z.string() }).nullable(),
+  }),
+  board: z.object({
+    port: z.string(),
+    state: z.enum(BOARD_STATES),
+    vmcVersion: z.string().nullable(),
+    module: z.string().nullable(),
+    rows: z.number().int().nullable(),
+    columnsPerRow: z.number().int().nullable(),
+    bootId: z.number().int().nullable(),
+    /** What the board reports (lift fault, drop sensor fault, a jammed lane). */
+    problems: z.array(z.string()),
+    checkedAt: at,
+    lastError: z.string().nullable(),
+  }),
+  spool: z.object({
+    depth: z.number().int(),
+    delivered: z.number().int(),
+    duplicates: z.number().int(),
+    /** Reports the cloud refused for good, newest first. */
+    rejected: z.array(z.object({ dispenseId: z.string(), status: z.number().int().nullable(), message: z.string(), at })),
+    lastError: z.object({ at, message: z.string() }).nullable(),
+  }),
+  dispensing: z.object({
+    recovered: z.boolean(),
+    busy: z.boolean(),
+    current: z.string().nullable(),
+    leased: z.number().int(),
+    lastActivityAt: at,
+  }),
+  config: z.object({
+    source: z.enum(CONFIG_SOURCES),
+    machineCode: z.string(),
+    pollInterval: z.number(),
+    heartbeatInterval: z.number(),
+    dispatchMode: z.string(),
+    rows: z.number().int(),
+    columnsPerRow: z.number().int(),
+    /** Masked. */
+    adminPin: z.string().nullable(),
+  }),
+  upgrade: z.object({ deferring: DeferralReport.nullable(), blocked: BlockedReport.nullable(), quiet: ControlQuiet }),
+  /** Newest first, at most 10. */
+  lastErrors: z.array(z.object({ at, source: z.string(), message: z.string() })),
+});
+export type ControlStatus = z.infer<typeof ControlStatus>;
+
+/** POST /v1/dispense: what one walk-up sale came to. */
+export const ControlVendResult = z.object({
+  dispenseId: z.string(),
+  kind: z.enum(['command', 'order']),
+  commandId: z.string().nullable(),
+  orderNumber: z.string().nullable(),
+  aisle: z.number().int(),
+  success: z.boolean(),
+  outcome: z.string(),
+  detail: z.string(),
+  motorRan: z.string(),
+});
+export type ControlVendResult = z.infer<typeof ControlVendResult>;
+
+/** GET /v1/vends: the last vend results, newest first (`at` is epoch ms). */
+export const ControlVends = z.object({
+  vends: z.array(ControlVendResult.extend({ at: z.number(), report: z.enum(['pending', 'delivered', 'rejected']) })),
+});
+export type ControlVends = z.infer<typeof ControlVends>;
+
+/** GET /v1/planogram: the cloud's goods list, cached for 30 s; `stale` (with the error) when the cloud did not answer. */
+export const ControlPlanogram = GoodsData.extend({ stale: z.boolean(), fetchedAt: at, error: z.string().optional() });
+export type ControlPlanogram = z.infer<typeof ControlPlanogram>;
+
+/** POST /v1/upgrade/check: what the upgrade pipeline made of the cloud's offer. */
+export const ControlUpgradeCheck = z.discriminatedUnion('result', [
+  z.object({ result: z.literal('none') }),
+  z.object({ result: z.literal('current'), version: z.string() }),
+  z.object({ result: z.literal('refused'), step: z.number().int(), code: z.string(), reason: z.string(), version: z.string().nullable() }),
+  z.object({ result: z.literal('blocked'), report: BlockedReport, reason: z.string() }),
+  z.object({ result: z.literal('deferred'), report: DeferralReport }),
+  z.object({ result: z.literal('installed'), version: z.string(), from: z.string() }),
+  z.object({ result: z.literal('busy'), reason: z.string() }),
+  z.object({ result: z.literal('error'), reason: z.string() }),
+  /** The daemon runs without the upgrade pipeline. */
+  z.object({ result: z.literal('disabled') }),
+]);
+export type ControlUpgradeCheck = z.infer<typeof ControlUpgradeCheck>;
