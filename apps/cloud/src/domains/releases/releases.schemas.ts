@@ -88,18 +88,9 @@ export const ProgressCounts = z.object({
 });
 export type ProgressCounts = z.infer<typeof ProgressCounts>;
 
-export const RolloutCurrent = z.object({
-  targetVersion: z.string(),
-  phase: z.enum(ROLLOUT_PHASES),
-  /** Canary machine codes (an operator sees only their own). */
-  canary: z.array(z.string()),
-  percent: z.number().int(),
-  allowDowngrade: z.boolean(),
-  note: z.string(),
-  holdReason: z.string().nullable(),
-  heldAt: z.string().nullable(),
+/** The rollout as `/api/v1/rollouts` shows it: the admin answer's fields (its creation time, not `setAt`) and its progress. */
+export const RolloutCurrent = RolloutData.omit({ setAt: true }).extend({
   createdAt: z.string(),
-  updatedAt: z.string(),
   /** Counted when read, over the caller's machines (an operator: their own cabinets). */
   progress: ProgressCounts,
 });
