@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { ManualClock } from '@vend/protocol';
 import { hashSecret } from '../../crypto/secrets.ts';
 import { formatScopes, type Scope } from '../../http/scopes.ts';
-import type { TestServer } from '../../testing/harness.ts';
+import { call, type TestServer } from '../../testing/harness.ts';
+import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 
 /** Test factories for the remote-dispense and background-loop suites (never imported by production code). */
 
@@ -112,4 +113,61 @@ export async function auditActions(t: TestServer, resource: string): Promise<str
 
 export function manual(t: TestServer): ManualClock {
   return t.clock as ManualClock;
+}
+
+export const alice = { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey };
+export const bob = { 'x-api-key': SANDBOX_CREDENTIALS.bob.apiKey };
+export const admin = { 'x-api-key': SANDBOX_CREDENTIALS.admin.apiKey };
+export const factory = { 'x-api-key': SANDBOX_CREDENTIALS.factory.apiKey };
+
+export interface Command {
+  commandId: string;
+  machineNo: string;
+  channel: string;
+  aisleNo: number;
+  reason: string;
+  externalRef: string | null;
+  status: string;
+  outcome: string | null;
+  detail: string | null;
+  orderNumber: string | null;
+  createdAt: string;
+  ackedAt: string | null;
+  expiredAt: string | null;
+  duplicate?: boolean;
+  alreadyAcknowledged?: boolean;
+  order?: { orderNumber: string; payStatus: string; paidPrice: number; chargedCents: number; channel: string; payMethod: string } | null;
+}
+export type Env<T> = { code: number; message: string; data: T };
+
+export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+0000$/;
+
+/** Every test starts from known aisles on both of alice's machines and bob's: stocked, not faulted, known prices. */
+export async function resetAisles(t: TestServer): Promise<void> {
+  for (const m of [ALICE_MACHINE, ALICE_MACHINE_2, BOB_MACHINE])
+    for (let a = 1; a <= 10; a++) await setAisle(t, m, a, { stock: 5, faulted: false, priceCents: 100 + a * 25 });
+}
+
+/** The remote-dispense API of a running test server, as the commands suites call it. */
+export function commandsApi(server: () => TestServer) {
+  const enqueue = (body: Record<string, unknown>, headers = alice, machineNo = ALICE_MACHINE) =>
+    call<Env<Command>>(server().url, 'POST', `/api/v1/machines/${machineNo}/commands/dispense`, { headers, json: body });
+  const ack = (commandId: string, body: Record<string, unknown>, headers = alice, machineNo = ALICE_MACHINE) => {
+    manual(server()).advance(1); // the ack's audit record sorts after the enqueue's
+    return call<Env<Command>>(server().url, 'POST', `/api/v1/machines/${machineNo}/commands/${commandId}/ack`, { headers, json: body });
+  };
+  const pending = (headers = alice, machineNo = ALICE_MACHINE) =>
+    call<Env<Command[]>>(server().url, 'GET', `/api/v1/machines/${machineNo}/commands/pending`, { headers });
+  const countCommands = async () =>
+    Number(
+      (
+        await server()
+          .ctx.database.db.selectFrom('dispense_commands')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const ordersOf = (commandId: string) => server().ctx.database.db.selectFrom('orders').selectAll().where('command_id', '=', commandId).execute();
+
+  return { enqueue, ack, pending, countCommands, ordersOf };
 }
