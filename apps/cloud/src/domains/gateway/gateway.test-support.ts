@@ -91,3 +91,34 @@ export async function aisleStock(t: TestServer, serial: string, aisleNo: number)
     .executeTakeFirstOrThrow();
   return row.current_stock;
 }
+
+export type Leg = readonly [method: 'GET' | 'POST', path: string];
+/** Legs the fleet secret serves (spec 2 §5: bootstrap and the selling legs). */
+export const FLEET_LEGS: Leg[] = [
+  ['POST', '/cabinet/register'],
+  ['POST', '/cabinet/enrol'],
+  ['GET', '/cabinet/config'],
+  ['GET', '/cabinet/goods'],
+  ['POST', '/cabinet/createOrder'],
+];
+export const KEY_LEGS: Leg[] = [
+  ['POST', '/cabinet/register'],
+  ['POST', '/cabinet/heartbeat'],
+  ['GET', '/cabinet/config'],
+  ['GET', '/cabinet/goods'],
+  ['POST', '/cabinet/createOrder'],
+  ['GET', '/cabinet/pending'],
+  ['GET', '/cabinet/upgrade'],
+];
+export const BODY: Record<string, unknown> = { aisleNo: 1, quantity: 1 };
+
+/** One call of a leg with its usual body (POST) and the given headers, body fields and query. */
+export function send(
+  t: { url: string },
+  [method, path]: Leg,
+  headers: Record<string, string>,
+  json: Record<string, unknown> = {},
+  query?: Record<string, string>,
+) {
+  return call(t.url, method, path, { headers, ...(method === 'POST' ? { json: { ...BODY, ...json } } : {}), ...(query ? { query } : {}) });
+}
