@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 // The trial-guard unit's ExecCondition line, run by sh as systemd would (with `$$` unescaped and the
 // install root moved to a temp directory), against launchers that answer `upgrade trial-expired` with
-// a chosen exit code. What `trial-expired` itself decides is tested in apps/agent/src/upgrade/manager.int.test.ts.
+// a chosen exit code. What `trial-expired` itself decides is tested in apps/agent/src/upgrade/manager.boot.int.test.ts.
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const unitDir = path.join(ROOT, 'apps/agent/packaging');

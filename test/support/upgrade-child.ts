@@ -34,7 +34,7 @@ const manager = new UpgradeManager({
   clock: systemClock,
   // The in-process health timeout here is 2 s, so the boot guard's own deadline (an attempt counted more
   // than the timeout ago in this kernel boot) would revert between two children. These tests are about
-  // SIGKILL consistency; an unknown boot id turns that deadline off (it is tested in manager.int.test.ts).
+  // SIGKILL consistency; an unknown boot id turns that deadline off (it is tested in manager.boot.int.test.ts).
   machine: { bootId: () => null, monotonicMs: () => 0 },
   releasePublicKey: args.publicKey,
   artifactPrefix: args.prefix,
