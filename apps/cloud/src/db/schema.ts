@@ -387,6 +387,102 @@ export interface AdPlayRecordsTable {
   played_at: number;
   duration_ms: number | null;
   received_at: number;
+  /** The programmatic fill this showing played (0010); null for direct-sold and house plays. */
+  lease_id: string | null;
+}
+
+/** Media measured from its bytes (0010); the bytes live under DATA_DIR/media/<sha256>. */
+export interface CreativesTable {
+  id: string;
+  operator_id: string;
+  sha256: string;
+  media_type: string;
+  /** `image` or `video`. */
+  kind: string;
+  width: number;
+  height: number;
+  duration_ms: number | null;
+  bytes: number;
+  /** `upload` or `contentx` (studio). */
+  source: string;
+  contentx_ref: string | null;
+  created_at: number;
+}
+
+/** A direct-sold campaign (0010). Money in integer cents; times epoch ms. */
+export interface CampaignsTable {
+  id: string;
+  operator_id: string;
+  name: string;
+  sponsor_name: string;
+  sponsor_type: string;
+  /** `draft`, `active`, `paused`, `completed`. */
+  status: string;
+  target_machines_json: string | null;
+  target_geo_json: string | null;
+  weight: Generated<number>;
+  flight_start: number | null;
+  flight_end: number | null;
+  /** `flat-monthly` (rate = per machine per month) or `cpm` (rate = per 1000 impressions). */
+  pricing_model: string;
+  rate_cents: number;
+  creative_id: string | null;
+  creative_source: string | null;
+  contentx_ref: string | null;
+  generations: Generated<number>;
+  source_qr_id: string | null;
+  source_machine_no: string | null;
+  activated_at: number | null;
+  /** When it was completed (revenue stops growing there). */
+  ended_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An operator's own attract-loop content (0010): `pending`, `approved`, `retired`. */
+export interface ScreensaversTable {
+  id: string;
+  operator_id: string;
+  name: string;
+  creative_id: string;
+  /** Machine codes it runs on; null = every machine of the operator. */
+  machines_json: string | null;
+  status: string;
+  reviewed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A programmatic slot leased from a supply adapter for one machine (0010). */
+export interface AdFillsTable {
+  lease_id: string;
+  machine_id: string;
+  provider: string;
+  asset_url: string;
+  media_type: string;
+  pop_url: string;
+  /** Net CPM in thousandths of a currency unit (12.0 → 12000). */
+  net_cpm_millis: number;
+  expires_at: number;
+  created_at: number;
+  played_at: number | null;
+  /** Set once, by the one proof-of-play report that fires the URL. */
+  pop_claimed_at: number | null;
+  pop_fired_at: number | null;
+  pop_attempts: Generated<number>;
+  pop_error: string | null;
+}
+
+/** The built-in mock SSP's own book of leases (0010): an outside party's state, kept here for the sandbox. */
+export interface SspMockLeasesTable {
+  lease_id: string;
+  device_id: string;
+  venue_id: string | null;
+  asset_url: string;
+  net_cpm_millis: number;
+  issued_at: number;
+  expires_at: number;
+  popped_at: number | null;
 }
 
 /** A published agent release (0005): immutable once written; `version_key` is the sortable normalised version. */
@@ -489,6 +585,11 @@ export interface DB {
   cabinet_status: CabinetStatusTable;
   dispense_reports: DispenseReportsTable;
   ad_play_records: AdPlayRecordsTable;
+  creatives: CreativesTable;
+  campaigns: CampaignsTable;
+  screensavers: ScreensaversTable;
+  ad_fills: AdFillsTable;
+  ssp_mock_leases: SspMockLeasesTable;
 }
 
 export type OperatorRow = Selectable<OperatorsTable>;
@@ -506,3 +607,8 @@ export type AgentReleaseRow = Selectable<AgentReleasesTable>;
 export type AgentRolloutRow = Selectable<AgentRolloutTable>;
 export type AgentPinRow = Selectable<AgentPinsTable>;
 export type RolloutProgressRow = Selectable<RolloutProgressTable>;
+export type CreativeRow = Selectable<CreativesTable>;
+export type CampaignRow = Selectable<CampaignsTable>;
+export type ScreensaverRow = Selectable<ScreensaversTable>;
+export type AdFillRow = Selectable<AdFillsTable>;
+export type AdPlayRow = Selectable<AdPlayRecordsTable>;

@@ -8,6 +8,7 @@ import * as m0006 from './0006_gateway_identity_changes.ts';
 import * as m0007 from './0007_rollout_progress.ts';
 import * as m0008 from './0008_cabinet_report_memory.ts';
 import * as m0009 from './0009_order_request_ref.ts';
+import * as m0010 from './0010_screen_ads.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007_rollout_progress': m0007,
   '0008_cabinet_report_memory': m0008,
   '0009_order_request_ref': m0009,
+  '0010_screen_ads': m0010,
 };
