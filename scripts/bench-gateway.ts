@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
-import { fetchBytes, measure as measureWith, startProcess, stop, type Row } from './bench-support.ts';
+import { fetchBytes, measure as measureWith, startBaseline, startProcess, stop, type Row } from './bench-support.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CABINETS = Math.max(100, Number(process.argv[2] ?? 10_000));
@@ -30,44 +30,6 @@ const tsx = path.join(root, 'node_modules/.bin/tsx');
 function run(cmd: string, args: string[]): Promise<void> {
   const child = spawn(cmd, args, { env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'inherit', 'inherit'] });
   return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}`)))));
-}
-
-/** A server in its own process answering every request with `body` (node:http, or Express 5 tuned). */
-function startBaseline(kind: 'node' | 'express', bodies: Record<string, Buffer>): Promise<{ child: ChildProcess; url: string }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-bench-'));
-  const files: Record<string, string> = {};
-  for (const [p, b] of Object.entries(bodies)) {
-    files[p] = path.join(dir, `${Object.keys(files).length}.json`);
-    fs.writeFileSync(files[p], b);
-  }
-  const node = `
-    const http = require('node:http');
-    const fs = require('node:fs');
-    const bodies = Object.fromEntries(Object.entries(${JSON.stringify(files)}).map(([p, f]) => [p, fs.readFileSync(f)]));
-    const server = http.createServer((req, res) => {
-      req.resume();
-      req.on('end', () => { const body = bodies[req.url.split('?')[0]]; res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }); res.end(body); });
-    });
-    server.keepAliveTimeout = 65000;
-    server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
-    process.on('SIGTERM', () => process.exit(0));`;
-  const express = `
-    const { createRequire } = require('node:module');
-    const fs = require('node:fs');
-    const express = createRequire(${JSON.stringify(path.join(root, 'apps/cloud/package.json'))})('express');
-    const app = express();
-    app.disable('x-powered-by');
-    app.set('etag', false);
-    app.use(express.json());
-    for (const [p, f] of Object.entries(${JSON.stringify(files)})) {
-      const body = fs.readFileSync(f);
-      app.all(p, (req, res) => res.status(200).type('application/json').send(body));
-    }
-    const server = require('node:http').createServer(app);
-    server.keepAliveTimeout = 65000;
-    server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
-    process.on('SIGTERM', () => process.exit(0));`;
-  return startProcess(process.execPath, ['-e', kind === 'node' ? node : express], {}, /listening on (http:\/\/\S+)/);
 }
 
 /** Requests that walk the fleet round robin, each presenting its cabinet's key and echoing its last witness. */

@@ -1,6 +1,12 @@
 /** What the HTTP benchmarks share: child processes that announce their URL, and one autocannon measurement. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface Row {
   name: string;
@@ -53,4 +59,42 @@ export async function fetchBytes(url: string, init: RequestInit): Promise<Buffer
   const res = await fetch(url, init);
   if (res.status !== 200) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
   return Buffer.from(await res.arrayBuffer());
+}
+
+/** A server in its own process answering every request with `body` (node:http, or Express 5 tuned). */
+export function startBaseline(kind: 'node' | 'express', bodies: Record<string, Buffer>): Promise<{ child: ChildProcess; url: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-bench-'));
+  const files: Record<string, string> = {};
+  for (const [p, b] of Object.entries(bodies)) {
+    files[p] = path.join(dir, `${Object.keys(files).length}.json`);
+    fs.writeFileSync(files[p], b);
+  }
+  const node = `
+    const http = require('node:http');
+    const fs = require('node:fs');
+    const bodies = Object.fromEntries(Object.entries(${JSON.stringify(files)}).map(([p, f]) => [p, fs.readFileSync(f)]));
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => { const body = bodies[req.url.split('?')[0]]; res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }); res.end(body); });
+    });
+    server.keepAliveTimeout = 65000;
+    server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+    process.on('SIGTERM', () => process.exit(0));`;
+  const express = `
+    const { createRequire } = require('node:module');
+    const fs = require('node:fs');
+    const express = createRequire(${JSON.stringify(path.join(root, 'apps/cloud/package.json'))})('express');
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('etag', false);
+    app.use(express.json());
+    for (const [p, f] of Object.entries(${JSON.stringify(files)})) {
+      const body = fs.readFileSync(f);
+      app.all(p, (req, res) => res.status(200).type('application/json').send(body));
+    }
+    const server = require('node:http').createServer(app);
+    server.keepAliveTimeout = 65000;
+    server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+    process.on('SIGTERM', () => process.exit(0));`;
+  return startProcess(process.execPath, ['-e', kind === 'node' ? node : express], {}, /listening on (http:\/\/\S+)/);
 }

@@ -4,6 +4,10 @@ import { createStore, type Store } from './db/store.ts';
 import type { DB } from './db/schema.ts';
 import { AuditRepo } from './http/audit.repo.ts';
 import { AccountsRepo } from './domains/accounts/accounts.repo.ts';
+import { AdDeliveryRepo } from './domains/ad-delivery/ad-delivery.repo.ts';
+import { CampaignsRepo } from './domains/campaigns/campaigns.repo.ts';
+import { CreativesRepo } from './domains/creatives/creatives.repo.ts';
+import { ScreensaversRepo } from './domains/screensavers/screensavers.repo.ts';
 import { AuthRepo } from './domains/auth/auth.repo.ts';
 import { CommandsRepo } from './domains/commands/commands.repo.ts';
 import { DeviceCredentialsRepo } from './domains/device-credentials/device-credentials.repo.ts';
@@ -49,6 +53,18 @@ export class Repos {
   }
   get accounts(): AccountsRepo {
     return this.#once('accounts', (db) => new AccountsRepo(db));
+  }
+  get adDelivery(): AdDeliveryRepo {
+    return this.#once('adDelivery', (db) => new AdDeliveryRepo(db));
+  }
+  get campaigns(): CampaignsRepo {
+    return this.#once('campaigns', (db) => new CampaignsRepo(db));
+  }
+  get creatives(): CreativesRepo {
+    return this.#once('creatives', (db) => new CreativesRepo(db));
+  }
+  get screensavers(): ScreensaversRepo {
+    return this.#once('screensavers', (db) => new ScreensaversRepo(db));
   }
   get auth(): AuthRepo {
     return this.#once('auth', (db) => new AuthRepo(db));

@@ -377,7 +377,12 @@ export const SaveAdRecordRequest = z.union([
   ApkSerialCarrier.extend({ records: z.array(AdPlayRecord).min(1).max(AD_RECORDS_MAX) }),
   ApkSerialCarrier.extend(AdPlayRecord.shape),
 ]);
-export const SaveAdRecordData = z.object({ accepted: z.number().int(), duplicates: z.number().int() });
+export const SaveAdRecordData = z.object({
+  accepted: z.number().int(),
+  duplicates: z.number().int(),
+  /** Records naming a campaign that is not one of this machine operator's: kept, credited to no campaign. */
+  unattributed: z.number().int(),
+});
 export type SaveAdRecordData = z.infer<typeof SaveAdRecordData>;
 
 export const ApkUpRequest = ApkSerialCarrier.extend({ apkVersion: versionField.optional(), version: versionField.optional() });

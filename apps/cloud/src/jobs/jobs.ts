@@ -6,11 +6,12 @@ import type { AuditLog } from '../http/audit.ts';
 import type { AppStore } from '../repos.ts';
 import type { CommandsService } from '../domains/commands/commands.service.ts';
 import type { AgentFleetService } from '../domains/releases/agent-fleet.service.ts';
+import type { AdDeliveryService } from '../domains/ad-delivery/ad-delivery.service.ts';
 import { createLease, type LeaderLease } from './lease.ts';
 import { Loop, type LoopWork } from './loop.ts';
 
 /** How often each loop ticks. The decision loop ticks often so a missing outcome is ruled soon after its timeout. */
-export const INTERVALS_MS = { refundSweep: 60_000, dispenseDecision: 5_000, rolloutSweep: 60_000 } as const;
+export const INTERVALS_MS = { refundSweep: 60_000, dispenseDecision: 5_000, rolloutSweep: 60_000, popRetry: 60_000 } as const;
 /** Most items one sweep resolves; the rest wait for the next tick. */
 const BATCH = 500;
 
@@ -25,6 +26,8 @@ export interface JobsDeps {
   commands: CommandsService;
   /** Counts rollout progress (the rollout sweep). */
   releases: Pick<AgentFleetService, 'recordProgress'>;
+  /** Fires programmatic proofs of play whose first try failed (the PoP retry). */
+  ads: Pick<AdDeliveryService, 'retryPops'>;
   config: Pick<Config, 'jobs' | 'pod' | 'redisKeyPrefix'>;
 }
 
@@ -99,6 +102,7 @@ export class Jobs {
   readonly refundSweep: Loop;
   readonly dispenseDecision: Loop;
   readonly rolloutSweep: RolloutSweep;
+  readonly popRetry: Loop;
   private readonly pod: string;
 
   constructor(d: JobsDeps) {
@@ -138,10 +142,17 @@ export class Jobs {
       intervalMs: INTERVALS_MS.rolloutSweep,
       work: rolloutSweepWork(d),
     });
+    this.popRetry = new Loop({
+      ...common,
+      name: 'pop-retry',
+      description: 'fires the proof-of-play URLs of programmatic plays whose first call failed (at most 5 tries each; resolved: fired)',
+      intervalMs: INTERVALS_MS.popRetry,
+      work: () => d.ads.retryPops(),
+    });
   }
 
   all(): Loop[] {
-    return [this.refundSweep, this.dispenseDecision, this.rolloutSweep];
+    return [this.refundSweep, this.dispenseDecision, this.rolloutSweep, this.popRetry];
   }
 
   status(name: 'refund-sweep' | 'dispense-decision' | 'rollout-sweep') {

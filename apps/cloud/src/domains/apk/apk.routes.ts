@@ -79,14 +79,14 @@ export function apkRoutes({ docs }: RouteKit, cabinet: CabinetGuard, service: Ap
       method: 'get',
       path: '/apk/getAd',
       tag,
-      summary: 'The attract loop (house content until campaigns are assembled)',
+      summary: 'The attract loop of the machine, assembled on each call: direct-sold campaigns in flight (by weight), approved screensavers, programmatic fill (at most 3), house content padding the tail',
       auth: 'device',
       query: SerialQuery,
       response: AdLoopData,
       errors,
     },
     auth({ leg: 'apk.getAd', query: SerialQuery }),
-    (_input, req, res) => sendOk(res, service.adLoop(cabinetOf(req))),
+    async (_input, req, res) => sendOk(res, await service.adLoop(cabinetOf(req))),
   );
 
   defineRoute(
@@ -96,7 +96,7 @@ export function apkRoutes({ docs }: RouteKit, cabinet: CabinetGuard, service: Ap
       method: 'post',
       path: '/apk/saveAdRecord',
       tag,
-      summary: 'Proof of play: a single record or {records: [...]}',
+      summary: 'Proof of play: a single record or {records: [...]}; a retried showing counts once; a programmatic showing fires its proof-of-play URL once',
       auth: 'device',
       body: SaveAdRecordRequest,
       response: SaveAdRecordData,

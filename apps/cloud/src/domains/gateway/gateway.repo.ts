@@ -1,8 +1,8 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
-import type { AdPlayRecordsTable, CabinetStatusTable, DB, DispenseReportsTable } from '../../db/schema.ts';
+import type { CabinetStatusTable, DB, DispenseReportsTable } from '../../db/schema.ts';
 
-/** SQL of the cabinet gateway, the one writer of `cabinet_status`, `dispense_reports` and `ad_play_records`. */
+/** SQL of the cabinet gateway, the one writer of `cabinet_status` and `dispense_reports`. */
 export class GatewayRepo {
   constructor(
     private readonly db: Kysely<DB>,
@@ -66,15 +66,5 @@ export class GatewayRepo {
 
   async setReportStatus(dispenseId: string, status: string | null): Promise<void> {
     await this.db.updateTable('dispense_reports').set({ status }).where('dispense_id', '=', dispenseId).execute();
-  }
-
-  /** A proof-of-play row; false when this showing (machine, entry, time) was already recorded. */
-  async insertPlay(row: Insertable<AdPlayRecordsTable>): Promise<boolean> {
-    const r = await this.db
-      .insertInto('ad_play_records')
-      .values(row)
-      .onConflict((oc) => oc.columns(['machine_id', 'entry_id', 'played_at']).doNothing())
-      .executeTakeFirst();
-    return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 }

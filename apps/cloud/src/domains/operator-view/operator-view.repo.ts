@@ -16,7 +16,7 @@ export class OperatorViewRepo {
     return this.db
       .selectFrom('machines')
       .leftJoin('operators', 'operators.id', 'machines.operator_id')
-      .select(['machines.id', 'machines.last_seen', 'operators.currency'])
+      .select(['machines.id', 'machines.operator_id', 'machines.last_seen', 'operators.currency'])
       .where('machines.machine_no', '=', machineNo)
       .executeTakeFirstOrThrow();
   }

@@ -4,6 +4,7 @@ import type { AppStore } from '../../repos.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { MachinesService } from '../machines/machines.service.ts';
+import type { CampaignReportsService } from '../campaigns/campaign-reports.service.ts';
 import type { InventoryService } from '../inventory/inventory.service.ts';
 import type { OperatorView } from './operator-view.schemas.ts';
 import { advertiseQrId, qrPng } from './qr.ts';
@@ -29,6 +30,8 @@ export interface OperatorViewDeps {
   machines: MachinesService;
   /** Its aisles, for the stock rollups. */
   inventory: InventoryService;
+  /** What its screen earns from advertising. */
+  screenAds: Pick<CampaignReportsService, 'machineMoney'>;
   /** `publicBaseUrl`: the address QR codes point at (else the request's origin); `dataKey` derives the stable qrId. */
   config: Pick<Config, 'publicBaseUrl' | 'dataKey'>;
 }
@@ -48,11 +51,12 @@ export class OperatorViewService {
       const s = await repo.sales(row.id, from);
       return { orders: s.orders, gross: centsToDecimal(s.grossCents), refunded: centsToDecimal(s.refundedCents) };
     };
-    const [todayB, week, month, freeDrops] = await Promise.all([
+    const [todayB, week, month, freeDrops, screenAds] = await Promise.all([
       bucket(today),
       bucket(today - 6 * DAY),
       bucket(today - 29 * DAY),
       repo.freeDrops(row.id, today - 29 * DAY),
+      this.deps.screenAds.machineMoney({ id: row.id, machine_no: machine.machineNo, operator_id: row.operator_id }),
     ]);
     const aisles = inv.aisles;
     const capacity = aisles.reduce((n, a) => n + a.maxStock, 0);
@@ -80,9 +84,9 @@ export class OperatorViewService {
       money: {
         currency: row.currency,
         sales30Days: month.gross,
-        // Screen advertising and the prize game arrive with their own issues; until then nothing
-        // is sold or played, and the view says so with zeros rather than estimates.
-        screenAds: { estRevenue30Days: 0, activeCampaigns: 0 },
+        screenAds,
+        // The prize game arrives with its own issue; until then nothing is played, and the view
+        // says so with zeros rather than estimates.
         freeProduct: { drops30Days: freeDrops },
         game: { plays30Days: 0, prizeCost30Days: 0 },
       },

@@ -1,0 +1,29 @@
+import { Router } from 'express';
+import { principalOf } from '../../http/authenticate.ts';
+import { sendOk } from '../../http/envelope.ts';
+import { defineRoute, type RouteKit } from '../../http/route.ts';
+import type { ProofOfPlayService } from './proof-of-play.service.ts';
+import { PlayPage, ProofOfPlayQuery } from './proof-of-play.schemas.ts';
+
+/** `GET /api/v1/dooh/proof-of-play`: the play ledger of the caller's machines. */
+export function proofOfPlayRoutes({ docs, guard }: RouteKit, service: ProofOfPlayService): Router {
+  const r = Router();
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'get',
+      path: '/api/v1/dooh/proof-of-play',
+      tag: 'screen ads',
+      summary: "The play ledger of the caller's machines, newest first: one row per creative per machine per showing",
+      auth: 'operator',
+      scopes: ['ads:read'],
+      query: ProofOfPlayQuery,
+      response: PlayPage,
+      errors: [404],
+    },
+    guard('ads:read'),
+    async ({ query }, req, res) => sendOk(res, await service.list(principalOf(req), query)),
+  );
+  return r;
+}
