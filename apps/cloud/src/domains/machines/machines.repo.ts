@@ -218,17 +218,7 @@ export class MachinesRepo {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     const records = await this.screened(f)
-      .select([
-        'm.machine_no',
-        'm.name',
-        'm.status',
-        'm.last_seen',
-        'm.lat',
-        'm.lng',
-        'm.time_zone',
-        'm.screen_json',
-        'o.email as operator_email',
-      ])
+      .select(['m.machine_no', 'm.name', 'm.status', 'm.last_seen', 'm.lat', 'm.lng', 'm.time_zone', 'm.screen_json', 'o.email as operator_email'])
       .orderBy('m.machine_no')
       .limit(limit)
       .offset(offset)

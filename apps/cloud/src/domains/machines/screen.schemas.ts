@@ -67,11 +67,12 @@ const OperatingHours = z
   .superRefine((hours, ctx) => {
     for (const issue of checkHours(hours)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   })
-  .transform((hours) =>
-    Object.fromEntries(DAYS.map((d) => [d, [...(hours[d] ?? [])].sort((a, b) => a.open.localeCompare(b.open))])) as Record<
-      (typeof DAYS)[number],
-      { open: string; close: string }[]
-    >,
+  .transform(
+    (hours) =>
+      Object.fromEntries(DAYS.map((d) => [d, [...(hours[d] ?? [])].sort((a, b) => a.open.localeCompare(b.open))])) as Record<
+        (typeof DAYS)[number],
+        { open: string; close: string }[]
+      >,
   );
 
 const Loop = z
@@ -119,14 +120,20 @@ export const ScreenBody = z.strictObject({
     diagonalInches: z.number().min(5, 'panel.diagonalInches must be between 5 and 400').max(400, 'panel.diagonalInches must be between 5 and 400'),
   }),
   resolution: z.strictObject({
-    width: z.number().int().min(120, 'resolution.width must be between 120 and 16384 pixels').max(16384, 'resolution.width must be between 120 and 16384 pixels'),
-    height: z.number().int().min(120, 'resolution.height must be between 120 and 16384 pixels').max(16384, 'resolution.height must be between 120 and 16384 pixels'),
+    width: z
+      .number()
+      .int()
+      .min(120, 'resolution.width must be between 120 and 16384 pixels')
+      .max(16384, 'resolution.width must be between 120 and 16384 pixels'),
+    height: z
+      .number()
+      .int()
+      .min(120, 'resolution.height must be between 120 and 16384 pixels')
+      .max(16384, 'resolution.height must be between 120 and 16384 pixels'),
   }),
   venueName: required('venueName', 100),
   address: Address,
-  geo: Geo.nullable()
-    .default(null)
-    .describe('the screen’s own coordinates; null: the machine’s placement coordinates stand in'),
+  geo: Geo.nullable().default(null).describe('the screen’s own coordinates; null: the machine’s placement coordinates stand in'),
   operatingHours: OperatingHours.nullable()
     .default(null)
     .describe(

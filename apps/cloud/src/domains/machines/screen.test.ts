@@ -4,16 +4,10 @@ import { AppError } from '../../http/errors.ts';
 import { childrenOf, VENUE_TYPES, venueTypeById } from './openooh-venues.ts';
 import { ScreenBody, type ScreenInput } from './screen.schemas.ts';
 import { checkHours, isCountryCode, normalizeCity, normalizePostalCode } from './screen-rules.ts';
+import { screenBody } from './screen.test-support.ts';
 import { impressionsPerPlayOf, loopShapeOf, screenInCity, screenInPostalCodes, screenOf } from './screen.ts';
 
-/** A minimal valid body: everything optional left out. */
-export const minimalScreen = () => ({
-  panel: { diagonalInches: 32 },
-  resolution: { width: 1080, height: 1920 },
-  venueName: 'Penn Station Concourse',
-  address: { line1: '7th Ave & 32nd St', city: 'New York', country: 'US' },
-  venueCategoryId: 10602,
-});
+const minimalScreen = () => screenBody();
 
 const parse = (body: unknown): ScreenInput => parseInput(ScreenBody, body, 'body');
 
@@ -183,7 +177,13 @@ describe('the OpenOOH taxonomy', () => {
   });
 
   it('looks types up by id with their path and full name', () => {
-    expect(venueTypeById(20302)).toMatchObject({ name: 'Check Out', tier: 'grandchild', parentId: 203, idPath: [2, 203, 20302], fullName: 'Retail / Grocery / Check Out' });
+    expect(venueTypeById(20302)).toMatchObject({
+      name: 'Check Out',
+      tier: 'grandchild',
+      parentId: 203,
+      idPath: [2, 203, 20302],
+      fullName: 'Retail / Grocery / Check Out',
+    });
     expect(venueTypeById(202)).toMatchObject({ name: 'Convenience Stores', tier: 'child', hasChildren: false, fullName: 'Retail / Convenience Stores' });
     expect(venueTypeById(40101)?.slug).toBe('health_beauty.gyms.lobby');
     expect(venueTypeById(999)).toBeUndefined();
@@ -192,7 +192,12 @@ describe('the OpenOOH taxonomy', () => {
 });
 
 describe('what other domains read', () => {
-  const block = parse({ ...minimalScreen(), loop: { slots: 6, slotSeconds: 10 }, impressionsPerPlay: 2.5, address: { line1: 'x', city: 'New  York', postalCode: '10001', country: 'US' } });
+  const block = parse({
+    ...minimalScreen(),
+    loop: { slots: 6, slotSeconds: 10 },
+    impressionsPerPlay: 2.5,
+    address: { line1: 'x', city: 'New  York', postalCode: '10001', country: 'US' },
+  });
 
   it('screenOf reads the stored block, and null for none or anything that is not a block', () => {
     expect(screenOf({ screen_json: JSON.stringify(block) })).toEqual(block);
