@@ -31,9 +31,10 @@ const optional = (field: string, max: number) =>
     .transform((s) => (s ? s : null));
 
 const HHMM = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
+const HHMM_OR_24 = /^(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/;
 const Interval = z.strictObject({
   open: z.string().regex(HHMM, 'open must be a time HH:MM between 00:00 and 23:59'),
-  close: z.string().refine((s) => HHMM.test(s) || s === '24:00', 'close must be a time HH:MM between 00:01 and 24:00'),
+  close: z.string().regex(HHMM_OR_24, 'close must be a time HH:MM between 00:00 and 24:00'),
 });
 const Day = z.array(Interval).max(4, 'at most 4 opening intervals a day');
 
@@ -46,12 +47,14 @@ const Address = z.strictObject({
   city: required('address.city', 100).transform(normalizeCity),
   region: optional('address.region', 100),
   postalCode: optional('address.postalCode', 16)
+    .describe('letters, digits, spaces and hyphens; stored trimmed and uppercased')
     .transform((s) => (s === null ? null : normalizePostalCode(s)))
     .refine((s) => s === null || POSTAL_CODE.test(s), 'address.postalCode must be letters, digits, spaces and hyphens'),
   country: z
     .string()
     .transform((s) => s.trim().toUpperCase())
-    .refine(isCountryCode, 'address.country must be an ISO 3166-1 alpha-2 country code such as "US" or "GB"'),
+    .refine(isCountryCode, 'address.country must be an ISO 3166-1 alpha-2 country code such as "US" or "GB"')
+    .describe('ISO 3166-1 alpha-2 (any case; stored uppercased)'),
 });
 
 const Geo = z
