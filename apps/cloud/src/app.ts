@@ -22,6 +22,7 @@ import { apkRoutes } from './domains/apk/apk.routes.ts';
 import { deviceCredentialsRoutes } from './domains/device-credentials/device-credentials.routes.ts';
 import { factoryBuildsRoutes } from './domains/device-credentials/factory-builds.routes.ts';
 import { releasesRoutes } from './domains/releases/releases.routes.ts';
+import { doohInventoryRoutes } from './domains/dooh/dooh-inventory.routes.ts';
 
 /** Builds the HTTP application from an already-constructed context. No I/O happens here. */
 export function createApp(ctx: AppContext, services: Services): Express {
@@ -80,6 +81,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(commandsRoutes(kit, s.commands));
   app.use(jobsRoutes(kit, s.jobs));
   app.use(releasesRoutes(kit, s.releaseRegistry, s.rollouts, s.upgradeOffers, s.agentFleet));
+  app.use(doohInventoryRoutes(kit, s.doohInventory));
 
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.logger, ctx.metrics));

@@ -33,6 +33,7 @@ import { DispenseReportsService } from './domains/gateway/dispense-reports.servi
 import { PendingPollService } from './domains/gateway/pending-poll.service.ts';
 import { cabinetGuard, type CabinetGuard } from './domains/gateway/device-auth.ts';
 import { ApkService } from './domains/apk/apk.service.ts';
+import { DoohInventoryService } from './domains/dooh/dooh-inventory.service.ts';
 
 /**
  * Every service of the cloud, each built exactly once (in `createServices`). Route factories and
@@ -78,6 +79,8 @@ export interface Services {
   /** The cabinet credential check every gateway and family-A leg starts with. */
   cabinetGuard: CabinetGuard;
   apk: ApkService;
+  /** The DOOH screen inventory export and the OpenOOH venue taxonomy. */
+  doohInventory: DoohInventoryService;
   /** The background loops and their leader lease; started by main.ts (startJobs), read by the status endpoints. */
   jobs: Jobs;
 }
@@ -154,6 +157,7 @@ export function createServices(ctx: AppContext): Services {
     pendingPoll: new PendingPollService({ clock, commands, notifier: ctx.pendingNotifier }),
     cabinetGuard: cabinetGuard(deviceKeys, gateway, config.fleetSecret),
     apk: new ApkService({ store, clock, gateway }),
+    doohInventory: new DoohInventoryService({ store, clock }),
     jobs: new Jobs({ store, clock, audit, logger: ctx.logger, redis: ctx.redis, commands, releases: agentFleet, config }),
   };
 }

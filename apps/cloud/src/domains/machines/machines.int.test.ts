@@ -379,16 +379,14 @@ describe.each(DIALECTS)('machines API on %s', (dialect) => {
       expect(admins.body.data.operatorEmail).toBe(SANDBOX_CREDENTIALS.alice.email);
     });
 
-    it('builds screen from its stored block and never fails on a damaged one', async () => {
+    it('never fails on a damaged stored screen block: it reads as null', async () => {
       const m = await register(alice);
-      await db()
-        .updateTable('machines')
-        .set({ screen_json: JSON.stringify({ panel: '32in', resolution: '1080x1920' }) })
-        .where('machine_no', '=', m.machineNo)
-        .execute();
-      expect((await api('GET', `/api/v1/machines/${m.machineNo}`, alice)).body.data.screen).toEqual({ panel: '32in', resolution: '1080x1920' });
-      await db().updateTable('machines').set({ screen_json: '{not json' }).where('machine_no', '=', m.machineNo).execute();
-      expect((await api('GET', `/api/v1/machines/${m.machineNo}`, alice)).body.data.screen).toBeNull();
+      for (const damaged of [JSON.stringify({ panel: '32in', resolution: '1080x1920' }), '{not json']) {
+        await db().updateTable('machines').set({ screen_json: damaged }).where('machine_no', '=', m.machineNo).execute();
+        const r = await api('GET', `/api/v1/machines/${m.machineNo}`, alice);
+        expect(r.status).toBe(200);
+        expect(r.body.data.screen).toBeNull();
+      }
     });
 
     it("answers 404 'Machine not found' for missing, foreign, unclaimed and impossible serials", async () => {

@@ -27,6 +27,25 @@ export interface TerminalBinding {
   bound_at: number;
 }
 
+export interface ScreenFilter {
+  /** Only this operator's screens; null for every operator's (admin). */
+  operatorId: string | null;
+  operatorEmail?: string | undefined;
+}
+
+/** A machine of the screen inventory: what the DOOH export shows besides the block itself. */
+export interface ScreenRecord {
+  machine_no: string;
+  name: string;
+  status: string;
+  last_seen: number | null;
+  lat: number | null;
+  lng: number | null;
+  time_zone: string | null;
+  screen_json: string | null;
+  operator_email: string | null;
+}
+
 /** A machine as other domains look it up by its code: who owns it, whether it is retired, what it runs. */
 export interface MachineRef {
   id: string;
@@ -175,6 +194,36 @@ export class MachinesRepo {
 
   async insertVenueMove(move: { id: string; machine_id: string; venue_id: string | null; moved_at: number }): Promise<void> {
     await this.db.insertInto('venue_moves').values(move).execute();
+  }
+
+  /** Sets (a JSON block) or clears (null) the machine's advertising screen block. */
+  async setScreen(machineId: string, screenJson: string | null, now: number): Promise<void> {
+    await this.db.updateTable('machines').set({ screen_json: screenJson, updated_at: now }).where('id', '=', machineId).execute();
+  }
+
+  private screened(f: ScreenFilter) {
+    let q = this.db
+      .selectFrom('machines as m')
+      .leftJoin('operators as o', 'o.id', 'm.operator_id')
+      .where('m.screen_json', 'is not', null)
+      .where('m.retired_at', 'is', null);
+    if (f.operatorId !== null) q = q.where('m.operator_id', '=', f.operatorId);
+    if (f.operatorEmail !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['o.email']), '=', f.operatorEmail!.toLowerCase()));
+    return q;
+  }
+
+  /** The screen inventory: live (not retired) machines with a screen block, by machine code, one page. */
+  async screens(f: ScreenFilter, limit: number, offset: number): Promise<{ total: number; records: ScreenRecord[] }> {
+    const { n } = await this.screened(f)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const records = await this.screened(f)
+      .select(['m.machine_no', 'm.name', 'm.status', 'm.last_seen', 'm.lat', 'm.lng', 'm.time_zone', 'm.screen_json', 'o.email as operator_email'])
+      .orderBy('m.machine_no')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return { total: Number(n), records };
   }
 
   /** A cabinet's contact (throttled by the caller): the machine is online now, with whatever software it reported. */

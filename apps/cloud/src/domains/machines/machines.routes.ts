@@ -4,6 +4,7 @@ import { badRequest } from '../../http/errors.ts';
 import { principalOf } from '../../http/authenticate.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
 import type { MachinesService } from './machines.service.ts';
+import { ScreenBody } from './screen.schemas.ts';
 import { ListQuery, Machine, MachineNoParams, MachinePage, RegisterBody, RetryGeocodeBody, UpdateBody } from './machines.schemas.ts';
 
 /** Machines API (spec 1 §4.3): authorise, hand the typed input to the service. */
@@ -110,6 +111,45 @@ export function machinesRoutes({ docs, guard }: RouteKit, machines: MachinesServ
     },
     jsonBodyOnly,
     async ({ params, body }, req, res) => sendOk(res, await machines.retryGeocode(principalOf(req), params.machineNo, body)),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'put',
+      path: '/api/v1/machines/:machineNo/screen',
+      tag,
+      summary: 'Set the advertising screen block (replaces the stored one)',
+      description:
+        'Panel, resolution, venue, address, geo, operating hours, loop shape (default 8 × 15 s), impressions per play (default 1) and the OpenOOH 1.1 venue type (`GET /api/v1/dooh/venue-types`). The machine then appears in the DOOH inventory export.',
+      auth: 'operator',
+      scopes: ['machines:write'],
+      params: MachineNoParams,
+      body: ScreenBody,
+      response: Machine,
+      errors: [400, 401, 403, 404, 422, 429],
+    },
+    guard('machines:write'),
+    async ({ params, body }, req, res) => sendOk(res, await machines.setScreen(principalOf(req), params.machineNo, body)),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'delete',
+      path: '/api/v1/machines/:machineNo/screen',
+      tag,
+      summary: 'Clear the advertising screen block: the machine leaves the DOOH inventory (idempotent)',
+      auth: 'operator',
+      scopes: ['machines:write'],
+      params: MachineNoParams,
+      response: Machine,
+      errors: [401, 403, 404, 429],
+    },
+    guard('machines:write'),
+    async ({ params }, req, res) => sendOk(res, await machines.clearScreen(principalOf(req), params.machineNo)),
   );
 
   return r;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describeSerialFaults, hasUnsafeChars } from '@vend/protocol';
 import { PagingQuery } from '../../http/paging.ts';
+import { ScreenView } from './screen.schemas.ts';
 
 /** A trimmed single-line text field of at most `max` characters (spec 1 §8). */
 export const line = (field: string, max: number) =>
@@ -66,7 +67,8 @@ export const salesTaxRate = z
   .max(100, 'salesTaxRate must be a percentage between 0 and 100')
   .refine((n) => Number(n.toFixed(4)) === n, 'salesTaxRate must have at most 4 decimals');
 
-const email = z
+/** An operator's email as a filter or owner (admin credentials). */
+export const OperatorEmail = z
   .string()
   .trim()
   .min(1, 'operatorEmail must not be empty')
@@ -86,7 +88,7 @@ export const RegisterBody = z.strictObject({
   location: line('location', 255).optional(),
   lat: degrees('lat').optional(),
   lng: degrees('lng').optional(),
-  operatorEmail: email.optional(),
+  operatorEmail: OperatorEmail.optional(),
 });
 export type RegisterInput = z.output<typeof RegisterBody>;
 
@@ -113,7 +115,7 @@ export const ListQuery = PagingQuery.extend({
   // A page beyond any fleet answers an empty page; the cap keeps OFFSET inside every dialect's range.
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   status: z.enum(['online', 'offline']).optional(),
-  operatorEmail: email.optional(),
+  operatorEmail: OperatorEmail.optional(),
 });
 export type ListInput = z.output<typeof ListQuery>;
 
@@ -157,7 +159,7 @@ export const Machine = z.object({
   placeId: z.string().nullable(),
   salesTaxRate: z.number().nullable().describe('percent, e.g. 8.875'),
   venueId: z.string().nullable(),
-  screen: z.record(z.string(), z.unknown()).nullable(),
+  screen: ScreenView.nullable().describe('the advertising screen block (PUT /api/v1/machines/{machineNo}/screen); null when never set'),
   software: z.object({
     agentVersion: z.string().nullable(),
     platform: z.string().nullable(),

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { MachineRecord } from './machines.repo.ts';
 import { toMachineView } from './machines.service.ts';
+import { parseInput } from '../../http/validate.ts';
+import { ScreenBody } from './screen.schemas.ts';
+import { screenBody } from './screen.test-support.ts';
 
 const base: MachineRecord = {
   id: 'mch_1',
@@ -66,9 +69,10 @@ describe('the machine as the API shows it', () => {
     ).toBeNull();
     expect(toMachineView({ ...base, status: 'maintenance' }, false).status).toBe('offline');
   });
-  it('reads screen from its stored JSON object, and null from anything else', () => {
-    expect(toMachineView({ ...base, screen_json: '{"panel":"32in"}' }, false).screen).toEqual({ panel: '32in' });
-    for (const bad of ['[1]', 'null', '"x"', '{oops']) expect(toMachineView({ ...base, screen_json: bad }, false).screen).toBeNull();
+  it('reads screen from its stored block, and null from anything that is not one', () => {
+    const block = parseInput(ScreenBody, screenBody(), 'body');
+    expect(toMachineView({ ...base, screen_json: JSON.stringify(block) }, false).screen).toEqual(block);
+    for (const bad of ['[1]', 'null', '"x"', '{oops', '{"panel":"32in"}']) expect(toMachineView({ ...base, screen_json: bad }, false).screen).toBeNull();
   });
   it('reports the geocoder outcome with its detail and retryability', () => {
     const v = toMachineView({ ...base, lat: null, lng: null, address: '1 Main St', geocode_status: 'provider_error', geocode_detail: 'HTTP 503' }, false);

@@ -15,6 +15,8 @@ import type { MachineRecord, MachinesRepo } from './machines.repo.ts';
 import type { ListInput, MachineView, RegisterInput, RetryGeocodeInput, UpdateInput } from './machines.schemas.ts';
 import { formatDegrees, geocodeColumns, geocodeView, planPlacement, refuse, type PlacementPlan, type PlacementState } from './placement.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { screenOf } from './screen.ts';
+import type { ScreenInput } from './screen.schemas.ts';
 
 /** A newly registered machine has ten empty aisles (spec 1 §2.2) with these defaults. */
 export const NEW_MACHINE_AISLES = 10;
@@ -44,16 +46,6 @@ interface GeocodeJob {
   labelSent: boolean;
 }
 
-function parseScreen(json: string | null): Record<string, unknown> | null {
-  if (json === null) return null;
-  try {
-    const v: unknown = JSON.parse(json);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The API's machine (spec 1 §2.1). `operatorEmail` only for admin credentials. */
 export function toMachineView(r: MachineRecord, admin: boolean): MachineView {
   return {
@@ -75,7 +67,7 @@ export function toMachineView(r: MachineRecord, admin: boolean): MachineView {
     placeId: r.place_id,
     salesTaxRate: r.sales_tax_rate,
     venueId: r.venue_id,
-    screen: parseScreen(r.screen_json),
+    screen: screenOf(r),
     software: { agentVersion: r.agent_version, platform: r.platform, vmcVersion: r.vmc_version, apkVersion: r.apk_version },
     paymentTerminal:
       r.terminal_id !== null && r.terminal_merchant_account !== null && r.terminal_provider !== null && r.terminal_bound_at !== null
@@ -292,6 +284,27 @@ export class MachinesService {
       return geocode;
     });
     if (job) await this.geocodeAndApply(p, job);
+    return this.get(p, machineNo);
+  }
+
+  /** PUT screen: the advertising screen block (spec 1 §2.1), already checked by its schema, replaces the stored one. */
+  async setScreen(p: Principal, machineNo: string, screen: ScreenInput): Promise<MachineView> {
+    await this.deps.store.transaction(async (tx) => {
+      const m = await this.owned(tx.machines, p, machineNo);
+      await tx.machines.setScreen(m.id, JSON.stringify(screen), this.deps.clock.now());
+      await this.deps.audit.record(tx, p, 'machines.screen.set', `machine:${machineNo}`);
+    });
+    return this.get(p, machineNo);
+  }
+
+  /** DELETE screen: the machine leaves the screen inventory (no loop shape of its own, no DOOH export). Idempotent. */
+  async clearScreen(p: Principal, machineNo: string): Promise<MachineView> {
+    await this.deps.store.transaction(async (tx) => {
+      const m = await this.owned(tx.machines, p, machineNo);
+      if (m.screen_json === null) return;
+      await tx.machines.setScreen(m.id, null, this.deps.clock.now());
+      await this.deps.audit.record(tx, p, 'machines.screen.clear', `machine:${machineNo}`);
+    });
     return this.get(p, machineNo);
   }
 
