@@ -59,6 +59,8 @@ const TAGS: Record<string, string> = {
   'remote dispense': 'Remote drops: fulfil a sale, enqueue, poll and acknowledge dispense commands (spec 1 §4.6).',
   'device credentials': 'Per-cabinet credentials: enrolment arms, rotation, revocation, identity resets and fleet views (spec 2).',
   factory: 'Factory builds, QA and sign-off, for factory keys (`machines:build`).',
+  'screen advertising':
+    'Screen-ad campaigns, creatives, screensavers, proof of play, reports and the DOOH inventory export with the OpenOOH venue taxonomy (spec 1 §4.7).',
   'agent releases': 'Signed agent releases, staged rollouts and per-machine pins (spec 2).',
   'cabinet gateway': 'What cabinets call (`/cabinet/*`): registration, enrolment, heartbeat, config, orders, reports, the command long poll (spec 2).',
   'family-A cabinet': 'The family-A cabinet protocol (`/apk/*`), kept for cabinets already in the field (spec 2).',

@@ -97,7 +97,7 @@ export class AdDeliveryService {
       maxFills: wanted - fills.length,
       slotSeconds,
       screen: screen
-        ? { width: screen.resolution?.width ?? 1080, height: screen.resolution?.height ?? 1920, lat: screen.geo?.lat ?? null, lng: screen.geo?.lng ?? null, venueCategoryId: screen.venueCategoryId ?? null }
+        ? { width: screen.resolution.width, height: screen.resolution.height, lat: screen.geo?.lat ?? null, lng: screen.geo?.lng ?? null, venueCategoryId: String(screen.venueCategoryId) }
         : null,
       now,
     });
@@ -191,7 +191,7 @@ const parseJson = <T>(s: string | null): T | null => (s === null ? null : (JSON.
 const kindOf = (cr: CreativeRow): 'image' | 'video' => (cr.kind === 'video' ? 'video' : 'image');
 
 function fleetScreenOf(caller: CabinetCaller, screen: ScreenBlock | null): FleetScreen {
-  return { id: caller.machineId, machineNo: caller.machineNo, postalCode: screen?.address?.postalCode ?? null, city: screen?.address?.city ?? null };
+  return { id: caller.machineId, machineNo: caller.machineNo, postalCode: screen?.address.postalCode ?? null, city: screen?.address.city ?? null };
 }
 
 function toEntry(s: LoopSlot): AdEntry {

@@ -14,7 +14,7 @@ export function proofOfPlayRoutes({ docs, guard }: RouteKit, service: ProofOfPla
     {
       method: 'get',
       path: '/api/v1/dooh/proof-of-play',
-      tag: 'screen ads',
+      tag: 'screen advertising',
       summary: "The play ledger of the caller's machines, newest first: one row per creative per machine per showing",
       auth: 'operator',
       scopes: ['ads:read'],

@@ -23,7 +23,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 function fleetOf(rows: { id: string; machine_no: string; screen_json: string | null }[]): FleetScreen[] {
   return rows.map((m) => {
     const s = screenOf(m);
-    return { id: m.id, machineNo: m.machine_no, postalCode: s?.address?.postalCode ?? null, city: s?.address?.city ?? null };
+    return { id: m.id, machineNo: m.machine_no, postalCode: s?.address.postalCode ?? null, city: s?.address.city ?? null };
   });
 }
 

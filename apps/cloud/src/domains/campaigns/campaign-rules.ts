@@ -1,3 +1,4 @@
+import { normalizeCity, normalizePostalCode } from '../machines/screen.ts';
 import type { CampaignStatus, TargetGeo } from './campaigns.schemas.ts';
 
 /**
@@ -30,7 +31,7 @@ export interface Targeting {
   geo: TargetGeo | null;
 }
 
-const norm = (s: string) => s.trim().toUpperCase().replace(/\s+/g, ' ');
+const cityKey = (s: string) => normalizeCity(s).toLowerCase();
 
 /**
  * The machines a campaign reaches now, from its owner's fleet as it is now: named machines, or the
@@ -44,9 +45,11 @@ export function resolveTargets(t: Targeting, fleet: readonly FleetScreen[]): Fle
   const geo = t.geo;
   if (!geo) return [];
   if (geo.nationwide) return [...fleet];
-  const zips = new Set((geo.zips ?? []).map(norm));
-  const city = geo.city !== undefined ? norm(geo.city) : null;
-  return fleet.filter((m) => (m.postalCode !== null && zips.has(norm(m.postalCode))) || (city !== null && m.city !== null && norm(m.city) === city));
+  const zips = new Set((geo.zips ?? []).map(normalizePostalCode));
+  const city = geo.city !== undefined ? cityKey(geo.city) : null;
+  return fleet.filter(
+    (m) => (m.postalCode !== null && zips.has(normalizePostalCode(m.postalCode))) || (city !== null && m.city !== null && cityKey(m.city) === city),
+  );
 }
 
 export interface FlightFacts {

@@ -22,7 +22,7 @@ import {
 /** Screen-advertising campaigns (spec 1 §4.7). Reads need ads:read, writes ads:write; another operator's campaign is a 404. */
 export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsService, reports: CampaignReportsService): Router {
   const r = Router();
-  const tag = 'screen ads';
+  const tag = 'screen advertising';
   const read = { tag, auth: 'operator' as const, scopes: ['ads:read' as const] };
   const write = { tag, auth: 'operator' as const, scopes: ['ads:write' as const] };
 

@@ -8,7 +8,7 @@ import { CreateScreensaverBody, Screensaver, ScreensaverListQuery, ScreensaverPa
 /** The operator's own attract-loop content: uploaded pending, on air once approved, off air when retired. */
 export function screensaversRoutes({ docs, guard }: RouteKit, service: ScreensaversService): Router {
   const r = Router();
-  const tag = 'screen ads';
+  const tag = 'screen advertising';
 
   defineRoute(
     r,
