@@ -22,6 +22,7 @@ import { apkRoutes } from './domains/apk/apk.routes.ts';
 import { deviceCredentialsRoutes } from './domains/device-credentials/device-credentials.routes.ts';
 import { factoryBuildsRoutes } from './domains/device-credentials/factory-builds.routes.ts';
 import { releasesRoutes } from './domains/releases/releases.routes.ts';
+import { mockSspRoutes } from './domains/ssp/mock-ssp.routes.ts';
 
 /** Builds the HTTP application from an already-constructed context. No I/O happens here. */
 export function createApp(ctx: AppContext, services: Services): Express {
@@ -80,6 +81,8 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(commandsRoutes(kit, s.commands));
   app.use(jobsRoutes(kit, s.jobs));
   app.use(releasesRoutes(kit, s.releaseRegistry, s.rollouts, s.upgradeOffers, s.agentFleet));
+  // the built-in mock SSP stands in for an outside one in the sandbox only
+  if (ctx.config.mode === 'sandbox') app.use(mockSspRoutes(kit, s.sspMock));
 
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.logger, ctx.metrics));
