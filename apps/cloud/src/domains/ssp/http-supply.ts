@@ -1,5 +1,14 @@
 import { request, type Dispatcher } from 'undici';
-import { SupplyCounters, SupplyPopError, type PopTarget, type SupplyAdapter, type SupplyFill, type SupplyLogger, type SupplyRequest, type SupplyStats } from './supply.ts';
+import {
+  SupplyCounters,
+  SupplyPopError,
+  type PopTarget,
+  type SupplyAdapter,
+  type SupplyFill,
+  type SupplyLogger,
+  type SupplyRequest,
+  type SupplyStats,
+} from './supply.ts';
 import { readAnswer, toWireRequest } from './vistar-wire.ts';
 
 /** Largest get_ad answer read; three leases are a couple of kilobytes. */

@@ -1,6 +1,15 @@
 import { AppError } from '../../http/errors.ts';
 import { MOCK_SSP, type MockSspService } from './mock-ssp.service.ts';
-import { SupplyCounters, SupplyPopError, type PopTarget, type SupplyAdapter, type SupplyFill, type SupplyLogger, type SupplyRequest, type SupplyStats } from './supply.ts';
+import {
+  SupplyCounters,
+  SupplyPopError,
+  type PopTarget,
+  type SupplyAdapter,
+  type SupplyFill,
+  type SupplyLogger,
+  type SupplyRequest,
+  type SupplyStats,
+} from './supply.ts';
 import { readAnswer, toWireRequest, WireGetAdRequest } from './vistar-wire.ts';
 
 /**

@@ -64,7 +64,11 @@ export function mockSspRoutes({ docs }: RouteKit, mock: MockSspService): Router 
       response: Receipt,
       envelope: false,
       errors: [404, 409, 410],
-      errorExamples: { 404: 'Lease not found', 409: 'Lease already popped at 2026-11-20T12:00:00.000+0000', 410: 'Lease expired at 2026-11-20T13:00:00.000+0000' },
+      errorExamples: {
+        404: 'Lease not found',
+        409: 'Lease already popped at 2026-11-20T12:00:00.000+0000',
+        410: 'Lease expired at 2026-11-20T13:00:00.000+0000',
+      },
     },
     [],
     async ({ params }, _req, res) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeString } from '@vend/protocol';
 import { PagingQuery } from '../../http/paging.ts';
 import { WireGetAdRequest, WireGetAdResponse } from './vistar-wire.ts';
 
@@ -12,7 +13,7 @@ import { WireGetAdRequest, WireGetAdResponse } from './vistar-wire.ts';
 export const GetAdBody = WireGetAdRequest;
 export const GetAdAnswer = WireGetAdResponse;
 
-export const PopParams = z.object({ leaseId: z.string().max(200) });
+export const PopParams = z.object({ leaseId: safeString().max(200) });
 /** Vistar's PoP carries when the ad was shown (unix seconds); the mock records when the PoP arrived instead. */
 export const PopQuery = z.object({
   display_time: z.coerce.number().int().min(0).max(99_999_999_999).optional(),
@@ -34,7 +35,7 @@ export const Receipt = z.object({
 export type Receipt = z.infer<typeof Receipt>;
 
 export const ReceiptsQuery = PagingQuery.extend({
-  device_id: z.string().min(1).max(128).optional(),
+  device_id: safeString().min(1).max(128).optional(),
 });
 export type ReceiptsQuery = z.infer<typeof ReceiptsQuery>;
 

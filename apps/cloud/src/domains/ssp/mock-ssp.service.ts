@@ -130,8 +130,9 @@ export class MockSspService {
     if (n < 1 || n > MOCK_SSP.creatives.length) return Promise.reject(notFound('Creative'));
     let png = this.#pngs.get(n);
     if (png === undefined) {
-      png = Promise.resolve().then(() => renderCreative(n));
+      png = renderCreative(n);
       this.#pngs.set(n, png);
+      png.catch(() => this.#pngs.delete(n)); // a failed render is tried again on the next request
     }
     return png;
   }
@@ -155,11 +156,11 @@ function receiptOf(row: MockLeaseRow): Receipt {
  * a white card carrying a QR code of "Sandbox SSP creative n · <advertiser>" (so a photo of the
  * screen says which ad played).
  */
-function renderCreative(n: number): Buffer {
+function renderCreative(n: number): Promise<Buffer> {
   const { width, height } = MOCK_SSP;
   const creative = MOCK_SSP.creatives[n - 1]!;
   const [r, g, b] = creative.rgb;
-  const png = new PNG({ width, height });
+  const png = new PNG({ width, height, colorType: 2, inputHasAlpha: true });
   const fill = (x0: number, y0: number, x1: number, y1: number, rgb: readonly [number, number, number]) => {
     for (let y = y0; y < y1; y++) {
       for (let x = x0; x < x1; x++) {
@@ -192,5 +193,13 @@ function renderCreative(n: number): Buffer {
       fill(x, y, x + scale, y + scale, [0x11, 0x11, 0x11]);
     }
   }
-  return PNG.sync.write(png, { colorType: 2 });
+  // packed as a stream: the deflate runs on libuv's thread pool, not on the event loop
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    png
+      .pack()
+      .on('data', (c: Buffer) => chunks.push(c))
+      .on('end', () => resolve(Buffer.concat(chunks)))
+      .on('error', reject);
+  });
 }

@@ -50,7 +50,10 @@ export const WireGetAdRequest = z
     display_time: z.number().int().min(0, 'must not be negative').max(99_999_999_999, 'must be unix seconds').optional(),
     direct_connection: z.boolean().optional(),
     number_of_screens: z.number().int().min(1).max(64).optional(),
-    display_area: z.array(WireDisplayArea).min(1, 'must list at least one display area').max(MAX_DISPLAY_AREAS, `must list at most ${MAX_DISPLAY_AREAS} display areas`),
+    display_area: z
+      .array(WireDisplayArea)
+      .min(1, 'must list at least one display area')
+      .max(MAX_DISPLAY_AREAS, `must list at most ${MAX_DISPLAY_AREAS} display areas`),
     latitude: z.number().min(-90).max(90).optional(),
     longitude: z.number().min(-180).max(180).optional(),
     /** Free-form attributes of the screen, e.g. `{name: 'venue_category', value: 'retail.convenience_stores'}`. */
@@ -164,12 +167,11 @@ export function usableUrl(raw: string, base: string | null): string | null {
 
 /** The loop entry's caption for an ad: "Sponsored · <advertiser>" (control characters dropped, 80 characters at most). */
 export function headFor(advertiser: string | undefined): string {
-  const name = Array.from(advertiser ?? '', (ch) => (hasUnsafeChars(ch) ? ' ' : ch))
+  const cleaned = Array.from(advertiser ?? '', (ch) => (hasUnsafeChars(ch) ? ' ' : ch))
     .join('')
     .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 80)
     .trim();
+  const name = Array.from(cleaned).slice(0, 80).join('').trim();
   return name ? `Sponsored · ${name}` : 'Sponsored';
 }
 
