@@ -28,6 +28,7 @@ export function mockSspRoutes({ docs }: RouteKit, mock: MockSspService): Router 
     {
       method: 'post',
       path: '/ssp/mock/get_ad/json',
+      operationId: 'postSspMockGetAdJson', // the derived id would keep get_ad's underscore
       tag: MOCK_SSP_TAG,
       summary: 'Lease ads for a screen: one per display area that takes image/png, at most 3',
       description:
