@@ -23,6 +23,7 @@ import { deviceCredentialsRoutes } from './domains/device-credentials/device-cre
 import { factoryBuildsRoutes } from './domains/device-credentials/factory-builds.routes.ts';
 import { releasesRoutes } from './domains/releases/releases.routes.ts';
 import { doohInventoryRoutes } from './domains/dooh/dooh-inventory.routes.ts';
+import { mockSspRoutes } from './domains/ssp/mock-ssp.routes.ts';
 
 /** Builds the HTTP application from an already-constructed context. No I/O happens here. */
 export function createApp(ctx: AppContext, services: Services): Express {
@@ -82,6 +83,8 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(jobsRoutes(kit, s.jobs));
   app.use(releasesRoutes(kit, s.releaseRegistry, s.rollouts, s.upgradeOffers, s.agentFleet));
   app.use(doohInventoryRoutes(kit, s.doohInventory));
+  // the built-in mock SSP stands in for an outside one in the sandbox only
+  if (ctx.config.mode === 'sandbox') app.use(mockSspRoutes(kit, s.sspMock));
 
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.logger, ctx.metrics));

@@ -41,4 +41,43 @@ describe('config', () => {
     const c = loadConfig({ IDP_ISSUER: 'https://idp.example', IDP_JWKS_URL: 'http://127.0.0.1:9/jwks' });
     expect(c.idp).toEqual({ issuer: 'https://idp.example', jwksUrl: 'http://127.0.0.1:9/jwks', audience: undefined });
   });
+
+  describe('SSP (programmatic supply)', () => {
+    const PROD = {
+      VEND_MODE: 'production',
+      DATA_KEY: 'k'.repeat(32),
+      FLEET_SECRET: 'fleet-secret-x',
+      WEBHOOK_SECRET: 'w'.repeat(16),
+      RELEASE_PUBLIC_KEY: 'wHg6OmqNGbjsECQcM5ejBHwcKpxd2XBfOWRyIfHzd+E=',
+      ARTIFACT_URL_PREFIX: 'https://artifacts.example.com/agent/',
+    };
+
+    it('is absent by default (the sandbox then uses its built-in mock)', () => {
+      expect(loadConfig({}).ssp).toBeUndefined();
+    });
+
+    it('takes the URL (trailing slashes dropped), key, network and a timeout defaulting to 1500 ms', () => {
+      const c = loadConfig({ SSP_URL: 'https://ssp.example/api/v1/', SSP_API_KEY: 'key-1', SSP_NETWORK_ID: 'net-1' });
+      expect(c.ssp).toEqual({ url: 'https://ssp.example/api/v1', apiKey: 'key-1', networkId: 'net-1', timeoutMs: 1500 });
+      expect(Object.isFrozen(c.ssp)).toBe(true);
+      expect(loadConfig({ SSP_URL: 'https://ssp.example', SSP_API_KEY: 'k', SSP_NETWORK_ID: 'n', SSP_TIMEOUT_MS: '250' }).ssp?.timeoutMs).toBe(250);
+    });
+
+    it('needs the key and network with the URL, and refuses them without one', () => {
+      expect(() => loadConfig({ SSP_URL: 'https://ssp.example' })).toThrow(/SSP_API_KEY.*\n.*SSP_NETWORK_ID/s);
+      expect(() => loadConfig({ SSP_API_KEY: 'k' })).toThrow(/SSP_API_KEY: is set but SSP_URL is not/);
+      expect(() => loadConfig({ SSP_NETWORK_ID: 'n' })).toThrow(/SSP_NETWORK_ID: is set but SSP_URL is not/);
+    });
+
+    it('refuses a URL that is not http(s), a timeout out of range, and clear-text http in production', () => {
+      const creds = { SSP_API_KEY: 'k', SSP_NETWORK_ID: 'n' };
+      expect(() => loadConfig({ SSP_URL: 'ftp://ssp.example', ...creds })).toThrow(/SSP_URL/);
+      expect(() => loadConfig({ SSP_URL: 'not a url', ...creds })).toThrow(/SSP_URL/);
+      expect(() => loadConfig({ SSP_URL: 'https://ssp.example', SSP_TIMEOUT_MS: '10', ...creds })).toThrow(/SSP_TIMEOUT_MS/);
+      expect(() => loadConfig({ SSP_URL: 'https://ssp.example', SSP_TIMEOUT_MS: '60000', ...creds })).toThrow(/SSP_TIMEOUT_MS/);
+      expect(() => loadConfig({ ...PROD, SSP_URL: 'http://ssp.example', ...creds })).toThrow(/SSP_URL: must be an https URL when VEND_MODE=production/);
+      expect(loadConfig({ ...PROD, SSP_URL: 'https://ssp.example', ...creds }).ssp?.url).toBe('https://ssp.example');
+      expect(loadConfig({ SSP_URL: 'http://127.0.0.1:9/ssp', ...creds }).ssp?.url).toBe('http://127.0.0.1:9/ssp');
+    });
+  });
 });

@@ -67,11 +67,34 @@ const EnvSchema = z
       .string()
       .refine((v) => isValidArtifactPrefix(v), 'must be a canonical https URL ending with / (no query, no fragment)')
       .optional(),
+    /** An outside SSP (Vistar-style wire format) for programmatic fill: its API base; the adapter POSTs `{SSP_URL}/get_ad/json`. */
+    SSP_URL: z
+      .url()
+      .refine((v) => /^https?:\/\//i.test(v), 'must be an http(s) URL')
+      .optional(),
+    /** The SSP's credentials for this media owner; both required with SSP_URL. */
+    SSP_API_KEY: z.string().min(1).max(256).optional(),
+    SSP_NETWORK_ID: z.string().min(1).max(128).optional(),
+    /** Per call to the SSP (get_ad, proof of play): the loop never waits longer for programmatic fill. */
+    SSP_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1500),
   })
   .superRefine((env, ctx) => {
     if (env.VEND_MODE === 'production') {
       for (const key of ['DATA_KEY', 'FLEET_SECRET', 'WEBHOOK_SECRET', 'RELEASE_PUBLIC_KEY', 'ARTIFACT_URL_PREFIX'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when VEND_MODE=production' });
+      }
+    }
+    if (env.SSP_URL) {
+      for (const key of ['SSP_API_KEY', 'SSP_NETWORK_ID'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when SSP_URL is set' });
+      }
+      // the API key travels in the request body: never in clear text to a production SSP
+      if (env.VEND_MODE === 'production' && !/^https:\/\//i.test(env.SSP_URL)) {
+        ctx.addIssue({ code: 'custom', path: ['SSP_URL'], message: 'must be an https URL when VEND_MODE=production' });
+      }
+    } else {
+      for (const key of ['SSP_API_KEY', 'SSP_NETWORK_ID'] as const) {
+        if (env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is set but SSP_URL is not' });
       }
     }
     for (const [issuer, jwks] of [
@@ -129,6 +152,8 @@ export interface Config {
   jobs: { enabled: boolean; leaseTtlSeconds: number; dispenseTimeoutSeconds: number; refundGraceSeconds: number };
   /** Agent releases: the fleet publishing public key (base64) and the trusted artifact prefix. */
   releases: { publicKey: string; artifactUrlPrefix: string };
+  /** An outside SSP for programmatic fill; undefined: the built-in mock in sandbox mode, none in production. */
+  ssp: { url: string; apiKey: string; networkId: string; timeoutMs: number } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -170,6 +195,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       publicKey: encodeBase64(parseReleasePublicKey(e.RELEASE_PUBLIC_KEY ?? SANDBOX_RELEASES.publicKey)!),
       artifactUrlPrefix: e.ARTIFACT_URL_PREFIX ?? SANDBOX_RELEASES.artifactUrlPrefix,
     }),
+    ssp:
+      e.SSP_URL && e.SSP_API_KEY && e.SSP_NETWORK_ID
+        ? Object.freeze({ url: e.SSP_URL.replace(/\/+$/, ''), apiKey: e.SSP_API_KEY, networkId: e.SSP_NETWORK_ID, timeoutMs: e.SSP_TIMEOUT_MS })
+        : undefined,
     jobs: Object.freeze({
       enabled: e.JOBS_ENABLED,
       leaseTtlSeconds: e.JOBS_LEASE_TTL_SECONDS,

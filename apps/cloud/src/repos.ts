@@ -22,6 +22,7 @@ import { OrdersRepo } from './domains/orders/orders.repo.ts';
 import { PaymentsRepo } from './domains/payments/payments.repo.ts';
 import { ReleasesRepo } from './domains/releases/releases.repo.ts';
 import { SandboxRepo } from './domains/sandbox/sandbox.repo.ts';
+import { MockSspRepo } from './domains/ssp/mock-ssp.repo.ts';
 import { LeaseRepo } from './jobs/lease.repo.ts';
 
 /**
@@ -110,6 +111,9 @@ export class Repos {
   }
   get sandbox(): SandboxRepo {
     return this.#once('sandbox', (db) => new SandboxRepo(db));
+  }
+  get sspMock(): MockSspRepo {
+    return this.#once('sspMock', (db) => new MockSspRepo(db));
   }
 }
 

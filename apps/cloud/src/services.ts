@@ -34,6 +34,9 @@ import { PendingPollService } from './domains/gateway/pending-poll.service.ts';
 import { cabinetGuard, type CabinetGuard } from './domains/gateway/device-auth.ts';
 import { ApkService } from './domains/apk/apk.service.ts';
 import { DoohInventoryService } from './domains/dooh/dooh-inventory.service.ts';
+import { MockSspService } from './domains/ssp/mock-ssp.service.ts';
+import { supplyFor } from './domains/ssp/supply-factory.ts';
+import type { SupplyAdapter } from './domains/ssp/supply.ts';
 
 /**
  * Every service of the cloud, each built exactly once (in `createServices`). Route factories and
@@ -81,6 +84,9 @@ export interface Services {
   apk: ApkService;
   /** The DOOH screen inventory export and the OpenOOH venue taxonomy. */
   doohInventory: DoohInventoryService;
+  // screen ads: the built-in mock SSP (its routes are mounted in sandbox mode) and the supply adapter the loop fills from
+  sspMock: MockSspService;
+  supply: SupplyAdapter;
   /** The background loops and their leader lease; started by main.ts (startJobs), read by the status endpoints. */
   jobs: Jobs;
 }
@@ -112,6 +118,8 @@ export function createServices(ctx: AppContext): Services {
   const enrolmentModes = new EnrolmentModesService({ store, clock, audit });
   const upgradeOffers = new UpgradeOffersService({ store });
   const agentFleet = new AgentFleetService({ store, clock, offers: upgradeOffers });
+
+  const sspMock = new MockSspService({ store, clock, config });
 
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });
 
@@ -158,6 +166,8 @@ export function createServices(ctx: AppContext): Services {
     cabinetGuard: cabinetGuard(deviceKeys, gateway, config.fleetSecret),
     apk: new ApkService({ store, clock, gateway }),
     doohInventory: new DoohInventoryService({ store, clock }),
+    sspMock,
+    supply: supplyFor(config, sspMock, ctx.logger),
     jobs: new Jobs({ store, clock, audit, logger: ctx.logger, redis: ctx.redis, commands, releases: agentFleet, config }),
   };
 }
