@@ -59,6 +59,8 @@ const TAGS: Record<string, string> = {
   'remote dispense': 'Remote drops: fulfil a sale, enqueue, poll and acknowledge dispense commands (spec 1 §4.6).',
   'device credentials': 'Per-cabinet credentials: enrolment arms, rotation, revocation, identity resets and fleet views (spec 2).',
   factory: 'Factory builds, QA and sign-off, for factory keys (`machines:build`).',
+  'mock SSP':
+    'The sandbox’s built-in supply-side platform (spec 2 §4.2), standing in for an outside SSP in its own Vistar-style JSON: get_ad leases, the one-shot proof of play, receipts, creatives. Sandbox mode only.',
   'screen advertising':
     'Screen-ad campaigns, creatives, screensavers, proof of play, reports and the DOOH inventory export with the OpenOOH venue taxonomy (spec 1 §4.7).',
   'agent releases': 'Signed agent releases, staged rollouts and per-machine pins (spec 2).',

@@ -22,6 +22,9 @@ export type PlayWithMachine = {
   lease_id: string | null;
 };
 
+/** `pop_attempts` of a proof of play the SSP refused for good: beyond any retry limit. */
+export const POP_GAVE_UP = 1_000_000;
+
 /** SQL of ad delivery: the one writer of the play ledger (`ad_play_records`) and of programmatic fills (`ad_fills`). */
 export class AdDeliveryRepo {
   constructor(private readonly db: Kysely<DB>) {}
@@ -145,10 +148,11 @@ export class AdDeliveryRepo {
       .execute();
   }
 
-  async popFailed(leaseId: string, error: string): Promise<void> {
+  /** A failed proof-of-play call; `giveUp` (the SSP refused it for good) ends the retries. */
+  async popFailed(leaseId: string, error: string, giveUp: boolean): Promise<void> {
     await this.db
       .updateTable('ad_fills')
-      .set((eb) => ({ pop_error: error.slice(0, 500), pop_attempts: eb('pop_attempts', '+', 1) }))
+      .set((eb) => ({ pop_error: error.slice(0, 500), pop_attempts: giveUp ? POP_GAVE_UP : eb('pop_attempts', '+', 1) }))
       .where('lease_id', '=', leaseId)
       .execute();
   }

@@ -9,7 +9,7 @@ import { inFlight, resolveTargets, type FleetScreen } from '../campaigns/campaig
 import type { TargetGeo } from '../campaigns/campaigns.schemas.ts';
 import type { CabinetCaller } from '../gateway/device-auth.ts';
 import { loopShapeOf, screenOf, type ScreenBlock } from '../machines/screen.ts';
-import type { SupplyAdapter } from '../ssp/supply.ts';
+import { SupplyPopError, type PopTarget, type SupplyAdapter } from '../ssp/supply.ts';
 import { completeLoop, fillWanted, planSold, type DirectCampaign, type Fill, type LoopSlot, type Screensaver } from './loop-assembly.ts';
 import { parsePlayedAt } from './played-at.ts';
 
@@ -131,7 +131,7 @@ export class AdDeliveryService {
       if (playedAt === null) throw badRequest(`records.${i}.playedAt is not an ISO 8601 time or epoch milliseconds`);
       return { r, playedAt, ...sourceOf(r) };
     });
-    const toFire: { leaseId: string; popUrl: string }[] = [];
+    const toFire: PopTarget[] = [];
     const result = await this.deps.store.transaction(async (tx) => {
       const named = [...new Set(parsed.map((p) => p.campaignId).filter((c): c is string => c !== null))];
       const own = new Set(caller.operatorId === null ? [] : await tx.campaigns.idsOf(caller.operatorId, named));
@@ -154,7 +154,7 @@ export class AdDeliveryService {
         });
         if (!inserted) continue;
         accepted++;
-        if (fill && (await tx.adDelivery.claimPop(fill.lease_id, p.playedAt, now))) toFire.push({ leaseId: fill.lease_id, popUrl: fill.pop_url });
+        if (fill && (await tx.adDelivery.claimPop(fill.lease_id, p.playedAt, now))) toFire.push({ leaseId: fill.lease_id, popUrl: fill.pop_url, displayedAt: p.playedAt });
       }
       return { accepted, duplicates: parsed.length - accepted, unattributed };
     });
@@ -162,8 +162,8 @@ export class AdDeliveryService {
     return result;
   }
 
-  /** Fires one claimed proof of play; a failure is recorded and retried by `retryPops`. */
-  private async firePop(f: { leaseId: string; popUrl: string }): Promise<boolean> {
+  /** Fires one claimed proof of play; a failure is recorded and retried by `retryPops` (unless the SSP refused it for good). */
+  private async firePop(f: PopTarget): Promise<boolean> {
     const repo = this.deps.store.repos.adDelivery;
     try {
       await this.deps.supply.firePop(f);
@@ -171,8 +171,9 @@ export class AdDeliveryService {
       return true;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      this.deps.logger.warn({ leaseId: f.leaseId, err: message }, 'proof of play not delivered; will retry');
-      await repo.popFailed(f.leaseId, message);
+      const giveUp = e instanceof SupplyPopError && e.permanent;
+      this.deps.logger.warn({ leaseId: f.leaseId, err: message, giveUp }, giveUp ? 'proof of play refused by the SSP' : 'proof of play not delivered; will retry');
+      await repo.popFailed(f.leaseId, message, giveUp);
       return false;
     }
   }
@@ -182,7 +183,7 @@ export class AdDeliveryService {
     const now = this.deps.clock.now();
     const due = await this.deps.store.repos.adDelivery.unfiredPops(maxAttempts, now - 30_000, limit);
     let fired = 0;
-    for (const f of due) if (await this.firePop({ leaseId: f.lease_id, popUrl: f.pop_url })) fired++;
+    for (const f of due) if (await this.firePop({ leaseId: f.lease_id, popUrl: f.pop_url, ...(f.played_at !== null ? { displayedAt: f.played_at } : {}) })) fired++;
     return fired;
   }
 }
