@@ -90,6 +90,8 @@ export class PlaySpool {
   private lastN = 0;
   private lines = 0;
   private batchLimit = AD_RECORDS_MAX;
+  /** While a malformed batch is being halved: the last play of the smallest batch the cloud refused (the play it refuses is in there). */
+  private suspectUpTo: number | null = null;
   private failures = 0;
   private phase: 'idle' | 'gathering' | 'sending' | 'backoff' = 'idle';
   private stopped = false;
@@ -209,7 +211,13 @@ export class PlaySpool {
         continue;
       }
       this.phase = 'sending';
-      const wait = await this.deliver(this.pending.slice(0, this.batchLimit), signal);
+      const suspect = this.suspectUpTo;
+      const batch = this.pending.slice(0, this.batchLimit).filter((p) => suspect === null || p.n <= suspect);
+      if (batch.length === 0) {
+        this.endSuspicion(); // the suspect plays were dropped over the cap meanwhile
+        continue;
+      }
+      const wait = await this.deliver(batch, signal);
       if (wait === 'stop') return;
       if (wait !== null) {
         this.phase = 'backoff';
@@ -228,7 +236,8 @@ export class PlaySpool {
         { attempts: 1, signal },
       );
       this.settle({ t: 'delivered', upTo: last.n, at: clock.now(), accepted: answer.accepted, duplicates: answer.duplicates });
-      this.batchLimit = AD_RECORDS_MAX;
+      // halving: the rest of the refused batch goes next in pieces of the same size; past it, full batches again
+      if (this.suspectUpTo === null || last.n >= this.suspectUpTo) this.endSuspicion();
       this.failures = 0;
       this.waitingForCloud = false;
       log.info({ plays: batch.length, accepted: answer.accepted, duplicates: answer.duplicates, backlog: this.pending.length }, 'ad plays delivered');
@@ -251,6 +260,7 @@ export class PlaySpool {
       }
       if (e.kind === 'http' && e.status !== null && MALFORMED.has(e.status)) {
         if (batch.length > 1) {
+          this.suspectUpTo = last.n;
           this.batchLimit = Math.ceil(batch.length / 2);
           log.warn(
             { plays: batch.length, status: e.status, error: e.message },
@@ -259,6 +269,7 @@ export class PlaySpool {
           return null;
         }
         this.settle({ t: 'rejected', upTo: last.n, at: clock.now(), status: e.status, message: e.message.slice(0, 500) });
+        this.endSuspicion();
         log.error({ play: last.play, status: e.status, error: e.message }, 'the cloud refused an ad play for good; set aside');
         this.opts.onRejected?.(last.play, e.message);
         return null;
@@ -268,6 +279,11 @@ export class PlaySpool {
       if (e.kind !== 'no-credential') log.warn({ error: e.message, retryInMs: wait, backlog: this.pending.length }, 'ad plays not delivered; kept');
       return wait;
     }
+  }
+
+  private endSuspicion(): void {
+    this.suspectUpTo = null;
+    this.batchLimit = AD_RECORDS_MAX;
   }
 
   /** Appends a record ending a prefix of the plays, then forgets them. */
