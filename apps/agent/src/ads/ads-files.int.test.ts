@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vend/protocol';
 import { FileLoopStore } from './loop.ts';
-import { MediaCache, mediaKey, undiciMediaFetch } from './media.ts';
+import { MEDIA_RETRY_MS, MediaCache, mediaKey, undiciMediaFetch } from './media.ts';
 import { FilePlayJournal } from './play-journal.ts';
 import { PlaySpool } from './play-spool.ts';
 
@@ -71,7 +71,12 @@ describe('play spool file', () => {
     a.spool.add([{ id: 'y', playedAt: 2 }]);
     a.journal.close();
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(readFileSync(path, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { t: string }).t)).toEqual(['meta', 'play']);
+    expect(
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { t: string }).t),
+    ).toEqual(['meta', 'play']);
     expect(readdirSync(join(path, '..'))).toEqual(['ad-plays.log']);
   });
 });
@@ -160,5 +165,20 @@ describe('media cache', () => {
     clock.advance(1);
     await c.follow([url]);
     expect(hits).toEqual(['/media/a.png', '/media/a.png']);
+  });
+
+  it('a URL that could not be fetched is not asked for at every loop refresh: again only after MEDIA_RETRY_MS', async () => {
+    hits = [];
+    const clock = new ManualClock(T0);
+    const c = cache(join(temp(), 'ad-media'), 1_000_000, clock);
+    const url = `${base}/gone.png`;
+    await c.follow([url]);
+    clock.advance(MEDIA_RETRY_MS - 1);
+    await c.follow([url]);
+    expect(hits).toEqual(['/gone.png']);
+    expect(c.status().lastError).toMatch(/gone\.png: HTTP 404/);
+    clock.advance(1);
+    await c.follow([url]);
+    expect(hits).toEqual(['/gone.png', '/gone.png']);
   });
 });

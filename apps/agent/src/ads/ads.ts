@@ -183,10 +183,14 @@ export class Ads implements KioskAds {
   }
 }
 
-/** The loop as the kiosk gets it: entries with absolute URLs, the local copy's address where there is one. */
-export function loopAnswer(view: LoopView, cloudUrl: string, localBase: string, lookup: (url: string) => MediaFile | null): ControlAdLoop {
+/**
+ * The loop as the kiosk gets it: entries with absolute URLs, the local copy's address where there is
+ * one. Without a cloud URL (a CLI reading the state directory) the URLs are shown as the cloud gave them.
+ */
+export function loopAnswer(view: LoopView, cloudUrl: string | null, localBase: string, lookup: (url: string) => MediaFile | null): ControlAdLoop {
   const loop = view.stored?.loop;
-  const entries = resolveEntries(loop?.entries ?? [], cloudUrl).entries.map((e) => {
+  const resolved = cloudUrl === null ? (loop?.entries ?? []).map((e) => ({ ...e, remoteUrl: e.url })) : resolveEntries(loop?.entries ?? [], cloudUrl).entries;
+  const entries = resolved.map((e) => {
     const copy = lookup(e.remoteUrl);
     return { ...e, url: copy ? `${localBase}/v1/ads/media/${copy.key}` : e.remoteUrl, cached: copy !== null };
   });
@@ -257,6 +261,6 @@ export function offlineAds(state: Pick<StateDir, 'path'>, config: Pick<AgentConf
   spool.load();
   const view = keeper.view();
   const status = adsStatus(view, keeper, spool, null);
-  const loop = config.cloudUrl ? loopAnswer(view, config.cloudUrl, '', () => null) : null;
+  const loop = loopAnswer(view, config.cloudUrl ?? null, '', () => null);
   return { status, loop };
 }

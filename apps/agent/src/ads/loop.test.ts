@@ -29,7 +29,10 @@ function loopOf(tag: string, urls: string[] = ['/advertise/poster/CAB-0001.png']
 const down = (): CloudError => new CloudError('unreachable', 'getAd: ECONNREFUSED', null, null, true);
 
 /** A keeper over a scripted cloud: each getAd takes the next answer (a loop, or an error to throw). */
-function rig(answers: (AdLoopData | CloudError)[], o: { hold?: boolean; store?: MemoryLoopStore; clock?: ManualClock; refreshMs?: number; staleMs?: number; random?: number } = {}) {
+function rig(
+  answers: (AdLoopData | CloudError)[],
+  o: { hold?: boolean; store?: MemoryLoopStore; clock?: ManualClock; refreshMs?: number; staleMs?: number; random?: number } = {},
+) {
   const clock = o.clock ?? new ManualClock(T0);
   const store = o.store ?? new MemoryLoopStore();
   let calls = 0;

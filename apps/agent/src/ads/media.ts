@@ -11,7 +11,8 @@ import { readTextIfExists, writeFileAtomic } from '../state/fs-atomic.ts';
  * The loop's media kept in the state directory (`ad-media/`), so a kiosk keeps playing while the
  * cloud is away. After each loop fetch the cache follows the loop: files no longer in it are removed,
  * missing ones are downloaded in loop order while they fit under the cap (a file that does not fit
- * is played from its origin instead), and a copy older than a day is fetched again. Only images and
+ * is played from its origin instead), and a copy older than a day is fetched again; a URL that could
+ * not be fetched is tried again after MEDIA_RETRY_MS. Only images and
  * videos (by the answer's Content-Type), no redirects, nothing beyond the room left; each file is
  * written to a temp name, fsynced and renamed, and the index (`index.json`) is replaced atomically.
  * No credential is ever sent with a media request.
@@ -81,6 +82,8 @@ export interface MediaCacheOptions {
 }
 
 const INDEX = 'index.json';
+/** A URL whose download failed is not tried again for this long (the loop is fetched every minute). */
+export const MEDIA_RETRY_MS = 10 * 60_000;
 
 export class MediaCache {
   private readonly byUrl = new Map<string, MediaFile>();
@@ -89,6 +92,8 @@ export class MediaCache {
   private syncing: Promise<void> | null = null;
   private wanted: string[] = [];
   private again = false;
+  /** When each URL's download last failed. */
+  private readonly failedAt = new Map<string, number>();
   lastError: string | null = null;
 
   constructor(private readonly opts: MediaCacheOptions) {}
@@ -192,20 +197,25 @@ export class MediaCache {
       if (this.abort.signal.aborted) break;
       const have = this.byUrl.get(url);
       if (have && clock.now() - have.fetchedAt < maxAge) continue;
+      const failed = this.failedAt.get(url);
+      if (failed !== undefined && clock.now() - failed < MEDIA_RETRY_MS) continue;
       const room = this.opts.capBytes - (this.used() - (have?.bytes ?? 0));
       if (room <= 0) continue;
       try {
         const got = await this.download(url, room);
         this.put(got);
+        this.failedAt.delete(url);
         changed = true;
         log.info({ url, bytes: got.bytes, contentType: got.contentType }, 'ad media cached');
       } catch (e) {
         errors++;
+        this.failedAt.set(url, clock.now());
         this.lastError = `${url}: ${(e as Error).message}`;
         log.warn({ url, error: (e as Error).message }, 'ad media not cached; the kiosk plays it from its origin');
       }
     }
-    if (errors === 0 && !this.abort.signal.aborted) this.lastError = null;
+    for (const url of this.failedAt.keys()) if (!urls.includes(url)) this.failedAt.delete(url);
+    if (errors === 0 && !this.abort.signal.aborted && this.failedAt.size === 0) this.lastError = null;
     if (changed) writeFileAtomic(join(this.opts.dir, INDEX), JSON.stringify({ files: [...this.byKey.values()] }) + '\n', { mode: 0o600 });
   }
 

@@ -11,7 +11,12 @@ const flush = async (): Promise<void> => {
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
 };
 const T0 = Date.parse('2026-11-20T12:00:00Z');
-const play = (i: number, id = `house:poster:${(i % 8) + 1}`): SpooledPlay => ({ id, source: 'house', playedAt: T0 - 1_000_000 + i * 15_000, durationMs: 15_000 });
+const play = (i: number, id = `house:poster:${(i % 8) + 1}`): SpooledPlay => ({
+  id,
+  source: 'house',
+  playedAt: T0 - 1_000_000 + i * 15_000,
+  durationMs: 15_000,
+});
 const plays = (from: number, count: number): SpooledPlay[] => Array.from({ length: count }, (_, i) => play(from + i));
 
 type Answer = 'ok' | CloudError | ((records: AdPlayRecord[]) => 'ok' | CloudError);
@@ -69,7 +74,9 @@ const http = (status: number, message = `saveAdRecord: ${status}`): CloudError =
 
 describe('kiosk plays as they are kept', () => {
   it('fixes playedAt: the agent clock when absent, ISO and epoch ms read as sent', () => {
-    expect(normalizePlays([{ id: 'a' }, { id: 'b', playedAt: '2026-11-20T11:59:00Z' }, { id: 'c', playedAt: T0 - 5 }, { id: 'd', playedAt: String(T0 - 7) }], T0)).toEqual([
+    expect(
+      normalizePlays([{ id: 'a' }, { id: 'b', playedAt: '2026-11-20T11:59:00Z' }, { id: 'c', playedAt: T0 - 5 }, { id: 'd', playedAt: String(T0 - 7) }], T0),
+    ).toEqual([
       { id: 'a', playedAt: T0 },
       { id: 'b', playedAt: T0 - 60_000 },
       { id: 'c', playedAt: T0 - 5 },

@@ -36,13 +36,25 @@ async function start(o: { token?: string; addPlays?: (p: ControlAdPlay[]) => Con
     slotSeconds: 15,
     entries: [
       { id: 'house:poster:1', url: '/media/p.png', head: 'h', type: 'image', startTime: 's', endTime: 'e' },
-      { id: 'c1', url: 'https://cdn.example/v.mp4', head: 'h', type: 'video', startTime: 's', endTime: 'e', campaignId: 'cmp_1', source: 'direct-sold' as const },
+      {
+        id: 'c1',
+        url: 'https://cdn.example/v.mp4',
+        head: 'h',
+        type: 'video',
+        startTime: 's',
+        endTime: 'e',
+        campaignId: 'cmp_1',
+        source: 'direct-sold' as const,
+      },
     ],
   };
   const ads: KioskAds = {
     loop: async (base) =>
-      loopAnswer({ stored: { fetchedAt: T0, loop }, source: 'disk', stale: true, ageMs: 900_000, error: 'getAd: ECONNREFUSED' }, 'http://cloud.example:8080', base, (u) =>
-        u === 'http://cloud.example:8080/media/p.png' ? { key: KEY, url: u, contentType: 'image/png', bytes: BYTES.length, fetchedAt: T0 } : null,
+      loopAnswer(
+        { stored: { fetchedAt: T0, loop }, source: 'disk', stale: true, ageMs: 900_000, error: 'getAd: ECONNREFUSED' },
+        'http://cloud.example:8080',
+        base,
+        (u) => (u === 'http://cloud.example:8080/media/p.png' ? { key: KEY, url: u, contentType: 'image/png', bytes: BYTES.length, fetchedAt: T0 } : null),
       ),
     addPlays: (plays) => {
       normalizePlays(plays, T0);
@@ -63,26 +75,29 @@ async function start(o: { token?: string; addPlays?: (p: ControlAdPlay[]) => Con
   const port = server.port;
   const call = (method: string, path: string, h: Record<string, string | null> = {}, body?: string) => {
     const headers: Record<string, string> = { host: `127.0.0.1:${port}` };
-    for (const [k, v] of Object.entries(h)) if (v === null) delete headers[k];
-    else headers[k] = v;
-    return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; json: Record<string, unknown> }>((resolve, reject) => {
-      const req = request(server!.url + path, { method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (d: Buffer) => chunks.push(d));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: Record<string, unknown> = {};
-          try {
-            json = JSON.parse(text) as Record<string, unknown>;
-          } catch {
-            // media
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+    for (const [k, v] of Object.entries(h))
+      if (v === null) delete headers[k];
+      else headers[k] = v;
+    return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; json: Record<string, unknown> }>(
+      (resolve, reject) => {
+        const req = request(server!.url + path, { method, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (d: Buffer) => chunks.push(d));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let json: Record<string, unknown> = {};
+            try {
+              json = JSON.parse(text) as Record<string, unknown>;
+            } catch {
+              // media
+            }
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+          });
         });
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
+        req.on('error', reject);
+        req.end(body);
+      },
+    );
   };
   const json = { 'content-type': 'application/json' };
   return { call, added, port, json };

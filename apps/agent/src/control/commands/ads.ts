@@ -66,7 +66,7 @@ export function adsCommand({ deps, setExit, guarded }: CommandContext): Command 
           if (!(e instanceof ControlUnreachable)) throw e;
           daemonDown = e instanceof ControlNoAnswer ? `the daemon does not answer (${e.message})` : `the daemon is not running (${e.message})`;
           const offline = offlineAds(new StateDir(config.stateDir), config, deps.clock);
-          loop = offline.loop ?? { machineCode: null, slotSeconds: 15, entries: [], fetchedAt: null, ageSeconds: null, stale: true, source: 'none' };
+          loop = offline.loop;
           plays = offline.status.plays;
         }
         if (flags['json']) deps.stdout(JSON.stringify({ ...(daemonDown ? { daemon: 'not running' } : {}), loop, plays }) + '\n');
