@@ -104,7 +104,7 @@ export const AgentConfigSchema = z.object({
       z.array(
         z
           .string()
-          .refine((o) => /^https?:\/\/[^/\s]+$/.test(o) && URL.canParse(o), 'an origin: http(s)://host[:port], no path')
+          .refine((o) => /^https?:\/\/[^/\s]+\/?$/.test(o) && URL.canParse(o), 'an origin: http(s)://host[:port], no path')
           .transform((o) => new URL(o).origin),
       ),
     )

@@ -119,9 +119,20 @@ export class FilePlayJournal implements PlayJournalStore {
     if (records.length === 0) return;
     this.open();
     const buf = Buffer.from(lines(records), 'utf8');
-    let off = 0;
-    while (off < buf.length) off += writeSync(this.fd!, buf, off, buf.length - off);
-    fsyncSync(this.fd!);
+    const size = fstatSync(this.fd!).size;
+    try {
+      let off = 0;
+      while (off < buf.length) off += writeSync(this.fd!, buf, off, buf.length - off);
+      fsyncSync(this.fd!);
+    } catch (e) {
+      // a write cut short (disk full): take the part back, so the next record does not land behind it
+      try {
+        ftruncateSync(this.fd!, size);
+      } catch {
+        // the load repairs it
+      }
+      throw e;
+    }
   }
 
   rewrite(records: PlaySpoolRecord[]): void {
