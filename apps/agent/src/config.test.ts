@@ -34,6 +34,23 @@ describe('agent configuration', () => {
     expect(c.equipmentNo).toBe('SBX-FILE-0001');
   });
 
+  it('screen ads: a minute between loop fetches, stale after 5 minutes, 50 000 plays kept, 256 MiB of media, kiosk origins as a list', () => {
+    expect(loadAgentConfig({ readFile: files({}) })).toMatchObject({
+      adRefreshSeconds: 60,
+      adStaleSeconds: 300,
+      adPlaySpoolMax: 50_000,
+      adPlayFlushSeconds: 30,
+      adMediaCacheMb: 256,
+      kioskOrigins: [],
+    });
+    const c = loadAgentConfig({ readFile: files({}), env: { VEND_AGENT_KIOSK_ORIGINS: 'https://kiosk.example, http://127.0.0.1:5173/' } });
+    expect(c.kioskOrigins).toEqual(['https://kiosk.example', 'http://127.0.0.1:5173']);
+    for (const bad of ['https://kiosk.example/path', 'file:///kiosk.html', 'null', '*']) {
+      expect(() => loadAgentConfig({ readFile: files({}), env: { VEND_AGENT_KIOSK_ORIGINS: bad } }), bad).toThrow(/VEND_AGENT_KIOSK_ORIGINS: an origin/);
+    }
+    expect(() => loadAgentConfig({ readFile: files({}), env: { VEND_AGENT_AD_PLAY_SPOOL_MAX: '99' } })).toThrow(/VEND_AGENT_AD_PLAY_SPOOL_MAX/);
+  });
+
   it('refuses any control address but loopback', () => {
     for (const host of ['0.0.0.0', '192.168.0.2', '::', 'localhost']) {
       expect(() => loadAgentConfig({ readFile: files({}), env: { VEND_AGENT_CONTROL_HOST: host } })).toThrow(/loopback only/);

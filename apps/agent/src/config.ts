@@ -87,6 +87,28 @@ export const AgentConfigSchema = z.object({
   artifactPrefix: z.string().min(1).optional(),
   /** systemd's $INVOCATION_ID of this start (shared with the boot guard). */
   invocationId: z.string().min(1).optional(),
+  /** Screen ads (docs/agent.md "Screen advertising"): how often the attract loop is fetched (jittered ±20 %). */
+  adRefreshSeconds: intIn(1, 3600).default(60),
+  /** A loop older than this is served with `stale: true`. */
+  adStaleSeconds: intIn(1, 7 * 86_400).default(300),
+  /** Plays kept for the cloud at most; past it the oldest are dropped (and counted). */
+  adPlaySpoolMax: intIn(100, 1_000_000).default(50_000),
+  /** How long plays gather before a batch goes to the cloud (0: at once); a full batch (500) goes at once. */
+  adPlayFlushSeconds: intIn(0, 3600).default(30),
+  /** Media files of the loop kept in the state directory, in MiB (0: none; the kiosk plays from the cloud). */
+  adMediaCacheMb: intIn(0, 16_384).default(256),
+  /** Origins (scheme://host[:port]) of kiosk pages allowed to call the ad routes, besides the configuration block's kioskUiUrl. */
+  kioskOrigins: z
+    .preprocess(
+      (v) => (typeof v === 'string' ? v.split(/[\s,]+/).filter((x) => x !== '') : v),
+      z.array(
+        z
+          .string()
+          .refine((o) => /^https?:\/\/[^/\s]+\/?$/.test(o) && URL.canParse(o), 'an origin: http(s)://host[:port], no path')
+          .transform((o) => new URL(o).origin),
+      ),
+    )
+    .default([]),
 });
 export type AgentConfigInput = z.input<typeof AgentConfigSchema>;
 export type AgentConfig = Readonly<z.output<typeof AgentConfigSchema> & { agentVersion: string }>;
@@ -115,6 +137,12 @@ export const ENV_NAMES: Readonly<Record<keyof AgentConfigInput, string>> = Objec
   releasePublicKey: 'VEND_AGENT_RELEASE_PUBLIC_KEY',
   artifactPrefix: 'VEND_AGENT_ARTIFACT_PREFIX',
   invocationId: 'INVOCATION_ID',
+  adRefreshSeconds: 'VEND_AGENT_AD_REFRESH_SECONDS',
+  adStaleSeconds: 'VEND_AGENT_AD_STALE_SECONDS',
+  adPlaySpoolMax: 'VEND_AGENT_AD_PLAY_SPOOL_MAX',
+  adPlayFlushSeconds: 'VEND_AGENT_AD_PLAY_FLUSH_SECONDS',
+  adMediaCacheMb: 'VEND_AGENT_AD_MEDIA_CACHE_MB',
+  kioskOrigins: 'VEND_AGENT_KIOSK_ORIGINS',
 });
 /** Where the JSON configuration file is named, when not by --config. */
 export const CONFIG_FILE_ENV = 'VEND_AGENT_CONFIG';

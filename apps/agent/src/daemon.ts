@@ -3,6 +3,7 @@ import { CONFIG_DEFAULTS, FEATURE_DEFAULTS, systemClock } from '@vend/protocol';
 import type { BlockedReport, Clock, ConfigBlock, ControlPlanogram, ControlStatus, DeferralReport, GoodsData } from '@vend/protocol';
 import type { AgentConfig } from './config.ts';
 import { mask } from './config.ts';
+import { Ads } from './ads/ads.ts';
 import { sleep } from './cloud/backoff.ts';
 import type { RandomSource } from './cloud/backoff.ts';
 import { CloudClient } from './cloud/client.ts';
@@ -95,6 +96,8 @@ export class Daemon {
   readonly spool: ReportSpool;
   readonly dispenser: Dispenser;
   readonly cloud: CloudLoops;
+  /** Screen advertising: the attract loop for the kiosk, its media, the proof-of-play spool. */
+  readonly ads: Ads;
   readonly deviceId: string;
   readonly startedAt: number;
   /** From the configuration: required to run. */
@@ -224,6 +227,18 @@ export class Daemon {
           : this.cloud.configBlock.rows * this.cloud.configBlock.columnsPerRow,
       boardAvailable: () => this.board.state !== 'unavailable',
     });
+    this.ads = new Ads({
+      config: { ...config, cloudUrl: config.cloudUrl },
+      state: this.state,
+      client: this.client,
+      clock: this.clock,
+      random: this.random,
+      log: this.log,
+      kioskUiUrl: () => this.cloud.configBlock.kioskUiUrl,
+      onPlayRejected: (message) => this.noteError('ads', message),
+    });
+    const adsLoaded = this.ads.load();
+    if (adsLoaded.droppedLines > 0) this.log.warn({ dropped: adsLoaded.droppedLines }, 'ad play spool: dropped a record cut short by a crash');
     this.cloud = new CloudLoops({
       config,
       client: this.client,
@@ -241,9 +256,11 @@ export class Daemon {
       upgradeReports: () => this.upgradeReports,
       // an authenticated call reached the cloud: a version on trial may commit
       onRegistered: () => {
+        this.ads.wake();
         if (this.upgrades) void this.upgrades.cloudReached().catch((e: unknown) => this.log.warn({ error: (e as Error).message }, 'upgrade commit failed'));
       },
       noteError: (source, message) => this.noteError(source, message),
+      onReached: () => this.ads.nudge(),
       runTask: (name, task) => this.run(name, task),
     });
     // 6. the upgrade pipeline (docs/agent-upgrades.md "Wiring into the daemon")
@@ -311,6 +328,7 @@ export class Daemon {
           enrolNow: () => daemon.enrolNow(),
           upgradeCheck: () => daemon.upgradeCheck(),
         },
+        ads: daemon.ads,
         log: daemon.log.child({ part: 'control' }),
       });
     } catch (e) {
@@ -321,6 +339,7 @@ export class Daemon {
     const signal = daemon.abort.signal;
     daemon.run('board', () => daemon.boardLoop(signal));
     daemon.run('cloud', () => daemon.cloud.run(signal));
+    daemon.run('ads', () => daemon.ads.run(signal));
     daemon.run('dispense', () => daemon.dispenser.runQueue(signal));
     daemon.dispenseTask = daemon.tasks.at(-1) ?? null;
     daemon.upgrades?.start();
@@ -514,6 +533,7 @@ export class Daemon {
       },
       upgrade: { ...this.upgradeReports, quiet: this.quiet() },
       lastErrors: this.errors.map((e) => ({ ...e, at: iso(e.at) })).reverse(),
+      ads: this.ads.status(),
     };
   }
 
@@ -545,6 +565,7 @@ export class Daemon {
     await this.driver.close().catch(() => {});
     await this.closeHttp().catch(() => {});
     this.journal.close();
+    this.ads.close();
     this.pidLock.release();
   }
 }

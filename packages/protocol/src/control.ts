@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BlockedReport, DeferralReport, GoodsData } from './gateway.ts';
+import { AdEntry, AdPlayRecord, BlockedReport, DeferralReport, GoodsData } from './gateway.ts';
 
 /**
  * The agent's loopback control channel (127.0.0.1:8770, spec 2 §8): the body of every answer. The
@@ -8,7 +8,7 @@ import { BlockedReport, DeferralReport, GoodsData } from './gateway.ts';
  * a field a newer daemon adds is dropped by an older CLI, never a failure.
  */
 
-/** Every refusal: 400, 401, 404, 409, 413, 421, 502, 503 and 500. */
+/** Every refusal: 400, 401, 403, 404, 409, 413, 415, 416, 421, 502, 503 and 500. */
 export const ControlError = z.object({ error: z.string(), message: z.string() });
 export type ControlError = z.infer<typeof ControlError>;
 
@@ -53,6 +53,88 @@ export const ControlQuiet = z.object({
 
 export const BOARD_STATES = ['unknown', 'ok', 'fault', 'unavailable'] as const;
 export const CONFIG_SOURCES = ['cloud', 'cache', 'defaults'] as const;
+
+// --- screen advertising (the kiosk's attract loop and proof of play) ----------------------------
+
+export const AD_LOOP_SOURCES = ['cloud', 'disk', 'none'] as const;
+
+/** One entry of the loop as the kiosk plays it: the cloud's entry, with `url` pointing where to play it from. */
+export const ControlAdEntry = AdEntry.extend({
+  /** Where the kiosk plays it from: the agent's local copy (`http://127.0.0.1:8770/v1/ads/media/<key>`) when cached, else `remoteUrl`. */
+  url: z.string(),
+  /** The media at its origin: the cloud's relative URLs resolved against the agent's cloud URL. */
+  remoteUrl: z.string(),
+  /** The agent holds a copy: it plays while the cloud is away. */
+  cached: z.boolean(),
+});
+export type ControlAdEntry = z.infer<typeof ControlAdEntry>;
+
+/**
+ * GET /v1/ads/loop: the attract loop the agent last fetched from `/apk/getAd`, kept on disk. `stale`
+ * once it is older than the agent's `adStaleSeconds` (or when there is none); `source` says whether it
+ * came from the cloud since this start, from disk (fetched before a restart), or there is none yet.
+ */
+export const ControlAdLoop = z.object({
+  machineCode: z.string().nullable(),
+  slotSeconds: z.number().int(),
+  entries: z.array(ControlAdEntry),
+  fetchedAt: at,
+  ageSeconds: z.number().int().nullable(),
+  stale: z.boolean(),
+  source: z.enum(AD_LOOP_SOURCES),
+  /** The last refresh failed: why (the loop above is the last good one). */
+  error: z.string().optional(),
+});
+export type ControlAdLoop = z.infer<typeof ControlAdLoop>;
+
+/** The most plays one POST /v1/ads/plays may carry. */
+export const CONTROL_AD_PLAYS_MAX = 100;
+
+/** One showing the kiosk reports: AdPlayRecord, strict. Send `playedAt` (when it began): a retried POST then counts once. */
+export const ControlAdPlay = z.strictObject(AdPlayRecord.shape);
+export type ControlAdPlay = z.infer<typeof ControlAdPlay>;
+
+/** POST /v1/ads/plays body. */
+export const ControlAdPlaysRequest = z.strictObject({ plays: z.array(ControlAdPlay).min(1).max(CONTROL_AD_PLAYS_MAX) });
+export type ControlAdPlaysRequest = z.infer<typeof ControlAdPlaysRequest>;
+
+/** POST /v1/ads/plays answer (202): the plays are on disk; `backlog` waits for the cloud. */
+export const ControlAdPlaysAccepted = z.object({
+  accepted: z.number().int(),
+  /** Plays already in the spool (same entry id and playedAt): kept once. */
+  duplicates: z.number().int(),
+  backlog: z.number().int(),
+  /** Oldest plays dropped to make room (the spool is full). */
+  dropped: z.number().int(),
+});
+export type ControlAdPlaysAccepted = z.infer<typeof ControlAdPlaysAccepted>;
+
+/** `ads` of GET /v1/status: the loop, the play spool and the media cache. */
+export const ControlAdsStatus = z.object({
+  loop: z.object({
+    entries: z.number().int(),
+    machineCode: z.string().nullable(),
+    fetchedAt: at,
+    stale: z.boolean(),
+    source: z.enum(AD_LOOP_SOURCES),
+    lastAttemptAt: at,
+    lastError: z.object({ at, message: z.string() }).nullable(),
+  }),
+  plays: z.object({
+    /** Plays on disk not yet delivered to the cloud. */
+    backlog: z.number().int(),
+    oldestAt: at,
+    /** Totals kept in the spool file (they survive restarts). */
+    delivered: z.number().int(),
+    duplicates: z.number().int(),
+    dropped: z.number().int(),
+    rejected: z.number().int(),
+    lastDeliveredAt: at,
+    lastError: z.object({ at, message: z.string() }).nullable(),
+  }),
+  media: z.object({ files: z.number().int(), bytes: z.number().int(), capBytes: z.number().int(), lastError: z.string().nullable() }),
+});
+export type ControlAdsStatus = z.infer<typeof ControlAdsStatus>;
 
 /** GET /v1/status: everything `vend-agent status` shows. Times are ISO strings (null: never). */
 export const ControlStatus = z.object({
@@ -118,6 +200,8 @@ export const ControlStatus = z.object({
   upgrade: z.object({ deferring: DeferralReport.nullable(), blocked: BlockedReport.nullable(), quiet: ControlQuiet }),
   /** Newest first, at most 10. */
   lastErrors: z.array(z.object({ at, source: z.string(), message: z.string() })),
+  /** Screen advertising (absent from a daemon that predates it). */
+  ads: ControlAdsStatus.optional(),
 });
 export type ControlStatus = z.infer<typeof ControlStatus>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  AdLoopData,
   ConfigBlock,
   CreateOrderData,
   DEVICE_CREDENTIAL_HEADER,
@@ -12,10 +13,11 @@ import {
   PendingData,
   RegisterData,
   ReportData,
+  SaveAdRecordData,
   UpgradeData,
   parseDeviceKey,
 } from '@vend/protocol';
-import type { Clock, CreateOrderRequest, HeartbeatRequest, RegisterRequest, ReportRequest } from '@vend/protocol';
+import type { AdPlayRecord, Clock, CreateOrderRequest, HeartbeatRequest, RegisterRequest, ReportRequest } from '@vend/protocol';
 import { backoffDelay, parseRetryAfter, sleep } from './backoff.ts';
 import type { RandomSource } from './backoff.ts';
 import type { CredentialStore } from './credentials.ts';
@@ -44,6 +46,10 @@ export const LEGS = {
   report: { method: 'POST', path: '/cabinet/report', auth: 'key', idempotent: true },
   pending: { method: 'GET', path: '/cabinet/pending', auth: 'key', idempotent: true },
   upgrade: { method: 'GET', path: '/cabinet/upgrade', auth: 'key', idempotent: true },
+  // family A's ad legs take the device key like /cabinet (spec 2 §4.2); the agent calls them only once enrolled
+  getAd: { method: 'GET', path: '/apk/getAd', auth: 'key', idempotent: true },
+  /** Idempotent on (machine, entry id, playedAt): a batch sent twice counts once. */
+  saveAdRecord: { method: 'POST', path: '/apk/saveAdRecord', auth: 'key', idempotent: true },
 } as const satisfies Record<string, LegSpec>;
 export type Leg = keyof typeof LEGS;
 
@@ -197,6 +203,14 @@ export class CloudClient {
   }
   upgrade(agentVersion: string, options: CallOptions = {}) {
     return this.call('upgrade', UpgradeData, { ...options, query: { agentVersion } });
+  }
+  /** The attract loop (relative media URLs are the cloud's). */
+  getAd(options: CallOptions = {}) {
+    return this.call('getAd', AdLoopData, { ...options, query: { ...options.query, equipmentNo: this.opts.equipmentNo } });
+  }
+  /** Proof of play: at most AD_RECORDS_MAX records, each with its playedAt (so a retry counts once). */
+  saveAdRecords(records: AdPlayRecord[], options: CallOptions = {}) {
+    return this.call('saveAdRecord', SaveAdRecordData, { ...options, body: { equipmentNo: this.opts.equipmentNo, records } });
   }
 
   // --- machinery -------------------------------------------------------------------------------

@@ -36,6 +36,8 @@ export interface CloudLoopsOptions {
   onRegistered: () => void;
   /** A loop step failed (the status view's "last errors"). */
   noteError: (source: string, message: string) => void;
+  /** A pending poll reached the cloud (spools waiting for it may try now). */
+  onReached?: () => void;
   /** Runs a task beside the loops, as the daemon runs its own (the report spool). */
   runTask: (name: string, task: () => Promise<unknown>) => void;
 }
@@ -172,6 +174,7 @@ export class CloudLoops {
     const { commands, added } = await this.pendingPoller().poll(signal);
     if (added > 0) this.opts.log.info({ added, listed: commands.length }, 'remote drops received');
     this.opts.spool.nudge();
+    this.opts.onReached?.();
   }
 
   private async refreshConfig(signal: AbortSignal): Promise<void> {

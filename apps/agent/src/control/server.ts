@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import {
   ControlEnrolment,
-  ControlError,
   ControlHealth,
   ControlPlanogram,
   ControlStatus,
@@ -17,6 +16,9 @@ import {
 import { LOOPBACK_HOSTS } from '../config.ts';
 import { DispenseRefused } from '../spool/dispenser.ts';
 import type { WalkUpRequest } from '../spool/dispenser.ts';
+import type { KioskAds } from '../ads/ads.ts';
+import { KIOSK_PREFIX, handleKiosk } from './kiosk.ts';
+import { BodyError, answer, issuesOf, readJson, refuse } from './respond.ts';
 
 /** What the control channel serves; the daemon provides it, shaped as @vend/protocol's control.ts says. */
 export interface ControlApi {
@@ -40,6 +42,8 @@ export interface ControlServerOptions {
   /** The bearer token, read when a request arrives (an empty one authenticates nobody). */
   token: () => string;
   api: ControlApi;
+  /** Screen advertising for the kiosk (the routes under /v1/ads/, kiosk.ts); null or absent: they answer 404. */
+  ads?: KioskAds | null;
   log: ControlLogger;
 }
 
@@ -86,7 +90,7 @@ function digest(text: string): Buffer {
 
 /**
  * The loopback control channel (spec 2 §8: loopback, port 8770): for the kiosk screen and the
- * technician's CLI. Binds 127.0.0.1 or ::1 and nothing else. Every endpoint but /healthz needs
+ * technician's CLI. Binds 127.0.0.1 or ::1 and nothing else. Every endpoint but /healthz and the kiosk ad routes needs
  * `Authorization: Bearer <token>` (the per-cabinet token in the state directory); with an empty
  * token nothing authenticates, so every dispense is refused. Requests naming a non-loopback Host
  * are refused too (a web page in the kiosk's browser cannot reach it by DNS rebinding).
@@ -98,12 +102,14 @@ function digest(text: string): Buffer {
  *   GET  /v1/vends?limit=N  the last vend results, newest first
  *   POST /v1/enrol          try enrolment now
  *   POST /v1/upgrade/check  check for an upgrade now (declined with a deferral while the cabinet is busy)
+ *   /v1/ads/...             the kiosk's ad routes: no token, an exact Host and an allowed Origin instead (kiosk.ts)
  */
 export async function startControlServer(opts: ControlServerOptions): Promise<ControlServer> {
   if (!(LOOPBACK_HOSTS as readonly string[]).includes(opts.host))
     throw new ControlBindError(`the control channel binds to loopback only (127.0.0.1 or ::1), not ${opts.host}`);
+  const bound = { port: opts.port };
   const server = createServer((req, res) => {
-    handle(opts, req, res).catch((e: unknown) => {
+    handle(opts, bound.port, req, res).catch((e: unknown) => {
       opts.log.warn({ error: (e as Error).message, path: req.url }, 'control channel request failed');
       if (!res.headersSent) refuse(res, 500, 'internal', 'internal error');
     });
@@ -115,6 +121,7 @@ export async function startControlServer(opts: ControlServerOptions): Promise<Co
     server.listen(opts.port, opts.host, () => resolve());
   });
   const addr = server.address() as AddressInfo;
+  bound.port = addr.port;
   if (!(LOOPBACK_HOSTS as readonly string[]).includes(addr.address)) {
     server.close();
     throw new ControlBindError(`the control channel ended up on ${addr.address}; refusing`);
@@ -131,24 +138,6 @@ export async function startControlServer(opts: ControlServerOptions): Promise<Co
   };
 }
 
-/** Sends a 200 answer built to its schema; one that does not fit is a bug, thrown (a 500, logged) rather than sent. */
-function answer<S extends z.ZodType>(res: ServerResponse, schema: S, body: z.input<S>): void {
-  const checked = schema.safeParse(body);
-  if (!checked.success) throw new Error(`answer does not fit its schema: ${z.prettifyError(checked.error).replaceAll('\n', '; ')}`);
-  send(res, 200, checked.data);
-}
-
-/** Sends a refusal: `{error, message}` (ControlError). */
-function refuse(res: ServerResponse, status: number, error: string, message: string): void {
-  send(res, status, ControlError.parse({ error, message }));
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body) + '\n';
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
 function loopbackHost(host: string | undefined): boolean {
   if (host === undefined) return true; // HTTP/1.0 without Host: only a local client
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
@@ -162,37 +151,13 @@ function authorised(req: IncomingMessage, token: string): boolean {
   return timingSafeEqual(digest(header.slice('Bearer '.length).trim()), digest(token));
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  let size = 0;
-  const parts: Buffer[] = [];
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) throw new BodyError(413, `body over ${MAX_BODY} bytes`);
-    parts.push(chunk);
-  }
-  const text = Buffer.concat(parts).toString('utf8');
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (e) {
-    throw new BodyError(400, `body must be JSON: ${(e as Error).message}`);
-  }
-}
-
-class BodyError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-async function handle(opts: ControlServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(opts: ControlServerOptions, port: number, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const route = `${req.method ?? 'GET'} ${url.pathname}`;
   if (!loopbackHost(req.headers.host)) return refuse(res, 421, 'misdirected', 'the control channel answers loopback names only');
   if (route === 'GET /healthz') return answer(res, ControlHealth, { ok: true });
+  // the kiosk's browser holds no token: these routes check Host exactly and the Origin instead (kiosk.ts)
+  if (url.pathname.startsWith(KIOSK_PREFIX)) return handleKiosk(req, res, url, { ads: opts.ads ?? null, port });
   const token = opts.token();
   if (!authorised(req, token)) {
     res.setHeader('www-authenticate', 'Bearer');
@@ -222,8 +187,8 @@ async function handle(opts: ControlServerOptions, req: IncomingMessage, res: Ser
     case 'POST /v1/dispense': {
       let body: z.infer<typeof DispenseBody>;
       try {
-        const parsed = DispenseBody.safeParse(await readJson(req));
-        if (!parsed.success) return refuse(res, 400, 'bad-request', parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+        const parsed = DispenseBody.safeParse(await readJson(req, MAX_BODY));
+        if (!parsed.success) return refuse(res, 400, 'bad-request', issuesOf(parsed.error));
         body = parsed.data;
       } catch (e) {
         if (e instanceof BodyError) return refuse(res, e.status, 'bad-request', e.message);
@@ -243,6 +208,11 @@ async function handle(opts: ControlServerOptions, req: IncomingMessage, res: Ser
       }
     }
     default:
-      return refuse(res, 404, 'not-found', `no ${route}; see GET /v1/status, /v1/planogram, /v1/vends, POST /v1/dispense, /v1/enrol, /v1/upgrade/check`);
+      return refuse(
+        res,
+        404,
+        'not-found',
+        `no ${route}; see GET /v1/status, /v1/planogram, /v1/vends, /v1/ads/loop, POST /v1/dispense, /v1/enrol, /v1/upgrade/check, /v1/ads/plays`,
+      );
   }
 }

@@ -15,6 +15,9 @@ export const STATE_FILES = {
   log: 'agent.log',
   pid: 'agent.pid',
   journal: 'journal.log',
+  adLoop: 'ad-loop.json',
+  adPlays: 'ad-plays.log',
+  adMedia: 'ad-media',
 } as const;
 
 /**

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { adsCommand } from './ads.ts';
 import { configCommand } from './config-show.ts';
 import type { AgentCommandDeps } from './context.ts';
 import { credentialCommand } from './credential-show.ts';
@@ -24,5 +25,6 @@ export function agentCommands(deps: AgentCommandDeps, setExit: (code: number) =>
     configCommand(context),
     credentialCommand(context),
     logsCommand(context),
+    adsCommand(context),
   ];
 }

@@ -3,6 +3,7 @@ import { ControlStatus, parseDeviceKey } from '@vend/protocol';
 import type { ControlEnrolment } from '@vend/protocol';
 import type { AgentConfig } from '../../config.ts';
 import { EXIT_CODES } from '../../exit-codes.ts';
+import { offlineAds } from '../../ads/ads.ts';
 import { DispenseBook } from '../../spool/book.ts';
 import { MemoryJournal } from '../../spool/journal.ts';
 import { readTextIfExists } from '../../state/fs-atomic.ts';
@@ -10,6 +11,7 @@ import { StateDir } from '../../state/state-dir.ts';
 import { ControlNoAnswer, ControlUnreachable } from '../client.ts';
 import { configOf, controlClient } from './context.ts';
 import type { CommandContext, Flags } from './context.ts';
+import { formatPlays } from './ads.ts';
 import { ago, row } from './format.ts';
 
 /** The cloud's word on a state other than enrolled ('' when there is none). */
@@ -63,6 +65,12 @@ export function formatStatus(status: ControlStatus, now: number): string {
       `${dispensing.busy ? `busy (${String(dispensing.current)})` : 'idle'}, ${dispensing.leased} remote drop(s) leased${dispensing.recovered ? '' : ', crash recovery pending'}`,
     ),
   );
+  if (status.ads) {
+    const { loop, plays } = status.ads;
+    const fetched = loop.fetchedAt === null ? 'never fetched' : `fetched ${ago(loop.fetchedAt, now)}${loop.stale ? ', STALE' : ''}`;
+    lines.push(row('ad loop', `${loop.entries} entr${loop.entries === 1 ? 'y' : 'ies'}, ${fetched} (from ${loop.source})`));
+    lines.push(row('ad plays', formatPlays(plays, now)));
+  }
   lines.push(row('config', `poll ${config.pollInterval}s, heartbeat ${config.heartbeatInterval}s, ${config.dispatchMode} (from ${config.source})`));
   if (status.lastErrors.length) {
     lines.push('  last errors');
@@ -83,6 +91,7 @@ export function offlineStatus(config: AgentConfig) {
   const book = new DispenseBook(journal, { now: () => Date.now(), setTimeout: () => 0, clearTimeout: () => {} });
   book.load();
   const cached = state.readCachedConfig();
+  const ads = offlineAds(state, config, { now: () => Date.now(), setTimeout: () => 0, clearTimeout: () => {} }).status;
   return {
     daemon: 'not running',
     stateDir: config.stateDir,
@@ -94,6 +103,7 @@ export function offlineStatus(config: AgentConfig) {
     config: cached
       ? { receivedAt: new Date(cached.receivedAt).toISOString(), pollInterval: cached.config.pollInterval, heartbeatInterval: cached.config.heartbeatInterval }
       : null,
+    ads: { loop: ads.loop, plays: ads.plays },
   };
 }
 
@@ -126,6 +136,8 @@ export function statusCommand({ deps, setExit, guarded }: CommandContext): Comma
                 row('state dir', config.stateDir),
                 row('enrolment', `${enrolment.state}${offline.keyId ? ` (key ${offline.keyId})` : ''}${enrolment.message ? ` — ${enrolment.message}` : ''}`),
                 row('spool', `${offline.spool.depth} report(s) waiting, ${offline.spool.unresolvedIntents} dispense(s) to settle at the next start`),
+                row('ad loop', `${offline.ads.loop.entries} entries, fetched ${ago(offline.ads.loop.fetchedAt, deps.clock.now())}`),
+                row('ad plays', `${offline.ads.plays.backlog} play(s) waiting for the cloud`),
               ].join('\n') + '\n',
             );
           }
