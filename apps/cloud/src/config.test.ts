@@ -41,4 +41,12 @@ describe('config', () => {
     const c = loadConfig({ IDP_ISSUER: 'https://idp.example', IDP_JWKS_URL: 'http://127.0.0.1:9/jwks' });
     expect(c.idp).toEqual({ issuer: 'https://idp.example', jwksUrl: 'http://127.0.0.1:9/jwks', audience: undefined });
   });
+
+  it('configures the creative studio by URL with a timeout, and has none by default', () => {
+    expect(loadConfig({}).studio).toBeUndefined();
+    expect(loadConfig({ STUDIO_URL: 'http://127.0.0.1:9/studio' }).studio).toEqual({ url: 'http://127.0.0.1:9/studio', timeoutMs: 30_000 });
+    expect(loadConfig({ STUDIO_URL: 'https://studio.example', STUDIO_TIMEOUT_MS: '2500' }).studio).toEqual({ url: 'https://studio.example', timeoutMs: 2500 });
+    expect(() => loadConfig({ STUDIO_URL: 'not a url' })).toThrow(/STUDIO_URL/);
+    expect(() => loadConfig({ STUDIO_URL: 'https://studio.example', STUDIO_TIMEOUT_MS: '50' })).toThrow(/STUDIO_TIMEOUT_MS/);
+  });
 });
