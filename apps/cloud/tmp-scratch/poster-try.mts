@@ -1,0 +1,12 @@
+import fs from 'node:fs';
+import { PosterRenderer } from '../src/domains/creatives/poster.ts';
+import { qrPng } from '../src/domains/operator-view/qr.ts';
+const r = new PosterRenderer();
+let t = Date.now();
+fs.writeFileSync('tmp-scratch/brief1.png', await r.briefPoster('Fresh lemonade at the Springfield pool — 2 for $3 all summer! Ask the attendant.'));
+console.log('brief', Date.now() - t); t = Date.now();
+fs.writeFileSync('tmp-scratch/brief2.png', await r.briefPoster('Приходите к нам! Ελληνικά κείμενο. Tiếng Việt. 中文 mixed Supercalifragilisticexpialidocious-extraordinarily-long-word'.repeat(3)));
+console.log('brief2', Date.now() - t); t = Date.now();
+const url = 'http://127.0.0.1:8080/advertise?machine=SBX-ALICE-0001&qr=qr_0123456789abcdef';
+fs.writeFileSync('tmp-scratch/house.png', await r.housePoster({ machineNo: 'SBX-ALICE-0001', qrPng: await qrPng(url, 720), qrSize: 720, address: url }));
+console.log('house', Date.now() - t);
