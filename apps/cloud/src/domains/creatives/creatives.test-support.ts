@@ -174,7 +174,12 @@ export function pngDeclaring(width: number, height: number): Buffer {
   const ihdr = Buffer.concat([u32(width), u32(height), u8(8), u8(2), u8(0), u8(0), u8(0)]);
   // a zlib stream of zeros: inflates to a thousand times what it weighs
   const idat = deflateSync(Buffer.alloc(1024 * 1024), { level: 9 });
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', idat),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function crc32(buf: Buffer): number {

@@ -92,7 +92,11 @@ export function sniff(bytes: Buffer): { type: MediaType } | { other: string | nu
   if (at(0, 'ID3') || (bytes.length >= 2 && bytes[0] === 0xff && (bytes[1]! & 0xe0) === 0xe0)) return { other: 'an MP3 audio file' };
   if (at(0, 'PK\x03\x04')) return { other: 'a ZIP archive' };
   if (hex(0, '1f8b')) return { other: 'a gzip archive' };
-  const head = bytes.toString('latin1', 0, Math.min(bytes.length, 512)).replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
+  const head = bytes
+    .toString('latin1', 0, Math.min(bytes.length, 512))
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
+    .trimStart()
+    .toLowerCase();
   if (head.startsWith('<svg') || (head.startsWith('<?xml') && head.includes('<svg'))) return { other: 'an SVG image' };
   if (head.startsWith('<!doctype html') || head.startsWith('<html')) return { other: 'an HTML document' };
   if (head.startsWith('<?xml')) return { other: 'an XML document' };
@@ -112,7 +116,8 @@ export async function probeMedia(bytes: Buffer): Promise<MeasuredMedia> {
   if (!('type' in s)) throw s.other ? wrongType(`the bytes are ${s.other}`) : notAccepted();
   const type = s.type;
   const max = maxBytesOf(type);
-  if (bytes.length > max) throw badRequest(`too large: ${formatBytes(bytes.length)}, at most ${formatBytes(max)} for ${FORMATS[type].kind === 'video' ? 'videos' : 'images'}`);
+  if (bytes.length > max)
+    throw badRequest(`too large: ${formatBytes(bytes.length)}, at most ${formatBytes(max)} for ${FORMATS[type].kind === 'video' ? 'videos' : 'images'}`);
   const { kind, ext } = FORMATS[type];
   const measured = kind === 'image' ? await measureImage(bytes, type) : measureVideo(bytes);
   checkShape(measured.width, measured.height);
@@ -120,7 +125,16 @@ export async function probeMedia(bytes: Buffer): Promise<MeasuredMedia> {
     throw badRequest(`too long: ${seconds(measured.durationMs)}, at most ${seconds(MEDIA_LIMITS.maxDurationMs)} (one 15 s slot)`);
   }
   if (kind === 'image') await decodeFully(bytes, type);
-  return { sha256: sha256(bytes), mediaType: type, kind, ext, width: measured.width, height: measured.height, durationMs: measured.durationMs, bytes: bytes.length };
+  return {
+    sha256: sha256(bytes),
+    mediaType: type,
+    kind,
+    ext,
+    width: measured.width,
+    height: measured.height,
+    durationMs: measured.durationMs,
+    bytes: bytes.length,
+  };
 }
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(2))} s`;
@@ -165,7 +179,8 @@ const PNG_IEND = Buffer.from('0000000049454e44ae426082', 'hex');
  * refused. A PNG must also end with its IEND chunk: the decoder forgives a file cut just after its pixels.
  */
 async function decodeFully(bytes: Buffer, type: MediaType): Promise<void> {
-  if (type === 'image/png' && !bytes.subarray(-PNG_IEND.length).equals(PNG_IEND)) throw badRequest('undecodable: the PNG image is truncated (it does not end with its IEND chunk)');
+  if (type === 'image/png' && !bytes.subarray(-PNG_IEND.length).equals(PNG_IEND))
+    throw badRequest('undecodable: the PNG image is truncated (it does not end with its IEND chunk)');
   try {
     await open(bytes).stats();
   } catch {

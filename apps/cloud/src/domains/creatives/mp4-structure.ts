@@ -67,7 +67,7 @@ function readBox(bytes: Buffer, pos: number, limit: number, what: string): BoxHe
 /** The structure of an MP4 that starts with `ftyp`; a 400 naming the fault otherwise. */
 export function mp4Layout(bytes: Buffer): Mp4Layout {
   const top: BoxHeader[] = [];
-  for (let pos = 0; pos < bytes.length; ) {
+  for (let pos = 0; pos < bytes.length;) {
     const b = readBox(bytes, pos, bytes.length, 'the file');
     top.push(b);
     if (top.length > MAX_TOP_LEVEL_BOXES) throw undecodable(`the MP4 has more than ${MAX_TOP_LEVEL_BOXES} top-level boxes`);
@@ -88,7 +88,7 @@ export function mp4Layout(bytes: Buffer): Mp4Layout {
 
   let boxes = 0;
   const walk = (parent: BoxHeader, from: number, depth: number): void => {
-    for (let pos = from; pos < parent.end; ) {
+    for (let pos = from; pos < parent.end;) {
       const b = readBox(bytes, pos, parent.end, `'${parent.type}'`);
       if (++boxes > MAX_MOOV_BOXES) throw undecodable(`the MP4's movie header holds more than ${MAX_MOOV_BOXES} boxes`);
       if (b.type === 'mvex') throw fragmented();
@@ -120,7 +120,7 @@ function checkTable(bytes: Buffer, b: BoxHeader): void {
   const fits = (countAt: number, perEntry: number, what: string) => {
     const count = u32(countAt);
     if (count < 0) throw undecodable(`the MP4's '${b.type}' box is cut short`);
-    if ((countAt + 4 + count * perEntry) > len) {
+    if (countAt + 4 + count * perEntry > len) {
       throw undecodable(`the MP4's '${b.type}' box declares ${count} ${what}, more than it holds`);
     }
     return count;

@@ -33,7 +33,8 @@ function hslToRgb(h: number, s: number, l: number): Rgb {
   const k = (n: number) => (n + h / 30) % 12;
   const a = s * Math.min(l, 1 - l);
   const f = (n: number) => l - a * Math.max(-1, Math.min(k(n) - 3, Math.min(9 - k(n), 1)));
-  return { r: 255 * f(0), g: 255 * f(8), b: 255 * f(4) };
+  // rounded here, so the contrast is judged on the colour actually drawn
+  return { r: Math.round(255 * f(0)), g: Math.round(255 * f(8)), b: Math.round(255 * f(4)) };
 }
 
 /** WCAG relative luminance. */
@@ -69,8 +70,6 @@ export function cleanText(s: string): string {
     .replace(/\s+/gu, ' ')
     .trim();
 }
-
-const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 interface Line {
   text: string;
