@@ -21,10 +21,12 @@ export interface CreativesDeps {
   /** The external studio (STUDIO_URL); null: the built-in renderer makes the posters. */
   studio: Studio | null;
   config: Config;
+  /** House posters kept rendered (default POSTER_CACHE_ENTRIES). */
+  posterCacheEntries?: number;
 }
 
-/** House posters kept rendered (one per machine and base address); the oldest unused is dropped first. */
-const POSTER_CACHE_ENTRIES = 128;
+/** House posters kept rendered (one per machine and base address); the least recently used is dropped first. */
+export const POSTER_CACHE_ENTRIES = 128;
 /** Side of the QR on the house poster, in pixels. */
 const HOUSE_QR_SIZE = 720;
 /** A machine code (spec 1 §8): what a poster address may name. */
@@ -184,7 +186,7 @@ export class CreativesService {
     const render = (async () => this.#posters.housePoster({ machineNo: no, qrPng: await qrPng(address, HOUSE_QR_SIZE), qrSize: HOUSE_QR_SIZE, address }))();
     this.#houseCache.set(address, render);
     render.catch(() => this.#houseCache.delete(address)); // a failed render is not kept
-    while (this.#houseCache.size > POSTER_CACHE_ENTRIES) this.#houseCache.delete(this.#houseCache.keys().next().value!);
+    while (this.#houseCache.size > (this.deps.posterCacheEntries ?? POSTER_CACHE_ENTRIES)) this.#houseCache.delete(this.#houseCache.keys().next().value!);
     return render;
   }
 }

@@ -8,13 +8,14 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_IDS, SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { ApiDocs } from '../../http/api-docs.ts';
+import { sendOk } from '../../http/envelope.ts';
 import { errorHandler, notFoundHandler } from '../../http/error-middleware.ts';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
 import { advertiseQrId } from '../operator-view/qr.ts';
 import { CreativesRepo } from './creatives.repo.ts';
 import { CreativesService } from './creatives.service.ts';
-import { image, mp4 } from './creatives.test-support.ts';
-import { MEDIA_CACHE_CONTROL, POSTER_CACHE_CONTROL, mediaRoutes } from './media.routes.ts';
+import { image, mp4, noisyPng } from './creatives.test-support.ts';
+import { MEDIA_CACHE_CONTROL, POSTER_CACHE_CONTROL, mediaRoutes, uploadJsonParser } from './media.routes.ts';
 import { MediaStore } from './media-store.ts';
 
 type Decode = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
@@ -56,6 +57,12 @@ describe.each(DIALECTS)('media and house posters on %s', (dialect) => {
       config: t.ctx.config,
     });
     const app = express();
+    // as app.ts will: the upload parser on the upload paths, before the app's 1 MB JSON parser
+    app.use('/upload', uploadJsonParser());
+    app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+    app.post(['/upload', '/elsewhere'], async (req, res) =>
+      sendOk(res, await creatives.measureUpload(req.body as { contentType: string; dataBase64: string })),
+    );
     app.use(mediaRoutes({ docs: new ApiDocs(), guard: () => [], adminGuard: () => [] }, creatives));
     app.use(notFoundHandler);
     app.use(errorHandler(t.ctx.logger, t.ctx.metrics));
@@ -67,6 +74,18 @@ describe.each(DIALECTS)('media and house posters on %s', (dialect) => {
   afterAll(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await t.close();
+  });
+
+  it('takes upload bodies past the app’s 1 MB JSON limit on the upload paths only', async () => {
+    const png = await noisyPng(540, 960);
+    const body = JSON.stringify({ contentType: 'image/png', dataBase64: png.toString('base64') });
+    expect(body.length).toBeGreaterThan(1024 * 1024);
+    const post = (p: string) =>
+      call<{ code: number; message: string; data: { width: number } | null }>(url, 'POST', p, { body, headers: { 'content-type': 'application/json' } });
+    const ok = await post('/upload');
+    expect([ok.status, ok.body.data?.width]).toEqual([200, 540]);
+    const elsewhere = await post('/elsewhere');
+    expect([elsewhere.status, elsewhere.body.message]).toEqual([413, 'Request body too large']);
   });
 
   it('serves a stored image at its stable URL with its type, a strong ETag, year-long immutable caching and nosniff', async () => {
@@ -145,6 +164,28 @@ describe.each(DIALECTS)('media and house posters on %s', (dialect) => {
     expect(decodeQr(Buffer.from(await qr.arrayBuffer())).text).toBe(poster.text);
     // rendered once, then the same bytes
     expect((await get(`/advertise/poster/${MACHINE}.png`)).bytes.equals(r.bytes)).toBe(true);
+  });
+
+  it('keeps a bounded number of rendered posters, dropping the least recently used', async () => {
+    const small = new CreativesService({
+      store: t.services.store,
+      clock: t.clock,
+      media: new MediaStore(path.join(t.ctx.config.dataDir, 'media')),
+      studio: null,
+      // no public address: each origin is its own poster (its QR names that origin)
+      config: { ...t.ctx.config, publicBaseUrl: undefined },
+      posterCacheEntries: 2,
+    });
+    const a = await small.housePoster(MACHINE, 'http://a.example');
+    expect(await small.housePoster(MACHINE, 'http://a.example')).toBe(a);
+    expect(decodeQr(a).text).toMatch(/^http:\/\/a\.example\/advertise\?machine=SBX-ALICE-0001&qr=qr_/);
+    const b = await small.housePoster(MACHINE, 'http://b.example');
+    expect(await small.housePoster(MACHINE, 'http://a.example')).toBe(a); // a used again: b is now the oldest
+    await small.housePoster(MACHINE, 'http://c.example');
+    expect(await small.housePoster(MACHINE, 'http://a.example')).toBe(a);
+    const b2 = await small.housePoster(MACHINE, 'http://b.example');
+    expect(b2).not.toBe(b);
+    expect(b2.equals(b)).toBe(true);
   });
 
   it('answers 404 in the envelope for an unknown or malformed machine code', async () => {

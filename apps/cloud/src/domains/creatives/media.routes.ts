@@ -82,12 +82,15 @@ export function mediaRoutes({ docs }: RouteKit, creatives: CreativesService): Ro
     {
       method: 'get',
       path: '/advertise/poster/:machineNo.png',
+      // derived ids are letters and digits; '.png' would put a dot in it
+      operationId: 'getAdvertisePoster',
       tag: MEDIA_TAG,
       summary: "A machine's house poster: “Advertise on this screen” with its advertise QR (1080×1920 PNG)",
       description:
         'Buyer-facing, no key (spec 1 §4.7). The QR encodes the same address as the machine’s advertise QR (`<base>/advertise?machine=<no>&qr=<qrId>`). Pads the tail of every attract loop.',
       auth: 'none',
       params: PosterParams,
+      envelope: false,
       contentType: 'image/png',
       errors: [404],
     },
