@@ -52,10 +52,14 @@ export const formatOf = (t: MediaType) => FORMATS[t];
 /** The most a file of this type may weigh. */
 export const maxBytesOf = (t: MediaType) => (FORMATS[t].kind === 'video' ? MEDIA_LIMITS.videoMaxBytes : MEDIA_LIMITS.imageMaxBytes);
 
-/** "10 MB", "12.3 MB", "900 kB": sizes as people read them (binary units, as the limits are). */
+/**
+ * "10 MB", "12.3 MB", "900 kB": sizes as people read them (binary units, as the limits are), rounded UP
+ * to the tenth, so a file one byte over "10 MB" reads "10.1 MB", never "10 MB".
+ */
 export function formatBytes(n: number): string {
-  if (n >= MB) return `${Number((n / MB).toFixed(1))} MB`;
-  if (n >= 1024) return `${Number((n / 1024).toFixed(1))} kB`;
+  const up = (v: number) => Math.ceil(v * 10) / 10;
+  if (n >= MB) return `${up(n / MB)} MB`;
+  if (n >= 1024) return `${up(n / 1024)} kB`;
   return `${n} bytes`;
 }
 
