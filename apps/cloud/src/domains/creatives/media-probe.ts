@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { Metadata } from 'sharp';
 import { createFile, MP4BoxBuffer, type Movie, type Track } from 'mp4box';
-import { AppError, badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../http/errors.ts';
 import { MAX_SAMPLES_PER_TRACK, mp4Layout, type Mp4Layout } from './mp4-structure.ts';
 
 /**
@@ -261,6 +261,3 @@ function measureVideo(bytes: Buffer): { width: number; height: number; durationM
   }
   return { width, height, durationMs };
 }
-
-/** Whether an error is a refusal of the media (a 400), as opposed to a fault of this service. */
-export const isRefusal = (err: unknown): err is AppError => err instanceof AppError && err.status === 400;
