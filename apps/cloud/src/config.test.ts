@@ -79,5 +79,14 @@ describe('config', () => {
       expect(loadConfig({ ...PROD, SSP_URL: 'https://ssp.example', ...creds }).ssp?.url).toBe('https://ssp.example');
       expect(loadConfig({ SSP_URL: 'http://127.0.0.1:9/ssp', ...creds }).ssp?.url).toBe('http://127.0.0.1:9/ssp');
     });
+    });
+  });
+
+  it('configures the creative studio by URL with a timeout, and has none by default', () => {
+    expect(loadConfig({}).studio).toBeUndefined();
+    expect(loadConfig({ STUDIO_URL: 'http://127.0.0.1:9/studio' }).studio).toEqual({ url: 'http://127.0.0.1:9/studio', timeoutMs: 30_000 });
+    expect(loadConfig({ STUDIO_URL: 'https://studio.example', STUDIO_TIMEOUT_MS: '2500' }).studio).toEqual({ url: 'https://studio.example', timeoutMs: 2500 });
+    expect(() => loadConfig({ STUDIO_URL: 'not a url' })).toThrow(/STUDIO_URL/);
+    expect(() => loadConfig({ STUDIO_URL: 'https://studio.example', STUDIO_TIMEOUT_MS: '50' })).toThrow(/STUDIO_TIMEOUT_MS/);
   });
 });

@@ -42,6 +42,10 @@ const EnvSchema = z
     GEOCODER_URL: optionalUrl,
     GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
     GEOCODER_USER_AGENT: z.string().default('vend-cloud/0.1 (operator placement geocoding)'),
+    /** The creative studio (spec 1 §4.7 `creative/contentx`); unset: the built-in poster renderer (studio.ts: the wire contract). */
+    STUDIO_URL: optionalUrl,
+    /** How long one studio generation may take, whole answer included. */
+    STUDIO_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
     IDP_ISSUER: z.string().min(1).optional(),
     IDP_JWKS_URL: optionalUrl,
     IDP_AUDIENCE: z.string().min(1).optional(),
@@ -146,6 +150,8 @@ export interface Config {
   sessionTtlSeconds: number;
   oauthTokenTtlSeconds: number;
   geocoder: { url: string; timeoutMs: number; userAgent: string } | undefined;
+  /** The external creative studio; undefined: posters are rendered in-process from the brief. */
+  studio: { url: string; timeoutMs: number } | undefined;
   idp: { issuer: string; jwksUrl: string; audience: string | undefined } | undefined;
   social: { issuer: string; jwksUrl: string; audience: string | undefined } | undefined;
   pod: string;
@@ -188,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     sessionTtlSeconds: e.SESSION_TTL_SECONDS,
     oauthTokenTtlSeconds: e.OAUTH_TOKEN_TTL_SECONDS,
     geocoder: e.GEOCODER_URL ? { url: e.GEOCODER_URL, timeoutMs: e.GEOCODER_TIMEOUT_MS, userAgent: e.GEOCODER_USER_AGENT } : undefined,
+    studio: e.STUDIO_URL ? Object.freeze({ url: e.STUDIO_URL, timeoutMs: e.STUDIO_TIMEOUT_MS }) : undefined,
     idp: e.IDP_ISSUER && e.IDP_JWKS_URL ? { issuer: e.IDP_ISSUER, jwksUrl: e.IDP_JWKS_URL, audience: e.IDP_AUDIENCE } : undefined,
     social: e.SOCIAL_ISSUER && e.SOCIAL_JWKS_URL ? { issuer: e.SOCIAL_ISSUER, jwksUrl: e.SOCIAL_JWKS_URL, audience: e.SOCIAL_AUDIENCE } : undefined,
     pod: e.POD_NAME ?? `pod-${process.pid}`,

@@ -66,9 +66,14 @@ export interface TestServerOptions {
   logDestination?: pino.DestinationStream;
 }
 
-/** A real listening server on 127.0.0.1 with a fresh store; the clock defaults to a ManualClock at a fixed instant. */
+/**
+ * A real listening server on 127.0.0.1 with a fresh store; the clock defaults to a ManualClock at a fixed
+ * instant. Unless `env.DATA_DIR` is given, the server gets its own temporary data directory (the media
+ * store writes there), removed on close.
+ */
 export async function startTestServer(dialect: Dialect, opts: TestServerOptions = {}): Promise<TestServer> {
-  const config: Config = loadConfig({ LOG_LEVEL: 'silent', ...opts.env });
+  const ownDataDir = opts.env?.['DATA_DIR'] === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'vend-data-')) : null;
+  const config: Config = loadConfig({ LOG_LEVEL: 'silent', ...opts.env, ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}) });
   const clock = opts.clock ?? new ManualClock(Date.parse('2026-11-20T12:00:00Z'));
   const database = opts.database ?? (await freshDatabase(dialect));
   const logger = opts.logDestination ? createLogger({ level: 'debug', pretty: false, destination: opts.logDestination }) : pino({ level: 'silent' });
@@ -85,6 +90,7 @@ export async function startTestServer(dialect: Dialect, opts: TestServerOptions 
     close: async () => {
       await server.close();
       await closeContext(ctx, services.jobs);
+      if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }
@@ -99,16 +105,19 @@ export interface Replicas {
 }
 
 /**
- * Two replicas on one fresh store and one ManualClock, each a context and a listening server: what a
- * multi-replica deployment looks like, in one process. Only `a` seeds. Each replica gets a borrowed
- * handle (a server's close() closes the database it was given); `close` stops both, then the store.
+ * Two replicas on one fresh store, one ManualClock and one data directory, each a context and a
+ * listening server: what a multi-replica deployment looks like (a shared database and a shared
+ * DATA_DIR volume), in one process. Only `a` seeds. Each replica gets a borrowed handle (a server's
+ * close() closes the database it was given); `close` stops both, then the store and the directory.
  */
 export async function startReplicas(dialect: Dialect): Promise<Replicas> {
   const clock = new ManualClock(Date.parse('2026-11-20T12:00:00Z'));
   const database = await freshDatabase(dialect);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-data-'));
   const borrowed: Database = { ...database, close: async () => {} };
-  const a = await startTestServer(dialect, { database: borrowed, clock });
-  const b = await startTestServer(dialect, { database: borrowed, clock, seed: false });
+  const env = { DATA_DIR: dataDir };
+  const a = await startTestServer(dialect, { database: borrowed, clock, env });
+  const b = await startTestServer(dialect, { database: borrowed, clock, seed: false, env });
   return {
     a,
     b,
@@ -118,6 +127,7 @@ export async function startReplicas(dialect: Dialect): Promise<Replicas> {
       await a.close();
       await b.close();
       await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

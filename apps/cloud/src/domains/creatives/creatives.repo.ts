@@ -1,7 +1,10 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { CreativeRow, CreativesTable, DB } from '../../db/schema.ts';
 
-/** SQL of creatives: the one writer of `creatives`. (Stand-in until the media branch lands.) */
+/** Ids looked up per statement (well under every dialect's bound-parameter limit). */
+const IDS_PER_QUERY = 500;
+
+/** SQL for creatives: the only writer of `creatives`. The files themselves live in the MediaStore. */
 export class CreativesRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -13,8 +16,14 @@ export class CreativesRepo {
     return this.db.selectFrom('creatives').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The creatives of these ids that exist, in no particular order. */
   async byIds(ids: readonly string[]): Promise<CreativeRow[]> {
-    if (ids.length === 0) return [];
-    return this.db.selectFrom('creatives').selectAll().where('id', 'in', ids).execute();
+    const unique = [...new Set(ids)];
+    const rows: CreativeRow[] = [];
+    for (let i = 0; i < unique.length; i += IDS_PER_QUERY) {
+      const part = unique.slice(i, i + IDS_PER_QUERY);
+      rows.push(...(await this.db.selectFrom('creatives').selectAll().where('id', 'in', part).execute()));
+    }
+    return rows;
   }
 }

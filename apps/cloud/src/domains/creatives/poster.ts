@@ -1,0 +1,237 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import opentype from 'opentype.js';
+import sharp from 'sharp';
+
+/**
+ * The built-in poster renderer: real 1080×1920 PNG posters drawn without any font installed on the
+ * machine. Text is laid out with the glyph outlines of Inter Bold (the `@fontsource/inter` package,
+ * SIL Open Font License) read by opentype.js and drawn as SVG paths, which sharp (librsvg) rasterises:
+ * no system font, no fontconfig. Glyphs come from Inter's Latin, Latin-extended, Greek, Cyrillic and
+ * Vietnamese subsets; a character none of them has is drawn as the font's missing-glyph box.
+ */
+
+export const POSTER_WIDTH = 1080;
+export const POSTER_HEIGHT = 1920;
+
+/** Inter's subsets in lookup order (the most common first). */
+const FONT_SUBSETS = ['latin', 'latin-ext', 'greek', 'greek-ext', 'cyrillic', 'cyrillic-ext', 'vietnamese'];
+
+/** Characters of a brief drawn at most; the rest is cut with an ellipsis. */
+const MAX_BRIEF_CHARS = 400;
+
+interface Rgb {
+  r: number;
+  g: number;
+  b: number;
+}
+
+const hex = ({ r, g, b }: Rgb) => `#${[r, g, b].map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
+
+function hslToRgb(h: number, s: number, l: number): Rgb {
+  const k = (n: number) => (n + h / 30) % 12;
+  const a = s * Math.min(l, 1 - l);
+  const f = (n: number) => l - a * Math.max(-1, Math.min(k(n) - 3, Math.min(9 - k(n), 1)));
+  // rounded here, so the contrast is judged on the colour actually drawn
+  return { r: Math.round(255 * f(0)), g: Math.round(255 * f(8)), b: Math.round(255 * f(4)) };
+}
+
+/** WCAG relative luminance. */
+function luminance({ r, g, b }: Rgb): number {
+  const lin = (v: number) => {
+    const c = v / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+/**
+ * The colours of a brief's poster, derived from its hash: a saturated background dark enough that
+ * white text has a WCAG contrast of at least 7:1 (AAA), and a lighter accent of the same hue.
+ */
+export function posterColours(brief: string): { background: string; accent: string; text: string } {
+  const digest = createHash('sha256').update(brief).digest();
+  const hue = digest.readUInt16BE(0) % 360;
+  const saturation = 0.55 + (digest[2]! % 30) / 100;
+  let lightness = 0.42;
+  let bg = hslToRgb(hue, saturation, lightness);
+  while (1.05 / (luminance(bg) + 0.05) < 7 && lightness > 0.05) {
+    lightness -= 0.02;
+    bg = hslToRgb(hue, saturation, lightness);
+  }
+  return { background: hex(bg), accent: hex(hslToRgb((hue + 40) % 360, saturation, Math.min(0.75, lightness + 0.35))), text: '#ffffff' };
+}
+
+/** Only printable text: control characters become spaces, runs of white space one space. */
+export function cleanText(s: string): string {
+  return s
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, ' ')
+    .replace(/\s+/gu, ' ')
+    .trim();
+}
+
+interface Line {
+  text: string;
+  width: number;
+}
+
+/** Lays out and draws text with the bundled font; built once per renderer (the fonts are read on first use). */
+class TextPainter {
+  #fonts: opentype.Font[] | undefined;
+
+  private fonts(): opentype.Font[] {
+    if (!this.#fonts) {
+      const require = createRequire(import.meta.url);
+      this.#fonts = FONT_SUBSETS.map((subset) => {
+        const file = readFileSync(require.resolve(`@fontsource/inter/files/inter-${subset}-700-normal.woff`));
+        return opentype.parse(file.buffer.slice(file.byteOffset, file.byteOffset + file.length));
+      });
+    }
+    return this.#fonts;
+  }
+
+  /** The glyph of a character from the first subset that has it, else the missing-glyph box. */
+  private glyph(ch: string): { font: opentype.Font; glyph: opentype.Glyph } {
+    const fonts = this.fonts();
+    for (const font of fonts) {
+      const glyph = font.charToGlyph(ch);
+      if (glyph.index !== 0) return { font, glyph };
+    }
+    return { font: fonts[0]!, glyph: fonts[0]!.glyphs.get(0) };
+  }
+
+  /** Advance width of `text` at `size` px. */
+  width(text: string, size: number): number {
+    let w = 0;
+    for (const ch of text) {
+      const { font, glyph } = this.glyph(ch);
+      w += ((glyph.advanceWidth ?? font.unitsPerEm / 2) * size) / font.unitsPerEm;
+    }
+    return w;
+  }
+
+  /** Greedy word wrap to `maxWidth`; a word wider than a line is broken between characters. */
+  wrap(text: string, size: number, maxWidth: number): Line[] {
+    const lines: Line[] = [];
+    let current = '';
+    const push = (t: string) => lines.push({ text: t, width: this.width(t, size) });
+    for (const word of text.split(' ').filter(Boolean)) {
+      const candidate = current ? `${current} ${word}` : word;
+      if (this.width(candidate, size) <= maxWidth) {
+        current = candidate;
+        continue;
+      }
+      if (current) push(current);
+      current = '';
+      if (this.width(word, size) <= maxWidth) {
+        current = word;
+        continue;
+      }
+      let piece = '';
+      for (const ch of word) {
+        if (piece && this.width(piece + ch, size) > maxWidth) {
+          push(piece);
+          piece = '';
+        }
+        piece += ch;
+      }
+      current = piece;
+    }
+    if (current) push(current);
+    return lines;
+  }
+
+  /** SVG path data of one line with its left end at `x` and baseline at `y`. */
+  path(text: string, x: number, y: number, size: number): string {
+    let pen = x;
+    const parts: string[] = [];
+    for (const ch of text) {
+      const { font, glyph } = this.glyph(ch);
+      parts.push(glyph.getPath(pen, y, size).toPathData(1));
+      pen += ((glyph.advanceWidth ?? font.unitsPerEm / 2) * size) / font.unitsPerEm;
+    }
+    return parts.join('');
+  }
+
+  /**
+   * The largest size from `sizes` at which `text` wraps into `box` (lines × 1.2 × size ≤ height); at the
+   * smallest size, lines past the box are dropped and the last kept one ends in an ellipsis.
+   */
+  fit(text: string, box: { width: number; height: number }, sizes: number[]): { size: number; lines: Line[] } {
+    for (const size of sizes) {
+      const lines = this.wrap(text, size, box.width);
+      if (lines.length * size * 1.2 <= box.height) return { size, lines };
+    }
+    const size = sizes.at(-1)!;
+    const max = Math.max(1, Math.floor(box.height / (size * 1.2)));
+    const lines = this.wrap(text, size, box.width).slice(0, max);
+    const last = lines[max - 1];
+    if (last) {
+      let t = last.text;
+      while (t && this.width(`${t}…`, size) > box.width) t = [...t].slice(0, -1).join('');
+      lines[max - 1] = { text: `${t}…`, width: this.width(`${t}…`, size) };
+    }
+    return { size, lines };
+  }
+
+  /** Centred lines as one SVG path element, the first baseline at `top + size`. */
+  block(lines: Line[], size: number, top: number, fill: string): string {
+    const d = lines.map((l, i) => this.path(l.text, (POSTER_WIDTH - l.width) / 2, top + size + i * size * 1.2, size)).join('');
+    return `<path fill="${fill}" d="${d}"/>`;
+  }
+}
+
+/** Renders the built-in studio's poster and the machines' house posters. Pure CPU: no I/O after the fonts are read. */
+export class PosterRenderer {
+  readonly #text = new TextPainter();
+
+  /** A 9:16 poster of a brief: its text, wrapped and centred, on a colour derived from it. */
+  async briefPoster(brief: string): Promise<Buffer> {
+    const cleaned = cleanText(brief);
+    const text = [...cleaned].length > MAX_BRIEF_CHARS ? `${[...cleaned].slice(0, MAX_BRIEF_CHARS - 1).join('')}…` : cleaned || '…';
+    const colours = posterColours(cleaned);
+    const box = { width: POSTER_WIDTH - 2 * 110, height: 1200 };
+    const { size, lines } = this.#text.fit(text, box, [128, 112, 96, 84, 72, 64, 56, 48, 42]);
+    const blockHeight = lines.length * size * 1.2;
+    const top = (POSTER_HEIGHT - blockHeight) / 2 - size * 0.15;
+    const svg = [
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${POSTER_WIDTH}" height="${POSTER_HEIGHT}" viewBox="0 0 ${POSTER_WIDTH} ${POSTER_HEIGHT}">`,
+      `<rect width="100%" height="100%" fill="${colours.background}"/>`,
+      `<rect x="${(POSTER_WIDTH - 160) / 2}" y="${Math.round(top - 90)}" width="160" height="18" rx="9" fill="${colours.accent}"/>`,
+      `<rect x="0" y="${POSTER_HEIGHT - 36}" width="${POSTER_WIDTH}" height="36" fill="${colours.accent}"/>`,
+      this.#text.block(lines, size, top, colours.text),
+      '</svg>',
+    ].join('');
+    return sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer();
+  }
+
+  /**
+   * A machine's "Advertise on this screen" house poster: headline, the advertise QR on a white card,
+   * the machine's code and the address the QR opens, on a fixed dark blue.
+   */
+  async housePoster(input: { machineNo: string; qrPng: Buffer; qrSize: number; address: string }): Promise<Buffer> {
+    const t = this.#text;
+    const navy = '#0f2547';
+    const headline = t.block(t.wrap('Advertise on this screen', 104, POSTER_WIDTH - 160), 104, 190, '#ffffff');
+    const sub = t.fit('Put your brand here. Scan the code to start.', { width: POSTER_WIDTH - 200, height: 130 }, [52, 46, 40]);
+    const card = input.qrSize + 80;
+    const cardTop = 690;
+    const machine = t.fit(`Machine ${cleanText(input.machineNo)}`, { width: POSTER_WIDTH - 160, height: 80 }, [60, 52, 44, 36]);
+    const address = t.fit(cleanText(input.address), { width: POSTER_WIDTH - 160, height: 90 }, [34, 30, 26, 22]);
+    const svg = [
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${POSTER_WIDTH}" height="${POSTER_HEIGHT}" viewBox="0 0 ${POSTER_WIDTH} ${POSTER_HEIGHT}">`,
+      `<rect width="100%" height="100%" fill="${navy}"/>`,
+      headline,
+      t.block(sub.lines, sub.size, 480, '#c9d6ea'),
+      `<rect x="${(POSTER_WIDTH - card) / 2}" y="${cardTop}" width="${card}" height="${card}" rx="36" fill="#ffffff"/>`,
+      t.block(machine.lines, machine.size, cardTop + card + 70, '#ffffff'),
+      t.block(address.lines, address.size, cardTop + card + 180, '#8fa6c8'),
+      '</svg>',
+    ].join('');
+    return sharp(Buffer.from(svg))
+      .composite([{ input: input.qrPng, left: Math.round((POSTER_WIDTH - input.qrSize) / 2), top: cardTop + 40 }])
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+  }
+}
