@@ -1,6 +1,6 @@
 /**
  * Attract-loop benchmark (issue 11): `GET /apk/getAd` of a machine targeted by 50 active campaigns
- * (each with its own uploaded creative, by machine, by ZIP and nationwide), assembled on every call,
+ * (each with its own studio poster from the built-in renderer; targeted by machine, by ZIP and nationwide), assembled on every call,
  * against servers answering the same bytes in the same run: a bare node:http server and a one-route
  * Express 5 app, each its own process.
  *
@@ -14,7 +14,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PNG } from 'pngjs';
 import { fetchBytes, measure, startBaseline, startProcess, stop, type Row } from './bench-support.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,18 +31,6 @@ async function api(base: string, method: string, p: string, body?: unknown): Pro
   const json = (await res.json()) as { code: number; message: string; data: { id: string } };
   if (res.status !== 200) throw new Error(`${method} ${p}: ${res.status} ${json.message}`);
   return json.data;
-}
-
-/** A distinct portrait PNG per campaign (so each has its own creative row and file). */
-function poster(i: number): string {
-  const png = new PNG({ width: 540, height: 960 });
-  for (let p = 0; p < png.data.length; p += 4) {
-    png.data[p] = (i * 37) % 256;
-    png.data[p + 1] = (i * 91) % 256;
-    png.data[p + 2] = 128;
-    png.data[p + 3] = 255;
-  }
-  return PNG.sync.write(png).toString('base64');
 }
 
 async function main(): Promise<void> {
@@ -77,7 +64,7 @@ async function main(): Promise<void> {
         pricing: i % 2 ? { model: 'cpm', cpmRate: 10 } : { model: 'flat-monthly', monthlyRatePerMachine: 99 },
         ...targets[i % targets.length],
       });
-      await api(base, 'POST', `/api/v1/campaigns/${c.id}/creative/upload`, { contentType: 'image/png', dataBase64: poster(i) });
+      await api(base, 'POST', `/api/v1/campaigns/${c.id}/creative/contentx`, { brief: `Sponsor ${i}: fresh snacks, cold drinks, two for one before noon` });
       await api(base, 'POST', `/api/v1/campaigns/${c.id}/activate`);
     }
     const headers = { secret: FLEET_SECRET };

@@ -23,6 +23,10 @@ import { deviceCredentialsRoutes } from './domains/device-credentials/device-cre
 import { factoryBuildsRoutes } from './domains/device-credentials/factory-builds.routes.ts';
 import { releasesRoutes } from './domains/releases/releases.routes.ts';
 import { doohInventoryRoutes } from './domains/dooh/dooh-inventory.routes.ts';
+import { mediaRoutes, uploadJsonParser } from './domains/creatives/media.routes.ts';
+import { campaignsRoutes } from './domains/campaigns/campaigns.routes.ts';
+import { screensaversRoutes } from './domains/screensavers/screensavers.routes.ts';
+import { proofOfPlayRoutes } from './domains/ad-delivery/proof-of-play.routes.ts';
 import { mockSspRoutes } from './domains/ssp/mock-ssp.routes.ts';
 
 /** Builds the HTTP application from an already-constructed context. No I/O happens here. */
@@ -47,6 +51,8 @@ export function createApp(ctx: AppContext, services: Services): Express {
   // The payment webhook authenticates an HMAC over the exact bytes received: its router reads the raw
   // body itself, so it must come BEFORE the JSON parser below consumes the stream.
   app.use(paymentsWebhookRoutes(services.routes, services.payments));
+  // Creative and screensaver uploads carry their media as base64 (a 60 MB video is 80 MB of JSON).
+  app.use(['/api/v1/campaigns/:id/creative/upload', '/api/v1/screensavers'], uploadJsonParser());
   app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ extended: false, limit: '64kb' }));
 
@@ -82,6 +88,10 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(commandsRoutes(kit, s.commands));
   app.use(jobsRoutes(kit, s.jobs));
   app.use(releasesRoutes(kit, s.releaseRegistry, s.rollouts, s.upgradeOffers, s.agentFleet));
+  app.use(mediaRoutes(kit, s.creatives));
+  app.use(campaignsRoutes(kit, s.campaigns, s.campaignReports));
+  app.use(screensaversRoutes(kit, s.screensavers));
+  app.use(proofOfPlayRoutes(kit, s.proofOfPlay));
   app.use(doohInventoryRoutes(kit, s.doohInventory));
   // the built-in mock SSP stands in for an outside one in the sandbox only
   if (ctx.config.mode === 'sandbox') app.use(mockSspRoutes(kit, s.sspMock));

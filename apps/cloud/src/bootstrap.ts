@@ -3,17 +3,27 @@ import type { Dialect } from './db/database.ts';
 import type { SeedStep } from './db/seed.ts';
 import { Repos, createAppStore } from './repos.ts';
 import { seedEnrolmentArms } from './domains/device-credentials/sandbox-seed.ts';
+import { seedScreenAds } from './domains/campaigns/sandbox-seed.ts';
+import type { CreativesService } from './domains/creatives/creatives.service.ts';
 
-/** Each domain's part of the sandbox data set, handed to the store's seeder (which knows no domain). */
-export function sandboxSeedSteps(dialect: Dialect): SeedStep[] {
-  return [(db, now) => seedEnrolmentArms(new Repos(db, dialect), now)];
+/** What the domains' seed steps need besides the store: the creatives service renders the seed's poster. */
+export interface SeedDeps {
+  creatives: Pick<CreativesService, 'builtin' | 'row'>;
 }
 
-/** Sandbox mode seeds the deterministic data set into an empty store; production seeds nothing. */
-export async function seedIfEmpty(ctx: AppContext): Promise<boolean> {
+/** Each domain's part of the sandbox data set, handed to the store's seeder (which knows no domain). */
+export function sandboxSeedSteps(dialect: Dialect, deps: SeedDeps): SeedStep[] {
+  return [(db, now) => seedEnrolmentArms(new Repos(db, dialect), now), (db, now) => seedScreenAds(new Repos(db, dialect), now, deps.creatives)];
+}
+
+/**
+ * Sandbox mode seeds the deterministic data set into an empty store; production seeds nothing.
+ * `steps`: the domains' parts, from the composition root (`services.seedSteps`).
+ */
+export async function seedIfEmpty(ctx: AppContext, steps: readonly SeedStep[]): Promise<boolean> {
   if (ctx.config.mode !== 'sandbox') return false;
   const store = createAppStore(ctx.database);
   if ((await store.repos.sandbox.count('operators')) > 0) return false;
-  await store.transaction((tx) => tx.sandbox.seed(ctx.clock.now(), ctx.sealer, sandboxSeedSteps(ctx.database.dialect)));
+  await store.transaction((tx) => tx.sandbox.seed(ctx.clock.now(), ctx.sealer, steps));
   return true;
 }

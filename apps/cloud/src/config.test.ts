@@ -79,7 +79,6 @@ describe('config', () => {
       expect(loadConfig({ ...PROD, SSP_URL: 'https://ssp.example', ...creds }).ssp?.url).toBe('https://ssp.example');
       expect(loadConfig({ SSP_URL: 'http://127.0.0.1:9/ssp', ...creds }).ssp?.url).toBe('http://127.0.0.1:9/ssp');
     });
-    });
   });
 
   it('configures the creative studio by URL with a timeout, and has none by default', () => {

@@ -21,8 +21,8 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ level: config.logLevel, pretty: config.logPretty });
   const ctx = await createContext(config, { clock: systemClock, logger });
-  const seeded = await seedIfEmpty(ctx);
   const services = createServices(ctx);
+  const seeded = await seedIfEmpty(ctx, services.seedSteps);
   const server = await listen(ctx, services, config.port, config.host);
   startJobs(services);
 

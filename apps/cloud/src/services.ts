@@ -3,6 +3,7 @@ import { adminGuard, guard } from './http/guard.ts';
 import type { RouteKit } from './http/route.ts';
 import { createAppStore, type AppStore } from './repos.ts';
 import { sandboxSeedSteps } from './bootstrap.ts';
+import type { SeedStep } from './db/seed.ts';
 import { Jobs } from './jobs/jobs.ts';
 import { AccountsService } from './domains/accounts/accounts.service.ts';
 import { AuthService } from './domains/auth/auth.service.ts';
@@ -33,10 +34,20 @@ import { DispenseReportsService } from './domains/gateway/dispense-reports.servi
 import { PendingPollService } from './domains/gateway/pending-poll.service.ts';
 import { cabinetGuard, type CabinetGuard } from './domains/gateway/device-auth.ts';
 import { ApkService } from './domains/apk/apk.service.ts';
+import path from 'node:path';
 import { DoohInventoryService } from './domains/dooh/dooh-inventory.service.ts';
+import { CreativesService, mediaUrl } from './domains/creatives/creatives.service.ts';
+import { MediaStore } from './domains/creatives/media-store.ts';
+import { HttpStudio } from './domains/creatives/studio.ts';
+import { CampaignsService } from './domains/campaigns/campaigns.service.ts';
+import { CampaignReportsService } from './domains/campaigns/campaign-reports.service.ts';
+import { ScreensaversService } from './domains/screensavers/screensavers.service.ts';
+import { AdDeliveryService } from './domains/ad-delivery/ad-delivery.service.ts';
+import { ProofOfPlayService } from './domains/ad-delivery/proof-of-play.service.ts';
 import { MockSspService } from './domains/ssp/mock-ssp.service.ts';
 import { supplyFor } from './domains/ssp/supply-factory.ts';
 import type { SupplyAdapter } from './domains/ssp/supply.ts';
+import type { MediaType } from './domains/creatives/media-probe.ts';
 
 /**
  * Every service of the cloud, each built exactly once (in `createServices`). Route factories and
@@ -44,6 +55,8 @@ import type { SupplyAdapter } from './domains/ssp/supply.ts';
  */
 export interface Services {
   store: AppStore;
+  /** Each domain's part of the sandbox data set (`seedIfEmpty`, the sandbox reset). */
+  seedSteps: SeedStep[];
   /** The API document and the operator guard chains, for the route factories. */
   routes: RouteKit;
   // operators: who is calling, their accounts and machines
@@ -82,6 +95,15 @@ export interface Services {
   /** The cabinet credential check every gateway and family-A leg starts with. */
   cabinetGuard: CabinetGuard;
   apk: ApkService;
+  // screen advertising
+  /** Creatives: uploads measured and stored by hash, studio generations, media files, house posters. */
+  creatives: CreativesService;
+  campaigns: CampaignsService;
+  campaignReports: CampaignReportsService;
+  screensavers: ScreensaversService;
+  /** The attract loop of each machine and its proof of play. */
+  adDelivery: AdDeliveryService;
+  proofOfPlay: ProofOfPlayService;
   /** The DOOH screen inventory export and the OpenOOH venue taxonomy. */
   doohInventory: DoohInventoryService;
   // screen ads: the built-in mock SSP (its routes are mounted in sandbox mode) and the supply adapter the loop fills from
@@ -119,12 +141,24 @@ export function createServices(ctx: AppContext): Services {
   const upgradeOffers = new UpgradeOffersService({ store });
   const agentFleet = new AgentFleetService({ store, clock, offers: upgradeOffers });
 
+  const creatives = new CreativesService({
+    store,
+    clock,
+    config,
+    media: new MediaStore(path.join(config.dataDir, 'media')),
+    studio: config.studio ? new HttpStudio(config.studio) : null,
+  });
+  const seedSteps = sandboxSeedSteps(ctx.database.dialect, { creatives });
+  const campaignReports = new CampaignReportsService({ store, clock });
   const sspMock = new MockSspService({ store, clock, config });
+  const supply = supplyFor(config, sspMock, ctx.logger);
+  const adDelivery = new AdDeliveryService({ store, clock, logger: ctx.logger, supply, creativeUrl: (c) => mediaUrl(c.sha256, c.media_type as MediaType) });
 
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });
 
   return {
     store,
+    seedSteps,
     routes,
     auth,
     oauth: new OAuthService({ store, clock, audit, rateLimiter, config }),
@@ -132,7 +166,7 @@ export function createServices(ctx: AppContext): Services {
     accounts: new AccountsService({ store, clock, audit, config }),
     machines,
     cabinetSettings,
-    operatorView: new OperatorViewService({ store, clock, machines, inventory, config }),
+    operatorView: new OperatorViewService({ store, clock, machines, inventory, screenAds: campaignReports, config }),
     inventory,
     orders,
     sales,
@@ -148,7 +182,7 @@ export function createServices(ctx: AppContext): Services {
       redis: ctx.redis,
       startedAt: ctx.startedAt,
       metrics: ctx.metrics,
-      seedSteps: sandboxSeedSteps(ctx.database.dialect),
+      seedSteps,
     }),
     deviceKeys,
     enrolment,
@@ -164,10 +198,16 @@ export function createServices(ctx: AppContext): Services {
     dispenseReports: new DispenseReportsService({ store, clock, commands, sales }),
     pendingPoll: new PendingPollService({ clock, commands, notifier: ctx.pendingNotifier }),
     cabinetGuard: cabinetGuard(deviceKeys, gateway, config.fleetSecret),
-    apk: new ApkService({ store, clock, gateway }),
+    apk: new ApkService({ store, clock, gateway, ads: adDelivery }),
+    creatives,
+    campaigns: new CampaignsService({ store, clock, audit, creatives }),
+    campaignReports,
+    screensavers: new ScreensaversService({ store, clock, audit, creatives }),
+    adDelivery,
+    proofOfPlay: new ProofOfPlayService({ store }),
     doohInventory: new DoohInventoryService({ store, clock }),
     sspMock,
-    supply: supplyFor(config, sspMock, ctx.logger),
-    jobs: new Jobs({ store, clock, audit, logger: ctx.logger, redis: ctx.redis, commands, releases: agentFleet, config }),
+    supply,
+    jobs: new Jobs({ store, clock, audit, logger: ctx.logger, redis: ctx.redis, commands, releases: agentFleet, ads: adDelivery, config }),
   };
 }

@@ -30,7 +30,7 @@ const spoolOn = (path: string, clock = new ManualClock(T0)) => {
   const journal = new FilePlayJournal(path);
   const spool = new PlaySpool({
     journal,
-    client: { saveAdRecords: async (r) => ({ accepted: r.length, duplicates: 0 }) },
+    client: { saveAdRecords: async (r) => ({ accepted: r.length, duplicates: 0, unattributed: 0 }) },
     clock,
     random: () => 0,
     log: quiet,

@@ -43,7 +43,7 @@ function cloud(script: Answer[] = []) {
           accepted++;
         }
       }
-      return { accepted, duplicates: records.length - accepted };
+      return { accepted, duplicates: records.length - accepted, unattributed: 0 };
     },
   };
 }

@@ -11,6 +11,7 @@ import { closeContext, createContext, type AppContext } from '../context.ts';
 import { listen, type RunningServer } from '../server.ts';
 import { createServices, type Services } from '../services.ts';
 import { seedIfEmpty } from '../bootstrap.ts';
+import type { Geocoder } from '../domains/machines/geocoder.ts';
 import { createLogger } from '../logger.ts';
 
 /** Test support: every store test runs on SQLite always and on PostgreSQL when TEST_DATABASE_URL is set. */
@@ -64,6 +65,8 @@ export interface TestServerOptions {
   database?: Database;
   /** Where log lines go (tests that read the logs); silent otherwise. */
   logDestination?: pino.DestinationStream;
+  /** A stand-in geocoder (the placement tests). */
+  geocoder?: Geocoder;
 }
 
 /**
@@ -77,9 +80,9 @@ export async function startTestServer(dialect: Dialect, opts: TestServerOptions 
   const clock = opts.clock ?? new ManualClock(Date.parse('2026-11-20T12:00:00Z'));
   const database = opts.database ?? (await freshDatabase(dialect));
   const logger = opts.logDestination ? createLogger({ level: 'debug', pretty: false, destination: opts.logDestination }) : pino({ level: 'silent' });
-  const ctx = await createContext(config, { clock, logger, database });
-  if (opts.seed !== false) await seedIfEmpty(ctx);
+  const ctx = await createContext(config, { clock, logger, database, ...(opts.geocoder ? { geocoder: opts.geocoder } : {}) });
   const services = createServices(ctx);
+  if (opts.seed !== false) await seedIfEmpty(ctx, services.seedSteps);
   const server = await listen(ctx, services, 0, '127.0.0.1');
   return {
     url: server.url,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ManualClock } from '@vend/protocol';
 import { call, DIALECTS, startTestServer, type TestServer } from '../../testing/harness.ts';
 import type { CampaignReport, ReportsSummary } from '../campaigns/campaigns.schemas.ts';
 import { ALICE, BOB, FLEET, adLoop, aliceMachine, createCampaign, expectStatus, liveCampaign, newSerial, pngUpload, savePlays } from '../campaigns/campaigns.test-support.ts';
@@ -12,6 +13,7 @@ describe.each(DIALECTS)('the attract loop and proof of play on %s', (dialect) =>
     t = await startTestServer(dialect);
   });
   afterAll(async () => t.close());
+  const clock = () => t.clock as ManualClock;
   const receipts = async (deviceId: string) =>
     (await call<{ receipts: { lease_id: string }[] }>(t.url, 'GET', `/ssp/mock/receipts?device_id=${deviceId}&size=100`)).body.receipts.map((r) => r.lease_id);
 
@@ -40,10 +42,10 @@ describe.each(DIALECTS)('the attract loop and proof of play on %s', (dialect) =>
     await expectStatus(call(t.url, 'POST', `/api/v1/campaigns/${paused.id}/pause`, { headers: ALICE }), 200);
     const ids = async (no: string) => (await adLoop(t, no)).map((e) => e.campaignId).filter(Boolean);
     expect(await ids(m)).toEqual([]);
-    t.clock.advance(DAY + 1000);
+    clock().advance(DAY + 1000);
     expect(await ids(m)).toEqual([later.id]);
     expect(await ids(other)).toEqual([]);
-    t.clock.advance(2 * DAY);
+    clock().advance(2 * DAY);
     expect(await ids(m)).toEqual([]);
   });
 
@@ -153,7 +155,7 @@ describe.each(DIALECTS)('the attract loop and proof of play on %s', (dialect) =>
     const cpm = await liveCampaign(t, { targetMachines: [m], pricing: { model: 'cpm', cpmRate: 25 } });
     const plays = (id: string, n: number) => Array.from({ length: n }, (_, i) => ({ id: `cmp:${id}:1`, campaignId: id, playedAt: start + i * 1000 }));
     await savePlays(t, m, [...plays(flat.id, 5), ...plays(cpm.id, 250)]);
-    t.clock.advance(15 * DAY);
+    clock().advance(15 * DAY);
     const rep = async (id: string) => (await expectStatus<CampaignReport>(call(t.url, 'GET', `/api/v1/campaigns/${id}/report`, { headers: ALICE }), 200)).body.data;
     const f = await rep(flat.id);
     expect(f).toMatchObject({ plays: 5, estImpressions: 20, machines: 1, playsByMachine: [{ machineNo: m, plays: 5 }], estMonthlyValue: 99 });
@@ -161,7 +163,7 @@ describe.each(DIALECTS)('the attract loop and proof of play on %s', (dialect) =>
     expect(f.lastPlayAt).toBe(new Date(start + 4000).toISOString().replace('Z', '+0000'));
     const c = await rep(cpm.id);
     expect(c).toMatchObject({ plays: 250, estImpressions: 1000, estRevenue: 25 }); // 25.00 per 1000 impressions
-    t.clock.advance(60 * DAY);
+    clock().advance(60 * DAY);
     expect((await rep(flat.id)).estRevenue).toBe(198); // stops at flightEnd: two months
     const summary = await expectStatus<ReportsSummary>(call(t.url, 'GET', '/api/v1/campaigns/reports/summary', { headers: ALICE }), 200);
     const split = summary.body.data.loop;
@@ -175,7 +177,7 @@ describe.each(DIALECTS)('the attract loop and proof of play on %s', (dialect) =>
   it('the operator view shows real screen-ad money', async () => {
     const m = await aliceMachine(t);
     await liveCampaign(t, { targetMachines: [m], flightStart: new Date(t.clock.now()).toISOString(), pricing: { model: 'flat-monthly', monthlyRatePerMachine: 60 } });
-    t.clock.advance(10 * DAY);
+    clock().advance(10 * DAY);
     const view = await expectStatus<{ money: { screenAds: { estRevenue30Days: number; activeCampaigns: number } } }>(
       call(t.url, 'GET', `/api/v1/machines/${m}/operator-view`, { headers: ALICE }),
       200,

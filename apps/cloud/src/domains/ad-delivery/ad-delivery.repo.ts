@@ -44,6 +44,11 @@ export class AdDeliveryRepo {
     return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
+  /** Many new plays at once (the sandbox seed); in chunks the drivers' parameter limits allow. */
+  async insertPlays(rows: Insertable<AdPlayRecordsTable>[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 500) await this.db.insertInto('ad_play_records').values(rows.slice(i, i + 500)).execute();
+  }
+
   async playsPage(f: PlayFilter, limit: number, offset: number): Promise<{ total: number; rows: PlayWithMachine[] }> {
     let q = this.db.selectFrom('ad_play_records as p').innerJoin('machines as m', 'm.id', 'p.machine_id');
     if (f.operatorId !== null) q = q.where('m.operator_id', '=', f.operatorId);

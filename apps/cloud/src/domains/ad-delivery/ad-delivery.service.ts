@@ -101,7 +101,9 @@ export class AdDeliveryService {
         : null,
       now,
     });
-    for (const f of fresh.slice(0, wanted - fills.length)) {
+    // In lease order, as `openFills` answers them next time: a loop keeps its order from poll to poll.
+    const taken = fresh.slice(0, wanted - fills.length).sort((a, b) => (a.leaseId < b.leaseId ? -1 : a.leaseId > b.leaseId ? 1 : 0));
+    for (const f of taken) {
       await repo.insertFill({
         lease_id: f.leaseId,
         machine_id: caller.machineId,

@@ -88,7 +88,7 @@ describe.each(DIALECTS)('family-A routes on %s', (dialect) => {
       call(t.url, 'POST', '/apk/saveAdRecord', { headers: FLEET, json: { machineNo: serial, id: 'house:poster:1', playedAt: '2026-11-20T11:59:00.000+0000' } }),
       200,
     );
-    expect(single.body.data).toEqual({ accepted: 1, duplicates: 0 });
+    expect(single.body.data).toEqual({ accepted: 1, duplicates: 0, unattributed: 0 });
     const batch = await expectStatus<{ accepted: number; duplicates: number }>(
       call(t.url, 'POST', '/apk/saveAdRecord', {
         headers: FLEET,
@@ -103,7 +103,7 @@ describe.each(DIALECTS)('family-A routes on %s', (dialect) => {
       }),
       200,
     );
-    expect(batch.body.data).toEqual({ accepted: 2, duplicates: 1 });
+    expect(batch.body.data).toEqual({ accepted: 2, duplicates: 1, unattributed: 0 });
     const m = await machineRow(t, serial);
     const plays = await db().selectFrom('ad_play_records').selectAll().where('machine_id', '=', m.id).orderBy('played_at').execute();
     expect(plays.map((p) => [p.entry_id, p.source])).toEqual([

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ManualClock } from '@vend/protocol';
 import { call, DIALECTS, startTestServer, type TestServer } from '../../testing/harness.ts';
 import type { Campaign } from './campaigns.schemas.ts';
-import { ADMIN, ALICE, BOB, FACTORY, aliceMachine, createCampaign, expectStatus, liveCampaign, pngUpload } from './campaigns.test-support.ts';
+import { ADMIN, ALICE, BOB, FACTORY, aliceMachine, createCampaign, expectStatus, liveCampaign, pngUpload, type Envelope } from './campaigns.test-support.ts';
 
 describe.each(DIALECTS)('campaigns on %s', (dialect) => {
   let t: TestServer;
@@ -11,6 +12,7 @@ describe.each(DIALECTS)('campaigns on %s', (dialect) => {
     machineNo = await aliceMachine(t);
   });
   afterAll(async () => t.close());
+  const clock = () => t.clock as ManualClock;
   const db = () => t.ctx.database.db;
   const path = (id: string, tail = '') => `/api/v1/campaigns/${id}${tail}`;
 
@@ -30,7 +32,7 @@ describe.each(DIALECTS)('campaigns on %s', (dialect) => {
       generationsLeft: 3,
     });
     expect(a).not.toHaveProperty('operatorEmail');
-    t.clock.advance(1000);
+    clock().advance(1000);
     const b = await createCampaign(t, { name: 'Second', targetGeo: { zips: ['10001'], city: 'New York' }, pricing: { model: 'cpm', cpmRate: 12.5 } });
     expect(b).toMatchObject({ targetMachines: null, targetGeo: { zips: ['10001'], city: 'New York' }, weight: 1, pricing: { model: 'cpm', cpmRate: 12.5 } });
     const list = await expectStatus<{ total: number; records: Campaign[] }>(call(t.url, 'GET', '/api/v1/campaigns?status=draft&size=100', { headers: ALICE }), 200);
@@ -102,7 +104,7 @@ describe.each(DIALECTS)('campaigns on %s', (dialect) => {
 
   it('lifecycle: activate needs a creative; draft → active ⇄ paused → completed; every other move is a 409 naming the state', async () => {
     const c = await createCampaign(t, { targetMachines: [machineNo] });
-    const act = (action: string) => call(t.url, 'POST', path(c.id, `/${action}`), { headers: ALICE });
+    const act = (action: string) => call<Envelope<Campaign>>(t.url, 'POST', path(c.id, `/${action}`), { headers: ALICE });
     const noCreative = await act('activate');
     expect(noCreative.status).toBe(409);
     expect(noCreative.body.message).toContain('creative');
@@ -163,7 +165,7 @@ describe.each(DIALECTS)('campaigns on %s', (dialect) => {
       expect(r.body.data.creative!.height).toBeGreaterThan(r.body.data.creative!.width);
       const png = await call(t.url, 'GET', r.body.data.creative!.url);
       expect(png.status).toBe(200);
-      expect(png.headers['content-type']).toBe('image/png');
+      expect(png.headers.get('content-type')).toBe('image/png');
     }
     const fourth = await call(t.url, 'POST', path(c.id, '/creative/contentx'), { headers: ALICE, json: { brief: 'one more' } });
     expect(fourth.status).toBe(409);

@@ -103,12 +103,7 @@ export class CreativesService {
     if (!text) throw badRequest('brief is empty');
     if (text.length > MAX_BRIEF_CHARS) throw badRequest(`brief is longer than ${MAX_BRIEF_CHARS} characters`);
     const { studio } = this.deps;
-    if (!studio) {
-      const png = await this.#posters.briefPoster(text);
-      const media = await probeMedia(png);
-      await this.deps.media.put(media.sha256, media.ext, png);
-      return { ...media, contentxRef: `builtin:${media.sha256.slice(0, 16)}` };
-    }
+    if (!studio) return this.builtin(text);
     const answer = await studio.generate(text);
     let media: MeasuredMedia;
     try {
@@ -120,6 +115,14 @@ export class CreativesService {
     if (media.kind !== 'image') throw new AppError('upstream', `Studio answered ${formatOf(media.mediaType).name}; the studio contract is a portrait image`);
     await this.deps.media.put(media.sha256, media.ext, answer.bytes);
     return { ...media, contentxRef: answer.ref };
+  }
+
+  /** The built-in renderer's poster of a brief, stored: what `generate` makes without a studio, and the sandbox seed's creatives. */
+  async builtin(brief: string): Promise<MeasuredMedia & { contentxRef: string }> {
+    const png = await this.#posters.briefPoster(brief);
+    const media = await probeMedia(png);
+    await this.deps.media.put(media.sha256, media.ext, png);
+    return { ...media, contentxRef: `builtin:${media.sha256.slice(0, 16)}` };
   }
 
   /** The row that records a measured creative for an operator; the caller inserts it in its own transaction. */

@@ -8,6 +8,7 @@ import type { DB } from '../../db/schema.ts';
 import { loadConfig } from '../../config.ts';
 import { closeContext, createContext } from '../../context.ts';
 import { seedIfEmpty } from '../../bootstrap.ts';
+import { createServices } from '../../services.ts';
 import { hashSecret } from '../../crypto/secrets.ts';
 import { mintDeviceKey } from './device-keys.ts';
 
@@ -72,7 +73,7 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const ctx = await createContext(config, { clock: systemClock, logger: pino({ level: 'silent' }) });
   try {
-    await seedIfEmpty(ctx);
+    await seedIfEmpty(ctx, createServices(ctx).seedSteps);
     const keys = await seedEnrolledFleet(ctx.database.db, count, systemClock.now());
     fs.mkdirSync(path.dirname(path.resolve(keysFile)), { recursive: true });
     fs.writeFileSync(keysFile, JSON.stringify(keys));

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { ManualClock } from '@vend/protocol';
@@ -250,19 +253,23 @@ describe.each(DIALECTS)('spec 2 §7 error table on %s', (dialect) => {
 describe.each(DIALECTS)('503 on %s when no fleet secret is configured', (dialect) => {
   let ctx: AppContext;
   let server: RunningServer;
+  let dataDir: string;
   beforeAll(async () => {
-    const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), fleetSecret: undefined };
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-data-'));
+    const config = { ...loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir }), fleetSecret: undefined };
     ctx = await createContext(config, {
       clock: new ManualClock(Date.parse('2026-11-20T12:00:00Z')),
       logger: pino({ level: 'silent' }),
       database: await freshDatabase(dialect),
     });
-    await seedIfEmpty(ctx);
-    server = await listen(ctx, createServices(ctx), 0, '127.0.0.1');
+    const services = createServices(ctx);
+    await seedIfEmpty(ctx, services.seedSteps);
+    server = await listen(ctx, services, 0, '127.0.0.1');
   });
   afterAll(async () => {
     await server.close();
     await closeContext(ctx);
+    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it.each(FLEET_LEGS)('bootstrap is "gateway disabled": %s %s', async (method, path) => {

@@ -1,15 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import pino from 'pino';
-import { ManualClock } from '@vend/protocol';
-import { loadConfig } from '../../config.ts';
-import { closeContext, createContext, type AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.ts';
 import type { Dialect } from '../../db/database.ts';
 import { merchantAccountOf } from '../../db/seed.ts';
 import { hashSecret, mintSecret } from '../../crypto/secrets.ts';
-import { seedIfEmpty } from '../../bootstrap.ts';
-import { listen } from '../../server.ts';
-import { createServices } from '../../services.ts';
-import { freshDatabase } from '../../testing/harness.ts';
+import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import type { Geocoder, GeocodeResult } from './geocoder.ts';
 
 /** Test factories for the machines domain: fresh serials, operators, keys, pool machines, snapshots. */
@@ -183,22 +177,6 @@ export class GatedGeocoder implements Geocoder {
 }
 
 /** A real listening server like `startTestServer`, with a stand-in geocoder in its context. */
-export async function startServerWithGeocoder(dialect: Dialect, geocoder: Geocoder) {
-  const config = loadConfig({ LOG_LEVEL: 'silent' });
-  const clock = new ManualClock(Date.parse('2026-11-20T12:00:00Z'));
-  const database = await freshDatabase(dialect);
-  const ctx = await createContext(config, { clock, logger: pino({ level: 'silent' }), database, geocoder });
-  await seedIfEmpty(ctx);
-  const services = createServices(ctx);
-  const server = await listen(ctx, services, 0, '127.0.0.1');
-  return {
-    url: server.url,
-    ctx,
-    services,
-    clock,
-    close: async () => {
-      await server.close();
-      await closeContext(ctx);
-    },
-  };
+export function startServerWithGeocoder(dialect: Dialect, geocoder: Geocoder): Promise<TestServer> {
+  return startTestServer(dialect, { geocoder });
 }
