@@ -89,7 +89,9 @@ async function main(): Promise<void> {
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
-    console.log(`${CAMPAIGNS} active campaigns target ${MACHINE}; the loop has ${loop.data.entries.length} slots, ${direct} direct-sold; ${bytes.length} bytes; ${CONNECTIONS} connections`);
+    console.log(
+      `${CAMPAIGNS} active campaigns target ${MACHINE}; the loop has ${loop.data.entries.length} slots, ${direct} direct-sold; ${bytes.length} bytes; ${CONNECTIONS} connections`,
+    );
     console.log('');
     console.log('| run | req/s | p50 | p99 | errors |');
     console.log('|---|---:|---:|---:|---:|');

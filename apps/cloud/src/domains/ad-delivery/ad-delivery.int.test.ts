@@ -2,7 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '@vend/protocol';
 import { call, DIALECTS, startTestServer, type TestServer } from '../../testing/harness.ts';
 import type { CampaignReport, ReportsSummary } from '../campaigns/campaigns.schemas.ts';
-import { ALICE, BOB, FLEET, adLoop, aliceMachine, createCampaign, expectStatus, liveCampaign, newSerial, pngUpload, savePlays } from '../campaigns/campaigns.test-support.ts';
+import {
+  ALICE,
+  BOB,
+  FLEET,
+  adLoop,
+  aliceMachine,
+  createCampaign,
+  expectStatus,
+  liveCampaign,
+  newSerial,
+  pngUpload,
+  savePlays,
+} from '../campaigns/campaigns.test-support.ts';
 import { screenBody } from '../machines/screen.test-support.ts';
 
 const DAY = 86_400_000;
@@ -37,7 +49,11 @@ describe.each(DIALECTS)('the attract loop and proof of play on %s', (dialect) =>
     const m = await aliceMachine(t);
     const other = await aliceMachine(t);
     const now = t.clock.now();
-    const later = await liveCampaign(t, { targetMachines: [m], flightStart: new Date(now + DAY).toISOString(), flightEnd: new Date(now + 3 * DAY).toISOString() });
+    const later = await liveCampaign(t, {
+      targetMachines: [m],
+      flightStart: new Date(now + DAY).toISOString(),
+      flightEnd: new Date(now + 3 * DAY).toISOString(),
+    });
     const paused = await liveCampaign(t, { targetMachines: [m] });
     await expectStatus(call(t.url, 'POST', `/api/v1/campaigns/${paused.id}/pause`, { headers: ALICE }), 200);
     const ids = async (no: string) => (await adLoop(t, no)).map((e) => e.campaignId).filter(Boolean);
@@ -57,7 +73,10 @@ describe.each(DIALECTS)('the attract loop and proof of play on %s', (dialect) =>
     expect((await adLoop(t, inZip)).some((e) => e.campaignId === c.id)).toBe(true);
     expect((await adLoop(t, late)).some((e) => e.campaignId === c.id)).toBe(false);
     await expectStatus(
-      call(t.url, 'PUT', `/api/v1/machines/${late}/screen`, { headers: ALICE, json: screenBody({ address: { line1: '9 Elm St', city: 'Springfield', postalCode: zip, country: 'US' } }) }),
+      call(t.url, 'PUT', `/api/v1/machines/${late}/screen`, {
+        headers: ALICE,
+        json: screenBody({ address: { line1: '9 Elm St', city: 'Springfield', postalCode: zip, country: 'US' } }),
+      }),
       200,
     );
     expect((await adLoop(t, late)).some((e) => e.campaignId === c.id)).toBe(true);
@@ -128,7 +147,9 @@ describe.each(DIALECTS)('the attract loop and proof of play on %s', (dialect) =>
     expect(filtered.body.data.total).toBe(1);
     await expectStatus(call(t.url, 'GET', `/api/v1/dooh/proof-of-play?machineNo=${m}`, { headers: BOB }), 404);
     const since = await expectStatus<{ total: number }>(
-      call(t.url, 'GET', `/api/v1/dooh/proof-of-play?machineNo=${m}&since=${encodeURIComponent(new Date(t.clock.now() + 1000).toISOString())}`, { headers: ALICE }),
+      call(t.url, 'GET', `/api/v1/dooh/proof-of-play?machineNo=${m}&since=${encodeURIComponent(new Date(t.clock.now() + 1000).toISOString())}`, {
+        headers: ALICE,
+      }),
       200,
     );
     expect(since.body.data.total).toBe(1);
@@ -156,7 +177,8 @@ describe.each(DIALECTS)('the attract loop and proof of play on %s', (dialect) =>
     const plays = (id: string, n: number) => Array.from({ length: n }, (_, i) => ({ id: `cmp:${id}:1`, campaignId: id, playedAt: start + i * 1000 }));
     await savePlays(t, m, [...plays(flat.id, 5), ...plays(cpm.id, 250)]);
     clock().advance(15 * DAY);
-    const rep = async (id: string) => (await expectStatus<CampaignReport>(call(t.url, 'GET', `/api/v1/campaigns/${id}/report`, { headers: ALICE }), 200)).body.data;
+    const rep = async (id: string) =>
+      (await expectStatus<CampaignReport>(call(t.url, 'GET', `/api/v1/campaigns/${id}/report`, { headers: ALICE }), 200)).body.data;
     const f = await rep(flat.id);
     expect(f).toMatchObject({ plays: 5, estImpressions: 20, machines: 1, playsByMachine: [{ machineNo: m, plays: 5 }], estMonthlyValue: 99 });
     expect(f.estRevenue).toBe(49.5); // half a month of 99.00
@@ -176,7 +198,11 @@ describe.each(DIALECTS)('the attract loop and proof of play on %s', (dialect) =>
 
   it('the operator view shows real screen-ad money', async () => {
     const m = await aliceMachine(t);
-    await liveCampaign(t, { targetMachines: [m], flightStart: new Date(t.clock.now()).toISOString(), pricing: { model: 'flat-monthly', monthlyRatePerMachine: 60 } });
+    await liveCampaign(t, {
+      targetMachines: [m],
+      flightStart: new Date(t.clock.now()).toISOString(),
+      pricing: { model: 'flat-monthly', monthlyRatePerMachine: 60 },
+    });
     clock().advance(10 * DAY);
     const view = await expectStatus<{ money: { screenAds: { estRevenue30Days: number; activeCampaigns: number } } }>(
       call(t.url, 'GET', `/api/v1/machines/${m}/operator-view`, { headers: ALICE }),

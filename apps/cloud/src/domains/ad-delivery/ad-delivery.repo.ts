@@ -46,7 +46,11 @@ export class AdDeliveryRepo {
 
   /** Many new plays at once (the sandbox seed); in chunks the drivers' parameter limits allow. */
   async insertPlays(rows: Insertable<AdPlayRecordsTable>[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += 500) await this.db.insertInto('ad_play_records').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await this.db
+        .insertInto('ad_play_records')
+        .values(rows.slice(i, i + 500))
+        .execute();
   }
 
   async playsPage(f: PlayFilter, limit: number, offset: number): Promise<{ total: number; rows: PlayWithMachine[] }> {
@@ -75,10 +79,7 @@ export class AdDeliveryRepo {
     since?: number,
   ): Promise<{ campaign_id: string; machine_id: string; machine_no: string; screen_json: string | null; plays: number; last_play: number }[]> {
     if (campaignIds.length === 0) return [];
-    let q = this.db
-      .selectFrom('ad_play_records as p')
-      .innerJoin('machines as m', 'm.id', 'p.machine_id')
-      .where('p.campaign_id', 'in', campaignIds);
+    let q = this.db.selectFrom('ad_play_records as p').innerJoin('machines as m', 'm.id', 'p.machine_id').where('p.campaign_id', 'in', campaignIds);
     if (since !== undefined) q = q.where('p.played_at', '>=', since);
     const rows = await q
       .select(['p.campaign_id', 'p.machine_id', 'm.machine_no', 'm.screen_json'])
@@ -95,10 +96,7 @@ export class AdDeliveryRepo {
     since?: number,
     machineId?: string,
   ): Promise<{ source: string; machine_id: string; screen_json: string | null; plays: number; cpm_millis: number }[]> {
-    let q = this.db
-      .selectFrom('ad_play_records as p')
-      .innerJoin('machines as m', 'm.id', 'p.machine_id')
-      .leftJoin('ad_fills as f', 'f.lease_id', 'p.lease_id');
+    let q = this.db.selectFrom('ad_play_records as p').innerJoin('machines as m', 'm.id', 'p.machine_id').leftJoin('ad_fills as f', 'f.lease_id', 'p.lease_id');
     if (operatorId !== null) q = q.where('m.operator_id', '=', operatorId);
     if (since !== undefined) q = q.where('p.played_at', '>=', since);
     if (machineId !== undefined) q = q.where('p.machine_id', '=', machineId);

@@ -70,7 +70,18 @@ export class AdDeliveryService {
         const cr = creatives.get(c.creative_id!);
         if (!cr) return [];
         const start = c.flight_start ?? c.activated_at ?? now;
-        return [{ id: c.id, weight: c.weight, url: this.deps.creativeUrl(cr), head: `${c.sponsor_name}: ${c.name}`, type: kindOf(cr), mediaType: cr.media_type, startTime: start, endTime: c.flight_end ?? dayStart + DAY - 1 }];
+        return [
+          {
+            id: c.id,
+            weight: c.weight,
+            url: this.deps.creativeUrl(cr),
+            head: `${c.sponsor_name}: ${c.name}`,
+            type: kindOf(cr),
+            mediaType: cr.media_type,
+            startTime: start,
+            endTime: c.flight_end ?? dayStart + DAY - 1,
+          },
+        ];
       });
       savers = mine.flatMap((s) => {
         const cr = creatives.get(s.creative_id);
@@ -80,7 +91,14 @@ export class AdDeliveryService {
 
     const { sold, unsold } = planSold({ slots, direct, screensavers: savers, rotation, dayStart, dayEnd: dayStart + DAY - 1 });
     const fills = operatorId !== null ? await this.fillsFor(caller, screen, fillWanted(unsold), slotSeconds, now) : [];
-    const house = { url: `/advertise/poster/${encodeURIComponent(caller.machineNo)}.png`, head: HOUSE_HEAD, type: 'image' as const, mediaType: 'image/png', startTime: dayStart, endTime: dayStart + DAY - 1 };
+    const house = {
+      url: `/advertise/poster/${encodeURIComponent(caller.machineNo)}.png`,
+      head: HOUSE_HEAD,
+      type: 'image' as const,
+      mediaType: 'image/png',
+      startTime: dayStart,
+      endTime: dayStart + DAY - 1,
+    };
     const loop = completeLoop(sold, fills, { slots, now, house });
     return { machineCode: caller.machineNo, slotSeconds, entries: loop.map(toEntry) };
   }
@@ -97,7 +115,13 @@ export class AdDeliveryService {
       maxFills: wanted - fills.length,
       slotSeconds,
       screen: screen
-        ? { width: screen.resolution.width, height: screen.resolution.height, lat: screen.geo?.lat ?? null, lng: screen.geo?.lng ?? null, venueCategoryId: String(screen.venueCategoryId) }
+        ? {
+            width: screen.resolution.width,
+            height: screen.resolution.height,
+            lat: screen.geo?.lat ?? null,
+            lng: screen.geo?.lng ?? null,
+            venueCategoryId: String(screen.venueCategoryId),
+          }
         : null,
       now,
     });
@@ -156,7 +180,8 @@ export class AdDeliveryService {
         });
         if (!inserted) continue;
         accepted++;
-        if (fill && (await tx.adDelivery.claimPop(fill.lease_id, p.playedAt, now))) toFire.push({ leaseId: fill.lease_id, popUrl: fill.pop_url, displayedAt: p.playedAt });
+        if (fill && (await tx.adDelivery.claimPop(fill.lease_id, p.playedAt, now)))
+          toFire.push({ leaseId: fill.lease_id, popUrl: fill.pop_url, displayedAt: p.playedAt });
       }
       return { accepted, duplicates: parsed.length - accepted, unattributed };
     });
@@ -174,7 +199,10 @@ export class AdDeliveryService {
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       const giveUp = e instanceof SupplyPopError && e.permanent;
-      this.deps.logger.warn({ leaseId: f.leaseId, err: message, giveUp }, giveUp ? 'proof of play refused by the SSP' : 'proof of play not delivered; will retry');
+      this.deps.logger.warn(
+        { leaseId: f.leaseId, err: message, giveUp },
+        giveUp ? 'proof of play refused by the SSP' : 'proof of play not delivered; will retry',
+      );
       await repo.popFailed(f.leaseId, message, giveUp);
       return false;
     }
@@ -185,7 +213,8 @@ export class AdDeliveryService {
     const now = this.deps.clock.now();
     const due = await this.deps.store.repos.adDelivery.unfiredPops(maxAttempts, now - 30_000, limit);
     let fired = 0;
-    for (const f of due) if (await this.firePop({ leaseId: f.lease_id, popUrl: f.pop_url, ...(f.played_at !== null ? { displayedAt: f.played_at } : {}) })) fired++;
+    for (const f of due)
+      if (await this.firePop({ leaseId: f.lease_id, popUrl: f.pop_url, ...(f.played_at !== null ? { displayedAt: f.played_at } : {}) })) fired++;
     return fired;
   }
 }

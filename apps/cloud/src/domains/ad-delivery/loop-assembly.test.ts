@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { apportion, completeLoop, fillWanted, interleave, planSold, PROGRAMMATIC_MAX, type DirectCampaign, type Fill, type Screensaver } from './loop-assembly.ts';
+import {
+  apportion,
+  completeLoop,
+  fillWanted,
+  interleave,
+  planSold,
+  PROGRAMMATIC_MAX,
+  type DirectCampaign,
+  type Fill,
+  type Screensaver,
+} from './loop-assembly.ts';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const DAY_START = Date.parse('2026-11-20T00:00:00Z');
@@ -16,20 +26,41 @@ const campaign = (id: string, weight = 1): DirectCampaign => ({
   endTime: NOW + 1000,
 });
 const saver = (id: string): Screensaver => ({ id, url: `/media/${id}.png`, head: id, type: 'image', mediaType: 'image/png' });
-const fill = (leaseId: string): Fill => ({ leaseId, url: `https://ssp.test/${leaseId}.png`, head: 'Sponsored', mediaType: 'image/png', expiresAt: NOW + 3_600_000 });
+const fill = (leaseId: string): Fill => ({
+  leaseId,
+  url: `https://ssp.test/${leaseId}.png`,
+  head: 'Sponsored',
+  mediaType: 'image/png',
+  expiresAt: NOW + 3_600_000,
+});
 const house = { url: '/advertise/poster/M.png', head: 'house', type: 'image' as const, mediaType: 'image/png', startTime: DAY_START, endTime: DAY_END };
 
 /** The whole loop as a compact string: c:<id> s:<id> p:<lease> h. */
 function assemble(opts: { slots?: number; direct?: DirectCampaign[]; savers?: Screensaver[]; fills?: Fill[]; rotation?: number }) {
   const slots = opts.slots ?? 8;
-  const { sold, unsold } = planSold({ slots, direct: opts.direct ?? [], screensavers: opts.savers ?? [], rotation: opts.rotation ?? 0, dayStart: DAY_START, dayEnd: DAY_END });
+  const { sold, unsold } = planSold({
+    slots,
+    direct: opts.direct ?? [],
+    screensavers: opts.savers ?? [],
+    rotation: opts.rotation ?? 0,
+    dayStart: DAY_START,
+    dayEnd: DAY_END,
+  });
   const asked = fillWanted(unsold);
   const loop = completeLoop(sold, (opts.fills ?? []).slice(0, asked), { slots, now: NOW, house });
   return {
     asked,
     loop,
     shape: loop
-      .map((e) => (e.source === 'direct-sold' ? `c:${e.campaignId}` : e.source === 'programmatic' ? `p:${e.id.slice(4)}` : e.id.startsWith('scr:') ? `s:${e.id.slice(4)}` : 'h'))
+      .map((e) =>
+        e.source === 'direct-sold'
+          ? `c:${e.campaignId}`
+          : e.source === 'programmatic'
+            ? `p:${e.id.slice(4)}`
+            : e.id.startsWith('scr:')
+              ? `s:${e.id.slice(4)}`
+              : 'h',
+      )
       .join(' '),
   };
 }
@@ -40,8 +71,18 @@ describe('attract loop assembly (spec 2 §4.2): direct-sold, screensavers, progr
     ['one campaign of weight 1', { direct: [campaign('A')] }, 'c:A h h h h h h h', 3],
     ['weight 2 = two showings, spread', { direct: [campaign('A', 2), campaign('B')] }, 'c:A c:B c:A h h h h h', 3],
     ['screensavers take a slot each after the campaigns', { direct: [campaign('A')], savers: [saver('S1'), saver('S2')] }, 'c:A s:S1 s:S2 h h h h h', 3],
-    ['programmatic fills the unsold slots, at most 3', { direct: [campaign('A')], fills: [fill('L1'), fill('L2'), fill('L3'), fill('L4')] }, 'c:A p:L1 p:L2 p:L3 h h h h', 3],
-    ['fewer unsold slots than the fill cap', { direct: [campaign('A', 6)], fills: [fill('L1'), fill('L2'), fill('L3')] }, 'c:A c:A c:A c:A c:A c:A p:L1 p:L2', 2],
+    [
+      'programmatic fills the unsold slots, at most 3',
+      { direct: [campaign('A')], fills: [fill('L1'), fill('L2'), fill('L3'), fill('L4')] },
+      'c:A p:L1 p:L2 p:L3 h h h h',
+      3,
+    ],
+    [
+      'fewer unsold slots than the fill cap',
+      { direct: [campaign('A', 6)], fills: [fill('L1'), fill('L2'), fill('L3')] },
+      'c:A c:A c:A c:A c:A c:A p:L1 p:L2',
+      2,
+    ],
     ['sold out: no fill asked, no house', { direct: [campaign('A', 4), campaign('B', 4)], fills: [fill('L1')] }, 'c:A c:B c:A c:B c:A c:B c:A c:B', 0],
     ['a short loop of 3 slots', { slots: 3, direct: [campaign('A')], savers: [saver('S')], fills: [fill('L1'), fill('L2')] }, 'c:A s:S p:L1', 1],
   ] as [string, Parameters<typeof assemble>[0], string, number][])('%s', (_name, opts, shape, asked) => {

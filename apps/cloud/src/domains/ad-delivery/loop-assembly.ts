@@ -66,7 +66,7 @@ export function apportion(campaigns: readonly { id: string; weight: number }[], 
   const n = campaigns.length;
   const order = campaigns
     .map((_, i) => i)
-    .sort((a, b) => exact[b]! - counts[b]! - (exact[a]! - counts[a]!) || ((a - rotation) % n + n) % n - (((b - rotation) % n) + n) % n);
+    .sort((a, b) => exact[b]! - counts[b]! - (exact[a]! - counts[a]!) || ((((a - rotation) % n) + n) % n) - ((((b - rotation) % n) + n) % n));
   for (const i of order) {
     if (left === 0) break;
     counts[i]!++;
@@ -99,15 +99,30 @@ export function interleave<T>(items: readonly T[], counts: readonly number[]): T
 }
 
 /** Layers (1) and (2): the slots sold directly or given to screensavers, and how many remain unsold. */
-export function planSold(
-  input: { slots: number; direct: readonly DirectCampaign[]; screensavers: readonly Screensaver[]; rotation: number; dayStart: number; dayEnd: number },
-): { sold: LoopSlot[]; unsold: number } {
+export function planSold(input: {
+  slots: number;
+  direct: readonly DirectCampaign[];
+  screensavers: readonly Screensaver[];
+  rotation: number;
+  dayStart: number;
+  dayEnd: number;
+}): { sold: LoopSlot[]; unsold: number } {
   const counts = apportion(input.direct, input.slots, input.rotation);
   const showing = new Map<string, number>();
   const sold: LoopSlot[] = interleave(input.direct, counts).map((c) => {
     const k = (showing.get(c.id) ?? 0) + 1;
     showing.set(c.id, k);
-    return { id: `cmp:${c.id}:${k}`, url: c.url, head: c.head, type: c.type, mediaType: c.mediaType, source: 'direct-sold', campaignId: c.id, startTime: c.startTime, endTime: c.endTime };
+    return {
+      id: `cmp:${c.id}:${k}`,
+      url: c.url,
+      head: c.head,
+      type: c.type,
+      mediaType: c.mediaType,
+      source: 'direct-sold',
+      campaignId: c.id,
+      startTime: c.startTime,
+      endTime: c.endTime,
+    };
   });
   // More screensavers than free slots: a window that moves one on with each loop.
   const free = input.slots - sold.length;
@@ -115,7 +130,16 @@ export function planSold(
   const take = Math.min(free, savers.length);
   for (let i = 0; i < take; i++) {
     const s = savers[(input.rotation + i) % savers.length]!;
-    sold.push({ id: `scr:${s.id}`, url: s.url, head: s.head, type: s.type, mediaType: s.mediaType, source: 'house', startTime: input.dayStart, endTime: input.dayEnd });
+    sold.push({
+      id: `scr:${s.id}`,
+      url: s.url,
+      head: s.head,
+      type: s.type,
+      mediaType: s.mediaType,
+      source: 'house',
+      startTime: input.dayStart,
+      endTime: input.dayEnd,
+    });
   }
   return { sold, unsold: input.slots - sold.length };
 }
@@ -133,7 +157,16 @@ export function completeLoop(
 ): LoopSlot[] {
   const loop = [...sold];
   for (const f of fills.slice(0, fillWanted(input.slots - loop.length))) {
-    loop.push({ id: `ssp:${f.leaseId}`, url: f.url, head: f.head, type: f.mediaType.startsWith('video/') ? 'video' : 'image', mediaType: f.mediaType, source: 'programmatic', startTime: input.now, endTime: f.expiresAt });
+    loop.push({
+      id: `ssp:${f.leaseId}`,
+      url: f.url,
+      head: f.head,
+      type: f.mediaType.startsWith('video/') ? 'video' : 'image',
+      mediaType: f.mediaType,
+      source: 'programmatic',
+      startTime: input.now,
+      endTime: f.expiresAt,
+    });
   }
   for (let i = 1; loop.length < input.slots; i++) loop.push({ ...input.house, id: `house:poster:${i}`, source: 'house' });
   return loop;

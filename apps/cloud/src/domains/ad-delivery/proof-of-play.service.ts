@@ -24,7 +24,13 @@ export class ProofOfPlayService {
       if (!m || !canSeeMachine(p, m.operator_id)) throw machineNotFound();
       machineId = m.id;
     }
-    const filter = { operatorId: ownerFilter(p), machineId, campaignId: q.campaignId, source: q.source, since: q.since === undefined ? undefined : Date.parse(q.since) };
+    const filter = {
+      operatorId: ownerFilter(p),
+      machineId,
+      campaignId: q.campaignId,
+      source: q.source,
+      since: q.since === undefined ? undefined : Date.parse(q.since),
+    };
     const { total, rows } = await repos.adDelivery.playsPage(filter, q.size, offsetOf(q));
     return {
       page: q.page,

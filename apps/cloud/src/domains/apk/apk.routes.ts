@@ -79,7 +79,8 @@ export function apkRoutes({ docs }: RouteKit, cabinet: CabinetGuard, service: Ap
       method: 'get',
       path: '/apk/getAd',
       tag,
-      summary: 'The attract loop of the machine, assembled on each call: direct-sold campaigns in flight (by weight), approved screensavers, programmatic fill (at most 3), house content padding the tail',
+      summary:
+        'The attract loop of the machine, assembled on each call: direct-sold campaigns in flight (by weight), approved screensavers, programmatic fill (at most 3), house content padding the tail',
       auth: 'device',
       query: SerialQuery,
       response: AdLoopData,

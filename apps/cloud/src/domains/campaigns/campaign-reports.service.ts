@@ -84,7 +84,10 @@ export class CampaignReportsService {
       const mine = plays.filter((r) => r.campaign_id === c.id);
       const impressions = mine.reduce((s, r) => s + r.plays * impressionsPerPlayOf(screenOf(r)), 0);
       const impressions30 = recent.filter((r) => r.campaign_id === c.id).reduce((s, r) => s + r.plays * impressionsPerPlayOf(screenOf(r)), 0);
-      const machines = resolveTargets({ machines: parseJson<string[]>(c.target_machines_json), geo: parseJson<TargetGeo>(c.target_geo_json) }, fleets.get(c.operator_id)!).length;
+      const machines = resolveTargets(
+        { machines: parseJson<string[]>(c.target_machines_json), geo: parseJson<TargetGeo>(c.target_geo_json) },
+        fleets.get(c.operator_id)!,
+      ).length;
       const last = mine.reduce((m, r) => Math.max(m, r.last_play), -1);
       return {
         campaignId: c.id,
@@ -117,7 +120,12 @@ export class CampaignReportsService {
     const campaigns = (await repos.campaigns.ofOperator(machine.operator_id)).filter(
       (c) => resolveTargets({ machines: parseJson<string[]>(c.target_machines_json), geo: parseJson<TargetGeo>(c.target_geo_json) }, here).length === 1,
     );
-    const recent = (await repos.adDelivery.playsByCampaignMachine(campaigns.map((c) => c.id), since)).filter((r) => r.machine_id === machine.id);
+    const recent = (
+      await repos.adDelivery.playsByCampaignMachine(
+        campaigns.map((c) => c.id),
+        since,
+      )
+    ).filter((r) => r.machine_id === machine.id);
     let cents = 0;
     for (const c of campaigns) {
       if (c.pricing_model === 'cpm') {

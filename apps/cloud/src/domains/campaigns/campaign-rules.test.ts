@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { elapsedFlightMs, estMonthlyValueCents, estRevenueCents, inFlight, LIFECYCLE, MONTH_MS, resolveTargets, type FleetScreen, type FlightFacts } from './campaign-rules.ts';
+import {
+  elapsedFlightMs,
+  estMonthlyValueCents,
+  estRevenueCents,
+  inFlight,
+  LIFECYCLE,
+  MONTH_MS,
+  resolveTargets,
+  type FleetScreen,
+  type FlightFacts,
+} from './campaign-rules.ts';
 
 const fleet: FleetScreen[] = [
   { id: 'm1', machineNo: 'VM-0001-AAAA', postalCode: '94103', city: 'San Francisco' },
@@ -30,7 +40,14 @@ describe('targeting resolves against the fleet as it is at flight time', () => {
 });
 
 const T0 = Date.parse('2026-11-01T00:00:00Z');
-const flight = (f: Partial<FlightFacts>): FlightFacts => ({ status: 'active', flightStart: T0, flightEnd: T0 + 2 * MONTH_MS, activatedAt: T0, endedAt: null, ...f });
+const flight = (f: Partial<FlightFacts>): FlightFacts => ({
+  status: 'active',
+  flightStart: T0,
+  flightEnd: T0 + 2 * MONTH_MS,
+  activatedAt: T0,
+  endedAt: null,
+  ...f,
+});
 
 describe('flight and revenue (spec 1 §2.6)', () => {
   it('lifecycle source states', () => {

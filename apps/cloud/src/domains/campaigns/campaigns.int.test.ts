@@ -17,7 +17,13 @@ describe.each(DIALECTS)('campaigns on %s', (dialect) => {
   const path = (id: string, tail = '') => `/api/v1/campaigns/${id}${tail}`;
 
   it('create is always a draft, echoes its fields, and is listed newest first with a status filter', async () => {
-    const a = await createCampaign(t, { name: 'First', targetMachines: [machineNo], weight: 2, flightStart: '2026-12-01T00:00:00Z', flightEnd: '2027-01-01T00:00:00-05:00' });
+    const a = await createCampaign(t, {
+      name: 'First',
+      targetMachines: [machineNo],
+      weight: 2,
+      flightStart: '2026-12-01T00:00:00Z',
+      flightEnd: '2027-01-01T00:00:00-05:00',
+    });
     expect(a).toMatchObject({
       status: 'draft',
       name: 'First',
@@ -35,7 +41,10 @@ describe.each(DIALECTS)('campaigns on %s', (dialect) => {
     clock().advance(1000);
     const b = await createCampaign(t, { name: 'Second', targetGeo: { zips: ['10001'], city: 'New York' }, pricing: { model: 'cpm', cpmRate: 12.5 } });
     expect(b).toMatchObject({ targetMachines: null, targetGeo: { zips: ['10001'], city: 'New York' }, weight: 1, pricing: { model: 'cpm', cpmRate: 12.5 } });
-    const list = await expectStatus<{ total: number; records: Campaign[] }>(call(t.url, 'GET', '/api/v1/campaigns?status=draft&size=100', { headers: ALICE }), 200);
+    const list = await expectStatus<{ total: number; records: Campaign[] }>(
+      call(t.url, 'GET', '/api/v1/campaigns?status=draft&size=100', { headers: ALICE }),
+      200,
+    );
     const ids = list.body.data.records.map((c) => c.id);
     expect(ids.indexOf(b.id)).toBeLessThan(ids.indexOf(a.id));
     const active = await expectStatus<{ records: Campaign[] }>(call(t.url, 'GET', '/api/v1/campaigns?status=active', { headers: ALICE }), 200);
@@ -47,7 +56,11 @@ describe.each(DIALECTS)('campaigns on %s', (dialect) => {
     ['both kinds of targeting', { targetMachines: ['SBX-ALICE-0001'], targetGeo: { nationwide: true } }, 'not both'],
     ['no targeting', {}, 'targetMachines or a targetGeo'],
     ['an empty geo', { targetGeo: {} }, 'zips, a city or nationwide'],
-    ['a flight that ends before it starts', { targetGeo: { nationwide: true }, flightStart: '2026-12-02T00:00:00Z', flightEnd: '2026-12-01T00:00:00Z' }, 'flightEnd must be after flightStart'],
+    [
+      'a flight that ends before it starts',
+      { targetGeo: { nationwide: true }, flightStart: '2026-12-02T00:00:00Z', flightEnd: '2026-12-01T00:00:00Z' },
+      'flightEnd must be after flightStart',
+    ],
     ['a rate with three decimals', { targetGeo: { nationwide: true }, pricing: { model: 'cpm', cpmRate: 1.234 } }, 'two decimals'],
     ['an unknown sponsor type', { targetGeo: { nationwide: true }, sponsorType: 'charity' }, 'sponsorType'],
   ])('refuses %s with a 400 naming it, and writes nothing', async (_n, body, message) => {
@@ -97,7 +110,14 @@ describe.each(DIALECTS)('campaigns on %s', (dialect) => {
     await expectStatus(call(t.url, 'GET', path(c.id), { headers: BOB }), 200);
     const r = await call(t.url, 'POST', '/api/v1/campaigns', {
       headers: ALICE,
-      json: { name: 'x', sponsorName: 'y', sponsorType: 'local-business', targetGeo: { nationwide: true }, pricing: { model: 'cpm', cpmRate: 1 }, operatorEmail: 'bob@sandbox.vend.test' },
+      json: {
+        name: 'x',
+        sponsorName: 'y',
+        sponsorType: 'local-business',
+        targetGeo: { nationwide: true },
+        pricing: { model: 'cpm', cpmRate: 1 },
+        operatorEmail: 'bob@sandbox.vend.test',
+      },
     });
     expect(r.status).toBe(403);
   });
@@ -158,7 +178,10 @@ describe.each(DIALECTS)('campaigns on %s', (dialect) => {
   it('the studio: the built-in renderer makes a real portrait poster; at most 3 generations per campaign (409 after)', async () => {
     const c = await createCampaign(t, { targetMachines: [machineNo] });
     for (let i = 1; i <= 3; i++) {
-      const r = await expectStatus<Campaign>(call(t.url, 'POST', path(c.id, '/creative/contentx'), { headers: ALICE, json: { brief: `Fresh coffee ${i}` } }), 200);
+      const r = await expectStatus<Campaign>(
+        call(t.url, 'POST', path(c.id, '/creative/contentx'), { headers: ALICE, json: { brief: `Fresh coffee ${i}` } }),
+        200,
+      );
       expect(r.body.data).toMatchObject({ creativeSource: 'contentx', generations: i, generationsLeft: 3 - i });
       expect(r.body.data.contentxRef).toBeTruthy();
       expect(r.body.data.creative).toMatchObject({ mediaType: 'image/png', kind: 'image' });
@@ -174,7 +197,9 @@ describe.each(DIALECTS)('campaigns on %s', (dialect) => {
 
   it('concurrent generations cannot pass the cap', async () => {
     const c = await createCampaign(t, { targetMachines: [machineNo] });
-    const all = await Promise.all(Array.from({ length: 6 }, (_, i) => call(t.url, 'POST', path(c.id, '/creative/contentx'), { headers: ALICE, json: { brief: `b${i}` } })));
+    const all = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => call(t.url, 'POST', path(c.id, '/creative/contentx'), { headers: ALICE, json: { brief: `b${i}` } })),
+    );
     expect(all.filter((r) => r.status === 200)).toHaveLength(3);
     expect(all.filter((r) => r.status === 409)).toHaveLength(3);
     expect((await expectStatus<Campaign>(call(t.url, 'GET', path(c.id), { headers: ALICE }), 200)).body.data.generations).toBe(3);

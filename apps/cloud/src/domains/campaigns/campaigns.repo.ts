@@ -9,7 +9,11 @@ export class CampaignsRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
   private withOwner() {
-    return this.db.selectFrom('campaigns').innerJoin('operators', 'operators.id', 'campaigns.operator_id').selectAll('campaigns').select('operators.email as operator_email');
+    return this.db
+      .selectFrom('campaigns')
+      .innerJoin('operators', 'operators.id', 'campaigns.operator_id')
+      .selectAll('campaigns')
+      .select('operators.email as operator_email');
   }
 
   async insert(row: Insertable<CampaignsTable>): Promise<void> {
@@ -21,13 +25,20 @@ export class CampaignsRepo {
   }
 
   /** One page, newest first; `operatorId` null = every operator (admins). */
-  async page(f: { operatorId: string | null; status?: string | undefined }, limit: number, offset: number): Promise<{ total: number; rows: CampaignWithOwner[] }> {
+  async page(
+    f: { operatorId: string | null; status?: string | undefined },
+    limit: number,
+    offset: number,
+  ): Promise<{ total: number; rows: CampaignWithOwner[] }> {
     let q = this.withOwner();
     if (f.operatorId !== null) q = q.where('campaigns.operator_id', '=', f.operatorId);
     if (f.status !== undefined) q = q.where('campaigns.status', '=', f.status);
     const [rows, count] = await Promise.all([
       q.orderBy('campaigns.created_at', 'desc').orderBy('campaigns.id', 'desc').limit(limit).offset(offset).execute(),
-      q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      q
+        .clearSelect()
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
     ]);
     return { total: Number(count.n), rows };
   }

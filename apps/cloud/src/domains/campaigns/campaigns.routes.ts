@@ -37,7 +37,14 @@ export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsS
   defineRoute(
     r,
     docs,
-    { ...read, method: 'get', path: '/api/v1/campaigns', summary: 'Campaigns, newest first; filter by status', query: CampaignListQuery, response: CampaignPage },
+    {
+      ...read,
+      method: 'get',
+      path: '/api/v1/campaigns',
+      summary: 'Campaigns, newest first; filter by status',
+      query: CampaignListQuery,
+      response: CampaignPage,
+    },
     guard('ads:read'),
     async ({ query }, req, res) => sendOk(res, await campaigns.list(principalOf(req), query)),
   );
@@ -86,7 +93,15 @@ export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsS
   defineRoute(
     r,
     docs,
-    { ...write, method: 'delete', path: '/api/v1/campaigns/:id', summary: 'Delete a draft (other states: 409)', params: CampaignParams, response: Deleted, errors: [404, 409] },
+    {
+      ...write,
+      method: 'delete',
+      path: '/api/v1/campaigns/:id',
+      summary: 'Delete a draft (other states: 409)',
+      params: CampaignParams,
+      response: Deleted,
+      errors: [404, 409],
+    },
     guard('ads:write'),
     async ({ params }, req, res) => sendOk(res, await campaigns.remove(principalOf(req), params.id)),
   );
@@ -100,7 +115,15 @@ export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsS
     defineRoute(
       r,
       docs,
-      { ...write, method: 'post', path: `/api/v1/campaigns/:id/${action}`, summary: lifecycle[action], params: CampaignParams, response: Campaign, errors: [404, 409] },
+      {
+        ...write,
+        method: 'post',
+        path: `/api/v1/campaigns/:id/${action}`,
+        summary: lifecycle[action],
+        params: CampaignParams,
+        response: Campaign,
+        errors: [404, 409],
+      },
       guard('ads:write'),
       async ({ params }, req, res) => sendOk(res, await campaigns.transition(principalOf(req), params.id, action)),
     );
@@ -130,7 +153,8 @@ export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsS
       ...write,
       method: 'post',
       path: '/api/v1/campaigns/:id/creative/upload',
-      summary: 'Attach an uploaded creative: PNG/JPEG/WebP portrait ≥ 540×960 ≤ 10 MB, or MP4 ≤ 60 MB of at most 16 s; measured from the bytes, refused with the reason',
+      summary:
+        'Attach an uploaded creative: PNG/JPEG/WebP portrait ≥ 540×960 ≤ 10 MB, or MP4 ≤ 60 MB of at most 16 s; measured from the bytes, refused with the reason',
       params: CampaignParams,
       body: UploadBody,
       response: Campaign,
@@ -143,7 +167,15 @@ export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsS
   defineRoute(
     r,
     docs,
-    { ...read, method: 'get', path: '/api/v1/campaigns/:id/report', summary: 'Plays, estimated impressions and revenue (spec 1 §2.6)', params: CampaignParams, response: CampaignReport, errors: [404] },
+    {
+      ...read,
+      method: 'get',
+      path: '/api/v1/campaigns/:id/report',
+      summary: 'Plays, estimated impressions and revenue (spec 1 §2.6)',
+      params: CampaignParams,
+      response: CampaignReport,
+      errors: [404],
+    },
     guard('ads:read'),
     async ({ params }, req, res) => sendOk(res, await reports.report(principalOf(req), params.id)),
   );

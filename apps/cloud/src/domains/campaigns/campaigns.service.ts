@@ -132,7 +132,12 @@ export class CampaignsService {
         if (row.creative_id === null) throw conflict('Attach a creative before activating (creative/upload or creative/contentx)');
         if (row.flight_end !== null && row.flight_end <= now) throw conflict('The flight has already ended; move flightEnd before activating');
       }
-      const patch = { status: rule.to, updated_at: now, ...(action === 'activate' && row.activated_at === null ? { activated_at: now } : {}), ...(action === 'complete' ? { ended_at: now } : {}) };
+      const patch = {
+        status: rule.to,
+        updated_at: now,
+        ...(action === 'activate' && row.activated_at === null ? { activated_at: now } : {}),
+        ...(action === 'complete' ? { ended_at: now } : {}),
+      };
       if (!(await tx.campaigns.update(id, patch, from))) throw conflict(`The campaign changed state meanwhile; ${action} refused`);
       await this.deps.audit.record(tx, p, `campaigns.${action}`, `campaign:${id}`);
     });
@@ -213,7 +218,8 @@ export class CampaignsService {
     const unique = [...new Set(machines)];
     const fleet = new Set((await tx.campaigns.fleetScreens(operatorId)).map((m) => m.machine_no));
     const outside = unique.filter((no) => !fleet.has(no));
-    if (outside.length > 0) throw refuse('targetMachines', `not in your fleet: ${outside.slice(0, 20).join(', ')}${outside.length > 20 ? ` and ${outside.length - 20} more` : ''}`);
+    if (outside.length > 0)
+      throw refuse('targetMachines', `not in your fleet: ${outside.slice(0, 20).join(', ')}${outside.length > 20 ? ` and ${outside.length - 20} more` : ''}`);
     return { machines: unique, geo: null };
   }
 
@@ -256,7 +262,9 @@ export class CampaignsService {
 }
 
 function pricingColumns(pricing: Pricing): { pricing_model: string; rate_cents: number } {
-  return pricing.model === 'cpm' ? { pricing_model: 'cpm', rate_cents: pricing.cpmRate } : { pricing_model: 'flat-monthly', rate_cents: pricing.monthlyRatePerMachine };
+  return pricing.model === 'cpm'
+    ? { pricing_model: 'cpm', rate_cents: pricing.cpmRate }
+    : { pricing_model: 'flat-monthly', rate_cents: pricing.monthlyRatePerMachine };
 }
 
 /** Flight times: both optional; when both are set the end is after the start. */

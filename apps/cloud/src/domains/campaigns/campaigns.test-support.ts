@@ -29,7 +29,13 @@ export async function createCampaign(t: TestServer, body: Record<string, unknown
   const r = await expectStatus<Campaign>(
     call(t.url, 'POST', '/api/v1/campaigns', {
       headers,
-      json: { name: 'Lunch deal', sponsorName: 'Corner Deli', sponsorType: 'local-business', pricing: { model: 'flat-monthly', monthlyRatePerMachine: 99 }, ...body },
+      json: {
+        name: 'Lunch deal',
+        sponsorName: 'Corner Deli',
+        sponsorType: 'local-business',
+        pricing: { model: 'flat-monthly', monthlyRatePerMachine: 99 },
+        ...body,
+      },
     }),
     200,
   );

@@ -21,7 +21,15 @@ const SCREENS: Record<string, unknown> = {
     resolution: { width: 1080, height: 1920 },
     venueName: 'Harbor Fitness',
     address: { line1: '1 Harbor Plaza', city: 'New York', region: 'NY', postalCode: '10004', country: 'US' },
-    operatingHours: { mon: [{ open: '05:00', close: '23:00' }], tue: [{ open: '05:00', close: '23:00' }], wed: [{ open: '05:00', close: '23:00' }], thu: [{ open: '05:00', close: '23:00' }], fri: [{ open: '05:00', close: '22:00' }], sat: [{ open: '07:00', close: '20:00' }], sun: [{ open: '07:00', close: '20:00' }] },
+    operatingHours: {
+      mon: [{ open: '05:00', close: '23:00' }],
+      tue: [{ open: '05:00', close: '23:00' }],
+      wed: [{ open: '05:00', close: '23:00' }],
+      thu: [{ open: '05:00', close: '23:00' }],
+      fri: [{ open: '05:00', close: '22:00' }],
+      sat: [{ open: '07:00', close: '20:00' }],
+      sun: [{ open: '07:00', close: '20:00' }],
+    },
     impressionsPerPlay: 2.5,
     venueCategoryId: 40101,
   },
@@ -94,7 +102,17 @@ export async function seedScreenAds(tx: Repos, now: number, creatives: Pick<Crea
   const gym = machines.get('SBX-ALICE-0002');
   const rows: Parameters<Repos['adDelivery']['insertPlays']>[0] = [];
   const play = (machineId: string | undefined, entry: string, campaignId: string | null, source: string, at: number) => {
-    if (machineId) rows.push({ id: `ply_sbx_${rows.length + 1}`, machine_id: machineId, entry_id: entry, campaign_id: campaignId, source, played_at: at, duration_ms: 15_000, received_at: at + 60_000 });
+    if (machineId)
+      rows.push({
+        id: `ply_sbx_${rows.length + 1}`,
+        machine_id: machineId,
+        entry_id: entry,
+        campaign_id: campaignId,
+        source,
+        played_at: at,
+        duration_ms: 15_000,
+        received_at: at + 60_000,
+      });
   };
   for (let h = 7 * 24; h > 0; h--) {
     const at = today - h * 3_600_000;

@@ -7,7 +7,7 @@ import { MediaFileParams, PosterParams } from './creatives.schemas.ts';
 import type { CreativesService } from './creatives.service.ts';
 
 /** Tag of the public creative routes in the API document. */
-export const MEDIA_TAG = 'screen ads';
+export const MEDIA_TAG = 'screen advertising';
 
 /** A stored file never changes (its name is its hash): caches may keep it for a year without asking. */
 export const MEDIA_CACHE_CONTROL = 'public, max-age=31536000, immutable';

@@ -8,7 +8,11 @@ export class ScreensaversRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
   private withOwner() {
-    return this.db.selectFrom('screensavers').innerJoin('operators', 'operators.id', 'screensavers.operator_id').selectAll('screensavers').select('operators.email as operator_email');
+    return this.db
+      .selectFrom('screensavers')
+      .innerJoin('operators', 'operators.id', 'screensavers.operator_id')
+      .selectAll('screensavers')
+      .select('operators.email as operator_email');
   }
 
   async insert(row: Insertable<ScreensaversTable>): Promise<void> {
@@ -19,13 +23,20 @@ export class ScreensaversRepo {
     return this.withOwner().where('screensavers.id', '=', id).executeTakeFirst();
   }
 
-  async page(f: { operatorId: string | null; status?: string | undefined }, limit: number, offset: number): Promise<{ total: number; rows: ScreensaverWithOwner[] }> {
+  async page(
+    f: { operatorId: string | null; status?: string | undefined },
+    limit: number,
+    offset: number,
+  ): Promise<{ total: number; rows: ScreensaverWithOwner[] }> {
     let q = this.withOwner();
     if (f.operatorId !== null) q = q.where('screensavers.operator_id', '=', f.operatorId);
     if (f.status !== undefined) q = q.where('screensavers.status', '=', f.status);
     const [rows, count] = await Promise.all([
       q.orderBy('screensavers.created_at', 'desc').orderBy('screensavers.id', 'desc').limit(limit).offset(offset).execute(),
-      q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      q
+        .clearSelect()
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
     ]);
     return { total: Number(count.n), rows };
   }

@@ -30,7 +30,16 @@ export function screensaversRoutes({ docs, guard }: RouteKit, service: Screensav
   defineRoute(
     r,
     docs,
-    { method: 'get', path: '/api/v1/screensavers', tag, summary: 'Screensavers, newest first', auth: 'operator', scopes: ['ads:read'], query: ScreensaverListQuery, response: ScreensaverPage },
+    {
+      method: 'get',
+      path: '/api/v1/screensavers',
+      tag,
+      summary: 'Screensavers, newest first',
+      auth: 'operator',
+      scopes: ['ads:read'],
+      query: ScreensaverListQuery,
+      response: ScreensaverPage,
+    },
     guard('ads:read'),
     async ({ query }, req, res) => sendOk(res, await service.list(principalOf(req), query)),
   );

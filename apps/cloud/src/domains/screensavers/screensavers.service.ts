@@ -75,7 +75,8 @@ export class ScreensaversService {
     await this.deps.store.transaction(async (tx) => {
       const row = await this.visible(tx, p, id);
       const patch = { status: action === 'approve' ? 'approved' : 'retired', reviewed_at: now, updated_at: now };
-      if (!(await tx.screensavers.update(id, patch, from))) throw conflict(`Cannot ${action} a screensaver that is ${row.status} (${action} accepts ${from.join(' or ')})`);
+      if (!(await tx.screensavers.update(id, patch, from)))
+        throw conflict(`Cannot ${action} a screensaver that is ${row.status} (${action} accepts ${from.join(' or ')})`);
       await this.deps.audit.record(tx, p, `screensavers.${action}`, `screensaver:${id}`);
     });
     return this.get(p, id);
