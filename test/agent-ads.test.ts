@@ -56,14 +56,14 @@ const adsStatus = async (): Promise<NonNullable<ControlStatus['ads']>> => {
   return (JSON.parse(r.stdout) as ControlStatus).ads!;
 };
 
-/** The cloud's proof-of-play ledger for the machine, oldest first (read while the cloud runs). */
+/** The plays the agent delivered for the machine (the sandbox seed's week of plays aside), oldest first (read while the cloud runs). */
 function ledger(): { entry: string; playedAt: number }[] {
   const db = new Database(join(cloud.dataDir, 'vend-sandbox.sqlite'), { readonly: true, fileMustExist: true });
   try {
     return db
       .prepare(
         `select p.entry_id as entry, p.played_at as playedAt from ad_play_records p join machines m on m.id = p.machine_id
-         where m.machine_no = ? order by p.played_at, p.entry_id`,
+         where m.machine_no = ? and p.id not like 'ply_sbx_%' order by p.played_at, p.entry_id`,
       )
       .all(MACHINE) as { entry: string; playedAt: number }[];
   } finally {
@@ -95,10 +95,14 @@ describe('screen ads on the cabinet ↔ the real cloud', () => {
       'the agent to enrol and fetch the loop',
     );
     expect(l).toMatchObject({ machineCode: MACHINE, slotSeconds: 15, stale: false });
+    // The cloud answers paths (/media/…, /advertise/poster/…, /ssp/mock/…): the agent makes them absolute.
     for (const e of l.entries) {
-      expect(e.remoteUrl).toBe(`${cloud.url}/advertise/poster/${MACHINE}.png`);
+      expect(e.remoteUrl.startsWith(`${cloud.url}/`), e.remoteUrl).toBe(true);
       expect(e.url).toEqual(e.cached ? expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1\/ads\/media\/[0-9a-f]{32}$/) : e.remoteUrl);
     }
+    // The sandbox seeds a co-op campaign on every New York kiosk; house posters pad the tail.
+    expect(l.entries.filter((e) => e.source === 'direct-sold').map((e) => e.campaignId)).toContain('cmp_sbx_fizz');
+    expect(l.entries.at(-1)?.remoteUrl).toBe(`${cloud.url}/advertise/poster/${MACHINE}.png`);
     const shown = await cli('ads', 'show', '--json');
     expect(shown.code, shown.stderr).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({ loop: { machineCode: MACHINE, stale: false, source: 'cloud' } });

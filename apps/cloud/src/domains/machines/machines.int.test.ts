@@ -348,7 +348,8 @@ describe.each(DIALECTS)('machines API on %s', (dialect) => {
         geo: { lat: 40.7506, lng: -73.9935, address: m.location, placeId: null },
         timeZone: 'America/New_York',
         rentState: 1,
-        screen: null,
+        // the sandbox seeds this kiosk's advertising screen (docs/sandbox.md)
+        screen: expect.objectContaining({ venueName: 'Union Station, Concourse A', venueCategoryId: 10602, loop: { slots: 8, slotSeconds: 15 } }),
         software: { agentVersion: '1.0.0', platform: 'agent', vmcVersion: 'VMC-2.4.1', apkVersion: null },
       });
       expect(Object.keys(m).sort()).toEqual(
