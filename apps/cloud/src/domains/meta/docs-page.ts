@@ -1,3 +1,5 @@
+import { escapeHtml } from '../../http/html.ts';
+
 /** The OpenAPI document's parts the plain reference lists. */
 export interface ReferenceDoc {
   info: { title: string; description: string };
@@ -15,7 +17,7 @@ export interface ReferenceDoc {
  * with no script and no style. The interactive page shows it to readers without JavaScript.
  */
 export function renderReferenceList(doc: ReferenceDoc): string {
-  const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const esc = escapeHtml;
   const byTag = new Map<string, string[]>();
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Response } from 'express';
+import { escapeHtml } from '../../http/html.ts';
 
 /**
  * The interactive API reference: Swagger UI from the `swagger-ui-dist` package, served by this
@@ -51,7 +52,7 @@ export function createDocsUi(): DocsUi {
   const dir = path.dirname(pkgFile);
   const version = (require(pkgFile) as { version: string }).version;
   const assetBase = `/docs/assets/${version}`;
-  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const esc = escapeHtml;
 
   return {
     assetBase,

@@ -6,6 +6,7 @@ import type { SandboxService } from './sandbox.service.ts';
 import { AuditData, AuditQuery, HealthData, ReadinessQuery, ResetQuery } from './sandbox.schemas.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
 import { renderReadinessPage } from './readiness-page.ts';
+import { sendPage } from '../../http/html.ts';
 
 /** The service's own loopback address: self-tests call it, never a client-supplied Host header. */
 function selfUrl(req: Request): string {
@@ -45,7 +46,7 @@ export function sandboxRoutes({ docs, adminGuard }: RouteKit, service: SandboxSe
     async ({ query }, req, res) => {
       const report = await service.readiness(selfUrl(req));
       const html = query.format === 'html' || (query.format === undefined && req.accepts(['application/json', 'text/html']) === 'text/html');
-      if (html) res.type('html').send(renderReadinessPage(report));
+      if (html) sendPage(res, 200, renderReadinessPage(report));
       else sendOk(res, report);
     },
   );
