@@ -28,6 +28,7 @@ import { campaignsRoutes } from './domains/campaigns/campaigns.routes.ts';
 import { screensaversRoutes } from './domains/screensavers/screensavers.routes.ts';
 import { proofOfPlayRoutes } from './domains/ad-delivery/proof-of-play.routes.ts';
 import { mockSspRoutes } from './domains/ssp/mock-ssp.routes.ts';
+import { marketplacePagesRoutes } from './domains/marketplace-pages/pages.routes.ts';
 
 /** Builds the HTTP application from an already-constructed context. No I/O happens here. */
 export function createApp(ctx: AppContext, services: Services): Express {
@@ -51,6 +52,8 @@ export function createApp(ctx: AppContext, services: Services): Express {
   // The payment webhook authenticates an HMAC over the exact bytes received: its router reads the raw
   // body itself, so it must come BEFORE the JSON parser below consumes the stream.
   app.use(paymentsWebhookRoutes(services.routes, services.payments));
+  // The buyer and approval pages read their own forms (the creative upload is multipart/form-data).
+  app.use(marketplacePagesRoutes({ config: ctx.config, logger: ctx.logger, auth: services.auth, signIn: services.signIn }));
   // Creative and screensaver uploads carry their media as base64 (a 60 MB video is 80 MB of JSON).
   app.use(['/api/v1/campaigns/:id/creative/upload', '/api/v1/screensavers'], uploadJsonParser());
   app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));

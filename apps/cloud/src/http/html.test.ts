@@ -12,7 +12,11 @@ describe('html', () => {
 
   it('keeps nested fragments and raw() as they are, renders arrays item by item and skips null/undefined/false', () => {
     const items = ['a<b', html`<i>${'c&d'}</i>`];
-    expect(html`<ul>${items.map((i) => html`<li>${i}</li>`)}</ul>`.value).toBe('<ul><li>a&lt;b</li><li><i>c&amp;d</i></li></ul>');
+    expect(
+      html`<ul>
+        ${items.map((i) => html`<li>${i}</li>`)}
+      </ul>`.value,
+    ).toBe('<ul><li>a&lt;b</li><li><i>c&amp;d</i></li></ul>');
     expect(html`${raw('<b>trusted</b>')}`.value).toBe('<b>trusted</b>');
     expect(html`[${null}${undefined}${false}${0}]`.value).toBe('[0]');
   });

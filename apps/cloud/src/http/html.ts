@@ -88,22 +88,19 @@ export interface LayoutOptions {
 /** The whole document: language, character set, a viewport for phones, the stylesheet, a skip link and one <main>. */
 export function layout({ title, body, header, lang = 'en' }: LayoutOptions): SafeHtml {
   return html`<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<link rel="stylesheet" href="${STYLESHEET_PATH}">
-</head>
-<body>
-<a class="skip" href="#main">Skip to content</a>
-${header ? html`<header class="site">${header}</header>` : ''}
-<main id="main">
-${body}
-</main>
-</body>
-</html>
-`;
+    <html lang="${lang}">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title}</title>
+        <link rel="stylesheet" href="${STYLESHEET_PATH}" />
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        ${header ? html`<header class="site">${header}</header>` : ''}
+        <main id="main">${body}</main>
+      </body>
+    </html> `;
 }
 
 /** Sends a page with its headers. */

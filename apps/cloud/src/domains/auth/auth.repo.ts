@@ -95,6 +95,17 @@ export class AuthRepo {
     await this.db.deleteFrom('access_tokens').where('operator_id', '=', operatorId).where('expires_at', '<=', now).execute();
   }
 
+  /** Sign-out: the session token ends now (only a `session` token; OAuth tokens are not a page's to end). Returns its operator, if any. */
+  async deleteSessionToken(tokenHash: string): Promise<string | null> {
+    const row = await this.db
+      .deleteFrom('access_tokens')
+      .where('token_hash', '=', tokenHash)
+      .where('kind', '=', 'session')
+      .returning('operator_id')
+      .executeTakeFirst();
+    return row?.operator_id ?? null;
+  }
+
   // --- sign-in tickets -------------------------------------------------------------------------
 
   async insertTicket(row: Insertable<MfaTicketsTable>): Promise<void> {

@@ -12,7 +12,15 @@ import type { Principal } from '../../http/principal.ts';
 import { formatScopes } from '../../http/scopes.ts';
 import type { AuthRepo } from './auth.repo.ts';
 import { operatorScopes } from './auth.service.ts';
-import { RECOVERY_CODE_COUNT, TICKET_PREFIX, mintAccessToken, mintRecoveryCode, mintTicket, normalizeRecoveryCode } from './credentials.ts';
+import {
+  ACCESS_TOKEN_PREFIX,
+  RECOVERY_CODE_COUNT,
+  TICKET_PREFIX,
+  mintAccessToken,
+  mintRecoveryCode,
+  mintTicket,
+  normalizeRecoveryCode,
+} from './credentials.ts';
 import { identityEmailOf, type IdentityTokenVerifier } from './id-token.ts';
 import { TOTP_PARAMS, matchTotp, newTotpSecret, totpStep } from './totp.ts';
 import type { ChallengeData, EnrolledData, EnrollStartData, RecoveredData, SessionData } from './auth.schemas.ts';
@@ -218,6 +226,17 @@ export class SignInService {
     });
     if (!result) throw badCode();
     return result;
+  }
+
+  /** Sign-out: the session token is deleted (whatever it was, nothing is said); audited when it was one. */
+  async signOut(token: string): Promise<void> {
+    if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 512) return;
+    await this.deps.store.transaction(async (tx) => {
+      const operatorId = await tx.auth.deleteSessionToken(sha256Hex(token));
+      if (!operatorId) return;
+      const op = await tx.auth.operatorById(operatorId);
+      if (op) await this.deps.audit.record(tx, actor(op, 'signin:signout', this.deps.config.rateLimitPerHour), 'auth.logout', `operator:${op.id}`);
+    });
   }
 
   /** A wrong code: counted on the ticket (the fifth burns it) and audited; the caller answers 401. */
