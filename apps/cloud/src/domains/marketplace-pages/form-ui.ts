@@ -30,6 +30,8 @@ export function errorSummary(errors: FieldErrors, targets: Record<string, string
 
 export interface FieldOptions {
   name: string;
+  /** The control's id when several forms on a page share a field name (default: from the name). */
+  id?: string;
   label: string;
   type?: 'text' | 'email' | 'tel' | 'number' | 'date' | 'password' | 'textarea' | 'file';
   value?: string | undefined;
@@ -46,7 +48,7 @@ export interface FieldOptions {
 
 /** A labelled input (or textarea) with its hint and its error, described by both. */
 export function field(o: FieldOptions): SafeHtml {
-  const id = fieldId(o.name);
+  const id = o.id ?? fieldId(o.name);
   const hintId = `${id}-hint`;
   const errId = `${id}-error`;
   const described = [o.hint ? hintId : null, o.error ? errId : null].filter(Boolean).join(' ');

@@ -4,6 +4,12 @@ import type { Config } from '../../config.ts';
 import { stylesheetRouter } from '../../http/html.ts';
 import type { Authenticator } from '../../http/principal.ts';
 import type { SignInService } from '../auth/signin.service.ts';
+import type { MarketplaceService } from '../ad-purchases/marketplace.service.ts';
+import type { TestProcessor } from '../ad-purchases/test-processor.ts';
+import type { PricingCatalog } from '../pricing/catalog.ts';
+import type { AdPurchasesService } from '../ad-purchases/ad-purchases.service.ts';
+import { approvalsRoutes } from './approvals.routes.ts';
+import { buyerRoutes } from './buyer.routes.ts';
 import { pageErrorHandler } from './page-common.ts';
 import { PageSession } from './page-session.ts';
 import { signInRoutes } from './signin.routes.ts';
@@ -14,6 +20,12 @@ export interface MarketplacePagesDeps {
   /** Resolves the session cookie to the signed-in operator. */
   auth: Authenticator;
   signIn: SignInService;
+  market: MarketplaceService;
+  /** Paid purchases and the operators' decisions (the approvals queue). */
+  adPurchases: AdPurchasesService;
+  pricing: { current(): PricingCatalog };
+  /** The sandbox's built-in payment processor (its checkout page); null elsewhere. */
+  testProcessor: TestProcessor | null;
 }
 
 /**
@@ -27,6 +39,8 @@ export function marketplacePagesRoutes(deps: MarketplacePagesDeps): Router {
   const session = new PageSession({ config: deps.config, auth: deps.auth });
   r.use(stylesheetRouter());
   r.use(signInRoutes(deps.signIn, session));
+  r.use(approvalsRoutes(deps.adPurchases, session));
+  r.use(buyerRoutes({ market: deps.market, pricing: deps.pricing, testProcessor: deps.testProcessor, session }));
   r.use(['/advertise', '/pay'], pageErrorHandler(deps.logger));
   return r;
 }

@@ -55,7 +55,7 @@ export class PageClient {
 
   /** The `_csrf` of the last page read. */
   csrf(): string {
-    const m = /name="_csrf" value="([^"]+)"/.exec(this.last?.text ?? '');
+    const m = /name="_csrf"\s+value="([^"]+)"/.exec(this.last?.text ?? '');
     if (!m) throw new Error('no CSRF token on the last page');
     return m[1]!;
   }
@@ -94,4 +94,30 @@ export async function signInAlice(c: PageClient, clock: Clock): Promise<void> {
   if (clock instanceof ManualClock) clock.advance(30_000); // each TOTP step is accepted once
   const b = await c.post('/advertise/signin/code', { code: aliceCode(clock), next: '/advertise/approvals' });
   if (b.status !== 303) throw new Error(`code step answered ${b.status}: ${b.text.slice(0, 300)}`);
+}
+
+const decode = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+
+/** What a browser would send from the (first) form posting to `action`: its hidden inputs and checked radios. */
+export function formFields(page: string, action: string): Record<string, string> {
+  const start = page.indexOf(`action="${action}"`);
+  if (start < 0) throw new Error(`no form posting to ${action}`);
+  const form = page.slice(start, page.indexOf('</form>', start));
+  const out: Record<string, string> = {};
+  for (const m of form.matchAll(/<input\s[^>]*>/g)) {
+    const tag = m[0];
+    const type = /\stype="([^"]+)"/.exec(tag)?.[1];
+    const name = /\sname="([^"]+)"/.exec(tag)?.[1];
+    const value = /\svalue="([^"]*)"/.exec(tag)?.[1];
+    if (!name || value === undefined || (type !== 'hidden' && type !== 'radio')) continue;
+    if (type === 'radio' && !/\schecked\b/.test(tag)) continue;
+    if (!(name in out)) out[name] = decode(value);
+  }
+  return out;
 }

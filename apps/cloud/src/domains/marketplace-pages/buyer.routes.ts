@@ -1,0 +1,286 @@
+import { Router, type Request, type Response } from 'express';
+import { sendPage } from '../../http/html.ts';
+import { AppError, ERROR_TABLE } from '../../http/errors.ts';
+import { buyerOf, type MarketplaceService } from '../ad-purchases/marketplace.service.ts';
+import type { CreativeDraftView, KioskView } from '../ad-purchases/ad-purchases.schemas.ts';
+import type { TestProcessor } from '../ad-purchases/test-processor.ts';
+import { ACCEPTED_TYPES, MEDIA_LIMITS, sniff, type MediaType } from '../creatives/media-probe.ts';
+import type { PricingCatalog } from '../pricing/catalog.ts';
+import { creativeChoice, fieldErrorsOf, readBrief, type OrderBrief } from './brief-order.ts';
+import { briefPage, briefValuesOf, type AdvertiseMachine, type BriefValues, type HeldCreative } from './brief.page.ts';
+import { checkoutPage, quotePage, statusPage } from './buyer.pages.ts';
+import type { UploadedFile } from './form-reader.ts';
+import type { FieldErrors } from './form-ui.ts';
+import { messagePage, notFoundPage } from './page-common.ts';
+import { readCookies, type PageSession } from './page-session.ts';
+import { postedForm } from './signin.routes.ts';
+
+/** The status token between "Pay" and the test checkout's return (a cookie on /pay only: never in a URL, which is logged). */
+export const PURCHASE_COOKIE = 'vend_purchase';
+
+export interface BuyerPagesDeps {
+  market: MarketplaceService;
+  pricing: { current(): PricingCatalog };
+  /** The sandbox's built-in processor; null: no /pay/test pages. */
+  testProcessor: TestProcessor | null;
+  session: PageSession;
+}
+
+/** An AppError's own words without the catalogue prefix ("Bad request — …: "), for a person. */
+function reasonOf(e: AppError): string {
+  const text = e.options.issues?.length ? e.options.issues.map((i) => i.message).join('; ') : e.message;
+  return text.replace(`${ERROR_TABLE.bad_request.message}: `, '');
+}
+
+const isStatus = (e: unknown, ...statuses: number[]): e is AppError => e instanceof AppError && statuses.includes(e.status);
+
+function originOf(req: Request): string {
+  return `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
+}
+
+/** What a creative of a draft is called on the form. */
+function heldOf(draft: CreativeDraftView | null, creativeId: string | undefined): HeldCreative | null {
+  if (!draft || draft.usedByPurchase || draft.creatives.length === 0) return null;
+  const c = draft.creatives.find((x) => x.id === creativeId) ?? draft.creatives.at(-1)!;
+  const label =
+    c.source === 'contentx' ? `a studio design (${c.width}×${c.height})` : `your upload (${c.width}×${c.height}${c.kind === 'video' ? ', video' : ''})`;
+  return { draftToken: draft.draftToken, creativeId: c.id, url: c.url, kind: c.kind, label };
+}
+
+/** The type the upload is sent as: the browser's when it is one the creatives domain accepts, else what the bytes look like. */
+function uploadType(file: UploadedFile): string {
+  if ((ACCEPTED_TYPES as readonly string[]).includes(file.mimeType)) return file.mimeType;
+  const s = sniff(file.bytes);
+  return 'type' in s ? (s.type as MediaType) : file.mimeType;
+}
+
+/**
+ * The buyer's pages: the brief behind each kiosk's advertise QR, the quote, the hand-over to the
+ * payment processor (and the sandbox test processor's checkout), the tokenized status. Each handler
+ * reads its form, calls the marketplace service, renders: prices, quotes and purchases are the
+ * service's alone (the forms carry the brief, never an amount).
+ */
+export function buyerRoutes(deps: BuyerPagesDeps): Router {
+  const { market, session } = deps;
+  const r = Router();
+
+  /** The kiosk of an advertise QR; null (→ 404 page) unless the QR is this machine's. */
+  async function kioskOf(req: Request, machineNo: unknown, qr: unknown): Promise<KioskView | null> {
+    if (typeof machineNo !== 'string' || typeof qr !== 'string' || qr.length > 64) return null;
+    try {
+      const k = await market.kiosk(buyerOf(req), machineNo, qr);
+      return k.qrValid ? k : null;
+    } catch (e) {
+      if (isStatus(e, 404)) return null;
+      throw e;
+    }
+  }
+
+  const machineOf = (k: KioskView, qrId: string): AdvertiseMachine => ({
+    machineNo: k.machineNo,
+    qrId,
+    place: [k.venueName, k.city, k.postalCode].filter(Boolean).join(', ') || null,
+  });
+
+  const prices = () => {
+    const ad = deps.pricing.current().ad;
+    return { rates: ad.rates, monthsMin: ad.months.min, monthsMax: ad.months.max, generationsPerPurchase: ad.generationsPerPurchase };
+  };
+
+  async function draftOrNull(req: Request, token: string | undefined): Promise<CreativeDraftView | null> {
+    if (!token) return null;
+    try {
+      return await market.draftOf(buyerOf(req), token);
+    } catch (e) {
+      if (isStatus(e, 404)) return null;
+      throw e;
+    }
+  }
+
+  function renderBrief(
+    req: Request,
+    res: Response,
+    status: number,
+    o: { machine: AdvertiseMachine; values: BriefValues; errors?: FieldErrors; held: HeldCreative | null; draft: CreativeDraftView | null },
+  ) {
+    const p = prices();
+    const errors = o.errors ?? {};
+    const notice = errors['form'] ?? null;
+    delete errors['form'];
+    sendPage(
+      res,
+      status,
+      briefPage({
+        machine: o.machine,
+        prices: p,
+        values: o.values,
+        errors,
+        csrf: session.csrfToken(req, res),
+        generationsLeft: o.draft?.generationsLeft ?? p.generationsPerPurchase,
+        held: o.held,
+        notice,
+      }),
+    );
+  }
+
+  const notForSale = (k: KioskView) =>
+    messagePage(
+      'This screen is not for sale',
+      `Kiosk ${k.machineNo} is not offered for self-serve advertising: its operator does not sell screen time this way. Ask the venue or the operator directly.`,
+    );
+
+  r.get('/advertise', async (req, res) => {
+    const k = await kioskOf(req, req.query['machine'], req.query['qr']);
+    if (!k) return sendPage(res, 404, notFoundPage('Kiosk'));
+    if (!k.sellable) return sendPage(res, 200, notForSale(k));
+    const values = briefValuesOf({ reach: 'machine', slots: '1', months: String(prices().monthsMin), zip: k.postalCode ?? '', city: k.city ?? '' });
+    renderBrief(req, res, 200, { machine: machineOf(k, req.query['qr'] as string), values, held: null, draft: null });
+  });
+
+  r.post('/advertise/brief', async (req, res) => {
+    const form = await postedForm(session, req, res, MEDIA_LIMITS.videoMaxBytes);
+    if (!form) return;
+    const f = form.fields;
+    const k = await kioskOf(req, f['machine'], f['qr']);
+    if (!k) return sendPage(res, 404, notFoundPage('Kiosk'));
+    if (!k.sellable) return sendPage(res, 200, notForSale(k));
+    const machine = machineOf(k, f['qr']!);
+    const values = briefValuesOf(f);
+    let draft = await draftOrNull(req, f['draft']);
+    const held = heldOf(draft, f['creativeId']);
+    if (f['intent'] === 'edit')
+      return renderBrief(req, res, 200, { machine, values: { ...values, creativeMode: held ? 'keep' : values.creativeMode }, held, draft });
+
+    const source = { machineNo: machine.machineNo, qrId: machine.qrId };
+    const brief = readBrief(values, source);
+    const choice = creativeChoice(values, { file: form.file !== null && form.file.bytes.length > 0, held: held !== null });
+    const errors: FieldErrors = { ...(brief.ok ? {} : brief.errors), ...(choice.ok ? {} : choice.errors) };
+    if (choice.ok && choice.mode === 'upload' && form.file?.truncated)
+      errors['creativeFile'] = `The file is larger than ${MEDIA_LIMITS.videoMaxBytes / 1024 / 1024} MB`;
+    const again = (status: number, errs: FieldErrors) => renderBrief(req, res, status, { machine, values, errors: errs, held, draft });
+    if (!brief.ok || !choice.ok || Object.keys(errors).length) return again(400, errors);
+
+    let quote;
+    try {
+      quote = await market.quote(buyerOf(req), brief.brief);
+    } catch (e) {
+      if (isStatus(e, 400)) return again(400, fieldErrorsOf(e.options.issues ?? [{ path: '', message: reasonOf(e) }], values.reach));
+      throw e;
+    }
+
+    let creativeId = held?.creativeId ?? '';
+    if (choice.mode !== 'keep') {
+      const before = new Set(draft?.creatives.map((c) => c.id) ?? []);
+      const draftToken = draft && !draft.usedByPurchase ? draft.draftToken : undefined;
+      const target = choice.mode === 'upload' ? 'creativeFile' : 'studioBrief';
+      try {
+        draft =
+          choice.mode === 'upload'
+            ? await market.uploadCreative(buyerOf(req), { draftToken, contentType: uploadType(form.file!), dataBase64: form.file!.bytes.toString('base64') })
+            : await market.generateCreative(buyerOf(req), { draftToken, brief: values.studioBrief });
+      } catch (e) {
+        if (isStatus(e, 400, 409)) return again(e.status, { [target]: choice.mode === 'upload' ? `The file was refused: ${reasonOf(e)}` : reasonOf(e) });
+        if (isStatus(e, 502)) return again(502, { studioBrief: 'The design studio did not answer; no design was counted. Try again, or upload a file.' });
+        throw e;
+      }
+      creativeId = draft.creatives.find((c) => !before.has(c.id))?.id ?? draft.creatives.at(-1)!.id;
+    }
+    sendPage(
+      res,
+      200,
+      quotePage({ machine, values: { ...values, creativeMode: 'keep' }, quote, draft: draft!, creativeId, csrf: session.csrfToken(req, res) }),
+    );
+  });
+
+  r.post('/advertise/pay', async (req, res) => {
+    const form = await postedForm(session, req, res);
+    if (!form) return;
+    const f = form.fields;
+    const k = await kioskOf(req, f['machine'], f['qr']);
+    if (!k) return sendPage(res, 404, notFoundPage('Kiosk'));
+    if (!k.sellable) return sendPage(res, 200, notForSale(k));
+    const machine = machineOf(k, f['qr']!);
+    const values = briefValuesOf(f);
+    const draft = await draftOrNull(req, f['draft']);
+    const held = heldOf(draft, f['creativeId']);
+    const again = (status: number, errs: FieldErrors) =>
+      renderBrief(req, res, status, { machine, values: { ...values, creativeMode: held ? 'keep' : '' }, errors: errs, held, draft });
+    const brief = readBrief(values, { machineNo: machine.machineNo, qrId: machine.qrId });
+    if (!brief.ok) return again(400, brief.errors);
+    if (!held || !f['draft']) return again(400, { creativeMode: 'Choose how to make your ad' });
+    const order: OrderBrief & { creative: { draftToken: string; creativeId: string } } = {
+      ...brief.brief,
+      creative: { draftToken: f['draft'], creativeId: held.creativeId },
+    };
+    let created;
+    try {
+      created = await market.createPurchase(buyerOf(req), order);
+    } catch (e) {
+      if (isStatus(e, 400)) return again(400, fieldErrorsOf(e.options.issues ?? [{ path: '', message: reasonOf(e) }], values.reach));
+      if (isStatus(e, 409))
+        return sendPage(res, 409, messagePage('Already bought', 'This ad was already bought. Follow it on the status page you were sent to after paying.'));
+      throw e;
+    }
+    session.setCookie(req, res, PURCHASE_COOKIE, created.statusToken, { path: '/pay', maxAgeSeconds: 24 * 3600 });
+    res.redirect(303, created.checkoutUrl);
+  });
+
+  r.get('/advertise/status/:token', async (req, res) => {
+    let view;
+    try {
+      view = await market.statusOf(buyerOf(req), req.params.token);
+    } catch (e) {
+      if (isStatus(e, 404)) return sendPage(res, 404, notFoundPage('Purchase'));
+      throw e;
+    }
+    sendPage(res, 200, statusPage(view, `/advertise/status/${req.params.token}`));
+  });
+
+  const test = deps.testProcessor;
+  if (test) {
+    const statusPathOf = (req: Request) => {
+      const token = readCookies(req).get(PURCHASE_COOKIE);
+      return token ? `/advertise/status/${token}` : null;
+    };
+    const intentOr404 = async (res: Response, id: string) => {
+      try {
+        return await test.intent(id);
+      } catch (e) {
+        if (isStatus(e, 404)) {
+          sendPage(res, 404, notFoundPage('Payment'));
+          return null;
+        }
+        throw e;
+      }
+    };
+
+    r.get('/pay/test/:intentId', async (req, res) => {
+      const intent = await intentOr404(res, req.params.intentId);
+      if (intent) sendPage(res, 200, checkoutPage({ intent, csrf: session.csrfToken(req, res), statusPath: statusPathOf(req) }));
+    });
+
+    r.post('/pay/test/:intentId', async (req, res) => {
+      const form = await postedForm(session, req, res);
+      if (!form) return;
+      if (!(await intentOr404(res, req.params.intentId))) return;
+      const done = await test.complete(req.params.intentId, originOf(req));
+      if (done.delivery.status !== 200) {
+        return sendPage(
+          res,
+          502,
+          messagePage(
+            'Payment not confirmed',
+            `The test payment went through, but the service did not confirm it (${done.delivery.status ?? done.delivery.error ?? 'no answer'}). Press “Pay now” again to resend the notice.`,
+            [{ href: `/pay/test/${encodeURIComponent(req.params.intentId)}`, label: 'Back to the payment' }],
+          ),
+        );
+      }
+      const statusPath = statusPathOf(req);
+      if (!statusPath) return sendPage(res, 200, checkoutPage({ intent: done.intent, csrf: session.csrfToken(req, res), statusPath: null }));
+      session.clearCookie(req, res, PURCHASE_COOKIE, '/pay');
+      res.redirect(303, statusPath);
+    });
+  }
+
+  return r;
+}
