@@ -41,7 +41,7 @@ export function zipsOf(text: string): string[] {
 
 /** The form field a core issue path (`buyer.email`, `reach.zips.0`, `months`) belongs to; null: the form as a whole. */
 export function fieldOfPath(path: string, reachKind: string): string | null {
-  const [head, sub] = path.replace(/^body\./, '').split('.');
+  const [head = '', sub] = path.replace(/^body\./, '').split('.');
   switch (head) {
     case 'buyer':
       return sub === 'email' ? 'buyerEmail' : sub === 'phone' ? 'buyerPhone' : 'buyerName';

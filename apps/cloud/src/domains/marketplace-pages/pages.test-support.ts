@@ -121,3 +121,35 @@ export function formFields(page: string, action: string): Record<string, string>
   }
   return out;
 }
+
+/** A brief for alice's station kiosk (a local business, this kiosk, one slot, one month, a studio design), as the form sends it. */
+export const STATION_BRIEF = {
+  sponsorType: 'local-business',
+  sponsorName: 'Joe’s Coffee',
+  buyerName: 'Joe Buyer',
+  buyerEmail: 'joe@example.test',
+  buyerPhone: '',
+  reach: 'machine',
+  zip: '',
+  zips: '',
+  city: '',
+  slots: '1',
+  months: '1',
+  flightStart: '',
+  creativeMode: 'studio',
+  studioBrief: 'Fresh coffee two blocks away',
+};
+
+/** Buys through the pages (brief → quote → pay → test checkout) and answers the status page's path. */
+export async function buyThroughPages(base: string, machineNo: string, qrId: string, brief: Partial<typeof STATION_BRIEF> = {}): Promise<string> {
+  const c = new PageClient(base);
+  await c.get(`/advertise?machine=${machineNo}&qr=${qrId}`);
+  const quote = await c.postMultipart('/advertise/brief', { machine: machineNo, qr: qrId, ...STATION_BRIEF, ...brief });
+  if (quote.status !== 200) throw new Error(`brief answered ${quote.status}`);
+  const pay = await c.post('/advertise/pay', formFields(quote.text, '/advertise/pay'));
+  if (pay.status !== 303) throw new Error(`pay answered ${pay.status}`);
+  await c.get(pay.location!);
+  const paid = await c.post(pay.location!, {});
+  if (paid.status !== 303) throw new Error(`checkout answered ${paid.status}`);
+  return paid.location!;
+}
