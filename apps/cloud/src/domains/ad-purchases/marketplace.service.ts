@@ -362,6 +362,7 @@ export class MarketplaceService {
       await tx.adPurchases.insertDraftCreative({
         id: newId('adc', now),
         draft_id: id,
+        seq: (await tx.adPurchases.draftCreativeCount(id)) + 1,
         sha256: m.sha256,
         media_type: m.mediaType,
         kind: m.kind,
