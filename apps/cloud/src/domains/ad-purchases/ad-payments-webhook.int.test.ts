@@ -8,7 +8,7 @@ import { signWebhook } from '../payments/webhook-signature.ts';
 import type { WebhookResult } from './ad-purchases.schemas.ts';
 import { buy, expectStatus, marketplaceCast, statusOf, type Envelope } from './ad-purchases.test-support.ts';
 
-const SECRET = SANDBOX_SECRETS.AD_PAYMENTS_WEBHOOK_SECRET;
+const SECRET: string = SANDBOX_SECRETS.AD_PAYMENTS_WEBHOOK_SECRET;
 const PATH = '/api/v1/ad-purchases/webhook';
 
 describe.each(DIALECTS)('the ad payment webhook on %s', (dialect) => {
@@ -28,7 +28,8 @@ describe.each(DIALECTS)('the ad payment webhook on %s', (dialect) => {
     });
   const send = (body: string, headers: Record<string, string>) =>
     call<Envelope<WebhookResult>>(t.url, 'POST', PATH, { body, headers: { 'content-type': 'application/json', ...headers } });
-  const signed = (body: string, ts = nowS(), secret = SECRET) => send(body, { 'x-vend-timestamp': String(ts), 'x-vend-signature': signWebhook(secret, ts, body) });
+  const signed = (body: string, ts = nowS(), secret = SECRET) =>
+    send(body, { 'x-vend-timestamp': String(ts), 'x-vend-signature': signWebhook(secret, ts, body) });
   const snapshot = async (purchaseId: string) => {
     const db = t.ctx.database.db;
     const [purchase, lines, campaigns, events] = await Promise.all([
@@ -94,16 +95,33 @@ describe.each(DIALECTS)('the ad payment webhook on %s', (dialect) => {
     const bad = '{"id":"evt_x","type":"payment_intent.succeeded"';
     expect((await send(bad, {})).status).toBe(401);
     expect((await signed(bad)).status).toBe(400);
-    expect((await signed(JSON.stringify({ id: 'evt_y', type: 'payment_intent.succeeded', data: { intentId: 'pi', purchaseId: 'adp', amountCents: -1, currency: 'USD' } }))).status).toBe(400);
+    expect(
+      (
+        await signed(
+          JSON.stringify({ id: 'evt_y', type: 'payment_intent.succeeded', data: { intentId: 'pi', purchaseId: 'adp', amountCents: -1, currency: 'USD' } }),
+        )
+      ).status,
+    ).toBe(400);
     expect((await signed(JSON.stringify({ id: 'evt_z', type: 'x', data: {}, extra: 1 }))).status).toBe(400);
-    const unknown = await signed(JSON.stringify({ id: 'evt_u', type: 'payment_intent.succeeded', data: { intentId: 'pi_x', purchaseId: 'adp_x', amountCents: 1, currency: 'USD' } }));
+    const unknown = await signed(
+      JSON.stringify({ id: 'evt_u', type: 'payment_intent.succeeded', data: { intentId: 'pi_x', purchaseId: 'adp_x', amountCents: 1, currency: 'USD' } }),
+    );
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toContain('unknown purchase adp_x');
   });
 
   it('records other event types once and changes nothing', async () => {
     const p = await buy(t);
-    const r = await expectStatus<WebhookResult>(signed(JSON.stringify({ id: 'evt_failed_1', type: 'payment_intent.payment_failed', data: { intentId: p.paymentIntentId, purchaseId: p.purchaseId, amountCents: 26730, currency: 'USD' } })), 200);
+    const r = await expectStatus<WebhookResult>(
+      signed(
+        JSON.stringify({
+          id: 'evt_failed_1',
+          type: 'payment_intent.payment_failed',
+          data: { intentId: p.paymentIntentId, purchaseId: p.purchaseId, amountCents: 26730, currency: 'USD' },
+        }),
+      ),
+      200,
+    );
     expect(r.body.data).toMatchObject({ duplicate: false, status: 'awaiting_payment' });
     expect((await statusOf(t, p.statusToken)).status).toBe('awaiting_payment');
   });
@@ -133,7 +151,10 @@ describe('the worked example of docs/ad-payments-webhook.md', () => {
       const r = await call<Envelope>(t.url, 'POST', PATH, { body, headers: { 'x-vend-timestamp': timestamp, 'x-vend-signature': signature } });
       expect(r.status).toBe(400);
       expect(r.body.message).toContain('unknown purchase');
-      const tampered = await call(t.url, 'POST', PATH, { body: body.replace('26730', '2673'), headers: { 'x-vend-timestamp': timestamp, 'x-vend-signature': signature } });
+      const tampered = await call(t.url, 'POST', PATH, {
+        body: body.replace('26730', '2673'),
+        headers: { 'x-vend-timestamp': timestamp, 'x-vend-signature': signature },
+      });
       expect(tampered.status).toBe(401);
     } finally {
       await t.close();

@@ -24,7 +24,8 @@ describe.each(DIALECTS)('paid ad purchases and their approval on %s', (dialect) 
     call<Envelope<AdPurchase>>(t.url, 'POST', `/api/v1/ad-purchases/${id}/approve`, { headers, json });
   const reject = (id: string, headers: Record<string, string>, json: Record<string, unknown>) =>
     call<Envelope<AdPurchase>>(t.url, 'POST', `/api/v1/ad-purchases/${id}/reject`, { headers, json });
-  const campaign = async (id: string, headers: Record<string, string>) => (await expectStatus<Campaign>(call(t.url, 'GET', `/api/v1/campaigns/${id}`, { headers }), 200)).body.data;
+  const campaign = async (id: string, headers: Record<string, string>) =>
+    (await expectStatus<Campaign>(call(t.url, 'GET', `/api/v1/campaigns/${id}`, { headers }), 200)).body.data;
 
   it('the test processor’s payment delivers a signed webhook over HTTP: pending approval, one draft campaign per operator', async () => {
     const source = { machineNo: 'SBX-ALICE-0001', qrId: qrOf(t, 'SBX-ALICE-0001') };
@@ -32,7 +33,9 @@ describe.each(DIALECTS)('paid ad purchases and their approval on %s', (dialect) 
     const done = await pay(t, p.paymentIntentId);
     expect(done.intent.status).toBe('succeeded');
     expect(done.delivery).toMatchObject({ url: `${t.url}/api/v1/ad-purchases/webhook`, status: 200, error: null });
-    expect(done.delivery.answer).toMatchObject({ data: { eventId: `evt_${p.paymentIntentId}`, duplicate: false, purchaseId: p.purchaseId, status: 'pending_approval' } });
+    expect(done.delivery.answer).toMatchObject({
+      data: { eventId: `evt_${p.paymentIntentId}`, duplicate: false, purchaseId: p.purchaseId, status: 'pending_approval' },
+    });
 
     const s = await statusOf(t, p.statusToken);
     expect(s.status).toBe('pending_approval');

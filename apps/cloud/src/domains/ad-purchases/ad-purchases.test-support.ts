@@ -20,7 +20,10 @@ const NEW_YORK_10001 = { line1: '1 Test Plaza', city: 'New York', region: 'NY', 
  */
 export async function marketplaceCast(t: TestServer): Promise<{ carol: Record<string, string>; carolMachine: string }> {
   const email = `carol-${newSerial('C').toLowerCase()}@example.test`;
-  const account = await expectStatus<{ apiKey: { key: string } }>(call(t.url, 'POST', '/api/v1/accounts', { headers: ADMIN, json: { email, name: 'Carol Kiosks' } }), 200);
+  const account = await expectStatus<{ apiKey: { key: string } }>(
+    call(t.url, 'POST', '/api/v1/accounts', { headers: ADMIN, json: { email, name: 'Carol Kiosks' } }),
+    200,
+  );
   // no operation sets the opt-in yet (an account setting for a later issue): the test sets the column
   await t.ctx.database.db.updateTable('operators').set({ marketplace_opt_in: 1 }).where('email', '=', email).execute();
   const carol = { 'x-api-key': account.body.data.apiKey.key };

@@ -37,7 +37,14 @@ describe.each(DIALECTS)('the self-serve marketplace, buyer side, on %s', (dialec
 
     it('GET /api/v1/subscriptions/pricing: per device per month, 14-day trial, 30-day period', async () => {
       const r = await expectStatus<SubscriptionPricing>(call(t.url, 'GET', '/api/v1/subscriptions/pricing'), 200);
-      expect(r.body.data).toEqual({ version: '2026-01', effectiveDate: '2026-01-01', currency: 'USD', perDeviceMonthlyCents: 1900, trialDays: 14, periodDays: 30 });
+      expect(r.body.data).toEqual({
+        version: '2026-01',
+        effectiveDate: '2026-01-01',
+        currency: 'USD',
+        perDeviceMonthlyCents: 1900,
+        trialDays: 14,
+        periodDays: 30,
+      });
     });
   });
 
@@ -99,7 +106,10 @@ describe.each(DIALECTS)('the self-serve marketplace, buyer side, on %s', (dialec
     });
 
     it('a kiosk lookup tells the page whether the QR is the machine’s own and whether it is offered', async () => {
-      const own = await expectStatus<KioskView>(call(t.url, 'GET', '/api/v1/marketplace/kiosks/SBX-ALICE-0001', { query: { qr: qrOf(t, 'SBX-ALICE-0001') } }), 200);
+      const own = await expectStatus<KioskView>(
+        call(t.url, 'GET', '/api/v1/marketplace/kiosks/SBX-ALICE-0001', { query: { qr: qrOf(t, 'SBX-ALICE-0001') } }),
+        200,
+      );
       expect(own.body.data).toEqual({
         machineNo: 'SBX-ALICE-0001',
         qrValid: true,
@@ -117,19 +127,32 @@ describe.each(DIALECTS)('the self-serve marketplace, buyer side, on %s', (dialec
 
   describe('creative drafts', () => {
     it('holds at most 3 studio generations; the 4th is a 409 and an upload still works', async () => {
-      let draft = (await expectStatus<CreativeDraftView>(call(t.url, 'POST', '/api/v1/marketplace/drafts/generate', { json: { brief: 'Deli: lunch for 8.99' } }), 200)).body.data;
+      let draft = (
+        await expectStatus<CreativeDraftView>(call(t.url, 'POST', '/api/v1/marketplace/drafts/generate', { json: { brief: 'Deli: lunch for 8.99' } }), 200)
+      ).body.data;
       expect(draft).toMatchObject({ generationsUsed: 1, generationsLeft: 2, usedByPurchase: false });
       expect(draft.creatives[0]).toMatchObject({ source: 'contentx', kind: 'image', width: 1080, height: 1920 });
       for (const n of [2, 3]) {
-        draft = (await expectStatus<CreativeDraftView>(call(t.url, 'POST', '/api/v1/marketplace/drafts/generate', { json: { draftToken: draft.draftToken, brief: `take ${n}` } }), 200)).body.data;
+        draft = (
+          await expectStatus<CreativeDraftView>(
+            call(t.url, 'POST', '/api/v1/marketplace/drafts/generate', { json: { draftToken: draft.draftToken, brief: `take ${n}` } }),
+            200,
+          )
+        ).body.data;
       }
       expect(draft).toMatchObject({ generationsUsed: 3, generationsLeft: 0 });
       expect(draft.creatives).toHaveLength(3);
       const fourth = await call<Envelope>(t.url, 'POST', '/api/v1/marketplace/drafts/generate', { json: { draftToken: draft.draftToken, brief: 'take 4' } });
       expect(fourth.status).toBe(409);
-      const upload = await expectStatus<CreativeDraftView>(call(t.url, 'POST', '/api/v1/marketplace/drafts/upload', { json: { draftToken: draft.draftToken, ...pngUpload() } }), 200);
+      const upload = await expectStatus<CreativeDraftView>(
+        call(t.url, 'POST', '/api/v1/marketplace/drafts/upload', { json: { draftToken: draft.draftToken, ...pngUpload() } }),
+        200,
+      );
       expect(upload.body.data.creatives.map((c) => c.source)).toEqual(['contentx', 'contentx', 'contentx', 'upload']);
-      const looked = await expectStatus<CreativeDraftView>(call(t.url, 'POST', '/api/v1/marketplace/drafts/lookup', { json: { draftToken: draft.draftToken } }), 200);
+      const looked = await expectStatus<CreativeDraftView>(
+        call(t.url, 'POST', '/api/v1/marketplace/drafts/lookup', { json: { draftToken: draft.draftToken } }),
+        200,
+      );
       expect(looked.body.data.generationsUsed).toBe(3);
     });
 
@@ -137,7 +160,9 @@ describe.each(DIALECTS)('the self-serve marketplace, buyer side, on %s', (dialec
       const r = await call<Envelope>(t.url, 'POST', '/api/v1/marketplace/drafts/upload', { json: pngUpload(960, 540) });
       expect(r.status).toBe(400);
       expect(r.body.message).toContain('landscape');
-      expect((await call(t.url, 'POST', '/api/v1/marketplace/drafts/lookup', { json: { draftToken: `acd_0mhp4c2g0a1b2c3d4e5f60718.${'a'.repeat(43)}` } })).status).toBe(404);
+      expect(
+        (await call(t.url, 'POST', '/api/v1/marketplace/drafts/lookup', { json: { draftToken: `acd_0mhp4c2g0a1b2c3d4e5f60718.${'a'.repeat(43)}` } })).status,
+      ).toBe(404);
     });
   });
 
@@ -162,7 +187,12 @@ describe.each(DIALECTS)('the self-serve marketplace, buyer side, on %s', (dialec
         expect(JSON.stringify(s)).not.toContain('SBX-BOB');
       }
       const refused = await call<Envelope>(t.url, 'POST', '/api/v1/marketplace/purchases', {
-        json: { ...brief({ reach: { kind: 'machine', machineNo: 'SBX-BOB-0002' } }), sponsorName: 'X', buyer: { name: 'X', email: 'x@x.example' }, creative: await uploadedDraft(t) },
+        json: {
+          ...brief({ reach: { kind: 'machine', machineNo: 'SBX-BOB-0002' } }),
+          sponsorName: 'X',
+          buyer: { name: 'X', email: 'x@x.example' },
+          creative: await uploadedDraft(t),
+        },
       });
       expect(refused.status).toBe(400);
     });
@@ -175,7 +205,12 @@ describe.each(DIALECTS)('the self-serve marketplace, buyer side, on %s', (dialec
       });
       expect(again.status).toBe(409);
       const other = await call(t.url, 'POST', '/api/v1/marketplace/purchases', {
-        json: { ...brief(), sponsorName: 'Corner Deli', buyer: { name: 'Dana', email: 'dana@deli.example' }, creative: { ...(await uploadedDraft(t)), creativeId: 'adc_nope' } },
+        json: {
+          ...brief(),
+          sponsorName: 'Corner Deli',
+          buyer: { name: 'Dana', email: 'dana@deli.example' },
+          creative: { ...(await uploadedDraft(t)), creativeId: 'adc_nope' },
+        },
       });
       expect(other.status).toBe(400);
     });
@@ -183,7 +218,9 @@ describe.each(DIALECTS)('the self-serve marketplace, buyer side, on %s', (dialec
     it('the status token: a wrong one is a 404, and it is never stored in clear', async () => {
       const p = await buy(t);
       const secret = p.statusToken.split('.')[1]!;
-      expect((await call(t.url, 'POST', '/api/v1/marketplace/purchases/lookup', { json: { statusToken: `${p.purchaseId}.${'A'.repeat(43)}` } })).status).toBe(404);
+      expect((await call(t.url, 'POST', '/api/v1/marketplace/purchases/lookup', { json: { statusToken: `${p.purchaseId}.${'A'.repeat(43)}` } })).status).toBe(
+        404,
+      );
       expect((await call(t.url, 'POST', '/api/v1/marketplace/purchases/lookup', { json: { statusToken: 'nonsense' } })).status).toBe(404);
       const row = await t.ctx.database.db.selectFrom('ad_purchases').selectAll().where('id', '=', p.purchaseId).executeTakeFirstOrThrow();
       expect(JSON.stringify(row)).not.toContain(secret);

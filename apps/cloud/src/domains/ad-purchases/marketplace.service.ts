@@ -250,8 +250,7 @@ export class MarketplaceService {
     const slots = Object.values(slotTiers).find((n) => n === brief.slots);
     if (slots === undefined) throw refuse('slots', 'must be 1 (standard) or 2 (double)');
     const source = brief.source ?? null;
-    if (source && source.qrId !== advertiseQrId(source.machineNo, this.deps.config.dataKey))
-      throw refuse('source.qrId', "is not this machine's advertise QR");
+    if (source && source.qrId !== advertiseQrId(source.machineNo, this.deps.config.dataKey)) throw refuse('source.qrId', "is not this machine's advertise QR");
     const start = flightStartOf(brief.flightStart, now);
     if (!start.ok) throw refuse('flightStart', start.reason);
 
@@ -281,7 +280,10 @@ export class MarketplaceService {
     });
     const groups = resolveReach(reach, fleet);
     if (groups.length === 0) {
-      throw refuse('reach', reach.kind === 'machine' ? `kiosk ${reach.machineNo} is not offered for advertising` : 'no kiosk offered for advertising is in this reach');
+      throw refuse(
+        'reach',
+        reach.kind === 'machine' ? `kiosk ${reach.machineNo} is not offered for advertising` : 'no kiosk offered for advertising is in this reach',
+      );
     }
     const priced = priceQuote(catalog.ad, {
       sponsorType: brief.sponsorType,
@@ -341,7 +343,9 @@ export class MarketplaceService {
       if (!(await repo.reserve(row.id, what, max, this.deps.clock.now()))) {
         const now = await repo.draft(row.id);
         if (now?.purchase_id) throw conflict('This creative draft was already used for a purchase');
-        throw conflict(what === 'generations' ? `This draft has used its ${max} studio generations; upload a creative instead` : `This draft holds its ${max} uploads`);
+        throw conflict(
+          what === 'generations' ? `This draft has used its ${max} studio generations; upload a creative instead` : `This draft holds its ${max} uploads`,
+        );
       }
     }
     let made;

@@ -38,7 +38,9 @@ describe('a purchase’s status from its lines', () => {
 
 describe('the reach resolved over sellable machines, by operator', () => {
   it('one kiosk by name', () => {
-    expect(resolveReach({ kind: 'machine', machineNo: 'C-0002' }, FLEET)).toEqual([{ operatorId: 'op_c', operatorName: 'Carol Kiosks', machineNos: ['C-0002'] }]);
+    expect(resolveReach({ kind: 'machine', machineNo: 'C-0002' }, FLEET)).toEqual([
+      { operatorId: 'op_c', operatorName: 'Carol Kiosks', machineNos: ['C-0002'] },
+    ]);
   });
   it('ZIPs and cities match the screen block’s address, normalised (spacing, case)', () => {
     expect(resolveReach({ kind: 'zip', zips: ['10001'] }, FLEET)).toEqual([
@@ -49,7 +51,10 @@ describe('the reach resolved over sellable machines, by operator', () => {
     expect(resolveReach({ kind: 'city', city: 'NEW YORK' }, FLEET).map((g) => g.machineNos)).toEqual([['A-0001', 'A-0002'], ['C-0001']]);
   });
   it('the network is every sellable machine, a machine without a screen block included', () => {
-    expect(resolveReach({ kind: 'network' }, FLEET).map((g) => g.machineNos)).toEqual([['A-0001', 'A-0002', 'A-0003'], ['C-0001', 'C-0002']]);
+    expect(resolveReach({ kind: 'network' }, FLEET).map((g) => g.machineNos)).toEqual([
+      ['A-0001', 'A-0002', 'A-0003'],
+      ['C-0001', 'C-0002'],
+    ]);
   });
   it('nothing matching is an empty reach', () => {
     expect(resolveReach({ kind: 'city', city: 'Boston' }, FLEET)).toEqual([]);
