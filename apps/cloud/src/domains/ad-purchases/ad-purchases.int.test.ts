@@ -144,4 +144,26 @@ describe.each(DIALECTS)('paid ad purchases and their approval on %s', (dialect) 
     expect(s.refundOwedCents).toBe(s.totalCents);
     expect((await reject(p.purchaseId, ALICE, { reason: '' })).status).toBe(400);
   });
+
+  // last: it clears the store
+  it('a sandbox reset clears purchases, their lines, drafts and intents with everything else', async () => {
+    await paidPurchase(t);
+    await expectStatus(call(t.url, 'POST', '/sandbox/reset', { headers: ADMIN }), 200);
+    const db = t.ctx.database.db;
+    for (const table of [
+      'ad_purchases',
+      'ad_purchase_lines',
+      'ad_payment_events',
+      'ad_creative_drafts',
+      'ad_draft_creatives',
+      'test_payment_intents',
+    ] as const) {
+      const r = await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(r.n), table).toBe(0);
+    }
+    expect((await list(ADMIN)).total).toBe(0);
+  });
 });
