@@ -506,6 +506,8 @@ export interface AdCreativeDraftsTable {
 export interface AdDraftCreativesTable {
   id: string;
   draft_id: string;
+  /** 1, 2, 3 … in the order the draft received them. */
+  seq: number;
   sha256: string;
   media_type: string;
   kind: string;

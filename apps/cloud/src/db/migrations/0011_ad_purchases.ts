@@ -29,6 +29,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('ad_draft_creatives')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('draft_id', 'text', (c) => c.notNull().references('ad_creative_drafts.id'))
+    .addColumn('seq', 'integer', (c) => c.notNull())
     .addColumn('sha256', 'text', (c) => c.notNull())
     .addColumn('media_type', 'text', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
@@ -40,7 +41,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('contentx_ref', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('ad_draft_creatives_draft').on('ad_draft_creatives').columns(['draft_id', 'created_at']).execute();
+  await db.schema.createIndex('ad_draft_creatives_draft').on('ad_draft_creatives').columns(['draft_id', 'seq']).execute();
 
   await db.schema
     .createTable('ad_purchases')

@@ -87,12 +87,22 @@ export class AdPurchasesRepo {
       .execute();
   }
 
+  /** How many creatives a draft holds (the next one's `seq` is one more). */
+  async draftCreativeCount(draftId: string): Promise<number> {
+    const r = await this.db
+      .selectFrom('ad_draft_creatives')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('draft_id', '=', draftId)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
   async insertDraftCreative(row: Insertable<AdDraftCreativesTable>): Promise<void> {
     await this.db.insertInto('ad_draft_creatives').values(row).execute();
   }
 
   draftCreatives(draftId: string): Promise<AdDraftCreativeRow[]> {
-    return this.db.selectFrom('ad_draft_creatives').selectAll().where('draft_id', '=', draftId).orderBy('created_at').orderBy('id').execute();
+    return this.db.selectFrom('ad_draft_creatives').selectAll().where('draft_id', '=', draftId).orderBy('seq').orderBy('id').execute();
   }
 
   /** Marks the draft used by a purchase; false when one already used it. */

@@ -21,7 +21,8 @@ export function adPurchasesRoutes({ docs, guard }: RouteKit, purchases: AdPurcha
       ...read,
       method: 'get',
       path: '/api/v1/ad-purchases',
-      summary: 'Paid purchases with a line of yours (admins: every purchase), newest first, each with your line; the approvals queue is lineStatus=pending_approval',
+      summary:
+        'Paid purchases with a line of yours (admins: every purchase), newest first, each with your line; the approvals queue is lineStatus=pending_approval',
       query: AdPurchaseListQuery,
       response: AdPurchasePage,
     },
@@ -32,7 +33,15 @@ export function adPurchasesRoutes({ docs, guard }: RouteKit, purchases: AdPurcha
   defineRoute(
     r,
     docs,
-    { ...read, method: 'get', path: '/api/v1/ad-purchases/:id', summary: 'One purchase, with your line', params: AdPurchaseParams, response: AdPurchase, errors: [404] },
+    {
+      ...read,
+      method: 'get',
+      path: '/api/v1/ad-purchases/:id',
+      summary: 'One purchase, with your line',
+      params: AdPurchaseParams,
+      response: AdPurchase,
+      errors: [404],
+    },
     guard('ads:read'),
     async ({ params }, req, res) => sendOk(res, await purchases.get(principalOf(req), params.id)),
   );
@@ -105,7 +114,8 @@ export function adPaymentsWebhookRoutes({ docs }: RouteKit, purchases: AdPurchas
       errors: [503],
     },
     [express.raw({ type: () => true, limit: '64kb' }), signed],
-    async (_input, _req, res) => sendOk(res, await purchases.receivePayment(res.locals['adPaymentEvent'] as PaymentEvent, res.locals['adPaymentText'] as string)),
+    async (_input, _req, res) =>
+      sendOk(res, await purchases.receivePayment(res.locals['adPaymentEvent'] as PaymentEvent, res.locals['adPaymentText'] as string)),
   );
   return r;
 }

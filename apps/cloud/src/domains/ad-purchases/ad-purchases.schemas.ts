@@ -193,7 +193,10 @@ export type AdPurchase = z.infer<typeof AdPurchase>;
 export const AdPurchasePage = z.object({ page: z.number().int(), size: z.number().int(), total: z.number().int(), records: z.array(AdPurchase) });
 export const AdPurchaseListQuery = PagingQuery.extend({
   status: z.enum(PURCHASE_STATUSES).optional().describe("The purchase's status"),
-  lineStatus: z.enum(LINE_STATUSES).optional().describe("An operator's own line's status (admins: any line's); the approvals queue is lineStatus=pending_approval"),
+  lineStatus: z
+    .enum(LINE_STATUSES)
+    .optional()
+    .describe("An operator's own line's status (admins: any line's); the approvals queue is lineStatus=pending_approval"),
 });
 export type AdPurchaseListQuery = z.infer<typeof AdPurchaseListQuery>;
 export const AdPurchaseParams = z.object({ id: z.string().min(1).max(64) });

@@ -81,7 +81,9 @@ export class AdPurchasesService {
       if (!purchase) throw refuse(`unknown purchase ${event.purchaseId}`);
       if (purchase.payment_intent_id !== event.intentId) throw refuse(`intent ${event.intentId} is not purchase ${purchase.id}'s`);
       if (Number(purchase.total_cents) !== event.amountCents || purchase.currency !== event.currency) {
-        throw refuse(`amount ${event.amountCents} ${event.currency} does not match the purchase's quote of ${Number(purchase.total_cents)} ${purchase.currency}`);
+        throw refuse(
+          `amount ${event.amountCents} ${event.currency} does not match the purchase's quote of ${Number(purchase.total_cents)} ${purchase.currency}`,
+        );
       }
       // the purchase was paid by another event of the same intent: nothing more to do
       if (!(await repo.updatePurchase(purchase.id, { status: 'pending_approval', paid_at: now, updated_at: now }, 'awaiting_payment'))) {
@@ -145,7 +147,20 @@ export class AdPurchasesService {
     const repo = this.deps.store.repos.adPurchases;
     const { total, rows } = await repo.page({ operatorId: ownerFilter(p), status: q.status, lineStatus: q.lineStatus }, q.size, offsetOf(q));
     const lines = await repo.linesOf(rows.map((r) => r.id));
-    return { page: q.page, size: q.size, total, records: rows.map((r) => operatorView(r, this.visibleLines(p, lines.filter((l) => l.purchase_id === r.id)))) };
+    return {
+      page: q.page,
+      size: q.size,
+      total,
+      records: rows.map((r) =>
+        operatorView(
+          r,
+          this.visibleLines(
+            p,
+            lines.filter((l) => l.purchase_id === r.id),
+          ),
+        ),
+      ),
+    };
   }
 
   async get(p: Principal, id: string): Promise<AdPurchase> {
@@ -167,7 +182,12 @@ export class AdPurchasesService {
     return this.decide(p, id, body, 'reject');
   }
 
-  private async decide(p: Principal, id: string, body: { operatorEmail?: string | undefined; reason?: string }, action: 'approve' | 'reject'): Promise<AdPurchase> {
+  private async decide(
+    p: Principal,
+    id: string,
+    body: { operatorEmail?: string | undefined; reason?: string },
+    action: 'approve' | 'reject',
+  ): Promise<AdPurchase> {
     if (body.operatorEmail !== undefined && !p.admin) throw new AppError('forbidden', 'operatorEmail is accepted only from admin credentials');
     const now = this.deps.clock.now();
     await this.deps.store.transaction(async (tx) => {
@@ -179,7 +199,14 @@ export class AdPurchasesService {
         const decided =
           action === 'approve'
             ? { status: 'approved', decided_at: now, decided_by: p.operatorId }
-            : { status: 'rejected', reason: body.reason ?? null, decided_at: now, decided_by: p.operatorId, refund_owed_cents: Number(line.amount_cents), campaign_id: null };
+            : {
+                status: 'rejected',
+                reason: body.reason ?? null,
+                decided_at: now,
+                decided_by: p.operatorId,
+                refund_owed_cents: Number(line.amount_cents),
+                campaign_id: null,
+              };
         if (!(await tx.adPurchases.decideLine(line.id, decided))) throw conflict(`The line of ${line.operator_email} was decided meanwhile`);
         if (line.campaign_id !== null) {
           if (action === 'approve') await this.deps.campaigns.activateForPurchase(tx, p, line.campaign_id, now);

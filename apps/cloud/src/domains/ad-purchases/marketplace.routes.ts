@@ -18,7 +18,8 @@ import {
   QuoteView,
   StatusLookupBody,
 } from './ad-purchases.schemas.ts';
-import { buyerOf, type MarketplaceService } from './marketplace.service.ts';
+import { buyerOf } from './buyer.ts';
+import type { MarketplaceService } from './marketplace.service.ts';
 import type { TestProcessor } from './test-processor.ts';
 
 /** The request's own origin (where the test processor delivers its webhook when PUBLIC_BASE_URL is unset). */
@@ -166,12 +167,11 @@ export function marketplaceRoutes({ docs }: RouteKit, market: MarketplaceService
   );
 
   if (testProcessor) {
-    const test = { ...base, tag: 'ad marketplace' };
     defineRoute(
       r,
       docs,
       {
-        ...test,
+        ...base,
         method: 'get',
         path: '/api/v1/marketplace/test-payments/:intentId',
         summary: 'Sandbox: a payment intent of the built-in test processor (what its checkout page /pay/test/{intentId} shows)',
@@ -186,7 +186,7 @@ export function marketplaceRoutes({ docs }: RouteKit, market: MarketplaceService
       r,
       docs,
       {
-        ...test,
+        ...base,
         method: 'post',
         path: '/api/v1/marketplace/test-payments/:intentId/complete',
         summary: 'Sandbox: pay a test intent — it succeeds and the processor delivers its signed webhook to this service over HTTP',

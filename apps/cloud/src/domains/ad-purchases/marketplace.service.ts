@@ -1,5 +1,4 @@
 import type { Clock } from '@vend/protocol';
-import type { Request } from 'express';
 import type { Config } from '../../config.ts';
 import { newId } from '../../crypto/ids.ts';
 import { verifySecret } from '../../crypto/secrets.ts';
@@ -16,19 +15,10 @@ import { advertiseQrId } from '../operator-view/qr.ts';
 import type { PricingCatalog } from '../pricing/catalog.ts';
 import { priceQuote, type PricedQuote } from '../pricing/quote.ts';
 import type { CreativeDraftView, KioskView, PurchaseCreated, PurchaseOrder, PurchaseStatusView, QuoteBrief, QuoteView } from './ad-purchases.schemas.ts';
+import type { Buyer } from './buyer.ts';
 import type { PaymentProcessor } from './processor.ts';
 import { flightOf, flightStartOf, mintToken, resolveReach, tokenParts, type OperatorReach, type Reach, type SellableMachine } from './purchase-rules.ts';
 import { buyerView, draftMediaView, type StoredPart } from './purchase-views.ts';
-
-/** Who is buying: no account, so the address their requests come from (what the hourly budgets count). */
-export interface Buyer {
-  ip: string;
-}
-
-/** The buyer of a request (the JSON routes and the buyer pages alike). */
-export function buyerOf(req: Request): Buyer {
-  return { ip: req.ip ?? req.socket.remoteAddress ?? 'unknown' };
-}
 
 /** Hourly budgets per buyer address (no key to count on), and the uploads one draft may hold. */
 export const MARKETPLACE_LIMITS = {
@@ -173,6 +163,7 @@ export class MarketplaceService {
     }));
     await this.deps.store.transaction(async (tx) => {
       if (!(await tx.adPurchases.claimDraft(draft.id, id, now))) throw conflict('This creative draft was already used for a purchase');
+      const generationsUsed = (await tx.adPurchases.draft(draft.id))!.generations;
       await tx.adPurchases.insertPurchase({
         id,
         status: 'awaiting_payment',
@@ -203,7 +194,7 @@ export class MarketplaceService {
         media_bytes: creative.bytes,
         creative_source: creative.source,
         contentx_ref: creative.contentx_ref,
-        generations_used: draft.generations,
+        generations_used: generationsUsed,
         draft_id: draft.id,
         payment_processor: processor.name,
         payment_intent_id: intent.intentId,
@@ -250,8 +241,7 @@ export class MarketplaceService {
     const slots = Object.values(slotTiers).find((n) => n === brief.slots);
     if (slots === undefined) throw refuse('slots', 'must be 1 (standard) or 2 (double)');
     const source = brief.source ?? null;
-    if (source && source.qrId !== advertiseQrId(source.machineNo, this.deps.config.dataKey))
-      throw refuse('source.qrId', "is not this machine's advertise QR");
+    if (source && source.qrId !== advertiseQrId(source.machineNo, this.deps.config.dataKey)) throw refuse('source.qrId', "is not this machine's advertise QR");
     const start = flightStartOf(brief.flightStart, now);
     if (!start.ok) throw refuse('flightStart', start.reason);
 
@@ -261,8 +251,8 @@ export class MarketplaceService {
     if (brief.reach.kind === 'machine') {
       const machineNo = brief.reach.machineNo ?? source?.machineNo;
       if (machineNo === undefined) throw refuse('reach.machineNo', 'name the kiosk (or send the advertise QR as source)');
-      reach = { kind: 'machine', machineNo };
       const one = await repo.sellableMachine(machineNo);
+      reach = { kind: 'machine', machineNo: one?.machine_no ?? machineNo };
       rows = one ? [one] : [];
     } else {
       reach = brief.reach.kind === 'zip' ? { kind: 'zip', zips: [brief.reach.zips[0]!] } : brief.reach;
@@ -281,7 +271,10 @@ export class MarketplaceService {
     });
     const groups = resolveReach(reach, fleet);
     if (groups.length === 0) {
-      throw refuse('reach', reach.kind === 'machine' ? `kiosk ${reach.machineNo} is not offered for advertising` : 'no kiosk offered for advertising is in this reach');
+      throw refuse(
+        'reach',
+        reach.kind === 'machine' ? `kiosk ${reach.machineNo} is not offered for advertising` : 'no kiosk offered for advertising is in this reach',
+      );
     }
     const priced = priceQuote(catalog.ad, {
       sponsorType: brief.sponsorType,
@@ -341,7 +334,9 @@ export class MarketplaceService {
       if (!(await repo.reserve(row.id, what, max, this.deps.clock.now()))) {
         const now = await repo.draft(row.id);
         if (now?.purchase_id) throw conflict('This creative draft was already used for a purchase');
-        throw conflict(what === 'generations' ? `This draft has used its ${max} studio generations; upload a creative instead` : `This draft holds its ${max} uploads`);
+        throw conflict(
+          what === 'generations' ? `This draft has used its ${max} studio generations; upload a creative instead` : `This draft holds its ${max} uploads`,
+        );
       }
     }
     let made;
@@ -362,6 +357,7 @@ export class MarketplaceService {
       await tx.adPurchases.insertDraftCreative({
         id: newId('adc', now),
         draft_id: id,
+        seq: (await tx.adPurchases.draftCreativeCount(id)) + 1,
         sha256: m.sha256,
         media_type: m.mediaType,
         kind: m.kind,

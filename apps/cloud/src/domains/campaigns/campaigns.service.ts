@@ -163,7 +163,9 @@ export class CampaignsService {
       if (!from.includes(row.status)) throw conflict(`Cannot ${action} a campaign that is ${row.status} (${action} accepts ${from.join(' or ')})`);
       if (action === 'activate') {
         if (row.ad_purchase_id !== null && row.status === 'draft')
-          throw conflict(`This draft belongs to ad purchase ${row.ad_purchase_id}: approve the purchase (POST /api/v1/ad-purchases/{id}/approve) to activate it`);
+          throw conflict(
+            `This draft belongs to ad purchase ${row.ad_purchase_id}: approve the purchase (POST /api/v1/ad-purchases/{id}/approve) to activate it`,
+          );
         if (row.creative_id === null) throw conflict('Attach a creative before activating (creative/upload or creative/contentx)');
         if (row.flight_end !== null && row.flight_end <= now) throw conflict('The flight has already ended; move flightEnd before activating');
       }

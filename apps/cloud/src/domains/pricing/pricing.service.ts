@@ -31,7 +31,11 @@ export class PricingService {
       effectiveDate: c.effectiveDate,
       currency: c.currency,
       rates: { ...c.ad.rates },
-      volumeTiers: tiers.map((t, i) => ({ minMachines: t.minMachines, maxMachines: i + 1 < tiers.length ? tiers[i + 1]!.minMachines - 1 : null, multiplierBps: t.multiplierBps })),
+      volumeTiers: tiers.map((t, i) => ({
+        minMachines: t.minMachines,
+        maxMachines: i + 1 < tiers.length ? tiers[i + 1]!.minMachines - 1 : null,
+        multiplierBps: t.multiplierBps,
+      })),
       slotTiers: { ...c.ad.slotTiers },
       months: { ...c.ad.months },
       monthDays: 30,

@@ -36,7 +36,8 @@ for (const [sponsor, rate] of [
     [20, 0.8],
     [21, 0.7],
   ] as const) {
-    for (const slots of [1, 2] as const) for (const months of [1, 6]) TABLE.push([sponsor, machines, slots, months, Math.round(rate * mult * slots * machines * months)]);
+    for (const slots of [1, 2] as const)
+      for (const months of [1, 6]) TABLE.push([sponsor, machines, slots, months, Math.round(rate * mult * slots * machines * months)]);
   }
 }
 
@@ -106,12 +107,16 @@ describe('the split between operators: pro rata by machines, largest remainder',
 
   it('always sums to the total, and no part is off its exact share by a cent or more', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 10_000_000_000 }), fc.array(fc.integer({ min: 1, max: 5_000 }), { minLength: 1, maxLength: 30 }), (total, weights) => {
-        const parts = splitLargestRemainder(total, weights);
-        const sum = weights.reduce((a, b) => a + b, 0);
-        expect(parts.reduce((a, b) => a + b, 0)).toBe(total);
-        parts.forEach((p, i) => expect(Math.abs(p - (total * weights[i]!) / sum)).toBeLessThan(1));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 10_000_000_000 }),
+        fc.array(fc.integer({ min: 1, max: 5_000 }), { minLength: 1, maxLength: 30 }),
+        (total, weights) => {
+          const parts = splitLargestRemainder(total, weights);
+          const sum = weights.reduce((a, b) => a + b, 0);
+          expect(parts.reduce((a, b) => a + b, 0)).toBe(total);
+          parts.forEach((p, i) => expect(Math.abs(p - (total * weights[i]!) / sum)).toBeLessThan(1));
+        },
+      ),
     );
   });
 });
