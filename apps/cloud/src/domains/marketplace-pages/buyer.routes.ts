@@ -1,7 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import { sendPage } from '../../http/html.ts';
 import { AppError, ERROR_TABLE } from '../../http/errors.ts';
-import { buyerOf, type MarketplaceService } from '../ad-purchases/marketplace.service.ts';
+import type { MarketplaceService } from '../ad-purchases/marketplace.service.ts';
+import { buyerOf } from '../ad-purchases/buyer.ts';
 import type { CreativeDraftView, KioskView } from '../ad-purchases/ad-purchases.schemas.ts';
 import type { TestProcessor } from '../ad-purchases/test-processor.ts';
 import { ACCEPTED_TYPES, MEDIA_LIMITS, sniff, type MediaType } from '../creatives/media-probe.ts';
