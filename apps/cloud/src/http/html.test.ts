@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { escapeHtml, html, layout, PAGE_CSP, raw, STYLESHEET_PATH } from './html.ts';
 
+/** The same tag under another name: prettier formats `html` templates, and these tests compare exact output. */
+const tag = html;
+
 describe('html', () => {
   it('escapes every interpolation', () => {
     const name = `<script>alert("x")</script>&'`;
@@ -12,11 +15,7 @@ describe('html', () => {
 
   it('keeps nested fragments and raw() as they are, renders arrays item by item and skips null/undefined/false', () => {
     const items = ['a<b', html`<i>${'c&d'}</i>`];
-    expect(
-      html`<ul>
-        ${items.map((i) => html`<li>${i}</li>`)}
-      </ul>`.value,
-    ).toBe('<ul><li>a&lt;b</li><li><i>c&amp;d</i></li></ul>');
+    expect(tag`<ul>${items.map((i) => tag`<li>${i}</li>`)}</ul>`.value).toBe('<ul><li>a&lt;b</li><li><i>c&amp;d</i></li></ul>');
     expect(html`${raw('<b>trusted</b>')}`.value).toBe('<b>trusted</b>');
     expect(html`[${null}${undefined}${false}${0}]`.value).toBe('[0]');
   });
@@ -34,8 +33,8 @@ describe('html', () => {
   it('lays out a page with a language, a phone viewport, the stylesheet and no inline style or script', () => {
     const page = layout({ title: 'T<', body: html`<h1>Hi</h1>` }).value;
     expect(page).toContain('<html lang="en">');
-    expect(page).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
-    expect(page).toContain(`<link rel="stylesheet" href="${STYLESHEET_PATH}">`);
+    expect(page).toMatch(/<meta name="viewport" content="width=device-width, initial-scale=1"\s*\/?>/);
+    expect(page).toContain(`<link rel="stylesheet" href="${STYLESHEET_PATH}"`);
     expect(page).toContain('<title>T&lt;</title>');
     expect(page).not.toMatch(/<style|<script|style=/);
   });

@@ -69,5 +69,5 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .codes{font-family:ui-monospace,Menlo,Consolas,monospace;columns:2}
 tr.pass td:last-child{color:#14532d}
 tr.fail td:last-child{color:#7d1013}
-@media (max-width:30rem){main{padding:.75rem}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.5rem}h1{font-size:1.35rem}}
+@media (max-width:30rem){main{padding:.75rem}table{font-size:.875rem}th,td{padding:.4rem .3rem}.status{font-size:.8125rem}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.5rem}h1{font-size:1.35rem}}
 `;

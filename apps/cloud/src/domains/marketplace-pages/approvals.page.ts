@@ -58,7 +58,8 @@ function purchaseCard(p: AdPurchase, input: ApprovalsPageInput): SafeHtml {
       const who = input.operator.admin ? html`<input type="hidden" name="operatorEmail" value="${l.operatorEmail}" />` : '';
       return html`<section class="line" aria-label="${input.operator.admin ? `Line of ${l.operatorEmail}` : 'Your kiosks'}">
         <h3>
-          ${input.operator.admin ? html`${l.operatorName} (${l.operatorEmail})` : 'Your kiosks'}: ${l.machines} · ${usd(l.amountCents)}
+          ${input.operator.admin ? html`${l.operatorName} (${l.operatorEmail})` : 'Your kiosks'}: ${l.machines} kiosk${l.machines === 1 ? '' : 's'} ·
+          ${usd(l.amountCents)}
           <span class="status ${l.status}">${STATUS[l.status] ?? l.status}</span>
         </h3>
         <p class="muted small">${l.machineNos.join(', ')}${l.campaignId ? html` · campaign <code>${l.campaignId}</code>` : ''}</p>

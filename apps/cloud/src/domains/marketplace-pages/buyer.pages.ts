@@ -263,6 +263,7 @@ export function statusPage(s: PurchaseStatusView, statusPath: string): SafeHtml 
         </dl>
         ${s.creative.kind === 'image' ? html`<p><img class="preview" src="${s.creative.url}" alt="Your ad" /></p>` : html`<p>Your ad: a ${((s.creative.durationMs ?? 0) / 1000).toFixed(1)} s video.</p>`}
       </div>
+      <h2>The price</h2>
       ${breakdown(s)}`,
   });
 }
