@@ -175,6 +175,23 @@ describe.each(DIALECTS)('buyer pages (%s)', (dialect) => {
     expect(squash(ok.text)).toContain('Your upload (1080×1920)');
   });
 
+  it('refuses a file over the image limit with its size, and answers a malformed or non-form body with a 400 page', async () => {
+    const c = await onBrief();
+    const big = Buffer.concat([await image('png', 1080, 1920), Buffer.alloc(10 * 1024 * 1024)]);
+    const r = await c.postMultipart('/advertise/brief', { ...hidden, qr, ...BRIEF, creativeMode: 'upload' }, { field: 'creativeFile', name: 'big.png', type: 'image/png', bytes: big });
+    expect(r.status).toBe(400);
+    expect(squash(r.text)).toMatch(/The file was refused: too large: 10\.\d MB, at most 10 MB/);
+    const csrf = c.csrf();
+    const broken = await c.request('POST', '/advertise/brief', `--x\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${csrf}\r\n--x`, { 'content-type': 'multipart/form-data; boundary=x' });
+    expect(broken.status).toBe(400);
+    expect(broken.headers.get('content-type')).toContain('text/html');
+    expect(squash(broken.text)).toContain('The form body is malformed');
+    const json = await c.request('POST', '/advertise/brief', JSON.stringify({ _csrf: csrf }), { 'content-type': 'application/json' });
+    expect(json.status).toBe(400);
+    expect(json.headers.get('content-type')).toContain('text/html');
+    expect(squash(json.text)).toContain('Send the form');
+  });
+
   it('pays on the test checkout and lands on the status page; an unknown status token or payment is a 404 page', async () => {
     const c = await onBrief();
     const quote = await c.postMultipart('/advertise/brief', { ...hidden, qr, ...BRIEF });

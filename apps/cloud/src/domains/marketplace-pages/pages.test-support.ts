@@ -36,7 +36,7 @@ export class PageClient {
     }
   }
 
-  async request(method: string, path: string, body?: URLSearchParams | FormData, headers: Record<string, string> = {}): Promise<PageResponse> {
+  async request(method: string, path: string, body?: URLSearchParams | FormData | string, headers: Record<string, string> = {}): Promise<PageResponse> {
     const res = await fetch(`${this.base}${path}`, {
       method,
       redirect: 'manual',
