@@ -55,6 +55,8 @@ interface Resolved {
   source: { machineNo: string; qrId: string } | null;
 }
 
+/** A machine code (spec 1 §8): anything else names no kiosk. */
+const MACHINE_NO = /^[A-Za-z0-9-]{8,32}$/;
 const refuse = (path: string, message: string) => badRequest(undefined, [{ path, message }]);
 const draftNotFound = () => notFound('Creative draft');
 const purchaseNotFound = () => notFound('Purchase');
@@ -77,8 +79,10 @@ export class MarketplaceService {
   /** The kiosk an advertise QR leads to: whether the QR is its own and whether it is offered; a code unknown or malformed is 404. */
   async kiosk(buyer: Buyer, machineNo: string, qrId: string | undefined): Promise<KioskView> {
     await this.spend(buyer, 'lookup', MARKETPLACE_LIMITS.lookupsPerHour);
-    const sellable = /^[A-Za-z0-9-]{8,32}$/.test(machineNo) ? await this.deps.store.repos.adPurchases.sellableMachine(machineNo) : undefined;
-    const known = sellable ?? (/^[A-Za-z0-9-]{8,32}$/.test(machineNo) ? await this.deps.store.repos.machines.machineByNo(machineNo) : undefined);
+    if (!MACHINE_NO.test(machineNo)) throw notFound('Kiosk');
+    const { repos } = this.deps.store;
+    const sellable = await repos.adPurchases.sellableMachine(machineNo);
+    const known = sellable ?? (await repos.machines.machineByNo(machineNo));
     if (!known) throw notFound('Kiosk');
     const screen = sellable ? screenOf(sellable) : null;
     return {
