@@ -1,8 +1,7 @@
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import { AD_SOURCES } from '@vend/protocol';
-import { fsyncDir, writeFileAtomic } from '../state/fs-atomic.ts';
+import { JsonlJournal, MemoryJsonlJournal, parseJsonl } from '../state/jsonl-journal.ts';
+import type { JsonlStore } from '../state/jsonl-journal.ts';
 
 /**
  * The play spool's file (`ad-plays.log`): one JSON record per line, appended and fsynced before the
@@ -47,130 +46,22 @@ export const PlaySpoolRecord = z.discriminatedUnion('t', [
 ]);
 export type PlaySpoolRecord = z.infer<typeof PlaySpoolRecord>;
 
-/** Where the spool lives: a file in production, memory in unit tests. */
-export interface PlayJournalStore {
-  /** Every whole record, in order; repairs a torn tail. */
-  load(): { records: PlaySpoolRecord[]; dropped: number };
-  /** Appends records durably, with one fsync (returns once they are on the medium). */
-  append(records: PlaySpoolRecord[]): void;
-  /** Replaces the whole file atomically (compaction). */
-  rewrite(records: PlaySpoolRecord[]): void;
-  close(): void;
-}
+/** Where the spool lives: a file in production, memory in unit tests (the append-only JSON-lines file of state/jsonl-journal.ts). */
+export type PlayJournalStore = JsonlStore<PlaySpoolRecord>;
 
 /** Whole valid lines; the byte length of the good prefix; lines dropped. */
-export function parsePlayJournal(text: string): { records: PlaySpoolRecord[]; goodBytes: number; dropped: number } {
-  const records: PlaySpoolRecord[] = [];
-  let dropped = 0;
-  let offset = 0;
-  let goodBytes = 0;
-  while (offset < text.length) {
-    const nl = text.indexOf('\n', offset);
-    if (nl < 0) {
-      dropped++; // no newline: a write cut short
-      break;
-    }
-    const line = text.slice(offset, nl);
-    offset = nl + 1;
-    goodBytes = Buffer.byteLength(text.slice(0, offset));
-    if (line.trim() === '') continue;
-    try {
-      const parsed = PlaySpoolRecord.safeParse(JSON.parse(line));
-      if (parsed.success) records.push(parsed.data);
-      else dropped++;
-    } catch {
-      dropped++;
-    }
-  }
-  return { records, goodBytes, dropped };
-}
-
-const lines = (records: PlaySpoolRecord[]): string => records.map((r) => JSON.stringify(r) + '\n').join('');
+export const parsePlayJournal = (text: string) => parseJsonl(text, PlaySpoolRecord);
 
 /** The spool as a file: O_APPEND writes of whole lines, one fsync per append. */
-export class FilePlayJournal implements PlayJournalStore {
-  private fd: number | null = null;
-
-  constructor(readonly path: string) {}
-
-  load(): { records: PlaySpoolRecord[]; dropped: number } {
-    let text = '';
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    }
-    const { records, goodBytes, dropped } = parsePlayJournal(text);
-    this.open();
-    if (goodBytes < Buffer.byteLength(text)) {
-      ftruncateSync(this.fd!, goodBytes);
-      fsyncSync(this.fd!);
-    }
-    return { records, dropped };
-  }
-
-  private open(): void {
-    if (this.fd !== null) return;
-    this.fd = openSync(this.path, 'a', 0o600);
-    if (fstatSync(this.fd).size === 0) fsyncDir(dirname(this.path));
-  }
-
-  append(records: PlaySpoolRecord[]): void {
-    if (records.length === 0) return;
-    this.open();
-    const buf = Buffer.from(lines(records), 'utf8');
-    const size = fstatSync(this.fd!).size;
-    try {
-      let off = 0;
-      while (off < buf.length) off += writeSync(this.fd!, buf, off, buf.length - off);
-      fsyncSync(this.fd!);
-    } catch (e) {
-      // a write cut short (disk full): take the part back, so the next record does not land behind it
-      try {
-        ftruncateSync(this.fd!, size);
-      } catch {
-        // the load repairs it
-      }
-      throw e;
-    }
-  }
-
-  rewrite(records: PlaySpoolRecord[]): void {
-    writeFileAtomic(this.path, lines(records), { mode: 0o600 });
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
-    this.open();
-  }
-
-  close(): void {
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
+export class FilePlayJournal extends JsonlJournal<PlaySpoolRecord> {
+  constructor(path: string) {
+    super(path, PlaySpoolRecord);
   }
 }
 
 /** The spool in memory, as text, so tests can cut it anywhere like a crash would. */
-export class MemoryPlayJournal implements PlayJournalStore {
-  text = '';
-  appends = 0;
-  rewrites = 0;
-  failNextAppend: Error | null = null;
-  load(): { records: PlaySpoolRecord[]; dropped: number } {
-    const { records, goodBytes, dropped } = parsePlayJournal(this.text);
-    this.text = Buffer.from(this.text).subarray(0, goodBytes).toString('utf8');
-    return { records, dropped };
+export class MemoryPlayJournal extends MemoryJsonlJournal<PlaySpoolRecord> {
+  constructor() {
+    super(PlaySpoolRecord);
   }
-  append(records: PlaySpoolRecord[]): void {
-    if (this.failNextAppend) {
-      const failure = this.failNextAppend;
-      this.failNextAppend = null;
-      throw failure;
-    }
-    this.appends++;
-    this.text += lines(records);
-  }
-  rewrite(records: PlaySpoolRecord[]): void {
-    this.rewrites++;
-    this.text = lines(records);
-  }
-  close(): void {}
 }

@@ -97,7 +97,7 @@ describe('journal file', () => {
     const s = fresh();
     const j = new FileJournal(s.path('journal'));
     j.load();
-    j.append({ t: 'intent', id: 'drop:a', at: 1, kind: 'command', commandId: 'a', aisle: 2, seq: 3, bootId: 4, boardLastSeq: 2 });
+    j.append([{ t: 'intent', id: 'drop:a', at: 1, kind: 'command', commandId: 'a', aisle: 2, seq: 3, bootId: 4, boardLastSeq: 2 }]);
     j.close();
     const whole = readFileSync(s.path('journal'), 'utf8');
     writeFileSync(s.path('journal'), whole + '{"t":"outcome","id":"dro');
@@ -106,7 +106,7 @@ describe('journal file', () => {
     expect(loaded.records).toHaveLength(1);
     expect(loaded.dropped).toBe(1);
     expect(readFileSync(s.path('journal'), 'utf8')).toBe(whole);
-    again.append({ t: 'delivered', id: 'drop:a', at: 2, duplicate: false, status: null });
+    again.append([{ t: 'delivered', id: 'drop:a', at: 2, duplicate: false, status: null }]);
     again.close();
     expect(new FileJournal(s.path('journal')).load().records.map((r) => r.t)).toEqual(['intent', 'delivered']);
     expect(statSync(s.path('journal')).mode & 0o777).toBe(0o600);
