@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { AD_SOURCES } from '@vend/protocol';
-import { JsonlJournal, MemoryJsonlJournal, parseJsonl } from '../state/jsonl-journal.ts';
 import type { JsonlStore } from '../state/jsonl-journal.ts';
 
 /**
@@ -46,22 +45,5 @@ export const PlaySpoolRecord = z.discriminatedUnion('t', [
 ]);
 export type PlaySpoolRecord = z.infer<typeof PlaySpoolRecord>;
 
-/** Where the spool lives: a file in production, memory in unit tests (the append-only JSON-lines file of state/jsonl-journal.ts). */
+/** Where it lives: `JsonlJournal` (the file) in production, `MemoryJsonlJournal` in unit tests (state/jsonl-journal.ts). */
 export type PlayJournalStore = JsonlStore<PlaySpoolRecord>;
-
-/** Whole valid lines; the byte length of the good prefix; lines dropped. */
-export const parsePlayJournal = (text: string) => parseJsonl(text, PlaySpoolRecord);
-
-/** The spool as a file: O_APPEND writes of whole lines, one fsync per append. */
-export class FilePlayJournal extends JsonlJournal<PlaySpoolRecord> {
-  constructor(path: string) {
-    super(path, PlaySpoolRecord);
-  }
-}
-
-/** The spool in memory, as text, so tests can cut it anywhere like a crash would. */
-export class MemoryPlayJournal extends MemoryJsonlJournal<PlaySpoolRecord> {
-  constructor() {
-    super(PlaySpoolRecord);
-  }
-}

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { DISPENSE_OUTCOMES, DispenseIdField } from '@vend/protocol';
-import { JsonlJournal, MemoryJsonlJournal, parseJsonl } from '../state/jsonl-journal.ts';
 import type { JsonlStore } from '../state/jsonl-journal.ts';
 
 /**
@@ -72,22 +71,5 @@ export type RejectedRecord = z.infer<typeof RejectedRecord>;
 export const JournalRecord = z.discriminatedUnion('t', [IntentRecord, OutcomeRecord, DeliveredRecord, RejectedRecord]);
 export type JournalRecord = z.infer<typeof JournalRecord>;
 
-/** Where the journal lives: a file in production, memory in unit tests (the append-only JSON-lines file of state/jsonl-journal.ts). */
+/** Where it lives: `JsonlJournal` (the file) in production, `MemoryJsonlJournal` in unit tests (state/jsonl-journal.ts). */
 export type JournalStore = JsonlStore<JournalRecord>;
-
-/** Parses journal text: whole valid lines; the byte length of the good prefix; lines dropped. */
-export const parseJournal = (text: string) => parseJsonl(text, JournalRecord);
-
-/** The journal as a file: O_APPEND writes of whole lines, each append fsynced. */
-export class FileJournal extends JsonlJournal<JournalRecord> {
-  constructor(path: string) {
-    super(path, JournalRecord);
-  }
-}
-
-/** The journal in memory, as text, so tests can cut it anywhere like a crash would. */
-export class MemoryJournal extends MemoryJsonlJournal<JournalRecord> {
-  constructor() {
-    super(JournalRecord);
-  }
-}
