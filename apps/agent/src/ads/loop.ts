@@ -6,7 +6,7 @@ import type { RandomSource } from '../cloud/backoff.ts';
 import { CloudError } from '../cloud/client.ts';
 import type { CloudClient, CloudLogger } from '../cloud/client.ts';
 import { readTextIfExists, writeFileAtomic } from '../state/fs-atomic.ts';
-import { Waker } from './waker.ts';
+import { Waker } from '../cloud/waker.ts';
 
 /**
  * The attract loop the kiosk plays: fetched from `/apk/getAd` at start and every `refreshMs`
