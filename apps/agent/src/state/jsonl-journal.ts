@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fsyncDir, writeFileAtomic } from './fs-atomic.ts';
+import { fsyncDir, parseJsonAs, writeFileAtomic } from './fs-atomic.ts';
+import type { JsonSchema } from './fs-atomic.ts';
 
 /**
  * An append-only JSON-lines file: one record per line, the agent's journals (the dispense journal,
@@ -16,11 +17,6 @@ import { fsyncDir, writeFileAtomic } from './fs-atomic.ts';
  * - A rewrite (compaction) replaces the whole file atomically (temp file, fsync, rename, dir fsync).
  */
 
-/** What makes a record of one parsed line: a zod schema fits. */
-export interface RecordSchema<R> {
-  safeParse(value: unknown): { success: true; data: R } | { success: false };
-}
-
 /** Where a journal lives: a file in production, memory in unit tests. */
 export interface JsonlStore<R> {
   /** Every whole valid record, in order, and the lines dropped; repairs a torn tail. */
@@ -33,19 +29,14 @@ export interface JsonlStore<R> {
 }
 
 /** Whole valid lines; the byte length of the good prefix (up to the last newline); lines dropped (invalid, or the torn tail). */
-export function parseJsonl<R>(text: string, schema: RecordSchema<R>): { records: R[]; goodBytes: number; dropped: number } {
+export function parseJsonl<R>(text: string, schema: JsonSchema<R>): { records: R[]; goodBytes: number; dropped: number } {
   const records: R[] = [];
   let dropped = 0;
   const end = text.lastIndexOf('\n') + 1;
   for (const line of text.slice(0, end).split('\n')) {
     if (line.trim() === '') continue;
-    let parsed: ReturnType<RecordSchema<R>['safeParse']>;
-    try {
-      parsed = schema.safeParse(JSON.parse(line));
-    } catch {
-      parsed = { success: false };
-    }
-    if (parsed.success) records.push(parsed.data);
+    const record = parseJsonAs(line, schema);
+    if (record !== null) records.push(record);
     else dropped++;
   }
   if (end < text.length) dropped++; // no newline: a write cut short
@@ -60,7 +51,7 @@ export class JsonlJournal<R> implements JsonlStore<R> {
 
   constructor(
     readonly path: string,
-    private readonly schema: RecordSchema<R>,
+    private readonly schema: JsonSchema<R>,
   ) {}
 
   load(): { records: R[]; dropped: number } {
@@ -127,7 +118,7 @@ export class MemoryJsonlJournal<R> implements JsonlStore<R> {
   /** The next append throws this, and writes nothing. */
   failNextAppend: Error | null = null;
 
-  constructor(private readonly schema: RecordSchema<R>) {}
+  constructor(private readonly schema: JsonSchema<R>) {}
 
   load(): { records: R[]; dropped: number } {
     const { records, goodBytes, dropped } = parseJsonl(this.text, this.schema);
