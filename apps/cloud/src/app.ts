@@ -28,6 +28,10 @@ import { campaignsRoutes } from './domains/campaigns/campaigns.routes.ts';
 import { screensaversRoutes } from './domains/screensavers/screensavers.routes.ts';
 import { proofOfPlayRoutes } from './domains/ad-delivery/proof-of-play.routes.ts';
 import { mockSspRoutes } from './domains/ssp/mock-ssp.routes.ts';
+import { pricingRoutes } from './domains/pricing/pricing.routes.ts';
+import { marketplaceRoutes } from './domains/ad-purchases/marketplace.routes.ts';
+import { adPaymentsWebhookRoutes, adPurchasesRoutes } from './domains/ad-purchases/ad-purchases.routes.ts';
+import { redactUrl } from './logger.ts';
 
 /** Builds the HTTP application from an already-constructed context. No I/O happens here. */
 export function createApp(ctx: AppContext, services: Services): Express {
@@ -45,14 +49,17 @@ export function createApp(ctx: AppContext, services: Services): Express {
         res.setHeader('x-request-id', id);
         return id;
       },
+      // buyer pages carry their secret token in the path (/advertise/status/{token}): never in a log line
+      serializers: { req: (req: { url?: string }) => Object.assign(req, req.url === undefined ? {} : { url: redactUrl(req.url) }) },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
     }),
   );
   // The payment webhook authenticates an HMAC over the exact bytes received: its router reads the raw
   // body itself, so it must come BEFORE the JSON parser below consumes the stream.
   app.use(paymentsWebhookRoutes(services.routes, services.payments));
+  app.use(adPaymentsWebhookRoutes(services.routes, services.adPurchases));
   // Creative and screensaver uploads carry their media as base64 (a 60 MB video is 80 MB of JSON).
-  app.use(['/api/v1/campaigns/:id/creative/upload', '/api/v1/screensavers'], uploadJsonParser());
+  app.use(['/api/v1/campaigns/:id/creative/upload', '/api/v1/screensavers', '/api/v1/marketplace/drafts/upload'], uploadJsonParser());
   app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ extended: false, limit: '64kb' }));
 
@@ -93,6 +100,9 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(screensaversRoutes(kit, s.screensavers));
   app.use(proofOfPlayRoutes(kit, s.proofOfPlay));
   app.use(doohInventoryRoutes(kit, s.doohInventory));
+  app.use(pricingRoutes(kit, s.pricing));
+  app.use(marketplaceRoutes(kit, s.marketplace, s.testProcessor));
+  app.use(adPurchasesRoutes(kit, s.adPurchases));
   // the built-in mock SSP stands in for an outside one in the sandbox only
   if (ctx.config.mode === 'sandbox') app.use(mockSspRoutes(kit, s.sspMock));
 

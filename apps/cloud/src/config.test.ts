@@ -23,17 +23,20 @@ describe('config', () => {
   });
 
   it('production refuses to start without its secrets and never falls back to sandbox ones', () => {
-    expect(() => loadConfig({ VEND_MODE: 'production' })).toThrow(/DATA_KEY.*\n.*FLEET_SECRET.*\n.*WEBHOOK_SECRET/s);
+    expect(() => loadConfig({ VEND_MODE: 'production' })).toThrow(/DATA_KEY.*\n.*FLEET_SECRET.*\n.*WEBHOOK_SECRET.*\n.*AD_PAYMENTS_WEBHOOK_SECRET/s);
     const c = loadConfig({
       VEND_MODE: 'production',
       DATA_KEY: 'k'.repeat(32),
       FLEET_SECRET: 'fleet-secret-x',
       WEBHOOK_SECRET: 'w'.repeat(16),
+      AD_PAYMENTS_WEBHOOK_SECRET: 'a'.repeat(16),
       RELEASE_PUBLIC_KEY: 'wHg6OmqNGbjsECQcM5ejBHwcKpxd2XBfOWRyIfHzd+E=',
       ARTIFACT_URL_PREFIX: 'https://artifacts.example.com/agent/',
     });
     expect(c.fleetSecret).toBe('fleet-secret-x');
     expect(c.dataKey).not.toBe(SANDBOX_SECRETS.DATA_KEY);
+    expect(c.adPaymentsWebhookSecret).toBe('a'.repeat(16));
+    expect(loadConfig({}).adPaymentsWebhookSecret).toBe(SANDBOX_SECRETS.AD_PAYMENTS_WEBHOOK_SECRET);
   });
 
   it('needs an identity-provider issuer and its JWKS together', () => {
@@ -48,6 +51,7 @@ describe('config', () => {
       DATA_KEY: 'k'.repeat(32),
       FLEET_SECRET: 'fleet-secret-x',
       WEBHOOK_SECRET: 'w'.repeat(16),
+      AD_PAYMENTS_WEBHOOK_SECRET: 'a'.repeat(16),
       RELEASE_PUBLIC_KEY: 'wHg6OmqNGbjsECQcM5ejBHwcKpxd2XBfOWRyIfHzd+E=',
       ARTIFACT_URL_PREFIX: 'https://artifacts.example.com/agent/',
     };

@@ -33,6 +33,8 @@ const EnvSchema = z
     DATA_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
     FLEET_SECRET: z.string().min(8, 'must be at least 8 characters').optional(),
     WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** HMAC key of the self-serve ad payment processor's webhook (docs/ad-payments-webhook.md); its own, not WEBHOOK_SECRET. */
+    AD_PAYMENTS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
     SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()
@@ -84,7 +86,7 @@ const EnvSchema = z
   })
   .superRefine((env, ctx) => {
     if (env.VEND_MODE === 'production') {
-      for (const key of ['DATA_KEY', 'FLEET_SECRET', 'WEBHOOK_SECRET', 'RELEASE_PUBLIC_KEY', 'ARTIFACT_URL_PREFIX'] as const) {
+      for (const key of ['DATA_KEY', 'FLEET_SECRET', 'WEBHOOK_SECRET', 'AD_PAYMENTS_WEBHOOK_SECRET', 'RELEASE_PUBLIC_KEY', 'ARTIFACT_URL_PREFIX'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when VEND_MODE=production' });
       }
     }
@@ -118,6 +120,7 @@ export const SANDBOX_SECRETS = {
   DATA_KEY: 'sandbox-data-key-0123456789abcdef0123',
   FLEET_SECRET: 'sbx-fleet-secret-4b2d',
   WEBHOOK_SECRET: 'sbx-webhook-secret-8c1f0e',
+  AD_PAYMENTS_WEBHOOK_SECRET: 'sbx-ad-payments-secret-3a7d51',
 } as const;
 
 /**
@@ -147,6 +150,8 @@ export interface Config {
   dataKey: string;
   fleetSecret: string | undefined;
   webhookSecret: string;
+  /** The ad payment processor's webhook key (the sandbox's public one unless set). */
+  adPaymentsWebhookSecret: string;
   sessionTtlSeconds: number;
   oauthTokenTtlSeconds: number;
   geocoder: { url: string; timeoutMs: number; userAgent: string } | undefined;
@@ -191,6 +196,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataKey: e.DATA_KEY ?? SANDBOX_SECRETS.DATA_KEY,
     fleetSecret: e.FLEET_SECRET ?? (sandbox ? SANDBOX_SECRETS.FLEET_SECRET : undefined),
     webhookSecret: e.WEBHOOK_SECRET ?? SANDBOX_SECRETS.WEBHOOK_SECRET,
+    adPaymentsWebhookSecret: e.AD_PAYMENTS_WEBHOOK_SECRET ?? SANDBOX_SECRETS.AD_PAYMENTS_WEBHOOK_SECRET,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS,
     oauthTokenTtlSeconds: e.OAUTH_TOKEN_TTL_SECONDS,
     geocoder: e.GEOCODER_URL ? { url: e.GEOCODER_URL, timeoutMs: e.GEOCODER_TIMEOUT_MS, userAgent: e.GEOCODER_USER_AGENT } : undefined,

@@ -26,7 +26,18 @@ export const REDACT_PATHS = [
   '*.recoveryCodes',
   '*.otpauthUrl',
   '*.apiKey',
+  // the self-serve marketplace's buyer tokens
+  '*.statusToken',
+  '*.draftToken',
 ];
+
+/** Paths that carry a secret token as a segment: the buyer's status page. */
+const SECRET_PATH = /^(\/advertise\/status\/)[^/?#]+/;
+
+/** A request URL as it may be logged: a secret path segment replaced. */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_PATH, '$1[redacted]');
+}
 
 export function createLogger(opts: { level: string; pretty: boolean; destination?: pino.DestinationStream }): Logger {
   const base = { level: opts.level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };

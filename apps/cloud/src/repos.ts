@@ -5,6 +5,8 @@ import type { DB } from './db/schema.ts';
 import { AuditRepo } from './http/audit.repo.ts';
 import { AccountsRepo } from './domains/accounts/accounts.repo.ts';
 import { AdDeliveryRepo } from './domains/ad-delivery/ad-delivery.repo.ts';
+import { AdPurchasesRepo } from './domains/ad-purchases/ad-purchases.repo.ts';
+import { TestPaymentsRepo } from './domains/ad-purchases/test-processor.repo.ts';
 import { CampaignsRepo } from './domains/campaigns/campaigns.repo.ts';
 import { CreativesRepo } from './domains/creatives/creatives.repo.ts';
 import { ScreensaversRepo } from './domains/screensavers/screensavers.repo.ts';
@@ -57,6 +59,12 @@ export class Repos {
   }
   get adDelivery(): AdDeliveryRepo {
     return this.#once('adDelivery', (db) => new AdDeliveryRepo(db));
+  }
+  get adPurchases(): AdPurchasesRepo {
+    return this.#once('adPurchases', (db) => new AdPurchasesRepo(db));
+  }
+  get testPayments(): TestPaymentsRepo {
+    return this.#once('testPayments', (db) => new TestPaymentsRepo(db));
   }
   get campaigns(): CampaignsRepo {
     return this.#once('campaigns', (db) => new CampaignsRepo(db));

@@ -48,6 +48,10 @@ import { MockSspService } from './domains/ssp/mock-ssp.service.ts';
 import { supplyFor } from './domains/ssp/supply-factory.ts';
 import type { SupplyAdapter } from './domains/ssp/supply.ts';
 import type { MediaType } from './domains/creatives/media-probe.ts';
+import { PricingService } from './domains/pricing/pricing.service.ts';
+import { MarketplaceService } from './domains/ad-purchases/marketplace.service.ts';
+import { AdPurchasesService } from './domains/ad-purchases/ad-purchases.service.ts';
+import { TestProcessor } from './domains/ad-purchases/test-processor.ts';
 
 /**
  * Every service of the cloud, each built exactly once (in `createServices`). Route factories and
@@ -109,6 +113,15 @@ export interface Services {
   // screen ads: the built-in mock SSP (its routes are mounted in sandbox mode) and the supply adapter the loop fills from
   sspMock: MockSspService;
   supply: SupplyAdapter;
+  // the self-serve marketplace
+  /** The public price lists (ad catalog, operator subscription), versioned data. */
+  pricing: PricingService;
+  /** The buyer's side: quotes, creative drafts, purchases, the tokenized status (the buyer pages call it too). */
+  marketplace: MarketplaceService;
+  /** Paid purchases: the payment webhook and operators' approvals. */
+  adPurchases: AdPurchasesService;
+  /** The built-in test payment processor (sandbox only; null otherwise: no processor, purchases answer 503). */
+  testProcessor: TestProcessor | null;
   /** The background loops and their leader lease; started by main.ts (startJobs), read by the status endpoints. */
   jobs: Jobs;
 }
@@ -153,6 +166,10 @@ export function createServices(ctx: AppContext): Services {
   const sspMock = new MockSspService({ store, clock, config });
   const supply = supplyFor(config, sspMock, ctx.logger);
   const adDelivery = new AdDeliveryService({ store, clock, logger: ctx.logger, supply, creativeUrl: (c) => mediaUrl(c.sha256, c.media_type as MediaType) });
+
+  const campaigns = new CampaignsService({ store, clock, audit, creatives });
+  const pricing = new PricingService({ clock });
+  const testProcessor = config.mode === 'sandbox' ? new TestProcessor({ store, clock, config }) : null;
 
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });
 
@@ -200,7 +217,7 @@ export function createServices(ctx: AppContext): Services {
     cabinetGuard: cabinetGuard(deviceKeys, gateway, config.fleetSecret),
     apk: new ApkService({ store, clock, gateway, ads: adDelivery }),
     creatives,
-    campaigns: new CampaignsService({ store, clock, audit, creatives }),
+    campaigns,
     campaignReports,
     screensavers: new ScreensaversService({ store, clock, audit, creatives }),
     adDelivery,
@@ -208,6 +225,10 @@ export function createServices(ctx: AppContext): Services {
     doohInventory: new DoohInventoryService({ store, clock }),
     sspMock,
     supply,
+    pricing,
+    marketplace: new MarketplaceService({ store, clock, audit, rateLimiter, pricing, creatives, processor: testProcessor, config }),
+    adPurchases: new AdPurchasesService({ store, clock, audit, campaigns, creatives, processor: testProcessor }),
+    testProcessor,
     jobs: new Jobs({ store, clock, audit, logger: ctx.logger, redis: ctx.redis, commands, releases: agentFleet, ads: adDelivery, config }),
   };
 }

@@ -432,6 +432,10 @@ export interface CampaignsTable {
   generations: Generated<number>;
   source_qr_id: string | null;
   source_machine_no: string | null;
+  /** The self-serve purchase this campaign was drafted for (0011); null for campaigns an operator created. */
+  ad_purchase_id: string | null;
+  /** The buyer's contact `{name, email, phone}` of that purchase (0011). */
+  buyer_contact_json: string | null;
   activated_at: number | null;
   /** When it was completed (revenue stops growing there). */
   ended_at: number | null;
@@ -483,6 +487,134 @@ export interface SspMockLeasesTable {
   issued_at: number;
   expires_at: number;
   popped_at: number | null;
+}
+
+/** A buyer's creative work before paying (0011): reached by a secret token stored hashed; used by one purchase at most. */
+export interface AdCreativeDraftsTable {
+  id: string;
+  token_hash: string;
+  /** Studio generations used (at most the catalog's generationsPerPurchase). */
+  generations: Generated<number>;
+  uploads: Generated<number>;
+  /** The purchase that used this draft; null while unused. */
+  purchase_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Media a creative draft holds (0011): measured and stored by hash, like `creatives`, before any operator owns it. */
+export interface AdDraftCreativesTable {
+  id: string;
+  draft_id: string;
+  /** 1, 2, 3 … in the order the draft received them. */
+  seq: number;
+  sha256: string;
+  media_type: string;
+  kind: string;
+  width: number;
+  height: number;
+  duration_ms: number | null;
+  bytes: number;
+  /** `upload` or `contentx`. */
+  source: string;
+  contentx_ref: string | null;
+  created_at: number;
+}
+
+/** A self-serve ad purchase (0011). Money in integer cents; times epoch ms. */
+export interface AdPurchasesTable {
+  id: string;
+  /** `awaiting_payment`, `pending_approval`, `approved`, `partially_approved`, `rejected`. */
+  status: string;
+  /** The status token's salted hash (crypto/secrets.ts); the token itself is never stored. */
+  status_token_hash: string;
+  buyer_name: string;
+  buyer_email: string;
+  buyer_phone: string | null;
+  sponsor_name: string;
+  sponsor_type: string;
+  /** `{kind, machineNo?, zips?, city?}` as resolved. */
+  reach_json: string;
+  slots: number;
+  months: number;
+  flight_start: number;
+  catalog_version: string;
+  currency: string;
+  rate_cents: number;
+  multiplier_bps: number;
+  /** rate × multiplier × slots: per machine per month. */
+  monthly_rate_cents: number;
+  machines: number;
+  total_cents: number;
+  /** The quote's per-operator split: `[{operatorId, machines, machineNos, amountCents}]`. */
+  parts_json: string;
+  media_sha256: string;
+  media_type: string;
+  media_kind: string;
+  media_width: number;
+  media_height: number;
+  media_duration_ms: number | null;
+  media_bytes: number;
+  creative_source: string;
+  contentx_ref: string | null;
+  generations_used: number;
+  draft_id: string;
+  payment_processor: string;
+  payment_intent_id: string;
+  checkout_url: string;
+  source_qr_id: string | null;
+  source_machine_no: string | null;
+  paid_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One operator's part of a paid purchase (0011): its draft campaign and its approval. */
+export interface AdPurchaseLinesTable {
+  id: string;
+  purchase_id: string;
+  operator_id: string;
+  machines: number;
+  machine_nos_json: string;
+  amount_cents: number;
+  /** The draft campaign made for this line; null once a rejection removed it. */
+  campaign_id: string | null;
+  /** `pending_approval`, `approved`, `rejected`. */
+  status: string;
+  reason: string | null;
+  decided_at: number | null;
+  /** The operator whose credential decided (an admin's, or the owner's). */
+  decided_by: string | null;
+  /** The line's amount once rejected (a manual refund); 0 otherwise. */
+  refund_owed_cents: Generated<number>;
+  created_at: number;
+}
+
+/** A payment-webhook event already processed (0011): its id makes a replay change nothing. */
+export interface AdPaymentEventsTable {
+  id: string;
+  processor: string;
+  type: string;
+  intent_id: string;
+  purchase_id: string | null;
+  payload: string;
+  received_at: number;
+}
+
+/** The built-in test processor's payment intents (0011): an outside party's state, kept here for the sandbox. */
+export interface TestPaymentIntentsTable {
+  id: string;
+  purchase_id: string;
+  amount_cents: number;
+  currency: string;
+  description: string;
+  /** `requires_payment` or `succeeded`. */
+  status: string;
+  created_at: number;
+  succeeded_at: number | null;
+  delivered_at: number | null;
+  /** HTTP status of the last webhook delivery; null when it failed to get an answer. */
+  delivery_status: number | null;
 }
 
 /** A published agent release (0005): immutable once written; `version_key` is the sortable normalised version. */
@@ -590,6 +722,12 @@ export interface DB {
   screensavers: ScreensaversTable;
   ad_fills: AdFillsTable;
   ssp_mock_leases: SspMockLeasesTable;
+  ad_creative_drafts: AdCreativeDraftsTable;
+  ad_draft_creatives: AdDraftCreativesTable;
+  ad_purchases: AdPurchasesTable;
+  ad_purchase_lines: AdPurchaseLinesTable;
+  ad_payment_events: AdPaymentEventsTable;
+  test_payment_intents: TestPaymentIntentsTable;
 }
 
 export type OperatorRow = Selectable<OperatorsTable>;
@@ -612,3 +750,9 @@ export type CampaignRow = Selectable<CampaignsTable>;
 export type ScreensaverRow = Selectable<ScreensaversTable>;
 export type AdFillRow = Selectable<AdFillsTable>;
 export type AdPlayRow = Selectable<AdPlayRecordsTable>;
+export type AdCreativeDraftRow = Selectable<AdCreativeDraftsTable>;
+export type AdDraftCreativeRow = Selectable<AdDraftCreativesTable>;
+export type AdPurchaseRow = Selectable<AdPurchasesTable>;
+export type AdPurchaseLineRow = Selectable<AdPurchaseLinesTable>;
+export type AdPaymentEventRow = Selectable<AdPaymentEventsTable>;
+export type TestPaymentIntentRow = Selectable<TestPaymentIntentsTable>;

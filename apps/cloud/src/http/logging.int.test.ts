@@ -38,4 +38,14 @@ describe('request logs', () => {
     for (const s of [...secrets, 'sbx-fleet-secret-4b2d']) expect(all).not.toContain(s);
     expect(all).toContain('[redacted]');
   });
+
+  it('never contain a buyer’s status token, which the status page carries in its path', async () => {
+    const secret = 'Zk3Qm0dYbQx8k2nL1pVt7eHc9uRwAa4sJ6fGyT0oPqE';
+    await call(t.url, 'GET', `/advertise/status/adp_0mwoxfuo0deadbeefdeadbeef.${secret}?lang=en`);
+    await call(t.url, 'POST', '/api/v1/marketplace/purchases/lookup', { json: { statusToken: `adp_0mwoxfuo0deadbeefdeadbeef.${secret}` } });
+    await new Promise((r) => setTimeout(r, 50));
+    const all = lines.join('\n');
+    expect(all).not.toContain(secret);
+    expect(all).toContain('/advertise/status/[redacted]');
+  });
 });

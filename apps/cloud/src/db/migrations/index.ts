@@ -9,6 +9,7 @@ import * as m0007 from './0007_rollout_progress.ts';
 import * as m0008 from './0008_cabinet_report_memory.ts';
 import * as m0009 from './0009_order_request_ref.ts';
 import * as m0010 from './0010_screen_ads.ts';
+import * as m0011 from './0011_ad_purchases.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_cabinet_report_memory': m0008,
   '0009_order_request_ref': m0009,
   '0010_screen_ads': m0010,
+  '0011_ad_purchases': m0011,
 };

@@ -37,7 +37,7 @@ const cityKey = (s: string) => normalizeCity(s).toLowerCase();
  * The machines a campaign reaches now, from its owner's fleet as it is now: named machines, or the
  * geo target resolved at flight time (a machine added to a targeted ZIP later is picked up).
  */
-export function resolveTargets(t: Targeting, fleet: readonly FleetScreen[]): FleetScreen[] {
+export function resolveTargets<M extends FleetScreen>(t: Targeting, fleet: readonly M[]): M[] {
   if (t.machines) {
     const named = new Set(t.machines);
     return fleet.filter((m) => named.has(m.machineNo));

@@ -97,6 +97,10 @@ export const CreativeSummary = z.object({
   bytes: z.number().int(),
 });
 
+/** A self-serve buyer's contact, as a purchase's campaigns carry it. */
+export const BuyerContact = z.object({ name: z.string(), email: z.string(), phone: z.string().nullable() });
+export type BuyerContact = z.infer<typeof BuyerContact>;
+
 export const Campaign = z.object({
   id: z.string(),
   name: z.string(),
@@ -119,6 +123,8 @@ export const Campaign = z.object({
   generationsLeft: z.number().int(),
   sourceQrId: z.string().nullable(),
   sourceMachineNo: z.string().nullable(),
+  adPurchaseId: z.string().nullable().describe('The self-serve ad purchase this campaign was drafted for; its approval activates it'),
+  buyerContact: BuyerContact.nullable().describe("The self-serve buyer's contact (campaigns drafted for an ad purchase)"),
   activatedAt: z.string().nullable(),
   completedAt: z.string().nullable(),
   createdAt: z.string(),

@@ -12,7 +12,16 @@ import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
 import { GENERATIONS_MAX, LIFECYCLE, type LifecycleAction } from './campaign-rules.ts';
 import type { CampaignWithOwner } from './campaigns.repo.ts';
-import type { Campaign, CampaignListQuery, CreateCampaignBody, Pricing, TargetGeo, UpdateCampaignBody } from './campaigns.schemas.ts';
+import type {
+  BuyerContact,
+  Campaign,
+  CampaignListQuery,
+  CreateCampaignBody,
+  Pricing,
+  SponsorType,
+  TargetGeo,
+  UpdateCampaignBody,
+} from './campaigns.schemas.ts';
 
 /** What the campaign service needs of measured media: it only hands it back to `row`. */
 export interface Media {
@@ -32,6 +41,28 @@ export interface CampaignsDeps {
   clock: Clock;
   audit: AuditLog;
   creatives: CreativeMaker;
+}
+
+/** The draft campaign an operator's part of a paid self-serve purchase becomes (spec 1 §3). */
+export interface PurchaseDraft {
+  adPurchaseId: string;
+  operatorId: string;
+  name: string;
+  sponsorName: string;
+  sponsorType: SponsorType;
+  /** Exactly one kind of targeting, already restricted to the operator's fleet. */
+  targeting: { machines: string[] } | { geo: TargetGeo };
+  weight: number;
+  flightStart: number;
+  flightEnd: number;
+  monthlyRatePerMachineCents: number;
+  /** A creative row of this operator, inserted in the same transaction. */
+  creativeId: string;
+  creativeSource: 'upload' | 'contentx';
+  contentxRef: string | null;
+  sourceQrId: string | null;
+  sourceMachineNo: string | null;
+  buyerContact: BuyerContact;
 }
 
 const refuse = (path: string, message: string) => badRequest(undefined, [{ path, message }]);
@@ -114,6 +145,8 @@ export class CampaignsService {
   async remove(p: Principal, id: string): Promise<{ id: string; deleted: true }> {
     await this.deps.store.transaction(async (tx) => {
       const row = await this.visible(tx, p, id);
+      if (row.ad_purchase_id !== null && row.status === 'draft')
+        throw conflict(`This draft belongs to ad purchase ${row.ad_purchase_id}: reject the purchase (POST /api/v1/ad-purchases/{id}/reject) instead`);
       if (!(await tx.campaigns.deleteDraft(id))) throw conflict(`Only drafts can be deleted; this campaign is ${row.status} (complete it instead)`);
       await this.deps.audit.record(tx, p, 'campaigns.delete', `campaign:${id}`);
     });
@@ -129,6 +162,10 @@ export class CampaignsService {
       const from = rule.from as readonly string[];
       if (!from.includes(row.status)) throw conflict(`Cannot ${action} a campaign that is ${row.status} (${action} accepts ${from.join(' or ')})`);
       if (action === 'activate') {
+        if (row.ad_purchase_id !== null && row.status === 'draft')
+          throw conflict(
+            `This draft belongs to ad purchase ${row.ad_purchase_id}: approve the purchase (POST /api/v1/ad-purchases/{id}/approve) to activate it`,
+          );
         if (row.creative_id === null) throw conflict('Attach a creative before activating (creative/upload or creative/contentx)');
         if (row.flight_end !== null && row.flight_end <= now) throw conflict('The flight has already ended; move flightEnd before activating');
       }
@@ -142,6 +179,63 @@ export class CampaignsService {
       await this.deps.audit.record(tx, p, `campaigns.${action}`, `campaign:${id}`);
     });
     return this.get(p, id);
+  }
+
+  /**
+   * The draft campaign of one operator's part of a paid purchase (the payment webhook's transaction):
+   * flat-monthly at the purchase's per-machine rate, its creative attached, the buyer's contact and
+   * the purchase named. Its one way to air is `activateForPurchase`. Returns its id.
+   */
+  async draftForPurchase(tx: Repos, d: PurchaseDraft, now: number): Promise<string> {
+    const id = newId('cmp', now);
+    await tx.campaigns.insert({
+      id,
+      operator_id: d.operatorId,
+      name: d.name,
+      sponsor_name: d.sponsorName,
+      sponsor_type: d.sponsorType,
+      status: 'draft',
+      target_machines_json: 'machines' in d.targeting ? JSON.stringify(d.targeting.machines) : null,
+      target_geo_json: 'geo' in d.targeting ? JSON.stringify(d.targeting.geo) : null,
+      weight: d.weight,
+      flight_start: d.flightStart,
+      flight_end: d.flightEnd,
+      pricing_model: 'flat-monthly',
+      rate_cents: d.monthlyRatePerMachineCents,
+      creative_id: d.creativeId,
+      creative_source: d.creativeSource,
+      contentx_ref: d.contentxRef,
+      source_qr_id: d.sourceQrId,
+      source_machine_no: d.sourceMachineNo,
+      ad_purchase_id: d.adPurchaseId,
+      buyer_contact_json: JSON.stringify(d.buyerContact),
+      created_at: now,
+      updated_at: now,
+    });
+    await this.deps.audit.record(tx, null, 'campaigns.create.purchase', `campaign:${id}`);
+    return id;
+  }
+
+  /**
+   * Puts an approved purchase's draft on air at once. The buyer paid for the flight's length: a
+   * flight whose start has passed while it waited for approval is moved to start now, its length kept.
+   * 409 unless it is still the purchase's draft.
+   */
+  async activateForPurchase(tx: Repos, p: Principal, id: string, now: number): Promise<void> {
+    const row = await tx.campaigns.byId(id);
+    if (!row || row.ad_purchase_id === null || row.status !== 'draft') throw conflict(`Campaign ${id} is no longer the purchase's draft`);
+    let flight = { start: row.flight_start, end: row.flight_end };
+    if (flight.start !== null && flight.start < now) flight = { start: now, end: flight.end === null ? null : now + (flight.end - flight.start) };
+    const patch = { status: 'active', activated_at: now, flight_start: flight.start, flight_end: flight.end, updated_at: now };
+    if (!(await tx.campaigns.update(id, patch, ['draft']))) throw conflict(`Campaign ${id} changed state meanwhile; approval refused`);
+    await this.deps.audit.record(tx, p, 'campaigns.activate.purchase', `campaign:${id}`);
+  }
+
+  /** Removes a rejected purchase's draft (nothing airs, nothing lingers in the operator's list). 409 unless it is still that draft. */
+  async discardForPurchase(tx: Repos, p: Principal, id: string): Promise<void> {
+    const row = await tx.campaigns.byId(id);
+    if (!row || row.ad_purchase_id === null || !(await tx.campaigns.deleteDraft(id))) throw conflict(`Campaign ${id} is no longer the purchase's draft`);
+    await this.deps.audit.record(tx, p, 'campaigns.delete.purchase', `campaign:${id}`);
   }
 
   /** Attaches an uploaded creative: measured from its bytes (400 naming why it is refused), stored, then attached in one transaction. */
@@ -252,6 +346,8 @@ export class CampaignsService {
       generationsLeft: Math.max(0, GENERATIONS_MAX - r.generations),
       sourceQrId: r.source_qr_id,
       sourceMachineNo: r.source_machine_no,
+      adPurchaseId: r.ad_purchase_id,
+      buyerContact: parseJson<BuyerContact>(r.buyer_contact_json),
       activatedAt: formatTimestamp(r.activated_at),
       completedAt: formatTimestamp(r.ended_at),
       createdAt: formatTimestamp(r.created_at)!,

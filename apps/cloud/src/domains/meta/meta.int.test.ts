@@ -117,6 +117,7 @@ describe('API documentation in production', () => {
         DATA_KEY: 'd'.repeat(40),
         FLEET_SECRET: 'prod-fleet-secret-0001',
         WEBHOOK_SECRET: 'w'.repeat(24),
+        AD_PAYMENTS_WEBHOOK_SECRET: 'a'.repeat(24),
         RELEASE_PUBLIC_KEY: Buffer.from(releaseKey.publicKey).toString('base64'),
         ARTIFACT_URL_PREFIX: 'https://artifacts.vend.test/agent/',
       },

@@ -96,7 +96,13 @@ describe('release configuration', () => {
   });
 
   it('production requires both settings and never falls back to the sandbox pair', () => {
-    const prod = { VEND_MODE: 'production', DATA_KEY: 'k'.repeat(40), FLEET_SECRET: 'fleet-secret-1', WEBHOOK_SECRET: 'w'.repeat(20) };
+    const prod = {
+      VEND_MODE: 'production',
+      DATA_KEY: 'k'.repeat(40),
+      FLEET_SECRET: 'fleet-secret-1',
+      WEBHOOK_SECRET: 'w'.repeat(20),
+      AD_PAYMENTS_WEBHOOK_SECRET: 'a'.repeat(20),
+    };
     expect(() => loadConfig(prod)).toThrow(/RELEASE_PUBLIC_KEY: is required[\s\S]*ARTIFACT_URL_PREFIX: is required/);
     const c = loadConfig({ ...prod, RELEASE_PUBLIC_KEY: Buffer.from(key.publicKey).toString('base64'), ARTIFACT_URL_PREFIX: prefix });
     expect(c.releases).toEqual({ publicKey: Buffer.from(key.publicKey).toString('base64'), artifactUrlPrefix: prefix });

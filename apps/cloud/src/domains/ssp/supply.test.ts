@@ -136,6 +136,7 @@ describe('supplyFor', () => {
     DATA_KEY: 'k'.repeat(32),
     FLEET_SECRET: 'fleet-secret-x',
     WEBHOOK_SECRET: 'w'.repeat(16),
+    AD_PAYMENTS_WEBHOOK_SECRET: 'a'.repeat(16),
     RELEASE_PUBLIC_KEY: 'wHg6OmqNGbjsECQcM5ejBHwcKpxd2XBfOWRyIfHzd+E=',
     ARTIFACT_URL_PREFIX: 'https://artifacts.example.com/agent/',
   };

@@ -1,0 +1,121 @@
+import express, { Router, type RequestHandler } from 'express';
+import { principalOf } from '../../http/authenticate.ts';
+import { sendOk } from '../../http/envelope.ts';
+import { defineRoute, type RouteKit } from '../../http/route.ts';
+import type { PaymentEvent } from './processor.ts';
+import { AdPurchase, AdPurchaseListQuery, AdPurchasePage, AdPurchaseParams, ApproveBody, RejectBody, WebhookResult } from './ad-purchases.schemas.ts';
+import type { AdPurchasesService } from './ad-purchases.service.ts';
+import { AD_PAYMENTS_WEBHOOK_PATH, AdPaymentWebhookBody } from './test-processor.ts';
+
+/** Operators' approvals of self-serve purchases (spec 1 §4.7): ads:read to list, ads:write to decide; another operator's purchase is a 404. */
+export function adPurchasesRoutes({ docs, guard }: RouteKit, purchases: AdPurchasesService): Router {
+  const r = Router();
+  const tag = 'ad marketplace';
+  const read = { tag, auth: 'operator' as const, scopes: ['ads:read' as const] };
+  const write = { tag, auth: 'operator' as const, scopes: ['ads:write' as const] };
+
+  defineRoute(
+    r,
+    docs,
+    {
+      ...read,
+      method: 'get',
+      path: '/api/v1/ad-purchases',
+      summary:
+        'Paid purchases with a line of yours (admins: every purchase), newest first, each with your line; the approvals queue is lineStatus=pending_approval',
+      query: AdPurchaseListQuery,
+      response: AdPurchasePage,
+    },
+    guard('ads:read'),
+    async ({ query }, req, res) => sendOk(res, await purchases.list(principalOf(req), query)),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      ...read,
+      method: 'get',
+      path: '/api/v1/ad-purchases/:id',
+      summary: 'One purchase, with your line',
+      params: AdPurchaseParams,
+      response: AdPurchase,
+      errors: [404],
+    },
+    guard('ads:read'),
+    async ({ params }, req, res) => sendOk(res, await purchases.get(principalOf(req), params.id)),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      ...write,
+      method: 'post',
+      path: '/api/v1/ad-purchases/:id/approve',
+      summary: 'Approve your line: its campaign goes on air at once while other operators still review (admins: every pending line, or operatorEmail’s)',
+      params: AdPurchaseParams,
+      body: ApproveBody,
+      response: AdPurchase,
+      errors: [404, 409],
+    },
+    guard('ads:write'),
+    async ({ params, body }, req, res) => sendOk(res, await purchases.approve(principalOf(req), params.id, body)),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      ...write,
+      method: 'post',
+      path: '/api/v1/ad-purchases/:id/reject',
+      summary: 'Reject your line with a reason the buyer sees: its draft campaign is removed and its amount is owed back (refunded by hand; no money moves)',
+      params: AdPurchaseParams,
+      body: RejectBody,
+      response: AdPurchase,
+      errors: [404, 409],
+    },
+    guard('ads:write'),
+    async ({ params, body }, req, res) => sendOk(res, await purchases.reject(principalOf(req), params.id, body)),
+  );
+
+  return r;
+}
+
+/**
+ * The payment processor's webhook (spec 1 §6, docs/ad-payments-webhook.md). It authenticates an
+ * HMAC over the exact bytes received, so it reads the body itself (`express.raw`, any content type)
+ * and must be mounted before the global JSON parser. The processor judges signature (401) and body
+ * (400) in the guard chain; the typed route then documents and re-reads the same body.
+ */
+export function adPaymentsWebhookRoutes({ docs }: RouteKit, purchases: AdPurchasesService): Router {
+  const r = Router();
+  const signed: RequestHandler = (req, res, next) => {
+    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const { event, json } = purchases.verifyWebhook(rawBody, req.headers);
+    res.locals['adPaymentEvent'] = event;
+    res.locals['adPaymentText'] = rawBody.toString('utf8');
+    req.body = json;
+    next();
+  };
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: AD_PAYMENTS_WEBHOOK_PATH,
+      tag: 'ad marketplace',
+      summary: 'Payment processor webhook, signed: X-Vend-Timestamp + X-Vend-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">',
+      description: 'Idempotent on the event id. `payment_intent.succeeded` moves the purchase to pending_approval and drafts one campaign per operator.',
+      auth: 'signature',
+      body: AdPaymentWebhookBody,
+      response: WebhookResult,
+      errors: [503],
+    },
+    [express.raw({ type: () => true, limit: '64kb' }), signed],
+    async (_input, _req, res) =>
+      sendOk(res, await purchases.receivePayment(res.locals['adPaymentEvent'] as PaymentEvent, res.locals['adPaymentText'] as string)),
+  );
+  return r;
+}

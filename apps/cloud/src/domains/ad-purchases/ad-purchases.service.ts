@@ -1,0 +1,248 @@
+import type { Clock } from '@vend/protocol';
+import { newId } from '../../crypto/ids.ts';
+import type { AdPurchaseRow } from '../../db/schema.ts';
+import type { AuditLog } from '../../http/audit.ts';
+import { ownerFilter } from '../../http/authenticate.ts';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { offsetOf, type Page } from '../../http/paging.ts';
+import type { Principal } from '../../http/principal.ts';
+import type { AppStore, Repos } from '../../repos.ts';
+import type { CampaignsService } from '../campaigns/campaigns.service.ts';
+import type { CreativesService } from '../creatives/creatives.service.ts';
+import type { LineWithOperator } from './ad-purchases.repo.ts';
+import type { AdPurchase, AdPurchaseListQuery, DecisionBody, WebhookResult } from './ad-purchases.schemas.ts';
+import { PAYMENT_SUCCEEDED, type PaymentEvent, type PaymentProcessor, type WebhookHeaders } from './processor.ts';
+import { flightOf, purchaseStatusOf, targetingOf, type PurchaseStatus } from './purchase-rules.ts';
+import { operatorView, partsOf, purchaseMedia, reachOf } from './purchase-views.ts';
+
+export interface AdPurchasesDeps {
+  store: AppStore;
+  clock: Clock;
+  audit: AuditLog;
+  /** Drafts each operator's campaign on payment; activates or removes it on the decision. */
+  campaigns: Pick<CampaignsService, 'draftForPurchase' | 'activateForPurchase' | 'discardForPurchase'>;
+  /** Makes each operator's creative row from the purchase's measured media. */
+  creatives: Pick<CreativesService, 'row'>;
+  /** Verifies the payment webhook; null: no processor on this deployment (the webhook answers 503). */
+  processor: PaymentProcessor | null;
+}
+
+const purchaseNotFound = () => notFound('Ad purchase');
+
+/**
+ * Paid self-serve purchases (spec 1 §2.8, §3, §6): the payment webhook that moves a purchase to
+ * `pending_approval` and drafts one campaign per operator, and the operators' approvals. An
+ * operator sees and decides only its own line; an admin every line.
+ */
+export class AdPurchasesService {
+  constructor(private readonly deps: AdPurchasesDeps) {}
+
+  // ---- the payment webhook
+
+  /** Authenticates the exact bytes (401) and reads the event (400), before anything else. */
+  verifyWebhook(rawBody: Buffer, headers: WebhookHeaders): { event: PaymentEvent; json: unknown } {
+    const { processor } = this.deps;
+    if (!processor) throw new AppError('unavailable', 'Payments are not configured on this deployment');
+    const v = processor.parseWebhook(rawBody, headers, this.deps.clock.now());
+    if (!v.ok) {
+      const issues = [{ path: '', message: v.reason }];
+      throw v.status === 401 ? new AppError('unauthorized', undefined, { issues }) : badRequest(undefined, issues);
+    }
+    return { event: v.event, json: JSON.parse(v.text) as unknown };
+  }
+
+  /**
+   * A verified payment event, in one transaction. Its id is claimed first, so a replay (even a
+   * concurrent one) changes nothing. `payment_intent.succeeded` must name the purchase's own intent
+   * with its quoted amount and currency (400 otherwise, nothing recorded, so a corrected delivery
+   * may follow); the purchase moves to `pending_approval` and each operator the reach resolved to
+   * gets its creative and one draft campaign, on its own line. Other event types are recorded only.
+   */
+  async receivePayment(event: PaymentEvent, payload: string): Promise<WebhookResult> {
+    const now = this.deps.clock.now();
+    const processor = this.deps.processor?.name ?? 'none';
+    return this.deps.store.transaction(async (tx) => {
+      const repo = tx.adPurchases;
+      const base = { eventId: event.id, type: event.type, purchaseId: event.purchaseId };
+      const fresh = await repo.claimEvent({
+        id: event.id,
+        processor,
+        type: event.type,
+        intent_id: event.intentId,
+        purchase_id: event.purchaseId,
+        payload,
+        received_at: now,
+      });
+      const purchase = await repo.purchase(event.purchaseId);
+      if (!fresh) return { ...base, duplicate: true, status: (purchase?.status as PurchaseStatus | undefined) ?? null };
+      if (event.type !== PAYMENT_SUCCEEDED) return { ...base, duplicate: false, status: (purchase?.status as PurchaseStatus | undefined) ?? null };
+
+      const refuse = (message: string) => badRequest(undefined, [{ path: 'body.data', message }]);
+      if (!purchase) throw refuse(`unknown purchase ${event.purchaseId}`);
+      if (purchase.payment_intent_id !== event.intentId) throw refuse(`intent ${event.intentId} is not purchase ${purchase.id}'s`);
+      if (Number(purchase.total_cents) !== event.amountCents || purchase.currency !== event.currency) {
+        throw refuse(
+          `amount ${event.amountCents} ${event.currency} does not match the purchase's quote of ${Number(purchase.total_cents)} ${purchase.currency}`,
+        );
+      }
+      // the purchase was paid by another event of the same intent: nothing more to do
+      if (!(await repo.updatePurchase(purchase.id, { status: 'pending_approval', paid_at: now, updated_at: now }, 'awaiting_payment'))) {
+        return { ...base, duplicate: true, status: purchase.status as PurchaseStatus };
+      }
+      await this.draftCampaigns(tx, purchase, now);
+      await this.deps.audit.record(tx, null, 'ad_purchases.paid', `ad_purchase:${purchase.id}`);
+      return { ...base, duplicate: false, status: 'pending_approval' };
+    });
+  }
+
+  /** For each operator of the quote: its creative row, one draft campaign on its own fleet, its line. */
+  private async draftCampaigns(tx: Repos, purchase: AdPurchaseRow, now: number): Promise<void> {
+    const reach = reachOf(purchase);
+    const flight = flightOf(purchase.flight_start, purchase.months);
+    const media = purchaseMedia(purchase);
+    const source = purchase.creative_source === 'contentx' ? 'contentx' : 'upload';
+    for (const part of partsOf(purchase)) {
+      const creative = this.deps.creatives.row(part.operatorId, media, source, purchase.contentx_ref, now);
+      await tx.creatives.insert(creative);
+      const campaignId = await this.deps.campaigns.draftForPurchase(
+        tx,
+        {
+          adPurchaseId: purchase.id,
+          operatorId: part.operatorId,
+          name: `Self-serve: ${purchase.sponsor_name}`,
+          sponsorName: purchase.sponsor_name,
+          sponsorType: purchase.sponsor_type as 'local-business' | 'brand-coop',
+          targeting: targetingOf(reach),
+          weight: purchase.slots,
+          flightStart: flight.start,
+          flightEnd: flight.end,
+          monthlyRatePerMachineCents: purchase.monthly_rate_cents,
+          creativeId: creative.id,
+          creativeSource: source,
+          contentxRef: purchase.contentx_ref,
+          sourceQrId: purchase.source_qr_id,
+          sourceMachineNo: purchase.source_machine_no,
+          buyerContact: { name: purchase.buyer_name, email: purchase.buyer_email, phone: purchase.buyer_phone },
+        },
+        now,
+      );
+      await tx.adPurchases.insertLine({
+        id: newId('apl', now),
+        purchase_id: purchase.id,
+        operator_id: part.operatorId,
+        machines: part.machines,
+        machine_nos_json: JSON.stringify(part.machineNos),
+        amount_cents: part.amountCents,
+        campaign_id: campaignId,
+        status: 'pending_approval',
+        created_at: now,
+      });
+    }
+  }
+
+  // ---- operators
+
+  /** Purchases with a line of the caller's (admins: every purchase), newest first, each with the lines the caller may see. */
+  async list(p: Principal, q: AdPurchaseListQuery): Promise<Page<AdPurchase>> {
+    const repo = this.deps.store.repos.adPurchases;
+    const { total, rows } = await repo.page({ operatorId: ownerFilter(p), status: q.status, lineStatus: q.lineStatus }, q.size, offsetOf(q));
+    const lines = await repo.linesOf(rows.map((r) => r.id));
+    return {
+      page: q.page,
+      size: q.size,
+      total,
+      records: rows.map((r) =>
+        operatorView(
+          r,
+          this.visibleLines(
+            p,
+            lines.filter((l) => l.purchase_id === r.id),
+          ),
+        ),
+      ),
+    };
+  }
+
+  async get(p: Principal, id: string): Promise<AdPurchase> {
+    const { purchase, lines } = await this.visible(this.deps.store.repos, p, id);
+    return operatorView(purchase, this.visibleLines(p, lines));
+  }
+
+  /**
+   * Approves the caller's line (an admin: every pending line, or the one of `operatorEmail`): its
+   * campaign goes on air at once, while other operators' lines still wait. 409 before payment and for
+   * a line already decided.
+   */
+  approve(p: Principal, id: string, body: { operatorEmail?: string | undefined }): Promise<AdPurchase> {
+    return this.decide(p, id, body, 'approve');
+  }
+
+  /** Rejects the caller's line with a reason the buyer sees: its draft campaign is removed, its amount is owed back (by hand). */
+  reject(p: Principal, id: string, body: DecisionBody): Promise<AdPurchase> {
+    return this.decide(p, id, body, 'reject');
+  }
+
+  private async decide(
+    p: Principal,
+    id: string,
+    body: { operatorEmail?: string | undefined; reason?: string },
+    action: 'approve' | 'reject',
+  ): Promise<AdPurchase> {
+    if (body.operatorEmail !== undefined && !p.admin) throw new AppError('forbidden', 'operatorEmail is accepted only from admin credentials');
+    const now = this.deps.clock.now();
+    await this.deps.store.transaction(async (tx) => {
+      const { purchase, lines } = await this.visible(tx, p, id);
+      if (purchase.status === 'awaiting_payment') throw conflict(`Purchase ${id} is not paid yet`);
+      const targets = this.linesToDecide(p, lines, body.operatorEmail);
+      for (const line of targets) {
+        if (line.status !== 'pending_approval') throw conflict(`The line of ${line.operator_email} is already ${line.status}`);
+        const decided =
+          action === 'approve'
+            ? { status: 'approved', decided_at: now, decided_by: p.operatorId }
+            : {
+                status: 'rejected',
+                reason: body.reason ?? null,
+                decided_at: now,
+                decided_by: p.operatorId,
+                refund_owed_cents: Number(line.amount_cents),
+                campaign_id: null,
+              };
+        if (!(await tx.adPurchases.decideLine(line.id, decided))) throw conflict(`The line of ${line.operator_email} was decided meanwhile`);
+        if (line.campaign_id !== null) {
+          if (action === 'approve') await this.deps.campaigns.activateForPurchase(tx, p, line.campaign_id, now);
+          else await this.deps.campaigns.discardForPurchase(tx, p, line.campaign_id);
+        }
+        line.status = decided.status;
+      }
+      await tx.adPurchases.updatePurchase(id, { status: purchaseStatusOf(lines), updated_at: now });
+      await this.deps.audit.record(tx, p, `ad_purchases.${action}`, `ad_purchase:${id}${targets.length === 1 ? `:${targets[0]!.operator_email}` : ''}`);
+    });
+    return this.get(p, id);
+  }
+
+  /** The lines a decision applies to: the caller's own; an admin's pick by email, or every pending one. */
+  private linesToDecide(p: Principal, lines: LineWithOperator[], operatorEmail: string | undefined): LineWithOperator[] {
+    if (!p.admin) return lines.filter((l) => l.operator_id === p.operatorId);
+    if (operatorEmail !== undefined) {
+      const picked = lines.filter((l) => l.operator_email.toLowerCase() === operatorEmail.toLowerCase());
+      if (picked.length === 0) throw badRequest(undefined, [{ path: 'operatorEmail', message: 'names no operator of this purchase' }]);
+      return picked;
+    }
+    const pending = lines.filter((l) => l.status === 'pending_approval');
+    if (pending.length === 0) throw conflict('Every line of this purchase is already decided');
+    return pending;
+  }
+
+  /** The purchase and all its lines, if the caller may see it (a line of theirs, or admin); 404 otherwise. */
+  private async visible(tx: Repos, p: Principal, id: string): Promise<{ purchase: AdPurchaseRow; lines: LineWithOperator[] }> {
+    const purchase = await tx.adPurchases.purchase(id);
+    if (!purchase) throw purchaseNotFound();
+    const lines = await tx.adPurchases.linesOf([id]);
+    if (!p.admin && !lines.some((l) => l.operator_id === p.operatorId)) throw purchaseNotFound();
+    return { purchase, lines };
+  }
+
+  private visibleLines(p: Principal, lines: LineWithOperator[]): LineWithOperator[] {
+    return p.admin ? lines : lines.filter((l) => l.operator_id === p.operatorId);
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The payment-processor adapter of self-serve ad purchases (spec 1 §4.7, §6): payment intents and
+ * signed webhooks, the shape a Stripe-style processor fits. The built-in test processor
+ * (test-processor.ts) is the sandbox's; another processor is another implementation of this.
+ */
+
+export interface IntentRequest {
+  purchaseId: string;
+  /** Integer cents: what the server quoted, never what a client sent. */
+  amountCents: number;
+  currency: string;
+  description: string;
+}
+
+export interface CreatedIntent {
+  intentId: string;
+  /** Where the buyer pays (the processor's hosted page). */
+  checkoutUrl: string;
+}
+
+/** A verified webhook event in this service's terms, whatever the processor's wire format. */
+export interface PaymentEvent {
+  /** The processor's event id: applied at most once. */
+  id: string;
+  /** `payment_intent.succeeded` moves a purchase on; other types are recorded and change nothing. */
+  type: string;
+  intentId: string;
+  /** The purchase the intent was created for, as the processor echoes it (its metadata). */
+  purchaseId: string;
+  amountCents: number;
+  currency: string;
+}
+
+export const PAYMENT_SUCCEEDED = 'payment_intent.succeeded';
+
+/** What a webhook delivery is: a verified event, or why it is refused (401: not authentic; 400: authentic but unreadable). */
+export type WebhookVerdict = { ok: true; event: PaymentEvent; text: string } | { ok: false; status: 401 | 400; reason: string };
+
+export type WebhookHeaders = Record<string, string | string[] | undefined>;
+
+export interface PaymentProcessor {
+  /** Recorded with each purchase and event (`test`, `stripe`, …). */
+  readonly name: string;
+  /** Creates a payment intent for the amount; the buyer pays at `checkoutUrl`. */
+  createIntent(req: IntentRequest): Promise<CreatedIntent>;
+  /**
+   * Authenticates the exact bytes of a webhook delivery (signature and freshness, constant time)
+   * BEFORE reading them, then reads the event. Never throws.
+   */
+  parseWebhook(rawBody: Buffer, headers: WebhookHeaders, now: number): WebhookVerdict;
+}
