@@ -17,7 +17,8 @@ import { startControlServer } from './control/server.ts';
 import type { ControlServer } from './control/server.ts';
 import { DispenseBook } from './spool/book.ts';
 import { Dispenser } from './spool/dispenser.ts';
-import { FileJournal } from './spool/journal.ts';
+import { JournalRecord } from './spool/journal.ts';
+import { JsonlJournal } from './state/jsonl-journal.ts';
 import { ReportSpool } from './spool/spool.ts';
 import { createAgentLogger } from './state/log-file.ts';
 import { StateDir } from './state/state-dir.ts';
@@ -109,7 +110,7 @@ export class Daemon {
   private readonly clock: Clock;
   private readonly random: RandomSource;
   private readonly abort = new AbortController();
-  private readonly journal: FileJournal;
+  private readonly journal: JsonlJournal<JournalRecord>;
   private readonly pidLock: { release(): void };
   private readonly closeHttp: () => Promise<void>;
   private readonly tasks: Promise<unknown>[] = [];
@@ -161,7 +162,7 @@ export class Daemon {
     const cached = this.state.readCachedConfig();
 
     // 3. the dispense journal
-    this.journal = new FileJournal(this.state.path('journal'));
+    this.journal = new JsonlJournal(this.state.path('journal'), JournalRecord);
     this.book = new DispenseBook(this.journal, this.clock);
     const loaded = this.book.load();
     if (loaded.dropped > 0) this.log.warn({ dropped: loaded.dropped }, 'journal: dropped a record cut short by a crash');

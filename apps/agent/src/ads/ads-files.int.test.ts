@@ -8,7 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vend/protocol';
 import { FileLoopStore } from './loop.ts';
 import { MEDIA_RETRY_MS, MediaCache, mediaKey, undiciMediaFetch } from './media.ts';
-import { FilePlayJournal } from './play-journal.ts';
+import { JsonlJournal } from '../state/jsonl-journal.ts';
+import { PlaySpoolRecord } from './play-journal.ts';
 import { PlaySpool } from './play-spool.ts';
 
 // The ads' files in a real state directory: the play spool's append-only file, the kept loop, and the
@@ -27,7 +28,7 @@ afterEach(() => {
 });
 
 const spoolOn = (path: string, clock = new ManualClock(T0)) => {
-  const journal = new FilePlayJournal(path);
+  const journal = new JsonlJournal(path, PlaySpoolRecord);
   const spool = new PlaySpool({
     journal,
     client: { saveAdRecords: async (r) => ({ accepted: r.length, duplicates: 0, unattributed: 0 }) },

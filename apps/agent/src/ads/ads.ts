@@ -8,7 +8,8 @@ import { AdLoopKeeper, FileLoopStore, resolveEntries, resolveMediaUrl } from './
 import type { LoopView } from './loop.ts';
 import { MediaCache, undiciMediaFetch } from './media.ts';
 import type { MediaFetch, MediaFile } from './media.ts';
-import { FilePlayJournal, MemoryPlayJournal } from './play-journal.ts';
+import { JsonlJournal, MemoryJsonlJournal } from '../state/jsonl-journal.ts';
+import { PlaySpoolRecord } from './play-journal.ts';
 import { PlaySpool, PlaysRefused, normalizePlays } from './play-spool.ts';
 
 export { PlaysRefused } from './play-spool.ts';
@@ -70,7 +71,7 @@ export class Ads implements KioskAds {
   readonly keeper: AdLoopKeeper;
   readonly spool: PlaySpool;
   readonly mediaCache: MediaCache | null;
-  private readonly journal: FilePlayJournal;
+  private readonly journal: JsonlJournal<PlaySpoolRecord>;
   private readonly cloudUrl: string;
 
   constructor(private readonly opts: AdsOptions) {
@@ -99,7 +100,7 @@ export class Ads implements KioskAds {
       backoff,
       onLoop: (loop) => this.followMedia(loop.entries),
     });
-    this.journal = new FilePlayJournal(state.path('adPlays'));
+    this.journal = new JsonlJournal(state.path('adPlays'), PlaySpoolRecord);
     this.spool = new PlaySpool({
       journal: this.journal,
       client,
@@ -246,7 +247,7 @@ export function offlineAds(state: Pick<StateDir, 'path'>, config: Pick<AgentConf
     staleMs: config.adStaleSeconds * 1000,
     backoff: { baseMs: 1, capMs: 1 },
   });
-  const journal = new MemoryPlayJournal();
+  const journal = new MemoryJsonlJournal(PlaySpoolRecord);
   journal.text = readTextIfExists(state.path('adPlays')) ?? '';
   const spool = new PlaySpool({
     journal,

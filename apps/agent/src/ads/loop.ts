@@ -5,8 +5,8 @@ import { backoffDelay } from '../cloud/backoff.ts';
 import type { RandomSource } from '../cloud/backoff.ts';
 import { CloudError } from '../cloud/client.ts';
 import type { CloudClient, CloudLogger } from '../cloud/client.ts';
-import { readTextIfExists, writeFileAtomic } from '../state/fs-atomic.ts';
-import { Waker } from './waker.ts';
+import { readJsonIfValid, writeFileAtomic } from '../state/fs-atomic.ts';
+import { Waker } from '../cloud/waker.ts';
 
 /**
  * The attract loop the kiosk plays: fetched from `/apk/getAd` at start and every `refreshMs`
@@ -29,14 +29,7 @@ export interface LoopStore {
 export class FileLoopStore implements LoopStore {
   constructor(readonly path: string) {}
   read(): StoredLoop | null {
-    const raw = readTextIfExists(this.path);
-    if (raw === null) return null;
-    try {
-      const parsed = StoredLoop.safeParse(JSON.parse(raw));
-      return parsed.success ? parsed.data : null;
-    } catch {
-      return null;
-    }
+    return readJsonIfValid(this.path, StoredLoop);
   }
   write(stored: StoredLoop): void {
     writeFileAtomic(this.path, JSON.stringify(stored) + '\n', { mode: 0o600 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@vend/protocol';
 import type { AdPlayRecord } from '@vend/protocol';
 import { CloudError } from '../cloud/client.ts';
-import { MemoryPlayJournal, parsePlayJournal } from './play-journal.ts';
+import { MemoryJsonlJournal, parseJsonl } from '../state/jsonl-journal.ts';
+import { PlaySpoolRecord } from './play-journal.ts';
 import type { SpooledPlay } from './play-journal.ts';
 import { COMPACT_AFTER_LINES, PLAYED_AT_MAX_AHEAD_MS, PlaySpool, PlaysRefused, normalizePlays } from './play-spool.ts';
 
@@ -48,9 +49,9 @@ function cloud(script: Answer[] = []) {
   };
 }
 
-function rig(o: { journal?: MemoryPlayJournal; script?: Answer[]; max?: number; flushMs?: number; clock?: ManualClock } = {}) {
+function rig(o: { journal?: MemoryJsonlJournal<PlaySpoolRecord>; script?: Answer[]; max?: number; flushMs?: number; clock?: ManualClock } = {}) {
   const clock = o.clock ?? new ManualClock(T0);
-  const journal = o.journal ?? new MemoryPlayJournal();
+  const journal = o.journal ?? new MemoryJsonlJournal(PlaySpoolRecord);
   const c = cloud(o.script);
   const rejected: string[] = [];
   const spool = new PlaySpool({
@@ -108,7 +109,7 @@ describe('proof-of-play spool', () => {
     const { spool, journal } = rig();
     expect(spool.add(plays(0, 3))).toEqual({ accepted: 3, duplicates: 0, backlog: 3, dropped: 0 });
     expect(journal.appends).toBe(1);
-    expect(parsePlayJournal(journal.text).records.map((r) => r.t)).toEqual(['play', 'play', 'play']);
+    expect(parseJsonl(journal.text, PlaySpoolRecord).records.map((r) => r.t)).toEqual(['play', 'play', 'play']);
   });
 
   it('a disk that refuses the write: add throws and nothing is taken', () => {
@@ -127,7 +128,7 @@ describe('proof-of-play spool', () => {
     expect(c.batches.map((b) => b.length)).toEqual([500, 500, 200]);
     expect(c.batches.flat().map((r) => r.playedAt)).toEqual(plays(0, 1200).map((p) => p.playedAt));
     expect(spool.backlog).toBe(0);
-    const delivered = parsePlayJournal(journal.text).records.filter((r) => r.t === 'delivered');
+    const delivered = parseJsonl(journal.text, PlaySpoolRecord).records.filter((r) => r.t === 'delivered');
     expect(delivered.map((r) => r.upTo)).toEqual([500, 1000, 1200]);
     expect(spool.totals).toMatchObject({ delivered: 1200, duplicates: 0, rejected: 0, dropped: 0, lastDeliveredAt: T0 });
     stop();
@@ -171,7 +172,7 @@ describe('proof-of-play spool', () => {
   });
 
   it('a crash between the cloud’s 2xx and the delivered record: the batch goes again after the restart and counts once', async () => {
-    const journal = new MemoryPlayJournal();
+    const journal = new MemoryJsonlJournal(PlaySpoolRecord);
     const first = rig({ journal });
     first.spool.add(plays(0, 4));
     journal.failNextAppend = new Error('power cut'); // the `delivered` record never reaches the file
@@ -204,7 +205,7 @@ describe('proof-of-play spool', () => {
     expect([...c.ledger.values()].map((r) => r.playedAt)).toEqual(batch.filter((p) => p.id !== 'poison').map((p) => p.playedAt));
     expect(rejected).toEqual(['poison: saveAdRecord: 400 records.3.playedAt']);
     expect(spool.totals).toMatchObject({ delivered: 9, rejected: 1 });
-    expect(parsePlayJournal(journal.text).records.filter((r) => r.t === 'rejected')).toEqual([
+    expect(parseJsonl(journal.text, PlaySpoolRecord).records.filter((r) => r.t === 'rejected')).toEqual([
       expect.objectContaining({ upTo: 7, status: 400, message: 'saveAdRecord: 400 records.3.playedAt' }),
     ]);
     stop();
@@ -226,7 +227,7 @@ describe('proof-of-play spool', () => {
   });
 
   it('over its cap drops the oldest plays, counted, and the count survives a restart', () => {
-    const journal = new MemoryPlayJournal();
+    const journal = new MemoryJsonlJournal(PlaySpoolRecord);
     const { spool } = rig({ journal, max: 100 });
     spool.add(plays(0, 100));
     expect(spool.add(plays(100, 30))).toEqual({ accepted: 30, duplicates: 0, backlog: 100, dropped: 30 });
@@ -276,18 +277,18 @@ describe('proof-of-play spool', () => {
   });
 
   it('a torn last line (a crash mid-write) is dropped on load; the whole records before it stand', () => {
-    const journal = new MemoryPlayJournal();
+    const journal = new MemoryJsonlJournal(PlaySpoolRecord);
     rig({ journal }).spool.add(plays(0, 2));
     journal.text += '{"t":"play","n":3,"at":1,"pl';
     const again = rig({ journal });
     expect(again.loaded.dropped).toBe(1);
     expect(again.spool.backlog).toBe(2);
     expect(again.spool.add(plays(2, 1)).backlog).toBe(3);
-    expect(parsePlayJournal(journal.text)).toMatchObject({ dropped: 0 });
+    expect(parseJsonl(journal.text, PlaySpoolRecord)).toMatchObject({ dropped: 0 });
   });
 
   it('compacts the file once most of it is delivered: the totals and the waiting plays survive, numbers never repeat', async () => {
-    const journal = new MemoryPlayJournal();
+    const journal = new MemoryJsonlJournal(PlaySpoolRecord);
     const { spool, cloud: c, start, stop } = rig({ journal });
     start();
     let i = 0;
@@ -298,12 +299,12 @@ describe('proof-of-play spool', () => {
     }
     stop();
     expect(i).toBeGreaterThanOrEqual(COMPACT_AFTER_LINES);
-    const records = parsePlayJournal(journal.text).records;
+    const records = parseJsonl(journal.text, PlaySpoolRecord).records;
     expect(records[0]).toMatchObject({ t: 'meta', lastN: i, delivered: spool.totals.delivered });
     expect(records.length).toBeLessThan(COMPACT_AFTER_LINES);
     const again = rig({ journal });
     again.spool.add(plays(i, 1));
-    const last = parsePlayJournal(journal.text).records.at(-1);
+    const last = parseJsonl(journal.text, PlaySpoolRecord).records.at(-1);
     expect(last).toMatchObject({ t: 'play', n: i + 1 });
     expect(again.spool.totals.delivered).toBe(c.ledger.size);
   });

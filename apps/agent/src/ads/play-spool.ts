@@ -1,11 +1,10 @@
 import { AD_RECORDS_MAX, CONTROL_AD_PLAYS_MAX } from '@vend/protocol';
-import type { Clock, ControlAdPlay, ControlAdPlaysAccepted } from '@vend/protocol';
-import { backoffDelay } from '../cloud/backoff.ts';
-import type { RandomSource } from '../cloud/backoff.ts';
+import type { ControlAdPlay, ControlAdPlaysAccepted } from '@vend/protocol';
 import { CloudError } from '../cloud/client.ts';
 import type { CloudClient, CloudLogger } from '../cloud/client.ts';
+import { DeliveryLoop } from '../cloud/delivery-loop.ts';
+import type { DeliveryLoopOptions } from '../cloud/delivery-loop.ts';
 import type { PlayJournalStore, PlayRecord, PlaySpoolRecord, SpooledPlay } from './play-journal.ts';
-import { Waker } from './waker.ts';
 
 /** A play whose `playedAt` lies further ahead of the agent's clock than this is refused (the kiosk runs on the same box). */
 export const PLAYED_AT_MAX_AHEAD_MS = 10 * 60_000;
@@ -49,13 +48,10 @@ export function normalizePlays(plays: ControlAdPlay[], now: number): SpooledPlay
   });
 }
 
-export interface PlaySpoolOptions {
+export interface PlaySpoolOptions extends DeliveryLoopOptions {
   journal: PlayJournalStore;
   client: Pick<CloudClient, 'saveAdRecords'>;
-  clock: Clock;
-  random: RandomSource;
   log: CloudLogger;
-  backoff: { baseMs: number; capMs: number };
   /** Plays kept at most; past it the oldest are dropped (counted). At least CONTROL_AD_PLAYS_MAX. */
   max: number;
   /** How long plays gather before a batch is sent (0: at once). A full batch goes at once. */
@@ -84,7 +80,7 @@ const key = (p: SpooledPlay): string => `${p.id}\u0000${p.playedAt}`;
  * aside (`rejected`, logged) so it cannot wedge the spool; 403 (revoked) and 410 (retired) stop
  * delivery, the plays kept. Over `max` plays the oldest are dropped, counted.
  */
-export class PlaySpool {
+export class PlaySpool extends DeliveryLoop {
   private pending: PlayRecord[] = [];
   private readonly keys = new Set<string>();
   private lastN = 0;
@@ -92,16 +88,14 @@ export class PlaySpool {
   private batchLimit = AD_RECORDS_MAX;
   /** While a malformed batch is being halved: the last play of the smallest batch the cloud refused (the play it refuses is in there). */
   private suspectUpTo: number | null = null;
-  private failures = 0;
   private phase: 'idle' | 'gathering' | 'sending' | 'backoff' = 'idle';
   private stopped = false;
-  private waitingForCloud = false;
-  private running: Promise<void> | null = null;
-  private readonly waker = new Waker();
   readonly totals: PlayTotals = { delivered: 0, duplicates: 0, rejected: 0, dropped: 0, lastDeliveredAt: null };
   lastError: { at: number; message: string } | null = null;
 
-  constructor(private readonly opts: PlaySpoolOptions) {}
+  constructor(private readonly opts: PlaySpoolOptions) {
+    super(opts);
+  }
 
   /** Reads the file: the plays still to deliver and the totals. Returns the lines dropped (a torn tail). */
   load(): { dropped: number } {
@@ -176,38 +170,19 @@ export class PlaySpool {
     return { accepted: fresh.length, duplicates, backlog: this.pending.length, dropped: over };
   }
 
-  /** Starts the delivery loop (idempotent). */
-  start(signal: AbortSignal): Promise<void> {
-    this.running ??= this.loop(signal).finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  /** The cloud may be back (registered, enrolled): try now, whatever the backoff said. */
-  wake(): void {
-    this.failures = 0;
-    this.waker.wake();
-  }
-
-  /** Another call reached the cloud: a wait for an unreachable cloud is over. */
-  nudge(): void {
-    if (this.waitingForCloud) this.wake();
-  }
-
-  private async loop(signal: AbortSignal): Promise<void> {
+  protected override async loop(signal: AbortSignal): Promise<void> {
     const clock = this.opts.clock;
     while (!signal.aborted && !this.stopped) {
       const head = this.pending[0];
       if (!head) {
         this.phase = 'idle';
-        await this.waker.idle(clock, signal, null);
+        await this.idle(signal, null);
         continue;
       }
       const age = clock.now() - head.at;
       if (this.opts.flushMs > 0 && this.pending.length < AD_RECORDS_MAX && age < this.opts.flushMs) {
         this.phase = 'gathering';
-        await this.waker.idle(clock, signal, this.opts.flushMs - age);
+        await this.idle(signal, this.opts.flushMs - age);
         continue;
       }
       this.phase = 'sending';
@@ -221,7 +196,7 @@ export class PlaySpool {
       if (wait === 'stop') return;
       if (wait !== null) {
         this.phase = 'backoff';
-        await this.waker.idle(clock, signal, wait);
+        await this.idle(signal, wait);
       }
     }
   }
@@ -238,8 +213,7 @@ export class PlaySpool {
       this.settle({ t: 'delivered', upTo: last.n, at: clock.now(), accepted: answer.accepted, duplicates: answer.duplicates });
       // halving: the rest of the refused batch goes next in pieces of the same size; past it, full batches again
       if (this.suspectUpTo === null || last.n >= this.suspectUpTo) this.endSuspicion();
-      this.failures = 0;
-      this.waitingForCloud = false;
+      this.answered();
       log.info({ plays: batch.length, accepted: answer.accepted, duplicates: answer.duplicates, backlog: this.pending.length }, 'ad plays delivered');
       return null;
     } catch (e) {
@@ -248,7 +222,7 @@ export class PlaySpool {
       if (!(e instanceof CloudError)) {
         // the disk refused the `delivered` record: the plays stay and go again (the cloud counts them once)
         log.error({ error: (e as Error).message }, 'ad play spool could not be written');
-        return backoffDelay(this.failures++, { ...this.opts.backoff, random: this.opts.random });
+        return this.backoffDelay();
       }
       if (e.kind === 'revoked' || (e.kind === 'http' && e.status === 410)) {
         this.stopped = true;
@@ -274,8 +248,7 @@ export class PlaySpool {
         this.opts.onRejected?.(last.play, e.message);
         return null;
       }
-      this.waitingForCloud = e.kind === 'unreachable' || e.kind === 'timeout' || e.kind === 'no-credential';
-      const wait = backoffDelay(this.failures++, { ...this.opts.backoff, random: this.opts.random }, e.retryAfterMs);
+      const wait = this.retryDelay(e);
       if (e.kind !== 'no-credential') log.warn({ error: e.message, retryInMs: wait, backlog: this.pending.length }, 'ad plays not delivered; kept');
       return wait;
     }

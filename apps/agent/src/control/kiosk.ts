@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ControlAdLoop, ControlAdPlaysAccepted, ControlAdPlaysRequest } from '@vend/protocol';
 import type { KioskAds } from '../ads/ads.ts';
 import { PlaysRefused } from '../ads/play-spool.ts';
-import { BodyError, answer, issuesOf, readJson, refuse } from './respond.ts';
+import { answer, readBody, refuse } from './respond.ts';
 
 /**
  * The kiosk's routes on the control channel (docs/agent.md "Screen advertising"): the attract loop,
@@ -88,15 +88,8 @@ export async function handleKiosk(req: IncomingMessage, res: ServerResponse, url
   if (method === 'POST' && path === '/v1/ads/plays') {
     const type = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/json') return refuse(res, 415, 'unsupported-media-type', 'send the plays as application/json');
-    let body;
-    try {
-      const parsed = ControlAdPlaysRequest.safeParse(await readJson(req, MAX_PLAYS_BODY));
-      if (!parsed.success) return refuse(res, 400, 'bad-request', issuesOf(parsed.error));
-      body = parsed.data;
-    } catch (e) {
-      if (e instanceof BodyError) return refuse(res, e.status, 'bad-request', e.message);
-      throw e;
-    }
+    const body = await readBody(req, res, ControlAdPlaysRequest, MAX_PLAYS_BODY);
+    if (body === null) return;
     try {
       return answer(res, ControlAdPlaysAccepted, ads.addPlays(body.plays), 202);
     } catch (e) {

@@ -49,6 +49,19 @@ export async function readJson(req: IncomingMessage, max: number): Promise<unkno
   }
 }
 
+/** The request body read as JSON and parsed to its schema; null once the refusal is sent (400 not JSON or not the schema, 413 too big). */
+export async function readBody<S extends z.ZodType>(req: IncomingMessage, res: ServerResponse, schema: S, max: number): Promise<z.output<S> | null> {
+  try {
+    const parsed = schema.safeParse(await readJson(req, max));
+    if (parsed.success) return parsed.data;
+    refuse(res, 400, 'bad-request', issuesOf(parsed.error));
+  } catch (e) {
+    if (!(e instanceof BodyError)) throw e;
+    refuse(res, e.status, 'bad-request', e.message);
+  }
+  return null;
+}
+
 /** A schema's issues as one line: `plays.0.id: Too small; …`. */
 export function issuesOf(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');

@@ -18,7 +18,7 @@ import { DispenseRefused } from '../spool/dispenser.ts';
 import type { WalkUpRequest } from '../spool/dispenser.ts';
 import type { KioskAds } from '../ads/ads.ts';
 import { KIOSK_PREFIX, handleKiosk } from './kiosk.ts';
-import { BodyError, answer, issuesOf, readJson, refuse } from './respond.ts';
+import { answer, readBody, refuse } from './respond.ts';
 
 /** What the control channel serves; the daemon provides it, shaped as @vend/protocol's control.ts says. */
 export interface ControlApi {
@@ -185,15 +185,8 @@ async function handle(opts: ControlServerOptions, port: number, req: IncomingMes
     case 'POST /v1/upgrade/check':
       return answer(res, ControlUpgradeCheck, await opts.api.upgradeCheck());
     case 'POST /v1/dispense': {
-      let body: z.infer<typeof DispenseBody>;
-      try {
-        const parsed = DispenseBody.safeParse(await readJson(req, MAX_BODY));
-        if (!parsed.success) return refuse(res, 400, 'bad-request', issuesOf(parsed.error));
-        body = parsed.data;
-      } catch (e) {
-        if (e instanceof BodyError) return refuse(res, e.status, 'bad-request', e.message);
-        throw e;
-      }
+      const body = await readBody(req, res, DispenseBody, MAX_BODY);
+      if (body === null) return;
       try {
         const walkUp: WalkUpRequest = { aisle: body.aisle };
         if (body.payMethod) walkUp.payMethod = body.payMethod;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@vend/protocol';
 import { DispenseBook } from './book.ts';
-import { MemoryJournal, parseJournal } from './journal.ts';
+import { MemoryJsonlJournal, parseJsonl } from '../state/jsonl-journal.ts';
+import { JournalRecord } from './journal.ts';
 
 const intent = (id: string, commandId?: string) => ({
   id,
@@ -24,7 +25,7 @@ const outcome = (id: string, commandId?: string) => ({
   via: 'dispense' as const,
 });
 
-function book(journal = new MemoryJournal(), opts = {}) {
+function book(journal = new MemoryJsonlJournal(JournalRecord), opts = {}) {
   const clock = new ManualClock(1000);
   const b = new DispenseBook(journal, clock, opts);
   b.load();
@@ -33,7 +34,7 @@ function book(journal = new MemoryJournal(), opts = {}) {
 
 describe('journal format', () => {
   it('drops a last line cut short by a crash and keeps every whole record before it', () => {
-    const j = new MemoryJournal();
+    const j = new MemoryJsonlJournal(JournalRecord);
     const { b } = book(j);
     b.recordIntent(intent('drop:a', 'a'));
     b.recordOutcome(outcome('drop:a', 'a'));
@@ -46,13 +47,13 @@ describe('journal format', () => {
 
   it('skips a damaged line in the middle but keeps the records around it', () => {
     const good = JSON.stringify({ t: 'intent', id: 'drop:b', at: 1, kind: 'command', aisle: 2, seq: 9, bootId: 1, boardLastSeq: 8 });
-    const p = parseJournal(`${good}\n{"t":"intent","id":\n${good}\n`);
+    const p = parseJsonl(`${good}\n{"t":"intent","id":\n${good}\n`, JournalRecord);
     expect(p.records).toHaveLength(2);
     expect(p.dropped).toBe(1);
   });
 
   it('refuses records that break the schema (an unknown outcome, a seq outside 1..127)', () => {
-    const p = parseJournal(
+    const p = parseJsonl(
       [
         JSON.stringify({ t: 'intent', id: 'x', at: 1, kind: 'command', aisle: 2, seq: 0, bootId: 1, boardLastSeq: 0 }),
         JSON.stringify({
@@ -68,6 +69,7 @@ describe('journal format', () => {
           via: 'dispense',
         }),
       ].join('\n') + '\n',
+      JournalRecord,
     );
     expect(p.records).toEqual([]);
     expect(p.dropped).toBe(2);
@@ -98,7 +100,7 @@ describe('the dispense book', () => {
   });
 
   it('knows a command from its intent alone, so a command listed again after a crash is never run twice', () => {
-    const j = new MemoryJournal();
+    const j = new MemoryJsonlJournal(JournalRecord);
     book(j).b.recordIntent(intent('drop:c9', 'c9'));
     const after = book(j).b;
     expect(after.knowsCommand('c9')).toBe(true);
@@ -120,7 +122,7 @@ describe('the dispense book', () => {
   });
 
   it('compaction keeps every unfinished dispense and the newest finished ones, in order', () => {
-    const { b, journal, clock } = book(new MemoryJournal(), { keepFinished: 2, compactEvery: 1000 });
+    const { b, journal, clock } = book(new MemoryJsonlJournal(JournalRecord), { keepFinished: 2, compactEvery: 1000 });
     for (let i = 1; i <= 5; i++) {
       b.recordIntent(intent(`drop:${i}`, `c${i}`));
       b.recordOutcome(outcome(`drop:${i}`, `c${i}`));

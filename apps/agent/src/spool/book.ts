@@ -108,7 +108,7 @@ export class DispenseBook {
   }
 
   private write(record: JournalRecord): void {
-    this.store.append(record); // durable first
+    this.store.append([record]); // durable first
     this.apply(record);
     this.sinceCompaction++;
   }

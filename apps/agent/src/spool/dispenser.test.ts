@@ -7,7 +7,8 @@ import type { DispenseReport } from '../vmc/outcomes.ts';
 import { DispenseBook } from './book.ts';
 import { DispenseRefused, Dispenser } from './dispenser.ts';
 import type { PendingCommand } from './dispenser.ts';
-import { MemoryJournal } from './journal.ts';
+import { MemoryJsonlJournal } from '../state/jsonl-journal.ts';
+import { JournalRecord } from './journal.ts';
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const flush = async (): Promise<void> => {
@@ -31,7 +32,7 @@ class FakeDriver {
   outcome: DispenseOutcome = 'success';
   resolution: DispenseResolution | Error = { state: 'resolved', report: report(3) };
   gate: Promise<void> | null = null;
-  constructor(private readonly journal: MemoryJournal) {}
+  constructor(private readonly journal: MemoryJsonlJournal<JournalRecord>) {}
   async dispense(aisle: number, o: { onRequest: (b: DispenseBinding) => Promise<void> }): Promise<DispenseReport> {
     await o.onRequest({ aisle, seq: 5, bootId: 77, boardLastSeq: 4 });
     this.sent.push({ aisle, intentOnDisk: this.journal.text.includes('"t":"intent"') && this.journal.text.includes(`"aisle":${aisle}`) });
@@ -45,7 +46,7 @@ class FakeDriver {
   }
 }
 
-function rig(journal = new MemoryJournal(), o: { createOrder?: () => Promise<unknown>; boardAvailable?: boolean } = {}) {
+function rig(journal = new MemoryJsonlJournal(JournalRecord), o: { createOrder?: () => Promise<unknown>; boardAvailable?: boolean } = {}) {
   const clock = new ManualClock(0);
   const book = new DispenseBook(journal, clock);
   book.load();
@@ -86,7 +87,7 @@ describe('dispenser: remote drops', () => {
   });
 
   it('a command listed again (by the next poll, or after a restart) is never run twice', async () => {
-    const journal = new MemoryJournal();
+    const journal = new MemoryJsonlJournal(JournalRecord);
     const r = rig(journal);
     await r.d.recover();
     r.driver.gate = new Promise(() => {}); // the first drop is still running
@@ -115,7 +116,7 @@ describe('dispenser: remote drops', () => {
 
 describe('dispenser: crash recovery', () => {
   it('an intent without an outcome is settled from the board, never by a new request', async () => {
-    const journal = new MemoryJournal();
+    const journal = new MemoryJsonlJournal(JournalRecord);
     const first = rig(journal);
     await first.d.recover();
     first.driver.gate = new Promise(() => {}); // dies with the frame out
@@ -133,7 +134,7 @@ describe('dispenser: crash recovery', () => {
   });
 
   it('a request the board never accepted is reported as not sent (the motor did not run)', async () => {
-    const journal = new MemoryJournal();
+    const journal = new MemoryJsonlJournal(JournalRecord);
     const first = rig(journal);
     await first.d.recover();
     first.driver.gate = new Promise(() => {});
@@ -149,7 +150,7 @@ describe('dispenser: crash recovery', () => {
   });
 
   it('while the board cannot be asked, recovery waits (throws) and nothing else runs', async () => {
-    const journal = new MemoryJournal();
+    const journal = new MemoryJsonlJournal(JournalRecord);
     const first = rig(journal);
     await first.d.recover();
     first.driver.gate = new Promise(() => {});
@@ -198,15 +199,17 @@ describe('dispenser: walk-up sales', () => {
     const r = rig();
     await r.d.recover();
     await expect(r.d.walkUp({ aisle: 61 })).rejects.toMatchObject({ code: 'bad-aisle' });
-    const down = rig(new MemoryJournal(), { boardAvailable: false });
+    const down = rig(new MemoryJsonlJournal(JournalRecord), { boardAvailable: false });
     await down.d.recover();
     await expect(down.d.walkUp({ aisle: 2 })).rejects.toMatchObject({ code: 'board-unavailable' });
-    const refused = rig(new MemoryJournal(), { createOrder: async () => Promise.reject(new CloudError('http', 'createOrder: 409 Aisle 2 is empty', 409)) });
+    const refused = rig(new MemoryJsonlJournal(JournalRecord), {
+      createOrder: async () => Promise.reject(new CloudError('http', 'createOrder: 409 Aisle 2 is empty', 409)),
+    });
     await refused.d.recover();
     const e = await refused.d.walkUp({ aisle: 2 }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(DispenseRefused);
     expect(e).toMatchObject({ code: 'cloud-refused', cloudStatus: 409 });
-    const away = rig(new MemoryJournal(), { createOrder: async () => Promise.reject(new CloudError('unreachable', 'ECONNREFUSED')) });
+    const away = rig(new MemoryJsonlJournal(JournalRecord), { createOrder: async () => Promise.reject(new CloudError('unreachable', 'ECONNREFUSED')) });
     await away.d.recover();
     await expect(away.d.walkUp({ aisle: 2 })).rejects.toMatchObject({ code: 'cloud-unreachable' });
     for (const x of [r, down, refused, away]) {

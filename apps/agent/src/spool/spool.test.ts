@@ -3,7 +3,8 @@ import { ManualClock } from '@vend/protocol';
 import type { ReportData } from '@vend/protocol';
 import { CloudError } from '../cloud/client.ts';
 import { DispenseBook } from './book.ts';
-import { MemoryJournal } from './journal.ts';
+import { MemoryJsonlJournal } from '../state/jsonl-journal.ts';
+import { JournalRecord } from './journal.ts';
 import { ReportSpool } from './spool.ts';
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -48,7 +49,7 @@ function cloud(answer: (id: string, n: number) => 'ok' | CloudError) {
   };
 }
 
-function rig(answer: Parameters<typeof cloud>[0], journal = new MemoryJournal()) {
+function rig(answer: Parameters<typeof cloud>[0], journal = new MemoryJsonlJournal(JournalRecord)) {
   const clock = new ManualClock(0);
   const book = new DispenseBook(journal, clock);
   book.load();
@@ -119,7 +120,7 @@ describe('report spool', () => {
 
   it('a crash between the 2xx and the mark redelivers once, which the cloud answers as a duplicate; no other crash point sends twice', async () => {
     // first life: the report goes out, the cloud takes it, the agent dies before writing "delivered"
-    const journal = new MemoryJournal();
+    const journal = new MemoryJsonlJournal(JournalRecord);
     const first = rig(() => 'ok', journal);
     first.book.recordOutcome(outcome('a'));
     const beforeMark = journal.text;

@@ -1,18 +1,14 @@
-import type { Clock } from '@vend/protocol';
-import { backoffDelay } from '../cloud/backoff.ts';
-import type { RandomSource } from '../cloud/backoff.ts';
 import { CloudError } from '../cloud/client.ts';
 import type { CloudClient, CloudLogger } from '../cloud/client.ts';
+import { DeliveryLoop } from '../cloud/delivery-loop.ts';
+import type { DeliveryLoopOptions } from '../cloud/delivery-loop.ts';
 import type { DispenseBook } from './book.ts';
 import type { OutcomeRecord } from './journal.ts';
 
-export interface SpoolOptions {
+export interface SpoolOptions extends DeliveryLoopOptions {
   book: DispenseBook;
   client: Pick<CloudClient, 'report'>;
-  clock: Clock;
-  random: RandomSource;
   log: CloudLogger;
-  backoff: { baseMs: number; capMs: number };
   /** Called when a report is refused for good (a technician should look). */
   onRejected?(record: OutcomeRecord, message: string): void;
 }
@@ -39,46 +35,22 @@ export function reportBody(outcome: OutcomeRecord) {
  * and is retried with capped backoff; a report the cloud refuses for good (400/404/409/422) is
  * set aside as rejected so it cannot block the ones behind it. Revocation stops delivery.
  */
-export class ReportSpool {
-  private wakeUp: (() => void) | null = null;
-  private running: Promise<void> | null = null;
+export class ReportSpool extends DeliveryLoop {
   private stopped = false;
-  private failures = 0;
-  private waitingForCloud = false;
   /** Deliveries the cloud answered as duplicates (it already had the dispenseId). */
   duplicates = 0;
   delivered = 0;
   lastError: { at: number; message: string } | null = null;
 
-  constructor(private readonly opts: SpoolOptions) {}
+  constructor(private readonly opts: SpoolOptions) {
+    super(opts);
+  }
 
   get depth(): number {
     return this.opts.book.depth();
   }
 
-  /** Starts the delivery loop (idempotent). */
-  start(signal: AbortSignal): Promise<void> {
-    this.running ??= this.loop(signal).finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  /** Something was added, or the cloud may be back: try now. */
-  wake(): void {
-    this.failures = 0;
-    this.wakeUp?.();
-  }
-
-  /**
-   * Another call just reached the cloud: if the spool is waiting because the cloud could not be
-   * reached (not because it answered with an error), the wait is over.
-   */
-  nudge(): void {
-    if (this.waitingForCloud) this.wake();
-  }
-
-  private async loop(signal: AbortSignal): Promise<void> {
+  protected override async loop(signal: AbortSignal): Promise<void> {
     while (!signal.aborted && !this.stopped) {
       const head = this.opts.book.head();
       if (!head) {
@@ -98,8 +70,7 @@ export class ReportSpool {
       this.opts.book.recordDelivered(outcome.id, { duplicate: answer.duplicate, status: answer.status });
       this.delivered++;
       if (answer.duplicate) this.duplicates++;
-      this.failures = 0;
-      this.waitingForCloud = false;
+      this.answered();
       this.opts.log.info({ dispenseId: outcome.id, duplicate: answer.duplicate, status: answer.status, depth: this.opts.book.depth() }, 'report delivered');
       return null;
     } catch (e) {
@@ -118,28 +89,12 @@ export class ReportSpool {
         return null;
       }
       // no credential yet (enrolment pending), 401, no answer, 5xx, 429: keep it and try later
-      this.waitingForCloud = e.kind === 'unreachable' || e.kind === 'timeout' || e.kind === 'no-credential';
-      const wait = backoffDelay(this.failures++, { ...this.opts.backoff, random: this.opts.random }, e.retryAfterMs);
+      const wait = this.retryDelay(e);
       this.opts.log.warn(
         { dispenseId: outcome.id, error: e.message, retryInMs: wait, depth: this.opts.book.depth() },
         'report not delivered; kept in the spool',
       );
       return wait;
     }
-  }
-
-  private idle(signal: AbortSignal, ms: number | null): Promise<void> {
-    return new Promise<void>((resolve) => {
-      let timer: unknown = null;
-      const done = (): void => {
-        if (timer !== null) this.opts.clock.clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        this.wakeUp = null;
-        resolve();
-      };
-      if (ms !== null) timer = this.opts.clock.setTimeout(done, ms);
-      signal.addEventListener('abort', done, { once: true });
-      this.wakeUp = done;
-    });
   }
 }

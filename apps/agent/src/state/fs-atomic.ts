@@ -50,6 +50,27 @@ export function fsyncDir(dir: string): void {
   }
 }
 
+/** What checks parsed JSON: a zod schema fits. */
+export interface JsonSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+
+/** JSON text checked by its schema; null when it is not JSON or does not fit. */
+export function parseJsonAs<T>(text: string, schema: JsonSchema<T>): T | null {
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The file's JSON checked by its schema; null when the file does not exist, is not JSON or does not fit. */
+export function readJsonIfValid<T>(path: string, schema: JsonSchema<T>): T | null {
+  const raw = readTextIfExists(path);
+  return raw === null ? null : parseJsonAs(raw, schema);
+}
+
 /** The file's text, or null when it does not exist. */
 export function readTextIfExists(path: string): string | null {
   try {

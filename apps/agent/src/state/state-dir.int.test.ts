@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileJournal } from '../spool/journal.ts';
+import { JournalRecord } from '../spool/journal.ts';
+import { JsonlJournal } from './jsonl-journal.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
 import { StateDir, StateDirError, deviceIdFromMachineId } from './state-dir.ts';
 
@@ -95,20 +96,20 @@ describe('state directory', () => {
 describe('journal file', () => {
   it('appends whole lines and, after a crash mid-line, truncates the file back to the last whole record', () => {
     const s = fresh();
-    const j = new FileJournal(s.path('journal'));
+    const j = new JsonlJournal(s.path('journal'), JournalRecord);
     j.load();
-    j.append({ t: 'intent', id: 'drop:a', at: 1, kind: 'command', commandId: 'a', aisle: 2, seq: 3, bootId: 4, boardLastSeq: 2 });
+    j.append([{ t: 'intent', id: 'drop:a', at: 1, kind: 'command', commandId: 'a', aisle: 2, seq: 3, bootId: 4, boardLastSeq: 2 }]);
     j.close();
     const whole = readFileSync(s.path('journal'), 'utf8');
     writeFileSync(s.path('journal'), whole + '{"t":"outcome","id":"dro');
-    const again = new FileJournal(s.path('journal'));
+    const again = new JsonlJournal(s.path('journal'), JournalRecord);
     const loaded = again.load();
     expect(loaded.records).toHaveLength(1);
     expect(loaded.dropped).toBe(1);
     expect(readFileSync(s.path('journal'), 'utf8')).toBe(whole);
-    again.append({ t: 'delivered', id: 'drop:a', at: 2, duplicate: false, status: null });
+    again.append([{ t: 'delivered', id: 'drop:a', at: 2, duplicate: false, status: null }]);
     again.close();
-    expect(new FileJournal(s.path('journal')).load().records.map((r) => r.t)).toEqual(['intent', 'delivered']);
+    expect(new JsonlJournal(s.path('journal'), JournalRecord).load().records.map((r) => r.t)).toEqual(['intent', 'delivered']);
     expect(statSync(s.path('journal')).mode & 0o777).toBe(0o600);
   });
 });

@@ -3,7 +3,7 @@ import { chmodSync, closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameS
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { ConfigBlock, DeviceIdField, parseDeviceKey } from '@vend/protocol';
-import { fsyncDir, readTextIfExists, writeFileAtomic } from './fs-atomic.ts';
+import { fsyncDir, readJsonIfValid, readTextIfExists, writeFileAtomic } from './fs-atomic.ts';
 
 /** Files in the state directory (docs/agent.md lists them with their modes). */
 export const STATE_FILES = {
@@ -108,14 +108,7 @@ export class StateDir {
   // --- enrolment -------------------------------------------------------------------------------
 
   readEnrolment(): EnrolmentRecord | null {
-    const raw = readTextIfExists(this.path('enrolment'));
-    if (raw === null) return null;
-    try {
-      const parsed = EnrolmentRecord.safeParse(JSON.parse(raw));
-      return parsed.success ? parsed.data : null;
-    } catch {
-      return null;
-    }
+    return readJsonIfValid(this.path('enrolment'), EnrolmentRecord);
   }
 
   writeEnrolment(record: EnrolmentRecord): void {
@@ -165,14 +158,7 @@ export class StateDir {
   // --- configuration block ---------------------------------------------------------------------
 
   readCachedConfig(): CachedConfig | null {
-    const raw = readTextIfExists(this.path('config'));
-    if (raw === null) return null;
-    try {
-      const parsed = CachedConfig.safeParse(JSON.parse(raw));
-      return parsed.success ? parsed.data : null;
-    } catch {
-      return null;
-    }
+    return readJsonIfValid(this.path('config'), CachedConfig);
   }
 
   writeCachedConfig(cached: CachedConfig): void {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SANDBOX_CREDENTIALS } from '../db/seed.ts';
-import { call, DIALECTS, startTestServer, type TestServer } from '../testing/harness.ts';
+import { call, DIALECTS, suiteServer } from '../testing/harness.ts';
 import { MESSAGE_BOUNDS } from './error-middleware.ts';
 
 // Issue 10: an error message says enough to fix the request and is never a copy of it. A body of
@@ -11,11 +11,7 @@ const BAD_REQUEST = 'Bad request — invalid or missing parameters';
 const MAX_BYTES = 3 * 1024;
 
 describe.each(DIALECTS)('bounded error messages (%s)', (dialect) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
 
   it('answers a body of 50,000 unknown keys with a short 400 naming a few of them', async () => {
     const body: Record<string, unknown> = { serialNumber: 'SBX-NEW-00000001' };

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { ManualClock, type Clock } from '@vend/protocol';
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database, type Dialect } from '../db/database.ts';
@@ -77,7 +78,7 @@ export interface TestServerOptions {
 export async function startTestServer(dialect: Dialect, opts: TestServerOptions = {}): Promise<TestServer> {
   const ownDataDir = opts.env?.['DATA_DIR'] === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'vend-data-')) : null;
   const config: Config = loadConfig({ LOG_LEVEL: 'silent', ...opts.env, ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}) });
-  const clock = opts.clock ?? new ManualClock(Date.parse('2026-11-20T12:00:00Z'));
+  const clock = opts.clock ?? new ManualClock(TEST_EPOCH);
   const database = opts.database ?? (await freshDatabase(dialect));
   const logger = opts.logDestination ? createLogger({ level: 'debug', pretty: false, destination: opts.logDestination }) : pino({ level: 'silent' });
   const ctx = await createContext(config, { clock, logger, database, ...(opts.geocoder ? { geocoder: opts.geocoder } : {}) });
@@ -95,6 +96,47 @@ export async function startTestServer(dialect: Dialect, opts: TestServerOptions 
       await closeContext(ctx, services.jobs);
       if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** The instant every test server's ManualClock starts at. */
+export const TEST_EPOCH = Date.parse('2026-11-20T12:00:00Z');
+
+/** A suite's server: the `TestServer` once started, with its ManualClock at hand from the start. */
+export interface SuiteServer extends TestServer {
+  readonly clock: ManualClock;
+}
+
+/**
+ * One test server for a suite (the body of a `describe.each(DIALECTS)`): started before the suite's
+ * tests and closed after them. Call it at describe time; its members are live inside the tests.
+ */
+export function suiteServer(dialect: Dialect, opts: Omit<TestServerOptions, 'clock'> = {}): SuiteServer {
+  const clock = new ManualClock(TEST_EPOCH);
+  let started: TestServer | undefined;
+  const server = (): TestServer => {
+    if (!started) throw new Error('the suite server starts in beforeAll: use it inside a test or hook');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startTestServer(dialect, { ...opts, clock });
+  });
+  afterAll(async () => started?.close());
+  return {
+    clock,
+    get url() {
+      return server().url;
+    },
+    get ctx() {
+      return server().ctx;
+    },
+    get services() {
+      return server().services;
+    },
+    get server() {
+      return server().server;
+    },
+    close: () => server().close(),
   };
 }
 

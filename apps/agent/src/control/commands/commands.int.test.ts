@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CONFIG_DEFAULTS, FEATURE_DEFAULTS } from '@vend/protocol';
 import { EXIT_CODES, main } from '../../cli.ts';
 import { DispenseBook } from '../../spool/book.ts';
-import { FileJournal } from '../../spool/journal.ts';
+import { JournalRecord } from '../../spool/journal.ts';
+import { JsonlJournal } from '../../state/jsonl-journal.ts';
 import { StateDir } from '../../state/state-dir.ts';
 
 // The technician's commands against a state directory with no daemon running (the control port is
@@ -41,7 +42,7 @@ describe('vend-agent with the daemon down', () => {
     const { state, cli } = cabinet();
     state.writeCredential(KEY);
     state.writeEnrolment({ state: 'enrolled', keyId: 'dk_0123456789abcdef', machineCode: 'SBX-ALICE-0001', message: null, at: 1 });
-    const journal = new FileJournal(state.path('journal'));
+    const journal = new JsonlJournal(state.path('journal'), JournalRecord);
     const book = new DispenseBook(journal, { now: () => 1, setTimeout: () => 0, clearTimeout: () => {} });
     book.load();
     book.recordOutcome({

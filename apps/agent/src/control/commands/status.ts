@@ -5,7 +5,8 @@ import type { AgentConfig } from '../../config.ts';
 import { EXIT_CODES } from '../../exit-codes.ts';
 import { offlineAds } from '../../ads/ads.ts';
 import { DispenseBook } from '../../spool/book.ts';
-import { MemoryJournal } from '../../spool/journal.ts';
+import { JournalRecord } from '../../spool/journal.ts';
+import { MemoryJsonlJournal } from '../../state/jsonl-journal.ts';
 import { readTextIfExists } from '../../state/fs-atomic.ts';
 import { StateDir } from '../../state/state-dir.ts';
 import { ControlNoAnswer, ControlUnreachable } from '../client.ts';
@@ -86,7 +87,7 @@ export function offlineStatus(config: AgentConfig) {
   const state = new StateDir(config.stateDir);
   const enrolment = state.readEnrolment();
   const credential = state.readCredential();
-  const journal = new MemoryJournal();
+  const journal = new MemoryJsonlJournal(JournalRecord);
   journal.text = readTextIfExists(state.path('journal')) ?? '';
   const book = new DispenseBook(journal, { now: () => Date.now(), setTimeout: () => 0, clearTimeout: () => {} });
   book.load();

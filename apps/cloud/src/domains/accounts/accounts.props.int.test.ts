@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DIALECTS, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, suiteServer } from '../../testing/harness.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { countRows } from '../auth/auth.testkit.ts';
 
@@ -41,11 +41,7 @@ const accountish = fc.record(
 );
 
 describe.each(DIALECTS)('hostile bodies at POST /api/v1/accounts on %s', (dialect) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
 
   const counts = () => Promise.all(TABLES.map((x) => countRows(t, x)));
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ManualClock } from '@vend/protocol';
-import { call, DIALECTS, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { call, DIALECTS, suiteServer } from '../../testing/harness.ts';
 import type { CampaignReport, ReportsSummary } from '../campaigns/campaigns.schemas.ts';
 import {
   ALICE,
@@ -20,11 +20,7 @@ import { screenBody } from '../machines/screen.test-support.ts';
 const DAY = 86_400_000;
 
 describe.each(DIALECTS)('the attract loop and proof of play on %s', (dialect) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
   const clock = () => t.clock as ManualClock;
   const receipts = async (deviceId: string) =>
     (await call<{ receipts: { lease_id: string }[] }>(t.url, 'GET', `/ssp/mock/receipts?device_id=${deviceId}&size=100`)).body.receipts.map((r) => r.lease_id);

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SoftwareData } from '@vend/protocol';
-import { AdLoopData, ApkEquipmentData, type ManualClock } from '@vend/protocol';
-import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { AdLoopData, ApkEquipmentData } from '@vend/protocol';
+import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { dispenseDecisionWork, refundSweepWork } from '../../jobs/jobs.ts';
 import { ALICE, BOB, FLEET, aisleStock, expectStatus, keyHeader, enrolled, machineRow, newSerial } from '../gateway/gateway.test-support.ts';
 
 describe.each(DIALECTS)('family-A routes on %s', (dialect) => {
-  let t: TestServer;
-  let clock: ManualClock;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-    clock = t.clock as ManualClock;
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
+  const clock = t.clock;
   const db = () => t.ctx.database.db;
 
   it('getEquipment: first contact provisions an unseen board into the unclaimed pool, fully stocked; later contacts find it', async () => {

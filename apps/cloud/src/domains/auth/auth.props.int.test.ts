@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DIALECTS, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, type TestServer, suiteServer } from '../../testing/harness.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { countRows } from './auth.testkit.ts';
 
@@ -92,11 +92,7 @@ async function writes(t: TestServer): Promise<number[]> {
 }
 
 describe.each(DIALECTS)('hostile input at the sign-in endpoints on %s', (dialect) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
 
   it('/oauth/token: always a 4xx in RFC 6749 error form, never a 5xx, never a token', async () => {
     const before = await writes(t);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { OPERATOR_IDS, SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { ADMIN_SCOPES, FACTORY_SCOPES, STANDARD_OPERATOR_SCOPES } from '../../http/scopes.ts';
 import { me, type Envelope } from './auth.testkit.ts';
@@ -12,11 +12,7 @@ interface Credentials {
 }
 
 describe.each(DIALECTS)('who am I and my credentials on %s', (dialect) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
 
   it('/auth/me with an API key: operator, scopes, authMethod api_key and currency', async () => {
     const r = await me(t, { 'x-api-key': c.alice.apiKey });

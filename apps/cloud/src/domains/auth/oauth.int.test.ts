@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ManualClock } from '@vend/protocol';
-import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, call, type TestServer, suiteServer } from '../../testing/harness.ts';
 import { OPERATOR_IDS, SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { hashSecret, sha256Hex } from '../../crypto/secrets.ts';
 import { ADMIN_SCOPES, STANDARD_OPERATOR_SCOPES, formatScopes } from '../../http/scopes.ts';
@@ -30,11 +30,7 @@ async function makeClient(t: TestServer, opts: { operatorId: string; scopes: rea
 }
 
 describe.each(DIALECTS)('OAuth client credentials on %s', (dialect) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
 
   it('issues a bearer token at top level, uncached, with the client scopes, stored only as a hash', async () => {
     const before = await countRows(t, 'access_tokens');

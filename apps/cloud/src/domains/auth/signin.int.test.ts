@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '@vend/protocol';
-import { DIALECTS, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, startTestServer, type TestServer, suiteServer } from '../../testing/harness.ts';
 import { OPERATOR_IDS, SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { sha256Hex } from '../../crypto/secrets.ts';
 import { ADMIN_SCOPES, STANDARD_OPERATOR_SCOPES, formatScopes } from '../../http/scopes.ts';
@@ -321,11 +321,7 @@ describe.each(DIALECTS)('sign-in with MFA on %s', (dialect) => {
 });
 
 describe.each(DIALECTS)('sign-in brute-force bounds on %s', (dialect) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
 
   it('ten password attempts per email and address per hour, then 429 even for the right password', async () => {
     const ip = { 'x-forwarded-for': '192.0.2.10' };

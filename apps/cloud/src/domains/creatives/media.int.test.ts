@@ -80,12 +80,18 @@ describe.each(DIALECTS)('media and house posters on %s', (dialect) => {
     const png = await noisyPng(540, 960);
     const body = JSON.stringify({ contentType: 'image/png', dataBase64: png.toString('base64') });
     expect(body.length).toBeGreaterThan(1024 * 1024);
-    const post = (p: string) =>
-      call<{ code: number; message: string; data: { width: number } | null }>(url, 'POST', p, { body, headers: { 'content-type': 'application/json' } });
+    const post = (p: string, headers: Record<string, string> = { 'x-api-key': 'vk_any' }) =>
+      call<{ code: number; message: string; data: { width: number } | null }>(url, 'POST', p, {
+        body,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
     const ok = await post('/upload');
     expect([ok.status, ok.body.data?.width]).toEqual([200, 540]);
     const elsewhere = await post('/elsewhere');
     expect([elsewhere.status, elsewhere.body.message]).toEqual([413, 'Request body too large']);
+    // Without a credential the large limit does not apply: nobody reads 80 MB for an anonymous caller.
+    const anonymous = await post('/upload', {});
+    expect([anonymous.status, anonymous.body.message]).toEqual([413, 'Request body too large']);
   });
 
   it('serves a stored image at its stable URL with its type, a strong ETag, year-long immutable caching and nosniff', async () => {

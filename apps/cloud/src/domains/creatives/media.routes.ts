@@ -20,9 +20,18 @@ export const POSTER_CACHE_CONTROL = 'public, max-age=300';
  */
 export const UPLOAD_BODY_LIMIT = Math.ceil(MEDIA_LIMITS.videoMaxBytes / 3) * 4 + 64 * 1024;
 
-/** The JSON parser for the creative upload paths (large base64 bodies); mounted before the global parser. */
+/**
+ * The JSON parser for the creative upload paths (large base64 bodies); mounted before the global
+ * parser. Only a request that presents a credential gets the large limit: an anonymous one falls
+ * through to the global 1 MB parser, so nobody can make the service read 80 MB without a key (the
+ * route's guard then answers 401, or the global parser 413 for a large body).
+ */
 export function uploadJsonParser(): RequestHandler {
-  return express.json({ limit: UPLOAD_BODY_LIMIT, type: ['application/json', 'application/*+json'] });
+  const parse = express.json({ limit: UPLOAD_BODY_LIMIT, type: ['application/json', 'application/*+json'] });
+  return (req, res, next) => {
+    if (req.headers['x-api-key'] === undefined && req.headers.authorization === undefined) return next();
+    parse(req, res, next);
+  };
 }
 
 /** The request's own origin (the base of the poster's QR when PUBLIC_BASE_URL is unset). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { DEVICE_CREDENTIAL_HEADER, DEVICE_KEY_ID_PATTERN, DEVICE_SECRET_PATTERN, DEVICE_WITNESS_HEADER, type ManualClock } from '@vend/protocol';
-import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, call, startTestServer, type TestServer, suiteServer } from '../../testing/harness.ts';
 import {
   ADMIN,
   ALICE,
@@ -37,13 +37,8 @@ async function fleetEntry(t: TestServer, serial: string) {
 }
 
 describe.each(DIALECTS)('device credentials on %s', (dialect) => {
-  let t: TestServer;
-  let clock: ManualClock;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-    clock = t.clock as ManualClock;
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
+  const clock = t.clock;
   const db = () => t.ctx.database.db;
 
   it('enrolment answers {keyId, deviceKey, machineCode} once; only a salted SHA-256 of the secret is stored', async () => {
@@ -276,11 +271,7 @@ describe.each(DIALECTS)('device credentials on %s', (dialect) => {
 });
 
 describe.each(DIALECTS)('credential fleet view on %s', (dialect) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
 
   it('has every field of spec 2 §2.8 and counts what the shared secret still serves', async () => {
     const view = async () =>

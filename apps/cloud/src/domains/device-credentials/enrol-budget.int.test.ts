@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, suiteServer } from '../../testing/harness.ts';
 import { enrol, newDeviceId, newSerial, provision } from '../gateway/gateway.test-support.ts';
 import { ENROL_BUDGET } from './device-credentials.schemas.ts';
 
 describe.each(DIALECTS)('enrolment budget under concurrency on %s', (dialect) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
 
   it('40 concurrent attempts for one serial: exactly the budget is heard, the rest are 429', async () => {
     const serial = await provision(t, newSerial('BDG'));

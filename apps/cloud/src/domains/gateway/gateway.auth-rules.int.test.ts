@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ManualClock } from '@vend/protocol';
-import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, call, type TestServer, suiteServer } from '../../testing/harness.ts';
 import {
   ADMIN,
   ALICE,
@@ -20,13 +19,8 @@ import {
 } from './gateway.test-support.ts';
 
 describe.each(DIALECTS)('spec 2 §5 authentication rules on %s', (dialect) => {
-  let t: TestServer;
-  let clock: ManualClock;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-    clock = t.clock as ManualClock;
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
+  const clock = t.clock;
 
   it('rule 1: key verification precedes the fleet-secret check', async () => {
     const e = await enrolled(t);

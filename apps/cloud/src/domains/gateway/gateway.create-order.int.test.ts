@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { FLEET, aisleStock, expectStatus, keyHeader, enrolled, newSerial, provision, type Envelope } from './gateway.test-support.ts';
 
 interface Opened {
@@ -16,11 +16,7 @@ interface Opened {
  * dispense-decision loop would later refund.
  */
 describe.each(DIALECTS)('createOrder requestRef on %s', (dialect) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
 
   const ordersOf = async (serial: string) =>
     t.ctx.database.db

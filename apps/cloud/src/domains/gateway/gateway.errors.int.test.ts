@@ -9,7 +9,7 @@ import { closeContext, createContext, type AppContext } from '../../context.ts';
 import { seedIfEmpty } from '../../bootstrap.ts';
 import { listen, type RunningServer } from '../../server.ts';
 import { createServices } from '../../services.ts';
-import { DIALECTS, call, freshDatabase, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, call, freshDatabase, suiteServer } from '../../testing/harness.ts';
 import {
   ADMIN,
   ALICE,
@@ -29,13 +29,8 @@ import {
 } from './gateway.test-support.ts';
 
 describe.each(DIALECTS)('spec 2 §7 error table on %s', (dialect) => {
-  let t: TestServer;
-  let clock: ManualClock;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-    clock = t.clock as ManualClock;
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
+  const clock = t.clock;
 
   it.each(FLEET_LEGS)('400 missing equipmentNo on the fleet secret: %s %s', async (method, path) => {
     const r = await send(t, [method, path], FLEET);

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ManualClock, CreateOrderData } from '@vend/protocol';
+import { describe, expect, it } from 'vitest';
+import type { CreateOrderData } from '@vend/protocol';
 import { ConfigBlock, GoodsData, HeartbeatData, PendingData, ReportData } from '@vend/protocol';
-import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { ALICE, FLEET, enrolled, expectStatus, keyHeader, machineRow, newDeviceId, newSerial, provision, type Envelope } from './gateway.test-support.ts';
 
 describe.each(DIALECTS)('cabinet gateway legs on %s', (dialect) => {
-  let t: TestServer;
-  let clock: ManualClock;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-    clock = t.clock as ManualClock;
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
+  const clock = t.clock;
 
   const db = () => t.ctx.database.db;
 

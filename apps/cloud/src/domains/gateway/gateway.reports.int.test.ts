@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '@vend/protocol';
 import { DEVICE_RUNTIME_DEFAULTS } from '../device-credentials/runtime.ts';
-import { DIALECTS, call, startReplicas, startTestServer, type Replicas, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, call, startReplicas, type Replicas, type TestServer, suiteServer } from '../../testing/harness.ts';
 import { ADMIN, FLEET, arm, enrol, enrolled, expectStatus, keyHeader, newDeviceId, newSerial, provision, type Envelope } from './gateway.test-support.ts';
 
 const SEC = 1000;
@@ -18,13 +18,8 @@ async function statusRow(t: TestServer, serial: string) {
 }
 
 describe.each(DIALECTS)('heartbeat reports on %s', (dialect) => {
-  let t: TestServer;
-  let clock: ManualClock;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-    clock = t.clock as ManualClock;
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
+  const clock = t.clock;
 
   const heartbeat = (key: string, body: Record<string, unknown>) =>
     expectStatus(call(t.url, 'POST', '/cabinet/heartbeat', { headers: keyHeader(key), json: { agentVersion: '1.5.0', ...body } }), 200);
@@ -152,11 +147,7 @@ describe.each(DIALECTS)('heartbeat reports with two replicas on one %s store', (
  * dispenses stay device-key legs.
  */
 describe.each(DIALECTS)('fleet-secret reports in the gateway service on %s', (dialect) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
 
   it('settles a walk-up order of the caller’s machine and refuses local dispenses and remote drops with 401', async () => {
     const serial = await provision(t, newSerial('WLK'));

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConfigBlock } from '@vend/protocol';
-import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { ADMIN, ALICE, BOB, enrolled, expectStatus, keyHeader } from '../gateway/gateway.test-support.ts';
 
 describe.each(DIALECTS)('cabinet settings on %s', (dialect) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
 
   const db = () => t.ctx.database.db;
 

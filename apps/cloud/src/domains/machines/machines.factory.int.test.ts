@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { ADMIN, ALICE, FACTORY, expectStatus, machineRow, newSerial, provision } from '../gateway/gateway.test-support.ts';
 
 /** Spec 2 §5 rule 6: factory cabinets are never registered to an operator at the factory. */
 describe.each(DIALECTS)('registering a factory build on %s', (dialect) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
 
   const register = (machineNo: string, headers: Record<string, string> = ALICE, extra: Record<string, unknown> = {}) =>
     call(t.url, 'POST', '/api/v1/machines/register', { headers, json: { machineNo, ...extra } });

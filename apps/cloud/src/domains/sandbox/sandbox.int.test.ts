@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, call, type TestServer, suiteServer } from '../../testing/harness.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import type { ManualClock } from '@vend/protocol';
 
@@ -26,11 +26,7 @@ interface AuditEntry {
 }
 
 describe.each(DIALECTS)('sandbox core on %s', (dialect) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
 
   it('answers unknown routes with 404 in the envelope', async () => {
     const r = await call(t.url, 'GET', '/api/v1/definitely-not-here');

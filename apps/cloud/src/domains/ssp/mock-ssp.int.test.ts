@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import pino from 'pino';
-import type { ManualClock } from '@vend/protocol';
-import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, call, startTestServer, suiteServer } from '../../testing/harness.ts';
 import { HttpSupply } from './http-supply.ts';
 import { InProcessSupply } from './in-process-supply.ts';
 import { MOCK_SSP } from './mock-ssp.service.ts';
@@ -41,13 +40,8 @@ const getAdBody = (over: Record<string, unknown> = {}) => ({
 const silent = pino({ level: 'silent' });
 
 describe.each(DIALECTS)('mock SSP (%s)', (dialect) => {
-  let t: TestServer;
-  let clock: ManualClock;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-    clock = t.clock as ManualClock;
-  });
-  afterAll(async () => t.close());
+  const t = suiteServer(dialect);
+  const clock = t.clock;
   beforeEach(() => clock.set(Date.parse('2026-11-20T12:00:00Z')));
 
   const leases = () => t.ctx.database.db.selectFrom('ssp_mock_leases').selectAll().orderBy('issued_at').orderBy('lease_id').execute();
