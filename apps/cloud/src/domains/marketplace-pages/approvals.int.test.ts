@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
-import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { adLoop } from '../campaigns/campaigns.test-support.ts';
 import { advertiseQrId } from '../operator-view/qr.ts';
 import { PageClient, buyThroughPages, formFields, signInAlice } from './pages.test-support.ts';
@@ -11,14 +11,10 @@ const squash = (s: string) => s.replace(/\s+/g, ' ');
 const statusOf = (html: string) => /data-status="([a-z_]+)"/.exec(html)?.[1];
 
 describe.each(DIALECTS)('the approvals queue page (%s)', (dialect) => {
-  let t: TestServer;
+  const t = suiteServer(dialect);
   let qr: string;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
+  beforeAll(() => {
     qr = advertiseQrId(KIOSK, t.ctx.config.dataKey);
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   const purchaseIdOf = (statusPath: string) => /\/advertise\/status\/(adp_[^.]+)\./.exec(statusPath)![1]!;

@@ -6,10 +6,9 @@ import { Secret, TOTP } from 'otpauth';
 import { PNG } from 'pngjs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ManualClock } from '@vend/protocol';
 import { SANDBOX_SECRETS } from '../../config.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
-import { call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { call, suiteServer } from '../../testing/harness.ts';
 
 /**
  * The whole buyer journey in a real browser (Debian's chromium, driven by playwright-core): from the
@@ -30,7 +29,7 @@ const KIOSK = 'SBX-ALICE-0001';
 const alice = SANDBOX_CREDENTIALS.alice;
 
 describe.skipIf(!CHROMIUM)('the buyer journey in a browser', () => {
-  let t: TestServer;
+  const t = suiteServer('sqlite');
   let browser: Browser;
   /** Console errors and warnings, page errors, content-policy reports and requests to anywhere but the service. */
   const problems: string[] = [];
@@ -81,12 +80,10 @@ describe.skipIf(!CHROMIUM)('the buyer journey in a browser', () => {
 
   beforeAll(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    t = await startTestServer('sqlite');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   });
   afterAll(async () => {
     await browser?.close();
-    await t?.close();
   });
 
   it('buys from the advertise QR: brief, studio design, quote, test checkout, status pending approval', async () => {
@@ -177,7 +174,7 @@ describe.skipIf(!CHROMIUM)('the buyer journey in a browser', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Enter your verification code' }).waitFor();
     await shot(page, '07-code');
-    (t.clock as ManualClock).advance(30_000);
+    t.clock.advance(30_000);
     const code = TOTP.generate({ secret: Secret.fromBase32(alice.totpSecret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: t.clock.now() });
     await page.getByLabel('Code from your authenticator app').fill(code);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();

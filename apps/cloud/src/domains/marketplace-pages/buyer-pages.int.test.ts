@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, suiteServer } from '../../testing/harness.ts';
 import { image } from '../creatives/creatives.test-support.ts';
 import { advertiseQrId } from '../operator-view/qr.ts';
 import { PageClient, formFields } from './pages.test-support.ts';
@@ -30,16 +30,12 @@ const squash = (s: string) => s.replace(/\s+/g, ' ');
 const statusOf = (html: string) => /data-status="([a-z_]+)"/.exec(html)?.[1];
 
 describe.each(DIALECTS)('buyer pages (%s)', (dialect) => {
-  let t: TestServer;
+  const t = suiteServer(dialect);
   let advertise: string;
   let qr: string;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
+  beforeAll(() => {
     qr = advertiseQrId(KIOSK, t.ctx.config.dataKey);
     advertise = `/advertise?machine=${KIOSK}&qr=${qr}`;
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   /** A browser on the brief page of alice's kiosk. */
@@ -178,11 +174,17 @@ describe.each(DIALECTS)('buyer pages (%s)', (dialect) => {
   it('refuses a file over the image limit with its size, and answers a malformed or non-form body with a 400 page', async () => {
     const c = await onBrief();
     const big = Buffer.concat([await image('png', 1080, 1920), Buffer.alloc(10 * 1024 * 1024)]);
-    const r = await c.postMultipart('/advertise/brief', { ...hidden, qr, ...BRIEF, creativeMode: 'upload' }, { field: 'creativeFile', name: 'big.png', type: 'image/png', bytes: big });
+    const r = await c.postMultipart(
+      '/advertise/brief',
+      { ...hidden, qr, ...BRIEF, creativeMode: 'upload' },
+      { field: 'creativeFile', name: 'big.png', type: 'image/png', bytes: big },
+    );
     expect(r.status).toBe(400);
     expect(squash(r.text)).toMatch(/The file was refused: too large: 10\.\d MB, at most 10 MB/);
     const csrf = c.csrf();
-    const broken = await c.request('POST', '/advertise/brief', `--x\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${csrf}\r\n--x`, { 'content-type': 'multipart/form-data; boundary=x' });
+    const broken = await c.request('POST', '/advertise/brief', `--x\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${csrf}\r\n--x`, {
+      'content-type': 'multipart/form-data; boundary=x',
+    });
     expect(broken.status).toBe(400);
     expect(broken.headers.get('content-type')).toContain('text/html');
     expect(squash(broken.text)).toContain('The form body is malformed');

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { STYLESHEET_PATH } from '../../http/html.ts';
-import { DIALECTS, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, suiteServer } from '../../testing/harness.ts';
 import { PageClient, aliceCode } from './pages.test-support.ts';
 
 const alice = SANDBOX_CREDENTIALS.alice;
 
 describe.each(DIALECTS)('operator sign-in pages (%s)', (dialect) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(dialect);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = suiteServer(dialect);
 
   it('sends the page security headers and the stylesheet it links', async () => {
     const c = new PageClient(t.url);
