@@ -60,7 +60,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(paymentsWebhookRoutes(services.routes, services.payments));
   app.use(adPaymentsWebhookRoutes(services.routes, services.adPurchases));
   // The buyer and approval pages read their own forms (the creative upload is multipart/form-data).
-  app.use(marketplacePagesRoutes({ ...services, config: ctx.config, logger: ctx.logger, market: services.marketplace }));
+  app.use(marketplacePagesRoutes({ ...services, config: ctx.config, logger: ctx.logger, rateLimiter: ctx.rateLimiter, market: services.marketplace }));
   // Creative and screensaver uploads carry their media as base64 (a 60 MB video is 80 MB of JSON).
   app.use(['/api/v1/campaigns/:id/creative/upload', '/api/v1/screensavers', '/api/v1/marketplace/drafts/upload'], uploadJsonParser());
   app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));

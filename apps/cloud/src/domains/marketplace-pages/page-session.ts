@@ -1,6 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Config } from '../../config.ts';
+import { AppError } from '../../http/errors.ts';
+import type { RateLimiter } from '../../http/rate-limit.ts';
 import type { Authenticator, Principal } from '../../http/principal.ts';
 
 /**
@@ -45,6 +47,8 @@ export interface CookieOptions {
 export interface PageSessionDeps {
   config: Pick<Config, 'mode' | 'dataKey'>;
   auth: Authenticator;
+  /** The signed-in operator's hourly budget: the same counter as the session token's API calls. */
+  rateLimiter: Pick<RateLimiter, 'consume'>;
 }
 
 /** The pages' cookies, CSRF tokens and signed-in operator. */
@@ -79,12 +83,20 @@ export class PageSession {
     return readCookies(req).get(SESSION_COOKIE) ?? null;
   }
 
-  /** The operator signed in on this browser: a live sign-in session (never an API key or OAuth token), else null. */
+  /**
+   * The operator signed in on this browser: a live sign-in session (never an API key or OAuth token), else
+   * null. Each call spends one request of the session's hourly budget — the counter its API calls share
+   * (429 over budget).
+   */
   async principal(req: Request): Promise<Principal | null> {
     const token = this.sessionToken(req);
     if (!token) return null;
     const p = await this.deps.auth.fromBearer(token);
-    return p && p.authMethod === 'session' ? p : null;
+    if (!p || p.authMethod !== 'session') return null;
+    if (!(await this.deps.rateLimiter.consume(`${p.authMethod}:${p.credentialId}`, p.rateLimit))) {
+      throw new AppError('rate_limited', undefined, { headers: { 'Retry-After': '3600' } });
+    }
+    return p;
   }
 
   private mac(csrfCookie: string, session: string | null): string {

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import { stylesheetRouter } from '../../http/html.ts';
 import type { Authenticator } from '../../http/principal.ts';
+import type { RateLimiter } from '../../http/rate-limit.ts';
 import type { SignInService } from '../auth/signin.service.ts';
 import type { MarketplaceService } from '../ad-purchases/marketplace.service.ts';
 import type { TestProcessor } from '../ad-purchases/test-processor.ts';
@@ -19,6 +20,7 @@ export interface MarketplacePagesDeps {
   logger: Logger;
   /** Resolves the session cookie to the signed-in operator. */
   auth: Authenticator;
+  rateLimiter: Pick<RateLimiter, 'consume'>;
   signIn: SignInService;
   market: MarketplaceService;
   /** Paid purchases and the operators' decisions (the approvals queue). */
@@ -36,7 +38,7 @@ export interface MarketplacePagesDeps {
  */
 export function marketplacePagesRoutes(deps: MarketplacePagesDeps): Router {
   const r = Router();
-  const session = new PageSession({ config: deps.config, auth: deps.auth });
+  const session = new PageSession({ config: deps.config, auth: deps.auth, rateLimiter: deps.rateLimiter });
   r.use(stylesheetRouter());
   r.use(signInRoutes(deps.signIn, session));
   r.use(approvalsRoutes(deps.adPurchases, session));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { STYLESHEET_PATH } from '../../http/html.ts';
-import { DIALECTS, suiteServer } from '../../testing/harness.ts';
-import { PageClient, aliceCode } from './pages.test-support.ts';
+import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
+import { PageClient, aliceCode, signInAlice } from './pages.test-support.ts';
 
 const alice = SANDBOX_CREDENTIALS.alice;
 
@@ -91,5 +91,23 @@ describe.each(DIALECTS)('operator sign-in pages (%s)', (dialect) => {
     await c.get('/advertise/signin');
     const step1 = await c.post('/advertise/signin', { email: alice.email, password: alice.password, next: '//evil.example/x' });
     expect(step1.location).toBe('/advertise/signin/code?next=%2Fadvertise%2Fapprovals');
+  });
+});
+
+describe.each(DIALECTS)('a page session’s hourly budget (%s)', (dialect) => {
+  const t = suiteServer(dialect, { env: { RATE_LIMIT_PER_HOUR: '3' } });
+
+  it('is the session token’s own: its API calls and its pages count together, then a 429 page with Retry-After', async () => {
+    const c = new PageClient(t.url);
+    await signInAlice(c, t.clock);
+    expect((await c.get('/advertise/approvals')).status).toBe(200);
+    const me = await call(t.url, 'GET', '/api/v1/auth/me', { headers: { authorization: `Bearer ${c.cookies.get('vend_session')!}` } });
+    expect(me.status).toBe(200);
+    expect((await c.get('/advertise/approvals')).status).toBe(200);
+    const over = await c.get('/advertise/approvals');
+    expect(over.status).toBe(429);
+    expect(over.headers.get('retry-after')).toBe('3600');
+    expect(over.headers.get('content-type')).toContain('text/html');
+    expect(over.text).toContain('Too many attempts');
   });
 });
