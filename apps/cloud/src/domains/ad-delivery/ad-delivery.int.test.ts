@@ -16,6 +16,7 @@ import {
   savePlays,
 } from '../campaigns/campaigns.test-support.ts';
 import { screenBody } from '../machines/screen.test-support.ts';
+import { mp4 } from '../creatives/creatives.test-support.ts';
 
 const DAY = 86_400_000;
 
@@ -88,6 +89,17 @@ describe.each(DIALECTS)('the attract loop and proof of play on %s', (dialect) =>
     const pool = newSerial('POOL');
     await expectStatus(call(t.url, 'POST', '/apk/getEquipment', { headers: FLEET, json: { machineNo: pool } }), 200);
     expect((await adLoop(t, pool)).every((e) => e.source === 'house')).toBe(true);
+  });
+
+  it("a video longer than a screen's slot is left out of that screen's loop, shown where it fits", async () => {
+    const short = await aliceMachine(t, screenBody({ loop: { slots: 8, slotSeconds: 10 } }));
+    const standard = await aliceMachine(t);
+    const c = await createCampaign(t, { targetMachines: [short, standard] });
+    const video = { contentType: 'video/mp4', dataBase64: mp4({ width: 1080, height: 1920, durationMs: 14_000 }).toString('base64') };
+    await expectStatus(call(t.url, 'POST', `/api/v1/campaigns/${c.id}/creative/upload`, { headers: ALICE, json: video }), 200);
+    await expectStatus(call(t.url, 'POST', `/api/v1/campaigns/${c.id}/activate`, { headers: ALICE }), 200);
+    expect((await adLoop(t, standard)).filter((e) => e.campaignId === c.id)).toEqual([expect.objectContaining({ source: 'direct-sold' })]);
+    expect((await adLoop(t, short)).some((e) => e.campaignId === c.id)).toBe(false);
   });
 
   it("approved screensavers take a slot each after the campaigns; pending and retired ones don't", async () => {

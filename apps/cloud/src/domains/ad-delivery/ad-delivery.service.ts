@@ -14,6 +14,8 @@ import { completeLoop, fillWanted, planSold, type DirectCampaign, type Fill, typ
 import { parsePlayedAt } from './played-at.ts';
 
 const DAY = 86_400_000;
+/** How much longer than its slot a video may run (spec 1 §8: a 15 s slot takes videos up to 16 s). */
+const SLOT_TOLERANCE_S = 1;
 /** A leased fill is reused while it stays good for at least one more loop. */
 const FILL_REUSE_MARGIN_MS = 5 * 60_000;
 export const HOUSE_HEAD = 'Advertise on this screen — scan the code to book a slot';
@@ -66,9 +68,11 @@ export class AdDeliveryService {
       );
       const mine = approved.filter((s) => s.machines_json === null || parseJson<string[]>(s.machines_json)!.includes(caller.machineNo));
       const creatives = new Map((await repos.creatives.byIds([...live.map((c) => c.creative_id!), ...mine.map((s) => s.creative_id)])).map((c) => [c.id, c]));
+      // A video longer than this screen's slot (with the upload rule's 1 s of tolerance) would be cut off: not shown here.
+      const fits = (cr: CreativeRow) => cr.duration_ms === null || cr.duration_ms <= (slotSeconds + SLOT_TOLERANCE_S) * 1000;
       direct = live.flatMap((c) => {
         const cr = creatives.get(c.creative_id!);
-        if (!cr) return [];
+        if (!cr || !fits(cr)) return [];
         const start = c.flight_start ?? c.activated_at ?? now;
         return [
           {
@@ -85,7 +89,7 @@ export class AdDeliveryService {
       });
       savers = mine.flatMap((s) => {
         const cr = creatives.get(s.creative_id);
-        return cr ? [{ id: s.id, url: this.deps.creativeUrl(cr), head: s.name, type: kindOf(cr), mediaType: cr.media_type }] : [];
+        return cr && fits(cr) ? [{ id: s.id, url: this.deps.creativeUrl(cr), head: s.name, type: kindOf(cr), mediaType: cr.media_type }] : [];
       });
     }
 
