@@ -27,6 +27,12 @@ export interface CreativesDeps {
 
 /** House posters kept rendered (one per machine and base address); the least recently used is dropped first. */
 export const POSTER_CACHE_ENTRIES = 128;
+/**
+ * House-poster renders waiting at most (one runs at a time). Without PUBLIC_BASE_URL a poster's QR
+ * follows the request's Host, so a caller varying it could make every request a fresh render (~0.3 s
+ * of CPU); past this queue such requests answer 503 with Retry-After instead of taking the CPU.
+ */
+export const POSTER_RENDER_QUEUE = 8;
 /** Side of the QR on the house poster, in pixels. */
 const HOUSE_QR_SIZE = 720;
 /** A machine code (spec 1 §8): what a poster address may name. */
@@ -68,6 +74,9 @@ export class CreativesService {
   readonly #posters = new PosterRenderer();
   /** Rendered house posters by the address their QR encodes (in-flight renders included: one render per key). */
   readonly #houseCache = new Map<string, Promise<Buffer>>();
+  /** The last house-poster render queued: renders run one after another. */
+  #renderTail: Promise<unknown> = Promise.resolve();
+  #renderQueue = 0;
 
   constructor(private readonly deps: CreativesDeps) {}
 
@@ -186,7 +195,13 @@ export class CreativesService {
       this.#houseCache.set(address, cached);
       return cached;
     }
-    const render = (async () => this.#posters.housePoster({ machineNo: no, qrPng: await qrPng(address, HOUSE_QR_SIZE), qrSize: HOUSE_QR_SIZE, address }))();
+    if (this.#renderQueue >= POSTER_RENDER_QUEUE) {
+      throw new AppError('unavailable', 'House posters are being drawn; try again in a few seconds', { headers: { 'Retry-After': '5' } });
+    }
+    this.#renderQueue++;
+    const draw = async () => this.#posters.housePoster({ machineNo: no, qrPng: await qrPng(address, HOUSE_QR_SIZE), qrSize: HOUSE_QR_SIZE, address });
+    const render = this.#renderTail.then(draw, draw).finally(() => this.#renderQueue--);
+    this.#renderTail = render.catch(() => undefined);
     this.#houseCache.set(address, render);
     render.catch(() => this.#houseCache.delete(address)); // a failed render is not kept
     while (this.#houseCache.size > (this.deps.posterCacheEntries ?? POSTER_CACHE_ENTRIES)) this.#houseCache.delete(this.#houseCache.keys().next().value!);

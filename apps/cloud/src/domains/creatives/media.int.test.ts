@@ -13,7 +13,8 @@ import { errorHandler, notFoundHandler } from '../../http/error-middleware.ts';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
 import { advertiseQrId } from '../operator-view/qr.ts';
 import { CreativesRepo } from './creatives.repo.ts';
-import { CreativesService } from './creatives.service.ts';
+import { CreativesService, POSTER_RENDER_QUEUE } from './creatives.service.ts';
+import type { AppError } from '../../http/errors.ts';
 import { image, mp4, noisyPng } from './creatives.test-support.ts';
 import { MEDIA_CACHE_CONTROL, POSTER_CACHE_CONTROL, mediaRoutes, uploadJsonParser } from './media.routes.ts';
 import { MediaStore } from './media-store.ts';
@@ -192,6 +193,25 @@ describe.each(DIALECTS)('media and house posters on %s', (dialect) => {
     const b2 = await small.housePoster(MACHINE, 'http://b.example');
     expect(b2).not.toBe(b);
     expect(b2.equals(b)).toBe(true);
+  });
+
+  it('draws house posters one at a time; past a short queue, fresh renders answer 503 with Retry-After', async () => {
+    const fresh = new CreativesService({
+      store: t.services.store,
+      clock: t.clock,
+      media: new MediaStore(path.join(t.ctx.config.dataDir, 'media')),
+      studio: null,
+      config: { ...t.ctx.config, publicBaseUrl: undefined },
+    });
+    const n = POSTER_RENDER_QUEUE + 4;
+    const all = await Promise.allSettled(Array.from({ length: n }, (_, i) => fresh.housePoster(MACHINE, `http://host-${i}.example`)));
+    const drawn = all.filter((r) => r.status === 'fulfilled');
+    const refused = all.flatMap((r) => (r.status === 'rejected' ? [r.reason as AppError] : []));
+    expect(drawn).toHaveLength(POSTER_RENDER_QUEUE);
+    expect(refused.map((e) => [e.status, e.options.headers?.['Retry-After']])).toEqual(Array(n - POSTER_RENDER_QUEUE).fill([503, '5']));
+    // Once the queue drains, a new one is drawn; a cached one never waits.
+    expect((await fresh.housePoster(MACHINE, 'http://later.example')).length).toBeGreaterThan(0);
+    expect(await fresh.housePoster(MACHINE, 'http://host-0.example')).toBe((drawn[0] as PromiseFulfilledResult<Buffer>).value);
   });
 
   it('answers 404 in the envelope for an unknown or malformed machine code', async () => {

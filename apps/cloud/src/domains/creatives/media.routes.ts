@@ -101,7 +101,7 @@ export function mediaRoutes({ docs }: RouteKit, creatives: CreativesService): Ro
       params: PosterParams,
       envelope: false,
       contentType: 'image/png',
-      errors: [404],
+      errors: [404, 503],
     },
     [],
     async ({ params }, req, res) => {
