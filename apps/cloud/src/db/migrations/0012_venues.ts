@@ -16,4 +16,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('venue_moves_venue').on('venue_moves').columns(['venue_id']).execute();
   await db.schema.createIndex('venues_operator').on('venues').columns(['operator_id', 'created_at']).execute();
 }
-

@@ -7,20 +7,24 @@ import { mintKey, snapshot } from '../machines/machines.factories.ts';
 import { admin, alice, bob, machinesApi } from '../machines/machines.test-support.ts';
 import type { Venue } from './venues.schemas.ts';
 
+type VenuePage = { page: number; size: number; total: number; records: Venue[] };
+
 const DAY = 86_400_000;
 const ts = (ms: number) => formatTimestamp(ms)!;
 
 describe.each(DIALECTS)('venues and host commission on %s', (dialect) => {
   const t = suiteServer(dialect);
   const { db, api, register, patch, expectRefused } = machinesApi(() => t);
-  const venues = (method: string, path: string, headers: Record<string, string>, json?: unknown, query?: Record<string, string>) =>
-    api<Venue>(method, `/api/v1/crm/venues${path}`, headers, json, query);
-  const create = async (body: Record<string, unknown>, headers = alice) => {
+  type H = Record<string, string>;
+  const venues = <T = Venue>(method: string, path: string, headers: H, json?: unknown, query?: Record<string, string>) =>
+    api<T>(method, `/api/v1/crm/venues${path}`, headers, json, query);
+  const list = (headers: H, query: Record<string, string>) => venues<VenuePage>('GET', '', headers, undefined, query);
+  const create = async (body: Record<string, unknown>, headers: H = alice) => {
     const r = await venues('POST', '', headers, { name: 'Corner Deli', revShareBps: 1500, ...body });
     expect(r.status, r.text).toBe(200);
     return r.body.data;
   };
-  const read = async (id: string, headers = alice) => {
+  const read = async (id: string, headers: H = alice) => {
     const r = await venues('GET', `/${id}`, headers);
     expect(r.status, r.text).toBe(200);
     return r.body.data;
@@ -47,8 +51,7 @@ describe.each(DIALECTS)('venues and host commission on %s', (dialect) => {
       })
       .execute();
   };
-  const state = async () =>
-    JSON.stringify([await snapshot(db()), await db().selectFrom('venues').selectAll().orderBy('id').execute()]);
+  const state = async () => JSON.stringify([await snapshot(db()), await db().selectFrom('venues').selectAll().orderBy('id').execute()]);
   const audit = (resource: string) =>
     db()
       .selectFrom('audit_log')
@@ -63,7 +66,12 @@ describe.each(DIALECTS)('venues and host commission on %s', (dialect) => {
     t.clock.advance(1000);
     const [m1, m2] = [await register(alice), await register(alice)];
     const now = t.clock.now();
-    const v = await create({ address: '1 Main St', machineNos: [m2.machineNo, m1.machineNo, m1.machineNo], kioskMachineNo: m1.machineNo, deploymentDate: '2026-11-01' });
+    const v = await create({
+      address: '1 Main St',
+      machineNos: [m2.machineNo, m1.machineNo, m1.machineNo],
+      kioskMachineNo: m1.machineNo,
+      deploymentDate: '2026-11-01',
+    });
     expect(v).toMatchObject({
       name: 'Corner Deli',
       address: '1 Main St',
@@ -74,7 +82,9 @@ describe.each(DIALECTS)('venues and host commission on %s', (dialect) => {
       createdAt: ts(now),
     });
     expect(v.machines).toEqual(
-      [m1, m2].map((m) => ({ machineNo: m.machineNo, attachedAt: ts(now), commissionFrom: ts(now), commissionRule: 'move' })).sort((a, b) => a.machineNo.localeCompare(b.machineNo)),
+      [m1, m2]
+        .map((m) => ({ machineNo: m.machineNo, attachedAt: ts(now), commissionFrom: ts(now), commissionRule: 'move' }))
+        .sort((a, b) => a.machineNo.localeCompare(b.machineNo)),
     );
     expect(v.stints.every((s) => s.until === null)).toBe(true);
     expect(v).not.toHaveProperty('operatorEmail');
@@ -84,10 +94,10 @@ describe.each(DIALECTS)('venues and host commission on %s', (dialect) => {
     expect(await audit(`venue:${v.id}`)).toEqual(['venues.create']);
     expect(await audit(`machine:${m1.machineNo}`)).toEqual(['machines.register', 'venues.attach']);
 
-    const page = await venues('GET', '', alice, undefined, { page: '1', size: '100' });
+    const page = await list(alice, { page: '1', size: '100' });
     expect(page.status).toBe(200);
     expect(page.body.data.records.map((r: Venue) => r.id)).toContain(v.id);
-    const one = await venues('GET', '', alice, undefined, { size: '1' });
+    const one = await list(alice, { size: '1' });
     expect(one.body.data).toMatchObject({ page: 1, size: 1, total: page.body.data.total });
     expect(one.body.data.records).toHaveLength(1);
     const adminRead = await read(v.id, admin);
@@ -105,9 +115,14 @@ describe.each(DIALECTS)('venues and host commission on %s', (dialect) => {
     expectRefused(await venues('POST', '', alice, { name: 'X', revShareBps: 12.5 }), 422, /revShareBps/);
     expectRefused(await venues('POST', '', alice, { name: 'X', revShareBps: '1500' }), 422, /revShareBps/);
     expectRefused(await venues('POST', '', alice, { name: 'X', revShareBps: 1, machineNos: m.machineNo }), 422, /machineNos/);
-    for (const d of ['2026-02-30', '2026-1-01', '1969-12-31', 'yesterday']) expectRefused(await venues('POST', '', alice, { name: 'X', revShareBps: 1, deploymentDate: d }), 400, /deploymentDate/);
+    for (const d of ['2026-02-30', '2026-1-01', '1969-12-31', 'yesterday'])
+      expectRefused(await venues('POST', '', alice, { name: 'X', revShareBps: 1, deploymentDate: d }), 400, /deploymentDate/);
     expectRefused(await venues('POST', '', alice, { name: 'X', revShareBps: 1, owner: 'me' }), 400, /owner/);
-    expectRefused(await venues('POST', '', alice, { name: 'X', revShareBps: 1, machineNos: [m.machineNo], kioskMachineNo: theirs.machineNo }), 400, /kioskMachineNo .* is not one of machineNos/);
+    expectRefused(
+      await venues('POST', '', alice, { name: 'X', revShareBps: 1, machineNos: [m.machineNo], kioskMachineNo: theirs.machineNo }),
+      400,
+      /kioskMachineNo .* is not one of machineNos/,
+    );
     expectRefused(await venues('POST', '', alice, { name: 'X', revShareBps: 1, kioskMachineNo: m.machineNo }), 400, /kioskMachineNo/);
     const r = await venues('POST', '', alice, { name: 'X', revShareBps: 1, machineNos: [m.machineNo, theirs.machineNo, 'NOPE-0001'] });
     expectRefused(r, 400, new RegExp(`machineNos.*${theirs.machineNo}`));
@@ -125,7 +140,7 @@ describe.each(DIALECTS)('venues and host commission on %s', (dialect) => {
     expectRefused(await venues('GET', `/${v.id}`, bob), 404, /Venue not found/);
     expectRefused(await venues('PATCH', `/${v.id}`, bob, { name: 'Mine' }), 404, /Venue not found/);
     expectRefused(await venues('GET', '/ven_missing', alice), 404);
-    expect((await venues('GET', '', bob, undefined, { size: '100' })).body.data.records.map((x: Venue) => x.id)).not.toContain(v.id);
+    expect((await list(bob, { size: '100' })).body.data.records.map((x: Venue) => x.id)).not.toContain(v.id);
     expectRefused(await venues('PATCH', `/${v.id}`, alice, {}), 400, /at least one field/);
     expectRefused(await venues('PATCH', `/${v.id}`, alice, { machineNos: [] }), 400, /kioskMachineNo .* is not one of machineNos/);
     expectRefused(await venues('PATCH', `/${v.id}`, alice, { revShareBps: 20000, name: 'ok' }), 400, /revShareBps/);
@@ -145,7 +160,9 @@ describe.each(DIALECTS)('venues and host commission on %s', (dialect) => {
     const r = await patch(m.machineNo, alice, { venueId: v.id });
     expect(r.status, r.text).toBe(200);
     expect(r.body.data.venueId).toBe(v.id);
-    expect((await read(v.id)).machines).toEqual([{ machineNo: m.machineNo, attachedAt: ts(t.clock.now()), commissionFrom: ts(t.clock.now()), commissionRule: 'move' }]);
+    expect((await read(v.id)).machines).toEqual([
+      { machineNo: m.machineNo, attachedAt: ts(t.clock.now()), commissionFrom: ts(t.clock.now()), commissionRule: 'move' },
+    ]);
     // another operator's venue is refused as before
     const bobs = await create({ name: 'Bob venue' }, bob);
     expectRefused(await patch(m.machineNo, alice, { venueId: bobs.id }), 400, /does not name a venue/);
@@ -172,7 +189,11 @@ describe.each(DIALECTS)('venues and host commission on %s', (dialect) => {
     const noDate = await create({ machineNos: [b.machineNo] });
     expect(noDate.machines).toEqual([{ machineNo: b.machineNo, attachedAt: ts(now), commissionFrom: ts(firstSale), commissionRule: 'firstSale' }]);
     // a PATCH naming it follows the same rule, with the deployment date it sets
-    const patched = await venues('PATCH', `/${noDate.id}`, alice, { machineNos: [b.machineNo, zoned.machineNo], kioskMachineNo: zoned.machineNo, deploymentDate: '2026-11-10' });
+    const patched = await venues('PATCH', `/${noDate.id}`, alice, {
+      machineNos: [b.machineNo, zoned.machineNo],
+      kioskMachineNo: zoned.machineNo,
+      deploymentDate: '2026-11-10',
+    });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.body.data.machines).toEqual(
       [
@@ -203,14 +224,18 @@ describe.each(DIALECTS)('venues and host commission on %s', (dialect) => {
     const d = await venues('PATCH', `/${second.id}`, alice, { machineNos: [] });
     expect(d.status, d.text).toBe(200);
     expect(d.body.data.machines).toEqual([]);
-    expect(d.body.data.stints).toEqual([{ machineNo: m.machineNo, attachedAt: ts(movedAt), commissionFrom: ts(movedAt), commissionRule: 'move', until: ts(detachedAt) }]);
+    expect(d.body.data.stints).toEqual([
+      { machineNo: m.machineNo, attachedAt: ts(movedAt), commissionFrom: ts(movedAt), commissionRule: 'move', until: ts(detachedAt) },
+    ]);
     expect((await api('GET', `/api/v1/machines/${m.machineNo}`, alice)).body.data.venueId).toBeNull();
     expect(await audit(`machine:${m.machineNo}`)).toEqual(['machines.register', 'venues.attach', 'venues.attach', 'venues.detach']);
 
     // named again with a deployment date before it left: accrues from when it left, not earlier
     t.clock.advance(DAY);
     const third = await create({ name: 'Third', machineNos: [m.machineNo], deploymentDate: '2026-01-01' });
-    expect(third.machines).toEqual([{ machineNo: m.machineNo, attachedAt: ts(t.clock.now()), commissionFrom: ts(detachedAt), commissionRule: 'deploymentDate' }]);
+    expect(third.machines).toEqual([
+      { machineNo: m.machineNo, attachedAt: ts(t.clock.now()), commissionFrom: ts(detachedAt), commissionRule: 'deploymentDate' },
+    ]);
 
     // PATCH machine venueId null detaches too
     t.clock.advance(1000);

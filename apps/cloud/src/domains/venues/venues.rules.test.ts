@@ -54,7 +54,12 @@ describe('stintsOf', () => {
   });
 
   it('a move opens a stay, the next move or a detach closes it', () => {
-    const s = stintsOf([mv('3', 'M1', null, 30), mv('1', 'M1', 'A', 10), mv('2', 'M1', 'B', 20), mv('4', 'M2', 'A', 15, { accruesFrom: 1, rule: 'firstSale' })]);
+    const s = stintsOf([
+      mv('3', 'M1', null, 30),
+      mv('1', 'M1', 'A', 10),
+      mv('2', 'M1', 'B', 20),
+      mv('4', 'M2', 'A', 15, { accruesFrom: 1, rule: 'firstSale' }),
+    ]);
     expect(s).toEqual([
       { venueId: 'A', machineNo: 'M1', attachedAt: 10, commissionFrom: 10, commissionRule: 'move', until: 20 },
       { venueId: 'A', machineNo: 'M2', attachedAt: 15, commissionFrom: 1, commissionRule: 'firstSale', until: null },

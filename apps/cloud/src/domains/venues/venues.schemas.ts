@@ -11,9 +11,7 @@ const name = safeString({ trim: true }).min(1, 'must not be empty').max(200, 'mu
 const address = safeString({ trim: true }).min(1, 'must not be empty').max(500, 'must be at most 500 characters');
 const machineNos = z.array(MachineNo).max(500, 'at most 500 machines');
 const revShareBps = z.number().int('must be an integer number of basis points').min(0, 'must be 0–10000').max(10000, 'must be 0–10000');
-const deploymentDate = z.iso
-  .date('must be a date YYYY-MM-DD')
-  .refine((d) => parseWallClock(`${d} 00:00:00`) !== null, 'must be a date from 1970-01-01 on');
+const deploymentDate = z.iso.date('must be a date YYYY-MM-DD').refine((d) => parseWallClock(`${d} 00:00:00`) !== null, 'must be a date from 1970-01-01 on');
 
 export const CreateVenueBody = z.strictObject({
   name,

@@ -55,7 +55,8 @@ export class VenuesService {
 
   /** Only sent fields change; `machineNos` is the whole new list (left-out machines are detached). */
   async update(p: Principal, id: string, body: PatchVenueBody): Promise<Venue> {
-    if (!PATCH_FIELDS.some((f) => body[f] !== undefined)) throw badRequest(undefined, [{ path: '', message: `send at least one field to change: ${PATCH_FIELDS.join(', ')}` }]);
+    if (!PATCH_FIELDS.some((f) => body[f] !== undefined))
+      throw badRequest(undefined, [{ path: '', message: `send at least one field to change: ${PATCH_FIELDS.join(', ')}` }]);
     const now = this.deps.clock.now();
     await this.deps.store.transaction(async (tx) => {
       const v = await tx.venues.lock(id);
@@ -173,6 +174,7 @@ async function lockOwned(tx: Repos, operatorId: string, machineNos: readonly str
     if (!m || m.operator_id !== operatorId) others.push(no);
     else out.push(m);
   }
-  if (others.length > 0) throw badRequest(undefined, [{ path: 'machineNos', message: `not machines of this venue's operator: ${others.slice(0, 20).join(', ')}` }]);
+  if (others.length > 0)
+    throw badRequest(undefined, [{ path: 'machineNos', message: `not machines of this venue's operator: ${others.slice(0, 20).join(', ')}` }]);
   return out;
 }
