@@ -201,6 +201,9 @@ describe.each(DIALECTS)('venues and host commission on %s', (dialect) => {
         { machineNo: zoned.machineNo, attachedAt: ts(now), commissionFrom: ts(Date.parse('2026-11-10T05:00:00Z')), commissionRule: 'deploymentDate' },
       ].sort((x, y) => x.machineNo.localeCompare(y.machineNo)),
     );
+    // a later deploymentDate does not re-date machines already there (the history is append-only)
+    const redated = await venues('PATCH', `/${noDate.id}`, alice, { deploymentDate: '2026-11-12' });
+    expect(redated.body.data).toMatchObject({ deploymentDate: '2026-11-12', machines: patched.body.data.machines });
     expect(await audit(`machine:${zoned.machineNo}`)).toEqual(['machines.register', 'machines.update', 'venues.attach']);
   });
 
