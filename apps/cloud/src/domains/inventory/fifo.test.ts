@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allocateFifo } from './fifo.ts';
+import { fifoDocSteps } from './fifo-doc.test-support.ts';
 
 const L = (id: string, qtyRemaining: number, unitCostCents: number) => ({ id, qtyRemaining, unitCostCents });
 
@@ -45,6 +46,28 @@ describe('allocateFifo', () => {
       expect(r.draws.reduce((n, d) => n + d.qty, 0) + r.uncovered).toBe(q);
       for (const d of r.draws) expect(d.qty).toBeLessThanOrEqual(layers.find((l) => l.id === d.lotId)!.qtyRemaining);
       expect(r.costCents).toBe(r.draws.reduce((n, d) => n + d.costCents, 0));
+    }
+  });
+});
+
+describe('the hand-worked example of docs/fifo.md', () => {
+  it('allocating each sale over the layers reproduces every step: the cost and the layer table after it', () => {
+    const steps = fifoDocSteps();
+    expect(steps.length).toBeGreaterThanOrEqual(5);
+    const layers: { id: string; po: string; sku: string; unitCostCents: number; received: number; qtyRemaining: number }[] = [];
+    for (const step of steps) {
+      if (step.kind === 'receive') {
+        for (const l of step.lines)
+          layers.push({ id: `${step.po}/${l.sku}`, po: step.po, sku: l.sku, unitCostCents: Math.round(l.unitCostUsd * 100), received: l.qty, qtyRemaining: l.qty });
+      } else {
+        const r = allocateFifo(
+          layers.filter((l) => l.sku === step.sku),
+          step.qty,
+        );
+        expect(r.costCents).toBe(step.costCents);
+        for (const d of r.draws) layers.find((l) => l.id === d.lotId)!.qtyRemaining -= d.qty;
+      }
+      expect(layers.map((l) => ({ po: l.po, sku: l.sku, unitCostCents: l.unitCostCents, received: l.received, remaining: l.qtyRemaining }))).toEqual(step.layers);
     }
   });
 });
