@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { ALICE, BOB, FLEET, expectStatus, newSerial } from '../gateway/gateway.test-support.ts';
+import { sendWebhook, terminalOf } from '../payments/operator-core.test-support.ts';
 import { fifoDocSteps } from './fifo-doc.test-support.ts';
 import type { Lot, PurchaseOrder } from './inventory.schemas.ts';
 
@@ -176,5 +177,28 @@ describe.each(DIALECTS)('purchase orders and FIFO cost on %s', (dialect) => {
     const byLot = new Map<string, number>();
     for (const r of perLot) byLot.set(r.lot_id, (byLot.get(r.lot_id) ?? 0) + r.qty);
     expect([...byLot.values()].sort()).toEqual([2, 3]);
+  });
+
+  it('a cashless capture (the payment webhook, another sale path) draws FIFO cost; its refund returns nothing to the layers', async () => {
+    const bar = freshSku('BAR');
+    const m = await db().selectFrom('machines').select('id').where('machine_no', '=', 'SBX-ALICE-0001').executeTakeFirstOrThrow();
+    await db().updateTable('aisles').set({ sku: bar }).where('machine_id', '=', m.id).where('aisle_no', '=', 3).execute();
+    await expectStatus(receive(ALICE, po(`PO-REFUND-${dialect}`, [{ sku: bar, qty: 5, unitCostUsd: 0.6 }])), 200);
+    const paymentId = `pay_fifo_${dialect}_${skuCounter}`;
+    const terminalId = await terminalOf(t, 'SBX-ALICE-0001');
+    const cap = await sendWebhook(t, {
+      id: `evt_cap_${paymentId}`,
+      type: 'payment.captured',
+      data: { paymentId, terminalId, amountCents: 300, cardBrand: 'visa', last4: '4242', aisleNo: 3, quantity: 2 },
+    });
+    expect(cap.status).toBe(200);
+    const orderNumber = (cap.body.data as { orderNumber: string }).orderNumber;
+    expect(await costOf(orderNumber)).toMatchObject({ qty: 2, cents: 120 });
+    const refund = await sendWebhook(t, { id: `evt_ref_${paymentId}`, type: 'payment.refunded', data: { paymentId } });
+    expect(refund.status).toBe(200);
+    expect((await db().selectFrom('orders').select('pay_status').where('order_number', '=', orderNumber).executeTakeFirstOrThrow()).pay_status).toBe('refunded');
+    // the goods left the cabinet: the cost stays recorded and the layer stays drawn
+    expect(await costOf(orderNumber)).toMatchObject({ qty: 2, cents: 120 });
+    expect((await lotsOf(ALICE, bar)).map((l) => l.qtyRemaining)).toEqual([3]);
   });
 });
