@@ -21,7 +21,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('purchase_orders_operator_ref').unique().on('purchase_orders').columns(['operator_id', 'po_ref']).execute();
 
   await db.schema.alterTable('lots').addColumn('purchase_order_id', 'text').execute();
-  await db.schema.alterTable('lots').addColumn('line_no', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('lots')
+    .addColumn('line_no', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   await db.schema
     .createTable('lot_consumptions')

@@ -25,7 +25,10 @@ export function fifoDocSteps(): DocStep[] {
     const layers = rest
       .filter((l) => /^\| PO-/.test(l))
       .map((l) => {
-        const [po = '', sku = '', cost = '', received = '', remaining = ''] = l.split('|').slice(1, -1).map((c) => c.trim());
+        const [po = '', sku = '', cost = '', received = '', remaining = ''] = l
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim());
         return { po, sku, unitCostCents: cents(cost), received: Number(received), remaining: Number(remaining) };
       });
     const receive = /^Step \d+ — receive (\S+): (.+)$/.exec(heading);

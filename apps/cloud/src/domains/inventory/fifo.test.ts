@@ -58,7 +58,14 @@ describe('the hand-worked example of docs/fifo.md', () => {
     for (const step of steps) {
       if (step.kind === 'receive') {
         for (const l of step.lines)
-          layers.push({ id: `${step.po}/${l.sku}`, po: step.po, sku: l.sku, unitCostCents: Math.round(l.unitCostUsd * 100), received: l.qty, qtyRemaining: l.qty });
+          layers.push({
+            id: `${step.po}/${l.sku}`,
+            po: step.po,
+            sku: l.sku,
+            unitCostCents: Math.round(l.unitCostUsd * 100),
+            received: l.qty,
+            qtyRemaining: l.qty,
+          });
       } else {
         const r = allocateFifo(
           layers.filter((l) => l.sku === step.sku),
@@ -67,7 +74,9 @@ describe('the hand-worked example of docs/fifo.md', () => {
         expect(r.costCents).toBe(step.costCents);
         for (const d of r.draws) layers.find((l) => l.id === d.lotId)!.qtyRemaining -= d.qty;
       }
-      expect(layers.map((l) => ({ po: l.po, sku: l.sku, unitCostCents: l.unitCostCents, received: l.received, remaining: l.qtyRemaining }))).toEqual(step.layers);
+      expect(layers.map((l) => ({ po: l.po, sku: l.sku, unitCostCents: l.unitCostCents, received: l.received, remaining: l.qtyRemaining }))).toEqual(
+        step.layers,
+      );
     }
   });
 });

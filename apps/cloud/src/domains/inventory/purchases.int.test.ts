@@ -13,8 +13,7 @@ describe.each(DIALECTS)('purchase orders and FIFO cost on %s', (dialect) => {
   const t = suiteServer(dialect);
   const db = () => t.ctx.database.db;
 
-  const operatorId = async (email: string) =>
-    (await db().selectFrom('operators').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+  const operatorId = async (email: string) => (await db().selectFrom('operators').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
 
   /** A family-A cabinet owned by Alice, aisle n selling skus[n-1] (null: no SKU), 50 units in each. */
   async function aliceCabinet(skus: (string | null)[]): Promise<string> {
@@ -23,7 +22,12 @@ describe.each(DIALECTS)('purchase orders and FIFO cost on %s', (dialect) => {
     const alice = await operatorId('alice@sandbox.vend.test');
     const m = await db().updateTable('machines').set({ operator_id: alice }).where('machine_no', '=', serial).returning('id').executeTakeFirstOrThrow();
     for (const [i, sku] of skus.entries())
-      await db().updateTable('aisles').set({ sku, current_stock: 50, max_stock: 50 }).where('machine_id', '=', m.id).where('aisle_no', '=', i + 1).execute();
+      await db()
+        .updateTable('aisles')
+        .set({ sku, current_stock: 50, max_stock: 50 })
+        .where('machine_id', '=', m.id)
+        .where('aisle_no', '=', i + 1)
+        .execute();
     return serial;
   }
 
@@ -33,7 +37,8 @@ describe.each(DIALECTS)('purchase orders and FIFO cost on %s', (dialect) => {
       json: { machineNo: serial, aisleNo, quantity, payMethod: 'cash' },
     });
 
-  const receive = (headers: Record<string, string>, body: unknown) => call<{ code: number; message: string; data: PurchaseOrder }>(t.url, 'POST', '/api/v1/purchases', { headers, json: body });
+  const receive = (headers: Record<string, string>, body: unknown) =>
+    call<{ code: number; message: string; data: PurchaseOrder }>(t.url, 'POST', '/api/v1/purchases', { headers, json: body });
 
   const lotsOf = async (headers: Record<string, string>, sku: string) =>
     (await expectStatus<{ records: Lot[] }>(call(t.url, 'GET', '/api/v1/inventory/lots', { headers, query: { sku, size: '100' } }), 200)).body.data.records;
@@ -44,7 +49,14 @@ describe.each(DIALECTS)('purchase orders and FIFO cost on %s', (dialect) => {
   };
 
   const count = async (table: 'purchase_orders' | 'lots' | 'lot_consumptions') =>
-    Number((await db().selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db()
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   const po = (poRef: string, lines: unknown) => ({ vendor: 'Acme Wholesale', poRef, orderedOn: '2026-11-02', lines });
 
@@ -78,10 +90,13 @@ describe.each(DIALECTS)('purchase orders and FIFO cost on %s', (dialect) => {
     const cola = freshSku('COLA');
     const chips = freshSku('CHIPS');
     const r = await expectStatus<PurchaseOrder>(
-      receive(ALICE, po('PO-OWN-1', [
-        { sku: cola, qty: 12, unitCostUsd: 0.42 },
-        { sku: chips, qty: 5, unitCostUsd: 0.9 },
-      ])),
+      receive(
+        ALICE,
+        po('PO-OWN-1', [
+          { sku: cola, qty: 12, unitCostUsd: 0.42 },
+          { sku: chips, qty: 5, unitCostUsd: 0.9 },
+        ]),
+      ),
       200,
     );
     expect(r.body.data).toMatchObject({ poRef: 'PO-OWN-1', vendor: 'Acme Wholesale', orderedOn: '2026-11-02', totalCents: 12 * 42 + 5 * 90, total: 9.54 });
@@ -118,7 +133,16 @@ describe.each(DIALECTS)('purchase orders and FIFO cost on %s', (dialect) => {
     for (const step of steps) {
       t.clock.advance(60_000);
       if (step.kind === 'receive')
-        await expectStatus(receive(ALICE, po(`${step.po}-${tag}`, step.lines.map((l) => ({ ...l, sku: mapped(l.sku) })))), 200);
+        await expectStatus(
+          receive(
+            ALICE,
+            po(
+              `${step.po}-${tag}`,
+              step.lines.map((l) => ({ ...l, sku: mapped(l.sku) })),
+            ),
+          ),
+          200,
+        );
       else {
         const o = await expectStatus(sell(serial, docSkus.indexOf(step.sku) + 1, step.qty), 200);
         expect((await costOf(o.body.data.orderNumber)).cents).toBe(step.costCents);
@@ -126,7 +150,13 @@ describe.each(DIALECTS)('purchase orders and FIFO cost on %s', (dialect) => {
       const layers: unknown[] = [];
       for (const docSku of docSkus)
         for (const l of await lotsOf(ALICE, mapped(docSku)))
-          layers.push({ po: l.purchaseOrderRef?.replace(`-${tag}`, ''), sku: docSku, unitCostCents: l.unitCostCents, received: l.qtyReceived, remaining: l.qtyRemaining });
+          layers.push({
+            po: l.purchaseOrderRef?.replace(`-${tag}`, ''),
+            sku: docSku,
+            unitCostCents: l.unitCostCents,
+            received: l.qtyReceived,
+            remaining: l.qtyRemaining,
+          });
       const key = (x: unknown) => JSON.stringify(x);
       expect(layers.map(key).sort()).toEqual(step.layers.map(key).sort());
     }
@@ -196,7 +226,9 @@ describe.each(DIALECTS)('purchase orders and FIFO cost on %s', (dialect) => {
     expect(await costOf(orderNumber)).toMatchObject({ qty: 2, cents: 120 });
     const refund = await sendWebhook(t, { id: `evt_ref_${paymentId}`, type: 'payment.refunded', data: { paymentId } });
     expect(refund.status).toBe(200);
-    expect((await db().selectFrom('orders').select('pay_status').where('order_number', '=', orderNumber).executeTakeFirstOrThrow()).pay_status).toBe('refunded');
+    expect((await db().selectFrom('orders').select('pay_status').where('order_number', '=', orderNumber).executeTakeFirstOrThrow()).pay_status).toBe(
+      'refunded',
+    );
     // the goods left the cabinet: the cost stays recorded and the layer stays drawn
     expect(await costOf(orderNumber)).toMatchObject({ qty: 2, cents: 120 });
     expect((await lotsOf(ALICE, bar)).map((l) => l.qtyRemaining)).toEqual([3]);
