@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { ALICE, BOB, FLEET, expectStatus, newSerial } from '../gateway/gateway.test-support.ts';
-import { sendWebhook, terminalOf } from '../payments/operator-core.test-support.ts';
+import { narrowKey, sendWebhook, terminalOf } from '../payments/operator-core.test-support.ts';
 import { fifoDocSteps } from './fifo-doc.test-support.ts';
 import type { Lot, PurchaseOrder } from './inventory.schemas.ts';
 
@@ -84,6 +84,17 @@ describe.each(DIALECTS)('purchase orders and FIFO cost on %s', (dialect) => {
     for (const body of bad422) await expectStatus(receive(ALICE, body), 422);
     expect(await receive({}, po('PO-V12', [{ sku, qty: 1, unitCostUsd: 1 }]))).toMatchObject({ status: 401 });
     expect([await count('purchase_orders'), await count('lots')]).toEqual(before);
+  });
+
+  it('receiving needs inventory:write; reading purchase orders needs inventory:read', async () => {
+    const alice = await operatorId('alice@sandbox.vend.test');
+    const readOnly = await narrowKey(t, alice, 'inventory:read');
+    const writeOnly = await narrowKey(t, alice, 'inventory:write');
+    const before = await count('purchase_orders');
+    await expectStatus(receive(readOnly, po(`PO-SCOPE-${dialect}`, [{ sku: freshSku('S'), qty: 1, unitCostUsd: 1 }])), 403);
+    expect(await count('purchase_orders')).toBe(before);
+    await expectStatus(call(t.url, 'GET', '/api/v1/purchases', { headers: writeOnly }), 403);
+    await expectStatus(call(t.url, 'GET', '/api/v1/purchases', { headers: readOnly }), 200);
   });
 
   it("receiving creates one layer per line for the caller's operator; others see none of it; a repeated poRef is 409", async () => {
