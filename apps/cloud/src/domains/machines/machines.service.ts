@@ -238,10 +238,8 @@ export class MachinesService {
         if (input.venueId !== null && (m.operator_id === null || !(await repo.venueOf(input.venueId, m.operator_id)))) {
           throw refuse('venueId', `venueId ${input.venueId} does not name a venue of this machine's operator`);
         }
-        await repo.moveToVenue(
-          { id: newId('vmv', now), machine_id: m.id, venue_id: input.venueId, moved_at: now },
-          input.venueId === null ? null : { from: now, rule: 'move' },
-        );
+        set.venue_id = input.venueId;
+        await repo.insertVenueMove({ id: newId('vmv', now), machine_id: m.id, venue_id: input.venueId, moved_at: now });
       }
       await repo.update(m.id, set);
       await this.deps.audit.record(tx, p, 'machines.update', `machine:${machineNo}`);
