@@ -83,6 +83,23 @@ export function buyerRoutes(deps: BuyerPagesDeps): Router {
     place: [k.venueName, k.city, k.postalCode].filter(Boolean).join(', ') || null,
   });
 
+  /**
+   * The sellable kiosk a posted brief names, as the page's machine; null once the answer is sent
+   * (a 404 page for a wrong kiosk or QR, the not-for-sale page for an opt-out operator's kiosk).
+   */
+  async function sellableMachine(req: Request, res: Response, f: Record<string, string>): Promise<AdvertiseMachine | null> {
+    const k = await kioskOf(req, f['machine'], f['qr']);
+    if (!k) {
+      sendPage(res, 404, notFoundPage('Kiosk'));
+      return null;
+    }
+    if (!k.sellable) {
+      sendPage(res, 200, notForSale(k));
+      return null;
+    }
+    return machineOf(k, f['qr']!);
+  }
+
   const prices = () => {
     const ad = deps.pricing.current().ad;
     return { rates: ad.rates, monthsMin: ad.months.min, monthsMax: ad.months.max, generationsPerPurchase: ad.generationsPerPurchase };
@@ -142,10 +159,8 @@ export function buyerRoutes(deps: BuyerPagesDeps): Router {
     const form = await postedForm(session, req, res, MEDIA_LIMITS.videoMaxBytes);
     if (!form) return;
     const f = form.fields;
-    const k = await kioskOf(req, f['machine'], f['qr']);
-    if (!k) return sendPage(res, 404, notFoundPage('Kiosk'));
-    if (!k.sellable) return sendPage(res, 200, notForSale(k));
-    const machine = machineOf(k, f['qr']!);
+    const machine = await sellableMachine(req, res, f);
+    if (!machine) return;
     const values = briefValuesOf(f);
     let draft = await draftOrNull(req, f['draft']);
     const held = heldOf(draft, f['creativeId']);
@@ -197,10 +212,8 @@ export function buyerRoutes(deps: BuyerPagesDeps): Router {
     const form = await postedForm(session, req, res);
     if (!form) return;
     const f = form.fields;
-    const k = await kioskOf(req, f['machine'], f['qr']);
-    if (!k) return sendPage(res, 404, notFoundPage('Kiosk'));
-    if (!k.sellable) return sendPage(res, 200, notForSale(k));
-    const machine = machineOf(k, f['qr']!);
+    const machine = await sellableMachine(req, res, f);
+    if (!machine) return;
     const values = briefValuesOf(f);
     const draft = await draftOrNull(req, f['draft']);
     const held = heldOf(draft, f['creativeId']);
