@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, SANDBOX_SECRETS, loadConfig } from './config.ts';
+import { PRODUCTION_ENV } from './config.test-support.ts';
 
 describe('config', () => {
   it('defaults to the sandbox on port 8080 with data in ./data and the sandbox secrets', () => {
@@ -24,15 +25,7 @@ describe('config', () => {
 
   it('production refuses to start without its secrets and never falls back to sandbox ones', () => {
     expect(() => loadConfig({ VEND_MODE: 'production' })).toThrow(/DATA_KEY.*\n.*FLEET_SECRET.*\n.*WEBHOOK_SECRET.*\n.*AD_PAYMENTS_WEBHOOK_SECRET/s);
-    const c = loadConfig({
-      VEND_MODE: 'production',
-      DATA_KEY: 'k'.repeat(32),
-      FLEET_SECRET: 'fleet-secret-x',
-      WEBHOOK_SECRET: 'w'.repeat(16),
-      AD_PAYMENTS_WEBHOOK_SECRET: 'a'.repeat(16),
-      RELEASE_PUBLIC_KEY: 'wHg6OmqNGbjsECQcM5ejBHwcKpxd2XBfOWRyIfHzd+E=',
-      ARTIFACT_URL_PREFIX: 'https://artifacts.example.com/agent/',
-    });
+    const c = loadConfig(PRODUCTION_ENV);
     expect(c.fleetSecret).toBe('fleet-secret-x');
     expect(c.dataKey).not.toBe(SANDBOX_SECRETS.DATA_KEY);
     expect(c.adPaymentsWebhookSecret).toBe('a'.repeat(16));
@@ -46,15 +39,7 @@ describe('config', () => {
   });
 
   describe('SSP (programmatic supply)', () => {
-    const PROD = {
-      VEND_MODE: 'production',
-      DATA_KEY: 'k'.repeat(32),
-      FLEET_SECRET: 'fleet-secret-x',
-      WEBHOOK_SECRET: 'w'.repeat(16),
-      AD_PAYMENTS_WEBHOOK_SECRET: 'a'.repeat(16),
-      RELEASE_PUBLIC_KEY: 'wHg6OmqNGbjsECQcM5ejBHwcKpxd2XBfOWRyIfHzd+E=',
-      ARTIFACT_URL_PREFIX: 'https://artifacts.example.com/agent/',
-    };
+    const PROD = PRODUCTION_ENV;
 
     it('is absent by default (the sandbox then uses its built-in mock)', () => {
       expect(loadConfig({}).ssp).toBeUndefined();

@@ -8,6 +8,7 @@ import { MOCK_SSP } from './mock-ssp.service.ts';
 import type { ReceiptsPage } from './mock-ssp.schemas.ts';
 import type { SupplyRequest } from './supply.ts';
 import type { WireGetAdResponse } from './vistar-wire.ts';
+import { PRODUCTION_ENV } from '../../config.test-support.ts';
 
 /**
  * The mock SSP over a real listening server (spec 2 §4.2): get_ad leases at most 3 ads at net CPM 12.0,
@@ -324,15 +325,7 @@ describe('outside the sandbox', () => {
   it('mounts no mock SSP route and fills nothing without an SSP', async () => {
     const t = await startTestServer(DIALECTS[0]!, {
       seed: false,
-      env: {
-        VEND_MODE: 'production',
-        DATA_KEY: 'k'.repeat(32),
-        FLEET_SECRET: 'fleet-secret-x',
-        WEBHOOK_SECRET: 'w'.repeat(16),
-        AD_PAYMENTS_WEBHOOK_SECRET: 'a'.repeat(16),
-        RELEASE_PUBLIC_KEY: 'wHg6OmqNGbjsECQcM5ejBHwcKpxd2XBfOWRyIfHzd+E=',
-        ARTIFACT_URL_PREFIX: 'https://artifacts.example.com/agent/',
-      },
+      env: { ...PRODUCTION_ENV },
     });
     try {
       expect((await call(t.url, 'POST', '/ssp/mock/get_ad/json', { json: getAdBody() })).status).toBe(404);

@@ -7,6 +7,7 @@ import type { MockSspService } from './mock-ssp.service.ts';
 import { supplyFor } from './supply-factory.ts';
 import { NoSupply, SupplyPopError, type SupplyLogger, type SupplyRequest } from './supply.ts';
 import type { WireGetAdRequest, WireGetAdResponse } from './vistar-wire.ts';
+import { PRODUCTION_ENV } from '../../config.test-support.ts';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const REQ: SupplyRequest = { machineNo: 'SBX-ALICE-0001', maxFills: 2, slotSeconds: 15, screen: null, now: NOW };
@@ -131,15 +132,7 @@ describe('supplyFor', () => {
   const { mock } = stubMock({});
   const logs = new Logs();
   const SSP = { SSP_URL: 'https://ssp.example/api/v1/', SSP_API_KEY: 'k', SSP_NETWORK_ID: 'n' };
-  const PROD = {
-    VEND_MODE: 'production',
-    DATA_KEY: 'k'.repeat(32),
-    FLEET_SECRET: 'fleet-secret-x',
-    WEBHOOK_SECRET: 'w'.repeat(16),
-    AD_PAYMENTS_WEBHOOK_SECRET: 'a'.repeat(16),
-    RELEASE_PUBLIC_KEY: 'wHg6OmqNGbjsECQcM5ejBHwcKpxd2XBfOWRyIfHzd+E=',
-    ARTIFACT_URL_PREFIX: 'https://artifacts.example.com/agent/',
-  };
+  const PROD = PRODUCTION_ENV;
 
   it('picks the outside SSP when one is configured, in either mode', () => {
     for (const env of [SSP, { ...PROD, ...SSP }]) {
