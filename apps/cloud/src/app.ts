@@ -26,6 +26,7 @@ import { doohInventoryRoutes } from './domains/dooh/dooh-inventory.routes.ts';
 import { mediaRoutes, uploadJsonParser } from './domains/creatives/media.routes.ts';
 import { campaignsRoutes } from './domains/campaigns/campaigns.routes.ts';
 import { screensaversRoutes } from './domains/screensavers/screensavers.routes.ts';
+import { venuesRoutes } from './domains/venues/venues.routes.ts';
 import { proofOfPlayRoutes } from './domains/ad-delivery/proof-of-play.routes.ts';
 import { mockSspRoutes } from './domains/ssp/mock-ssp.routes.ts';
 import { marketplacePagesRoutes } from './domains/marketplace-pages/pages.routes.ts';
@@ -101,6 +102,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(mediaRoutes(kit, s.creatives));
   app.use(campaignsRoutes(kit, s.campaigns, s.campaignReports));
   app.use(screensaversRoutes(kit, s.screensavers));
+  app.use(venuesRoutes(kit, s.venues));
   app.use(proofOfPlayRoutes(kit, s.proofOfPlay));
   app.use(doohInventoryRoutes(kit, s.doohInventory));
   app.use(pricingRoutes(kit, s.pricing));

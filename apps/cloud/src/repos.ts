@@ -10,6 +10,7 @@ import { TestPaymentsRepo } from './domains/ad-purchases/test-processor.repo.ts'
 import { CampaignsRepo } from './domains/campaigns/campaigns.repo.ts';
 import { CreativesRepo } from './domains/creatives/creatives.repo.ts';
 import { ScreensaversRepo } from './domains/screensavers/screensavers.repo.ts';
+import { VenuesRepo } from './domains/venues/venues.repo.ts';
 import { AuthRepo } from './domains/auth/auth.repo.ts';
 import { CommandsRepo } from './domains/commands/commands.repo.ts';
 import { DeviceCredentialsRepo } from './domains/device-credentials/device-credentials.repo.ts';
@@ -74,6 +75,9 @@ export class Repos {
   }
   get screensavers(): ScreensaversRepo {
     return this.#once('screensavers', (db) => new ScreensaversRepo(db));
+  }
+  get venues(): VenuesRepo {
+    return this.#once('venues', (db, dialect) => new VenuesRepo(db, dialect));
   }
   get auth(): AuthRepo {
     return this.#once('auth', (db) => new AuthRepo(db));

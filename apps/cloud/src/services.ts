@@ -42,6 +42,7 @@ import { HttpStudio } from './domains/creatives/studio.ts';
 import { CampaignsService } from './domains/campaigns/campaigns.service.ts';
 import { CampaignReportsService } from './domains/campaigns/campaign-reports.service.ts';
 import { ScreensaversService } from './domains/screensavers/screensavers.service.ts';
+import { VenuesService } from './domains/venues/venues.service.ts';
 import { AdDeliveryService } from './domains/ad-delivery/ad-delivery.service.ts';
 import { ProofOfPlayService } from './domains/ad-delivery/proof-of-play.service.ts';
 import { MockSspService } from './domains/ssp/mock-ssp.service.ts';
@@ -105,6 +106,7 @@ export interface Services {
   campaigns: CampaignsService;
   campaignReports: CampaignReportsService;
   screensavers: ScreensaversService;
+  venues: VenuesService;
   /** The attract loop of each machine and its proof of play. */
   adDelivery: AdDeliveryService;
   proofOfPlay: ProofOfPlayService;
@@ -220,6 +222,7 @@ export function createServices(ctx: AppContext): Services {
     campaigns,
     campaignReports,
     screensavers: new ScreensaversService({ store, clock, audit, creatives }),
+    venues: new VenuesService({ store, clock, audit }),
     adDelivery,
     proofOfPlay: new ProofOfPlayService({ store }),
     doohInventory: new DoohInventoryService({ store, clock }),

@@ -130,6 +130,12 @@ export interface VenueMovesTable {
   machine_id: string;
   venue_id: string | null;
   moved_at: number;
+  /** When host commission starts accruing for this attachment (0012); null on a detach and on older rows (read as `moved_at`). */
+  accrues_from: number | null;
+  /** `move`, `deploymentDate` or `firstSale` (0012); null on a detach and on older rows (read as `move`). */
+  commission_rule: string | null;
+  /** The move's place in the machine's history, 1, 2, … (0012); null on older rows. */
+  seq: number | null;
 }
 
 export interface AislesTable {
@@ -734,6 +740,10 @@ export type OperatorRow = Selectable<OperatorsTable>;
 export type MachineRow = Selectable<MachinesTable>;
 export type NewMachine = Insertable<MachinesTable>;
 export type MachineUpdate = Updateable<MachinesTable>;
+export type VenueRow = Selectable<VenuesTable>;
+export type NewVenue = Insertable<VenuesTable>;
+export type VenueUpdate = Updateable<VenuesTable>;
+export type VenueMoveRow = Selectable<VenueMovesTable>;
 export type AisleRow = Selectable<AislesTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type LotRow = Selectable<LotsTable>;

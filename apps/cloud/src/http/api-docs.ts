@@ -63,6 +63,7 @@ const TAGS: Record<string, string> = {
     'The sandbox’s built-in supply-side platform (spec 2 §4.2), standing in for an outside SSP in its own Vistar-style JSON: get_ad leases, the one-shot proof of play, receipts, creatives. Sandbox mode only.',
   'screen advertising':
     'Screen-ad campaigns, creatives, screensavers, proof of play, reports and the DOOH inventory export with the OpenOOH venue taxonomy (spec 1 §4.7).',
+  finance: 'Host venues and when host commission accrues for each machine (spec 1 §2.9, §4.3 rule 6, §4.8).',
   pricing: 'The public price lists, versioned data in integer cents: self-serve screen ads and the operator subscription (spec 1 §2.10).',
   'ad marketplace':
     'The self-serve screen-ad marketplace (spec 1 §2.8, §4.7, §6): buyers (no key) quote, build a creative, buy and follow a purchase by its token; the signed payment webhook; operators approve or reject their part.',

@@ -10,6 +10,7 @@ import * as m0008 from './0008_cabinet_report_memory.ts';
 import * as m0009 from './0009_order_request_ref.ts';
 import * as m0010 from './0010_screen_ads.ts';
 import * as m0011 from './0011_ad_purchases.ts';
+import * as m0012 from './0012_venues.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009_order_request_ref': m0009,
   '0010_screen_ads': m0010,
   '0011_ad_purchases': m0011,
+  '0012_venues': m0012,
 };

@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { DB, MachineRow, MachineUpdate, NewMachine } from '../../db/schema.ts';
 
+/** Which rule chose when host commission starts for an attachment (spec 1 §4.3 rule 6, §4.8). */
+export type CommissionRule = 'move' | 'deploymentDate' | 'firstSale';
+
 /** A machine row with its owner's email and its payment-terminal binding: everything the API shows. */
 export interface MachineRecord extends MachineRow {
   operator_email: string | null;
@@ -192,8 +195,26 @@ export class MachinesRepo {
     return this.db.selectFrom('venues').select(['id']).where('id', '=', venueId).where('operator_id', '=', operatorId).executeTakeFirst();
   }
 
-  async insertVenueMove(move: { id: string; machine_id: string; venue_id: string | null; moved_at: number }): Promise<void> {
-    await this.db.insertInto('venue_moves').values(move).execute();
+  /**
+   * Records a move in the machine's venue history (rule 6: attaching or detaching is a move) and points
+   * `machines.venue_id` at the new venue (null: detached). `accrual` is when host commission starts and
+   * which rule chose it; null for a detach. The caller holds the machine's row lock (`lockByNo`), so the
+   * move number `seq` is the machine's next.
+   */
+  async moveToVenue(
+    move: { id: string; machine_id: string; venue_id: string | null; moved_at: number },
+    accrual: { from: number; rule: CommissionRule } | null,
+  ): Promise<void> {
+    const { last } = await this.db
+      .selectFrom('venue_moves')
+      .select((eb) => eb.fn.max<number | null>('seq').as('last'))
+      .where('machine_id', '=', move.machine_id)
+      .executeTakeFirstOrThrow();
+    await this.db
+      .insertInto('venue_moves')
+      .values({ ...move, seq: Number(last ?? 0) + 1, accrues_from: accrual?.from ?? null, commission_rule: accrual?.rule ?? null })
+      .execute();
+    await this.db.updateTable('machines').set({ venue_id: move.venue_id, updated_at: move.moved_at }).where('id', '=', move.machine_id).execute();
   }
 
   /** Sets (a JSON block) or clears (null) the machine's advertising screen block. */

@@ -238,8 +238,10 @@ export class MachinesService {
         if (input.venueId !== null && (m.operator_id === null || !(await repo.venueOf(input.venueId, m.operator_id)))) {
           throw refuse('venueId', `venueId ${input.venueId} does not name a venue of this machine's operator`);
         }
-        set.venue_id = input.venueId;
-        await repo.insertVenueMove({ id: newId('vmv', now), machine_id: m.id, venue_id: input.venueId, moved_at: now });
+        await repo.moveToVenue(
+          { id: newId('vmv', now), machine_id: m.id, venue_id: input.venueId, moved_at: now },
+          input.venueId === null ? null : { from: now, rule: 'move' },
+        );
       }
       await repo.update(m.id, set);
       await this.deps.audit.record(tx, p, 'machines.update', `machine:${machineNo}`);
