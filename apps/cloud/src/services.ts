@@ -145,7 +145,7 @@ export function createServices(ctx: AppContext): Services {
 
   const machines = new MachinesService({ store, clock, audit, geocoder: ctx.geocoder, config });
   const cabinetSettings = new CabinetSettingsService({ store, clock, audit, sealer, config });
-  const inventory = new InventoryService({ store, audit });
+  const inventory = new InventoryService({ store, audit, clock });
   const orders = new OrdersService({ store });
   const sales = new SalesService({ store, clock, audit });
   const commands = new CommandsService({ store, clock, audit, sales, pending: ctx.pendingNotifier });

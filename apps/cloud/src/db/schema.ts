@@ -196,6 +196,37 @@ export interface LotsTable {
   unit_cost_cents: number;
   received_at: number;
   purchase_order_ref: string | null;
+  /** The purchase order whose line this layer is (0013); null for layers from before 0013. */
+  purchase_order_id: string | null;
+  /** The line's position in its purchase order, from 1 (0013): FIFO ties within one receipt. */
+  line_no: Generated<number>;
+}
+
+/** A received purchase order (0013): its lines are `lots` rows; `po_ref` unique per operator. */
+export interface PurchaseOrdersTable {
+  id: string;
+  operator_id: string;
+  po_ref: string;
+  vendor: string;
+  /** YYYY-MM-DD as the operator wrote it. */
+  ordered_on: string;
+  total_cents: number;
+  received_at: number;
+}
+
+/** What one sale drew from one FIFO layer (0013): the P&L's `fifoCogsCents` is the sum of `cost_cents`. */
+export interface LotConsumptionsTable {
+  id: string;
+  operator_id: string;
+  order_number: string;
+  machine_id: string;
+  lot_id: string;
+  sku: string;
+  qty: number;
+  unit_cost_cents: number;
+  /** qty × unit_cost_cents, exact. */
+  cost_cents: number;
+  consumed_at: number;
 }
 
 /** An accepted cashless-provider webhook event; the provider's event id is the key (0002). */
@@ -709,6 +740,8 @@ export interface DB {
   dispense_commands: DispenseCommandsTable;
   job_leases: JobLeasesTable;
   lots: LotsTable;
+  purchase_orders: PurchaseOrdersTable;
+  lot_consumptions: LotConsumptionsTable;
   payment_events: PaymentEventsTable;
   device_identities: DeviceIdentitiesTable;
   device_credentials: DeviceCredentialsTable;
@@ -747,6 +780,8 @@ export type VenueMoveRow = Selectable<VenueMovesTable>;
 export type AisleRow = Selectable<AislesTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type LotRow = Selectable<LotsTable>;
+export type PurchaseOrderRow = Selectable<PurchaseOrdersTable>;
+export type LotConsumptionRow = Selectable<LotConsumptionsTable>;
 export type PaymentEventRow = Selectable<PaymentEventsTable>;
 export type DispenseCommandRow = Selectable<DispenseCommandsTable>;
 export type DeviceIdentityRow = Selectable<DeviceIdentitiesTable>;

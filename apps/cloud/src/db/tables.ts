@@ -36,6 +36,7 @@ export const RESET_ORDER: (keyof DB)[] = [
   'device_identities',
   'dispense_commands',
   'payment_events',
+  'lot_consumptions',
   'orders',
   'payment_terminals',
   'aisles',
@@ -49,5 +50,6 @@ export const RESET_ORDER: (keyof DB)[] = [
   'oauth_clients',
   'api_keys',
   'lots',
+  'purchase_orders',
   'operators',
 ];

@@ -11,6 +11,7 @@ import * as m0009 from './0009_order_request_ref.ts';
 import * as m0010 from './0010_screen_ads.ts';
 import * as m0011 from './0011_ad_purchases.ts';
 import * as m0012 from './0012_venues.ts';
+import * as m0013 from './0013_fifo.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010_screen_ads': m0010,
   '0011_ad_purchases': m0011,
   '0012_venues': m0012,
+  '0013_fifo': m0013,
 };

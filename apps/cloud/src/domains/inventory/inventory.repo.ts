@@ -1,6 +1,8 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
-import type { AisleRow, AislesTable, DB, LotRow } from '../../db/schema.ts';
+import type { AisleRow, AislesTable, DB, LotRow, LotsTable, PurchaseOrderRow, PurchaseOrdersTable } from '../../db/schema.ts';
+import { newId } from '../../crypto/ids.ts';
+import { allocateFifo, type FifoAllocation } from './fifo.ts';
 
 export interface InventoryMachine {
   id: string;
@@ -8,7 +10,25 @@ export interface InventoryMachine {
   name: string;
 }
 
-/** SQL of the inventory domain, the one writer of `aisles` and `lots`. Takes the database or a transaction. */
+/** A sale as the FIFO draw sees it: which order, which machine and aisle, how many units, when. */
+export interface FifoSale {
+  orderNumber: string;
+  machineId: string;
+  aisleNo: number;
+  quantity: number;
+  now: number;
+}
+
+/** What a sale drew: the allocation, and the operator and SKU it drew from (null: nothing to draw from). */
+export interface FifoConsumption extends FifoAllocation {
+  operatorId: string | null;
+  sku: string | null;
+}
+
+/**
+ * SQL of the inventory domain, the one writer of `aisles`, `lots`, `purchase_orders` and
+ * `lot_consumptions`. Takes the database or a transaction.
+ */
 export class InventoryRepo {
   constructor(
     private readonly db: Kysely<DB>,
@@ -64,7 +84,7 @@ export class InventoryRepo {
       .selectFrom('lots')
       .$if(ownerId !== null, (q) => q.where('operator_id', '=', ownerId))
       .$if(sku !== undefined, (q) => q.where('sku', '=', sku ?? ''));
-    const rows = await base.selectAll().orderBy('received_at').orderBy('id').limit(limit).offset(offset).execute();
+    const rows = await base.selectAll().orderBy('received_at').orderBy('line_no').orderBy('id').limit(limit).offset(offset).execute();
     const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { total: Number(n), rows };
   }
@@ -118,5 +138,105 @@ export class InventoryRepo {
   /** A new machine's aisles as given (an auto-provisioned board's house planogram). */
   async insertAisles(rows: Insertable<AislesTable>[]): Promise<void> {
     await this.db.insertInto('aisles').values(rows).execute();
+  }
+
+  /** A received purchase order and its layers, one per line. A repeated (operator, po_ref) is a unique violation. */
+  async insertPurchaseOrder(po: Insertable<PurchaseOrdersTable>, lots: Insertable<LotsTable>[]): Promise<void> {
+    await this.db.insertInto('purchase_orders').values(po).execute();
+    if (lots.length) await this.db.insertInto('lots').values(lots).execute();
+  }
+
+  /** Purchase orders, newest received first, with their layers (line order). */
+  async purchaseOrders(ownerId: string | null, limit: number, offset: number): Promise<{ total: number; rows: (PurchaseOrderRow & { lots: LotRow[] })[] }> {
+    const base = this.db.selectFrom('purchase_orders').$if(ownerId !== null, (q) => q.where('operator_id', '=', ownerId));
+    const pos = await base.selectAll().orderBy('received_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const lots = pos.length
+      ? await this.db
+          .selectFrom('lots')
+          .selectAll()
+          .where(
+            'purchase_order_id',
+            'in',
+            pos.map((p) => p.id),
+          )
+          .orderBy('line_no')
+          .execute()
+      : [];
+    return { total: Number(n), rows: pos.map((p) => ({ ...p, lots: lots.filter((l) => l.purchase_order_id === p.id) })) };
+  }
+
+  /**
+   * THE cost move of a sale (docs/fifo.md): the sold units leave the oldest cost layers of the aisle's
+   * SKU, owned by the machine's operator, and each draw is written to `lot_consumptions`. Called only
+   * from `SalesService.recordSale`, inside the sale's transaction. An aisle without a SKU, a machine
+   * without an operator or a SKU without layers costs zero (the uncovered units are never back-filled).
+   * Atomic: on PostgreSQL the layers drawn are row-locked (FOR UPDATE, oldest first, so racing sales
+   * queue in one order) and every decrement is conditional on `qty_remaining >= qty`; SQLite
+   * transactions are serial. A decrement that finds fewer units than its lock read fails the sale.
+   */
+  async consumeFifo(sale: FifoSale): Promise<FifoConsumption> {
+    const none = (operatorId: string | null, sku: string | null): FifoConsumption => ({
+      draws: [],
+      uncovered: sale.quantity,
+      costCents: 0,
+      operatorId,
+      sku,
+    });
+    const src = await this.db
+      .selectFrom('aisles')
+      .innerJoin('machines', 'machines.id', 'aisles.machine_id')
+      .select(['aisles.sku', 'machines.operator_id'])
+      .where('aisles.machine_id', '=', sale.machineId)
+      .where('aisles.aisle_no', '=', sale.aisleNo)
+      .executeTakeFirst();
+    const operatorId = src?.operator_id ?? null;
+    const sku = src?.sku ?? null;
+    if (operatorId === null || sku === null || sale.quantity <= 0) return none(operatorId, sku);
+    // Every layer holds at least one unit, so `quantity` layers always suffice.
+    const layers = await this.db
+      .selectFrom('lots')
+      .select(['id', 'qty_remaining', 'unit_cost_cents'])
+      .where('operator_id', '=', operatorId)
+      .where('sku', '=', sku)
+      .where('qty_remaining', '>', 0)
+      .orderBy('received_at')
+      .orderBy('line_no')
+      .orderBy('id')
+      .limit(sale.quantity)
+      .$if(this.dialect === 'postgres', (q) => q.forUpdate())
+      .execute();
+    const alloc = allocateFifo(
+      layers.map((l) => ({ id: l.id, qtyRemaining: l.qty_remaining, unitCostCents: l.unit_cost_cents })),
+      sale.quantity,
+    );
+    for (const d of alloc.draws) {
+      const r = await this.db
+        .updateTable('lots')
+        .set((eb) => ({ qty_remaining: eb('qty_remaining', '-', d.qty) }))
+        .where('id', '=', d.lotId)
+        .where('qty_remaining', '>=', d.qty)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) throw new Error(`FIFO layer ${d.lotId} holds fewer than ${d.qty} units under its lock`);
+    }
+    if (alloc.draws.length)
+      await this.db
+        .insertInto('lot_consumptions')
+        .values(
+          alloc.draws.map((d) => ({
+            id: newId('lcn', sale.now),
+            operator_id: operatorId,
+            order_number: sale.orderNumber,
+            machine_id: sale.machineId,
+            lot_id: d.lotId,
+            sku,
+            qty: d.qty,
+            unit_cost_cents: d.unitCostCents,
+            cost_cents: d.costCents,
+            consumed_at: sale.now,
+          })),
+        )
+        .execute();
+    return { ...alloc, operatorId, sku };
   }
 }

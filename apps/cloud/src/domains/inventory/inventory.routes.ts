@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { principalOf } from '../../http/authenticate.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
+import { PagingQuery } from '../../http/paging.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
 import type { InventoryService } from './inventory.service.ts';
 import {
@@ -11,6 +12,9 @@ import {
   LotsQuery,
   MachineInventory,
   MachineParams,
+  PurchaseBody,
+  PurchaseOrder,
+  PurchasesPage,
   RestockBody,
   RestockResult,
   UpdatedAisle,
@@ -116,6 +120,43 @@ export function inventoryRoutes({ docs, guard }: RouteKit, service: InventorySer
     },
     guard('inventory:write'),
     async ({ params, body }, req, res) => sendOk(res, await service.updateAisle(principalOf(req), params.machineNo, params.aisleNo, body)),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: '/api/v1/purchases',
+      tag,
+      summary: "Receive a purchase order: one FIFO cost layer per line, for the caller's operator",
+      description:
+        'FIFO cost is zero until a purchase order is received. `unitCostUsd` has at most two decimals. A `poRef` the operator already received is 409, nothing written.',
+      auth: 'operator',
+      scopes: ['inventory:write'],
+      body: PurchaseBody,
+      response: PurchaseOrder,
+      errors: [400, 401, 403, 409, 422, 429],
+    },
+    guard('inventory:write'),
+    async ({ body }, req, res) => sendOk(res, await service.receivePurchase(principalOf(req), body)),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'get',
+      path: '/api/v1/purchases',
+      tag,
+      summary: 'Received purchase orders, newest first, each with its layers',
+      auth: 'operator',
+      scopes: ['inventory:read'],
+      query: PagingQuery,
+      response: PurchasesPage,
+    },
+    guard('inventory:read'),
+    async ({ query }, req, res) => sendOk(res, await service.purchases(principalOf(req), query)),
   );
 
   return r;

@@ -78,3 +78,61 @@ export const Lot = z.object({
 });
 export type Lot = z.infer<typeof Lot>;
 export const LotsPage = z.object({ page: z.number(), size: z.number(), total: z.number(), records: z.array(Lot) });
+
+/** Upper bound of a purchase-order line's unit cost, in currency units. */
+export const MAX_UNIT_COST = 10_000;
+/** Upper bound of a purchase-order line's quantity. */
+export const MAX_LINE_QTY = 1_000_000;
+/** Most lines one purchase order may carry. */
+export const MAX_PO_LINES = 200;
+
+const printable = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine((v) => ![...v].some((c) => c < ' ' || c === '\u007f'), 'must not contain control characters');
+
+/** A calendar date `YYYY-MM-DD` that exists (2026-02-30 does not). */
+const calendarDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  }, 'must be a real calendar date');
+
+/**
+ * A purchase order as received (spec 1 §2.9, §4.8): each line becomes one FIFO cost layer.
+ * `unitCostUsd` is a decimal with at most two decimals (whole cents, docs/decisions/finance.md "FIFO cost").
+ */
+export const PurchaseBody = z.strictObject({
+  vendor: printable(200),
+  poRef: printable(64),
+  orderedOn: calendarDate,
+  lines: z
+    .array(
+      z.strictObject({
+        sku: printable(64),
+        qty: z.number().int('must be a whole number').min(1, 'must be 1 or more').max(MAX_LINE_QTY, `must be at most ${MAX_LINE_QTY}`),
+        unitCostUsd: decimalAmount(MAX_UNIT_COST),
+      }),
+    )
+    .min(1, 'list at least one line')
+    .max(MAX_PO_LINES, `at most ${MAX_PO_LINES} lines`),
+});
+export type PurchaseInput = z.output<typeof PurchaseBody>;
+
+export const PurchaseOrder = z.object({
+  id: z.string(),
+  vendor: z.string(),
+  poRef: z.string(),
+  orderedOn: z.string().describe('YYYY-MM-DD'),
+  receivedAt: z.string(),
+  total: z.number().describe('decimal currency amount: Σ qty × unitCost'),
+  totalCents: z.number().int(),
+  lots: z.array(Lot).describe('the cost layers the lines created, in line order'),
+});
+export type PurchaseOrder = z.infer<typeof PurchaseOrder>;
+export const PurchasesPage = z.object({ page: z.number(), size: z.number(), total: z.number(), records: z.array(PurchaseOrder) });

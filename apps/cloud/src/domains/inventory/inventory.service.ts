@@ -1,8 +1,11 @@
 import { isClaimableSerial } from '@vend/protocol';
-import type { AisleRow, LotRow } from '../../db/schema.ts';
+import type { Clock } from '@vend/protocol';
+import type { AisleRow, LotRow, PurchaseOrderRow } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { newId } from '../../crypto/ids.ts';
 import type { AuditLog } from '../../http/audit.ts';
 import { ownerFilter } from '../../http/authenticate.ts';
-import { badRequest, machineNotFound } from '../../http/errors.ts';
+import { badRequest, conflict, machineNotFound } from '../../http/errors.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import { offsetOf, type Page, type Paging } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
@@ -10,7 +13,7 @@ import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
 import { canSeeMachine } from '../machines/ownership.ts';
 import type { InventoryMachine, InventoryRepo } from './inventory.repo.ts';
-import type { Aisle, AislePatch, Lot, MachineInventory, RestockInput } from './inventory.schemas.ts';
+import type { Aisle, AislePatch, Lot, MachineInventory, PurchaseInput, PurchaseOrder, RestockInput } from './inventory.schemas.ts';
 
 export function toAisle(row: AisleRow): Aisle {
   return {
@@ -53,9 +56,23 @@ export function aisleProblem(a: Pick<AisleRow, 'current_stock' | 'max_stock' | '
   return null;
 }
 
+function toPurchaseOrder(row: PurchaseOrderRow & { lots: LotRow[] }): PurchaseOrder {
+  return {
+    id: row.id,
+    vendor: row.vendor,
+    poRef: row.po_ref,
+    orderedOn: row.ordered_on,
+    receivedAt: formatTimestamp(row.received_at) ?? '',
+    total: centsToDecimal(row.total_cents),
+    totalCents: row.total_cents,
+    lots: row.lots.map(toLot),
+  };
+}
+
 export interface InventoryDeps {
   store: AppStore;
   audit: AuditLog;
+  clock: Clock;
 }
 
 /** Aisle-level inventory (spec 1 §4.4): reads for the caller's machines, partial aisle edits and restocks. */
@@ -132,5 +149,53 @@ export class InventoryService {
   async lots(p: Principal, q: Paging & { sku?: string | undefined }): Promise<Page<Lot>> {
     const { total, rows } = await this.deps.store.repos.inventory.lots(ownerFilter(p), q.sku, q.size, offsetOf(q));
     return { page: q.page, size: q.size, total, records: rows.map(toLot) };
+  }
+
+  /**
+   * Receives a purchase order for the caller's operator: one FIFO cost layer per line, received now
+   * (the layer's place in FIFO order: receipt time, then line number). A `poRef` the operator has
+   * already received is 409 and nothing is written (docs/decisions/finance.md "FIFO cost").
+   */
+  async receivePurchase(p: Principal, input: PurchaseInput): Promise<PurchaseOrder> {
+    const now = this.deps.clock.now();
+    const id = newId('po', now);
+    const lots = input.lines.map((l, i) => ({
+      id: `lot_${id.slice(3)}_${String(i + 1).padStart(3, '0')}`,
+      operator_id: p.operatorId,
+      sku: l.sku,
+      qty_received: l.qty,
+      qty_remaining: l.qty,
+      unit_cost_cents: l.unitCostUsd,
+      received_at: now,
+      purchase_order_ref: input.poRef,
+      purchase_order_id: id,
+      line_no: i + 1,
+    }));
+    const po = {
+      id,
+      operator_id: p.operatorId,
+      po_ref: input.poRef,
+      vendor: input.vendor,
+      ordered_on: input.orderedOn,
+      total_cents: lots.reduce((n, l) => n + l.qty_received * l.unit_cost_cents, 0),
+      received_at: now,
+    };
+    const taken = () => conflict(`Purchase order ${input.poRef} was already received`);
+    try {
+      await this.deps.store.transaction(async (tx) => {
+        await tx.inventory.insertPurchaseOrder(po, lots);
+        await this.deps.audit.record(tx, p, 'inventory.purchase.receive', `purchase:${id} poRef:${input.poRef}`);
+      });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw taken();
+      throw e;
+    }
+    return toPurchaseOrder({ ...po, lots: lots.map((l) => ({ ...l })) });
+  }
+
+  /** Purchase orders of the caller (admins: every operator's), newest received first. */
+  async purchases(p: Principal, q: Paging): Promise<Page<PurchaseOrder>> {
+    const { total, rows } = await this.deps.store.repos.inventory.purchaseOrders(ownerFilter(p), q.size, offsetOf(q));
+    return { page: q.page, size: q.size, total, records: rows.map(toPurchaseOrder) };
   }
 }

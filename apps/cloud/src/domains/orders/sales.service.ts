@@ -42,6 +42,8 @@ export interface SaleRecord {
   recorded: boolean;
   /** The units left the aisle; false when the sale takes none or the machine has no such aisle. */
   stockTaken: boolean;
+  /** The FIFO cost the sale drew (docs/fifo.md): 0 when nothing was recorded or no layer covered it. */
+  fifoCogsCents: number;
 }
 
 /** What a walk-up order report brings: the order it names, the aisle that turned and whether the vend succeeded. */
@@ -67,15 +69,29 @@ export interface SalesDeps {
 export class SalesService {
   constructor(private readonly deps: SalesDeps) {}
 
-  /** Records a vend inside the caller's transaction: the order as sold, then its stock. */
+  /**
+   * Records a vend inside the caller's transaction: the order as sold, then its stock, then its FIFO
+   * cost (the inventory's one `consumeFifo`, drawn whether or not this call moves the stock: a cashless
+   * capture is still the sale). A remote drop's cost is recorded against the first order it ships.
+   */
   async recordSale(tx: Repos, sale: Sale): Promise<SaleRecord> {
     const o = sale.order;
-    if (o.kind === 'new') await tx.orders.insertOrder({ ...o.row, pay_status: 'shipped', vended: 1 });
-    else if (o.kind === 'command') await tx.orders.settlePaidOfCommand(o.commandId, 'shipped', sale.now);
-    else if (!(await tx.orders.settleOpen(o.orderNumber, SETTLEABLE, { pay_status: 'shipped', vended: 1, dispense_id: o.dispenseId, updated_at: sale.now })))
-      return { recorded: false, stockTaken: false };
+    let orderNumber: string | undefined;
+    if (o.kind === 'new') {
+      await tx.orders.insertOrder({ ...o.row, pay_status: 'shipped', vended: 1 });
+      orderNumber = o.row.order_number;
+    } else if (o.kind === 'command') {
+      orderNumber = (await tx.orders.ordersOfCommand(o.commandId))[0]?.order_number;
+      await tx.orders.settlePaidOfCommand(o.commandId, 'shipped', sale.now);
+    } else if (!(await tx.orders.settleOpen(o.orderNumber, SETTLEABLE, { pay_status: 'shipped', vended: 1, dispense_id: o.dispenseId, updated_at: sale.now })))
+      return { recorded: false, stockTaken: false, fifoCogsCents: 0 };
+    else orderNumber = o.orderNumber;
     const stockTaken = sale.takesStock && (await tx.inventory.takeStock(sale.machineId, sale.aisleNo, sale.quantity));
-    return { recorded: true, stockTaken };
+    const cost =
+      orderNumber === undefined
+        ? undefined
+        : await tx.inventory.consumeFifo({ orderNumber, machineId: sale.machineId, aisleNo: sale.aisleNo, quantity: sale.quantity, now: sale.now });
+    return { recorded: true, stockTaken, fifoCogsCents: cost?.costCents ?? 0 };
   }
 
   /**
