@@ -35,7 +35,7 @@ export const PAGE_CSS = `#sandbox-note{font:14px/1.4 system-ui,sans-serif;margin
 `;
 
 export interface DocsUi {
-  /** Where the assets live, versioned (`/docs/assets/5.35.0`): a new package version is a new URL, so they may be cached for a year. */
+  /** Where the assets live, versioned (`/docs/assets/5.32.15`): a new package version is a new URL, so they may be cached for a year. */
   assetBase: string;
   /** Sends one of the package's assets; false when `file` is not one of them. */
   sendAsset(res: Response, file: string): boolean;
