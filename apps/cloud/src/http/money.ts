@@ -35,3 +35,16 @@ export function decimalAmount(max: number) {
     .refine((v) => decimalToCents(v) !== null, 'must have at most two decimals')
     .transform((v) => decimalToCents(v) ?? 0);
 }
+
+/**
+ * The one rounding rule for basis points (docs/decisions/finance.md "Rounding"): `cents × bps / 10000`,
+ * exact in integers, rounded half up (away from zero for negatives). 1500 bps of 333 cents = 49.95 → 50.
+ */
+export function applyBps(cents: number, bps: number): number {
+  if (!Number.isSafeInteger(cents) || !Number.isSafeInteger(bps)) throw new RangeError(`applyBps needs integers: ${cents}, ${bps}`);
+  const num = BigInt(cents) * BigInt(bps);
+  const abs = num < 0n ? -num : num;
+  const rounded = (abs * 2n + 10000n) / 20000n;
+  const out = Number(num < 0n ? -rounded : rounded);
+  return out === 0 ? 0 : out; // never -0
+}
