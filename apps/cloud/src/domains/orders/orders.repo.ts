@@ -162,6 +162,18 @@ export class OrdersRepo {
   }
 
   /** Writes whole order rows as they are (a sandbox reset re-applying the money records it kept), 200 per statement. */
+  /** An operator's vended sales, oldest first: what the sandbox seed draws FIFO cost for. */
+  vendedSalesOf(operatorId: string) {
+    return this.db
+      .selectFrom('orders')
+      .select(['order_number', 'machine_id', 'aisle_no', 'quantity', 'created_at'])
+      .where('operator_id', '=', operatorId)
+      .where('vended', '=', 1)
+      .orderBy('created_at')
+      .orderBy('order_number')
+      .execute();
+  }
+
   async insertOrders(rows: readonly OrderRow[]): Promise<void> {
     for (let i = 0; i < rows.length; i += 200)
       await this.db

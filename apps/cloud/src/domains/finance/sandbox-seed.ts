@@ -1,0 +1,138 @@
+import type { Repos } from '../../repos.ts';
+import { accrualOnNaming, startOfDate } from '../venues/venues.rules.ts';
+
+const DAY = 86_400_000;
+const ALICE = 'op_sbx_alice';
+
+/** alice's host venues: a station concession with a deployment date, a gym paid from its first sale, a library moved in later. */
+const VENUES = [
+  {
+    id: 'ven_sbx_union',
+    name: 'Union Station Concessions',
+    address: '50 Massachusetts Ave, New York, NY 10001',
+    bps: 1500,
+    machine: 'SBX-ALICE-0001',
+    deployedDaysAgo: 100,
+  },
+  { id: 'ven_sbx_harbor', name: 'Harbor Fitness', address: '1 Harbor Plaza, New York, NY 10004', bps: 1000, machine: 'SBX-ALICE-0002', deployedDaysAgo: null },
+] as const;
+const MOVED_IN = {
+  id: 'ven_sbx_library',
+  name: 'Central Library',
+  address: '630 W 5th St, Los Angeles, CA 90071',
+  bps: 800,
+  machine: 'SBX-ALICE-0003',
+  daysAgo: 20,
+};
+
+/** Wholesale cost per unit of each seed SKU, first and second purchase order (the vendor raised prices). */
+const COSTS: Record<string, [number, number]> = {
+  'SKU-COLA-355': [62, 68],
+  'SKU-WATER-500': [28, 30],
+  'SKU-CHIPS-SALT': [55, 55],
+  'SKU-BAR-CHOC': [84, 91],
+  'SKU-NUTS-MIX': [118, 124],
+  'SKU-GUM-MINT': [31, 33],
+  'SKU-TEA-ICED': [79, 86],
+  'SKU-COOKIE-OAT': [58, 62],
+  'SKU-JUICE-OJ': [121, 129],
+  'SKU-ENERGY-250': [142, 150],
+};
+const PURCHASES = [
+  { id: 'po_sbx_0001', ref: 'PO-SBX-0001', vendor: 'Restaurant Depot', orderedDaysAgo: 104, receivedDaysAgo: 100, qty: 48, cost: 0 },
+  { id: 'po_sbx_0002', ref: 'PO-SBX-0002', vendor: 'Costco Business Center', orderedDaysAgo: 50, receivedDaysAgo: 45, qty: 60, cost: 1 },
+] as const;
+
+const dateOf = (at: number) => new Date(at).toISOString().slice(0, 10);
+
+/**
+ * The finance part of the sandbox data set (alice), so `/pnl` tells a story on first start: three
+ * host venues — one accruing from its deployment date, one from the machine's first sale, one the
+ * machine moved into 20 days ago (the move rule) — and two purchase orders received 100 and 45 days
+ * ago, whose layers the seeded sales draw in order, as every real sale does (docs/fifo.md).
+ * Runs after the base seed (machines and 90 days of orders) inside the seed's transaction.
+ */
+export async function seedFinance(tx: Repos, now: number): Promise<void> {
+  const today = Math.floor(now / DAY) * DAY;
+  const machines = new Map<string, { id: string; zone: string | null }>();
+  for (const no of [...VENUES.map((v) => v.machine), MOVED_IN.machine]) {
+    const m = await tx.machines.machineByNo(no);
+    if (m) machines.set(no, { id: m.id, zone: m.time_zone });
+  }
+
+  for (const v of VENUES) {
+    const machine = machines.get(v.machine);
+    const deploymentDate = v.deployedDaysAgo === null ? null : dateOf(today - v.deployedDaysAgo * DAY);
+    await tx.venues.insert({
+      id: v.id,
+      operator_id: ALICE,
+      name: v.name,
+      address: v.address,
+      rev_share_bps: v.bps,
+      deployment_date: deploymentDate,
+      kiosk_machine_no: v.machine,
+      created_at: today - 101 * DAY,
+    });
+    if (!machine) continue;
+    const accrual = accrualOnNaming({
+      now: today - 101 * DAY,
+      currentVenueId: null,
+      lastLeftAt: await tx.venues.lastMoveAt(machine.id),
+      firstSaleAt: await tx.venues.firstSaleAt(machine.id),
+      deploymentStart: deploymentDate === null ? null : startOfDate(deploymentDate, machine.zone),
+    });
+    await tx.machines.moveToVenue({ id: `vmv_sbx_${v.id.slice(8)}`, machine_id: machine.id, venue_id: v.id, moved_at: today - 101 * DAY }, accrual);
+  }
+  const library = machines.get(MOVED_IN.machine);
+  await tx.venues.insert({
+    id: MOVED_IN.id,
+    operator_id: ALICE,
+    name: MOVED_IN.name,
+    address: MOVED_IN.address,
+    rev_share_bps: MOVED_IN.bps,
+    deployment_date: null,
+    kiosk_machine_no: library ? MOVED_IN.machine : null,
+    created_at: today - MOVED_IN.daysAgo * DAY,
+  });
+  if (library) {
+    const at = today - MOVED_IN.daysAgo * DAY + 9 * 3_600_000;
+    await tx.machines.moveToVenue({ id: 'vmv_sbx_library', machine_id: library.id, venue_id: MOVED_IN.id, moved_at: at }, { from: at, rule: 'move' });
+  }
+
+  // Purchase orders are received in time order among the sales, so each sale draws the layers that existed then.
+  const sales = await tx.orders.vendedSalesOf(ALICE);
+  let next = 0;
+  for (const po of PURCHASES) {
+    const receivedAt = today - po.receivedDaysAgo * DAY + 7 * 3_600_000;
+    for (; next < sales.length && sales[next]!.created_at < receivedAt; next++) await drawCost(tx, sales[next]!);
+    const lines = Object.entries(COSTS);
+    await tx.inventory.insertPurchaseOrder(
+      {
+        id: po.id,
+        operator_id: ALICE,
+        po_ref: po.ref,
+        vendor: po.vendor,
+        ordered_on: dateOf(today - po.orderedDaysAgo * DAY),
+        total_cents: lines.reduce((sum, [, c]) => sum + po.qty * c[po.cost], 0),
+        received_at: receivedAt,
+      },
+      lines.map(([sku, c], i) => ({
+        id: `lot_sbx_${po.id.slice(7)}_${String(i + 1).padStart(2, '0')}`,
+        operator_id: ALICE,
+        sku,
+        qty_received: po.qty,
+        qty_remaining: po.qty,
+        unit_cost_cents: c[po.cost],
+        received_at: receivedAt,
+        purchase_order_ref: po.ref,
+        purchase_order_id: po.id,
+        line_no: i + 1,
+      })),
+    );
+  }
+  for (; next < sales.length; next++) await drawCost(tx, sales[next]!);
+}
+
+async function drawCost(tx: Repos, s: { order_number: string; machine_id: string; aisle_no: number; quantity: number; created_at: number }): Promise<void> {
+  await tx.inventory.consumeFifo({ orderNumber: s.order_number, machineId: s.machine_id, aisleNo: s.aisle_no, quantity: s.quantity, now: s.created_at });
+}
