@@ -280,7 +280,8 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
     });
 
     it('are empty until purchase orders are received', async () => {
-      const r = await call<LotsPage>(t.url, 'GET', '/api/v1/inventory/lots', { headers: ALICE });
+      // bob has received none (alice's sandbox books hold two purchase orders)
+      const r = await call<LotsPage>(t.url, 'GET', '/api/v1/inventory/lots', { headers: BOB });
       expect(r.status).toBe(200);
       expect(r.body.data).toEqual({ page: 1, size: 20, total: 0, records: [] });
     });
@@ -300,18 +301,18 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
       await db()
         .insertInto('lots')
         .values([
-          lot('lot_c', OPERATOR_IDS.alice, 'SKU-COLA-355', day + 2, 61),
-          lot('lot_a', OPERATOR_IDS.alice, 'SKU-COLA-355', day, 55),
-          lot('lot_b', OPERATOR_IDS.alice, 'SKU-GUM-MINT', day + 1, 20),
-          lot('lot_x', OPERATOR_IDS.bob, 'SKU-COLA-355', day - 1, 70),
+          lot('lot_c', OPERATOR_IDS.bob, 'SKU-TEST-COLA', day + 2, 61),
+          lot('lot_a', OPERATOR_IDS.bob, 'SKU-TEST-COLA', day, 55),
+          lot('lot_b', OPERATOR_IDS.bob, 'SKU-TEST-GUM', day + 1, 20),
+          lot('lot_x', OPERATOR_IDS.alice, 'SKU-TEST-COLA', day - 1, 70),
         ])
         .execute();
       try {
-        const r = await call<LotsPage>(t.url, 'GET', '/api/v1/inventory/lots', { headers: ALICE });
+        const r = await call<LotsPage>(t.url, 'GET', '/api/v1/inventory/lots', { headers: BOB });
         expect(r.body.data.records.map((l) => l.id)).toEqual(['lot_a', 'lot_b', 'lot_c']);
         expect(r.body.data.records[0]).toEqual({
           id: 'lot_a',
-          sku: 'SKU-COLA-355',
+          sku: 'SKU-TEST-COLA',
           qtyReceived: 24,
           qtyRemaining: 20,
           unitCost: 0.55,
@@ -319,13 +320,13 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
           receivedAt: '2026-11-01T00:00:00.000+0000',
           purchaseOrderRef: 'PO-lot_a',
         });
-        const cola = await call<LotsPage>(t.url, 'GET', '/api/v1/inventory/lots', { headers: ALICE, query: { sku: 'SKU-COLA-355' } });
+        const cola = await call<LotsPage>(t.url, 'GET', '/api/v1/inventory/lots', { headers: BOB, query: { sku: 'SKU-TEST-COLA' } });
         expect(cola.body.data.records.map((l) => l.id)).toEqual(['lot_a', 'lot_c']);
-        const admin = await call<LotsPage>(t.url, 'GET', '/api/v1/inventory/lots', { headers: ADMIN, query: { size: '2', page: '1' } });
-        expect(admin.body.data.total).toBe(4);
+        const admin = await call<LotsPage>(t.url, 'GET', '/api/v1/inventory/lots', { headers: ADMIN, query: { sku: 'SKU-TEST-COLA', size: '2', page: '1' } });
+        expect(admin.body.data.total).toBe(3);
         expect(admin.body.data.records.map((l) => l.id)).toEqual(['lot_x', 'lot_a']);
       } finally {
-        await db().deleteFrom('lots').execute();
+        await db().deleteFrom('lots').where('id', 'in', ['lot_a', 'lot_b', 'lot_c', 'lot_x']).execute();
       }
     });
   });
