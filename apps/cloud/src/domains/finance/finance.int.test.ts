@@ -5,7 +5,7 @@ import { mintKey } from '../machines/machines.factories.ts';
 import { admin, alice } from '../machines/machines.test-support.ts';
 import { identityBalances } from './finance.rules.ts';
 import { financeBooks } from './finance.test-support.ts';
-import type { Entry } from './finance.schemas.ts';
+import type { Entry, StatementView } from './finance.schemas.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -83,10 +83,26 @@ describe.each(DIALECTS)('P&L, payouts and the balance sheet on %s', (dialect) =>
     expect(pnl.hostLines).toEqual(lines);
 
     // one machine: its sales, its host line, no untagged entries
-    expect(await b.pnl({ ...day, machineNo: m1.machineNo })).toMatchObject({ grossCents: 3000, fifoCogsCents: 1200, hostShareCents: 139, feeCents: 60, expensesCents: 0, operatorNetCents: 1379 });
+    expect(await b.pnl({ ...day, machineNo: m1.machineNo })).toMatchObject({
+      grossCents: 3000,
+      fifoCogsCents: 1200,
+      hostShareCents: 139,
+      feeCents: 60,
+      expensesCents: 0,
+      operatorNetCents: 1379,
+    });
     // one venue: its machines while there (the 14:00 sale), its host lines, the entry against it
     const atVenue = await b.pnl({ ...day, venueId: v.id });
-    expect(atVenue).toMatchObject({ grossCents: 1000, taxCents: 74, netCents: 926, fifoCogsCents: 400, hostShareCents: 139, feeCents: 20, expensesCents: 350, operatorNetCents: 17 });
+    expect(atVenue).toMatchObject({
+      grossCents: 1000,
+      taxCents: 74,
+      netCents: 926,
+      fifoCogsCents: 400,
+      hostShareCents: 139,
+      feeCents: 20,
+      expensesCents: 350,
+      operatorNetCents: 17,
+    });
     expect(atVenue.hostLines).toEqual(lines);
     // the admin sees the same books by operatorEmail
     expect(await b.pnl({ ...day, operatorEmail: b.op.email }, admin)).toMatchObject({ operatorNetCents: -981, operatorEmail: b.op.email });
@@ -105,7 +121,7 @@ describe.each(DIALECTS)('P&L, payouts and the balance sheet on %s', (dialect) =>
     expect(open.statements).toEqual([
       expect.objectContaining({ status: 'unpaid', payable: true, bps: 1500, totalCents: 139, total: 1.39, reference: null, paidAt: null }),
     ]);
-    const paid = await b.ok(b.api('POST', '/api/v1/payouts', { json: { venueId: v.id, period: '2026-11', reference: 'CHK-1001' } }));
+    const paid = await b.ok(b.api<StatementView>('POST', '/api/v1/payouts', { json: { venueId: v.id, period: '2026-11', reference: 'CHK-1001' } }));
     expect(paid).toMatchObject({ status: 'paid', payable: false, totalCents: 139, reference: 'CHK-1001', paidAt: ts('2026-12-02T14:00:00Z') });
     // the statement covers the whole month
     expect(paid.lines).toEqual(lines.map(({ venueId: _v, venueName: _n, ...l }) => ({ ...l, windowTo: ts('2026-12-01T00:00:00Z'), paid: true })));
@@ -188,7 +204,9 @@ describe.each(DIALECTS)('P&L, payouts and the balance sheet on %s', (dialect) =>
     expect((await b.api('GET', '/api/v1/pnl', { headers: noOrders })).status).toBe(403);
     expect((await b.api('GET', '/api/v1/balance-sheet', { headers: noOrders })).status).toBe(403);
     expect((await b.api('POST', '/api/v1/payouts', { json: { venueId: myVenue.id, period: '2026-10' }, headers: readOnly })).status).toBe(403);
-    expect((await b.api('POST', '/api/v1/finance/entries', { json: { kind: 'expense', amount: 1, occurredOn: '2026-11-01' }, headers: readOnly })).status).toBe(403);
+    expect((await b.api('POST', '/api/v1/finance/entries', { json: { kind: 'expense', amount: 1, occurredOn: '2026-11-01' }, headers: readOnly })).status).toBe(
+      403,
+    );
   });
 
   it('entries: recorded whole-cent, listed and filtered, reversed once (not a reversal), another operator’s are 404, bad bodies write nothing', async () => {
@@ -231,11 +249,22 @@ describe.each(DIALECTS)('P&L, payouts and the balance sheet on %s', (dialect) =>
     expect(await count()).toBe(before);
 
     const e1 = await b.entry({ ...good, machineNo: m.machineNo, memo: 'filters' });
-    expect(e1).toMatchObject({ kind: 'expense', amount: 12.5, amountCents: 1250, occurredOn: '2026-11-03', machineNo: m.machineNo, venueId: null, memo: 'filters', reversesId: null, reversedById: null });
+    expect(e1).toMatchObject({
+      kind: 'expense',
+      amount: 12.5,
+      amountCents: 1250,
+      occurredOn: '2026-11-03',
+      machineNo: m.machineNo,
+      venueId: null,
+      memo: 'filters',
+      reversesId: null,
+      reversedById: null,
+    });
     expect(e1).not.toHaveProperty('operatorEmail');
     const e2 = await b.entry({ kind: 'referral', amount: 40, occurredOn: '2026-10-15', venueId: v.id });
     const e3 = await b.entry({ kind: 'payroll', amount: 900, occurredOn: '2026-11-28' });
-    const list = async (query: Record<string, string>) => (await b.ok(b.api<{ total: number; records: Entry[] }>('GET', '/api/v1/finance/entries', { query }))).records.map((e) => e.id);
+    const list = async (query: Record<string, string>) =>
+      (await b.ok(b.api<{ total: number; records: Entry[] }>('GET', '/api/v1/finance/entries', { query }))).records.map((e) => e.id);
     expect(await list({})).toEqual([e3.id, e1.id, e2.id]);
     expect(await list({ kind: 'referral' })).toEqual([e2.id]);
     expect(await list({ from: '2026-11-01', to: '2026-11-27' })).toEqual([e1.id]);
@@ -254,7 +283,15 @@ describe.each(DIALECTS)('P&L, payouts and the balance sheet on %s', (dialect) =>
     const before3 = await b.pnl({ from: '2026-11-03', to: '2026-11-03' });
     expect(before3.expensesCents).toBe(1250);
     const rev = await b.ok(b.api<Entry>('POST', `/api/v1/finance/entries/${e1.id}/reverse`, { json: { memo: 'typo' } }));
-    expect(rev).toMatchObject({ kind: 'expense', amountCents: -1250, amount: -12.5, occurredOn: '2026-11-03', machineNo: m.machineNo, reversesId: e1.id, memo: 'typo' });
+    expect(rev).toMatchObject({
+      kind: 'expense',
+      amountCents: -1250,
+      amount: -12.5,
+      occurredOn: '2026-11-03',
+      machineNo: m.machineNo,
+      reversesId: e1.id,
+      memo: 'typo',
+    });
     expect((await b.ok(b.api<Entry>('GET', `/api/v1/finance/entries/${e1.id}`))).reversedById).toBe(rev.id);
     expect((await b.api('POST', `/api/v1/finance/entries/${e1.id}/reverse`, { json: {} })).status).toBe(409);
     expect((await b.api('POST', `/api/v1/finance/entries/${rev.id}/reverse`, { json: {} })).status).toBe(400);

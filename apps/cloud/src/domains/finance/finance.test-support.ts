@@ -17,7 +17,11 @@ export async function financeBooks(t: TestServer) {
   const op = await newOperator(db, t.clock.now());
   const h = op.headers;
   const api = <T>(method: string, path: string, opts: { json?: unknown; query?: H; headers?: H } = {}) =>
-    call<Envelope<T>>(t.url, method, path, { headers: opts.headers ?? h, ...(opts.json !== undefined ? { json: opts.json } : {}), ...(opts.query ? { query: opts.query } : {}) });
+    call<Envelope<T>>(t.url, method, path, {
+      headers: opts.headers ?? h,
+      ...(opts.json !== undefined ? { json: opts.json } : {}),
+      ...(opts.query ? { query: opts.query } : {}),
+    });
   const ok = async <T>(r: Promise<Awaited<ReturnType<typeof api<T>>>>): Promise<T> => {
     const res = await r;
     expect(res.status, res.text).toBe(200);
