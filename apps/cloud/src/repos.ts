@@ -11,6 +11,8 @@ import { CampaignsRepo } from './domains/campaigns/campaigns.repo.ts';
 import { CreativesRepo } from './domains/creatives/creatives.repo.ts';
 import { ScreensaversRepo } from './domains/screensavers/screensavers.repo.ts';
 import { VenuesRepo } from './domains/venues/venues.repo.ts';
+import { LedgerRepo } from './domains/finance/ledger.repo.ts';
+import { PayoutsRepo } from './domains/finance/payouts.repo.ts';
 import { AuthRepo } from './domains/auth/auth.repo.ts';
 import { CommandsRepo } from './domains/commands/commands.repo.ts';
 import { DeviceCredentialsRepo } from './domains/device-credentials/device-credentials.repo.ts';
@@ -78,6 +80,12 @@ export class Repos {
   }
   get venues(): VenuesRepo {
     return this.#once('venues', (db, dialect) => new VenuesRepo(db, dialect));
+  }
+  get ledger(): LedgerRepo {
+    return this.#once('ledger', (db) => new LedgerRepo(db));
+  }
+  get payouts(): PayoutsRepo {
+    return this.#once('payouts', (db) => new PayoutsRepo(db));
   }
   get auth(): AuthRepo {
     return this.#once('auth', (db) => new AuthRepo(db));

@@ -43,6 +43,9 @@ import { CampaignsService } from './domains/campaigns/campaigns.service.ts';
 import { CampaignReportsService } from './domains/campaigns/campaign-reports.service.ts';
 import { ScreensaversService } from './domains/screensavers/screensavers.service.ts';
 import { VenuesService } from './domains/venues/venues.service.ts';
+import { EntriesService } from './domains/finance/entries.service.ts';
+import { PayoutsService } from './domains/finance/payouts.service.ts';
+import { PnlService } from './domains/finance/pnl.service.ts';
 import { AdDeliveryService } from './domains/ad-delivery/ad-delivery.service.ts';
 import { ProofOfPlayService } from './domains/ad-delivery/proof-of-play.service.ts';
 import { MockSspService } from './domains/ssp/mock-ssp.service.ts';
@@ -107,6 +110,10 @@ export interface Services {
   campaignReports: CampaignReportsService;
   screensavers: ScreensaversService;
   venues: VenuesService;
+  // finance: referrals/payroll/expenses, host statements and payouts, P&L and balance sheet
+  entries: EntriesService;
+  payouts: PayoutsService;
+  pnl: PnlService;
   /** The attract loop of each machine and its proof of play. */
   adDelivery: AdDeliveryService;
   proofOfPlay: ProofOfPlayService;
@@ -173,6 +180,8 @@ export function createServices(ctx: AppContext): Services {
   const pricing = new PricingService({ clock });
   const testProcessor = config.mode === 'sandbox' ? new TestProcessor({ store, clock, config }) : null;
 
+  const payouts = new PayoutsService({ store, clock, audit });
+
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });
 
   return {
@@ -223,6 +232,9 @@ export function createServices(ctx: AppContext): Services {
     campaignReports,
     screensavers: new ScreensaversService({ store, clock, audit, creatives }),
     venues: new VenuesService({ store, clock, audit }),
+    entries: new EntriesService({ store, clock, audit }),
+    payouts,
+    pnl: new PnlService({ store, clock, payouts }),
     adDelivery,
     proofOfPlay: new ProofOfPlayService({ store }),
     doohInventory: new DoohInventoryService({ store, clock }),

@@ -229,6 +229,57 @@ export interface LotConsumptionsTable {
   consumed_at: number;
 }
 
+/** A referral, payroll or expense amount (0014); a correction is a reversing row, never an edit. */
+export interface FinanceEntriesTable {
+  id: string;
+  operator_id: string;
+  /** `referral`, `payroll` or `expense`. */
+  kind: string;
+  /** Whole cents; negative only on a reversing row. */
+  amount_cents: number;
+  /** YYYY-MM-DD, a UTC day. */
+  occurred_on: string;
+  machine_id: string | null;
+  venue_id: string | null;
+  memo: string | null;
+  /** The entry this row reverses; null on an ordinary entry. */
+  reverses_id: string | null;
+  created_at: number;
+}
+
+/** A host statement recorded as paid (0014): frozen, one per venue and period. */
+export interface HostPayoutsTable {
+  id: string;
+  operator_id: string;
+  venue_id: string;
+  /** YYYY-MM (finance/period.ts). */
+  period: string;
+  /** The venue's revShareBps when paid. */
+  bps: number;
+  total_cents: number;
+  reference: string | null;
+  paid_at: number;
+}
+
+/** One machine stay of a paid statement (0014); a row closes `machine_id`'s `period` to tax restatement. */
+export interface HostPayoutLinesTable {
+  id: string;
+  payout_id: string;
+  line_no: number;
+  venue_id: string;
+  machine_id: string;
+  machine_no: string;
+  period: string;
+  commission_rule: string;
+  commission_from: number;
+  window_from: number;
+  window_to: number;
+  vends: number;
+  net_cents: number;
+  bps: number;
+  share_cents: number;
+}
+
 /** An accepted cashless-provider webhook event; the provider's event id is the key (0002). */
 export interface PaymentEventsTable {
   id: string;
@@ -742,6 +793,9 @@ export interface DB {
   lots: LotsTable;
   purchase_orders: PurchaseOrdersTable;
   lot_consumptions: LotConsumptionsTable;
+  finance_entries: FinanceEntriesTable;
+  host_payouts: HostPayoutsTable;
+  host_payout_lines: HostPayoutLinesTable;
   payment_events: PaymentEventsTable;
   device_identities: DeviceIdentitiesTable;
   device_credentials: DeviceCredentialsTable;
@@ -782,6 +836,9 @@ export type OrderRow = Selectable<OrdersTable>;
 export type LotRow = Selectable<LotsTable>;
 export type PurchaseOrderRow = Selectable<PurchaseOrdersTable>;
 export type LotConsumptionRow = Selectable<LotConsumptionsTable>;
+export type FinanceEntryRow = Selectable<FinanceEntriesTable>;
+export type HostPayoutRow = Selectable<HostPayoutsTable>;
+export type HostPayoutLineRow = Selectable<HostPayoutLinesTable>;
 export type PaymentEventRow = Selectable<PaymentEventsTable>;
 export type DispenseCommandRow = Selectable<DispenseCommandsTable>;
 export type DeviceIdentityRow = Selectable<DeviceIdentitiesTable>;

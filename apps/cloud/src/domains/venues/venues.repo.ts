@@ -58,6 +58,17 @@ export class VenuesRepo {
     return { total: Number(n), rows };
   }
 
+  /** Every venue of the operator (null: of every operator), oldest first: what the P&L and host statements read. */
+  ofOperator(operatorId: string | null): Promise<VenueRow[]> {
+    return this.db
+      .selectFrom('venues')
+      .selectAll()
+      .$if(operatorId !== null, (q) => q.where('operator_id', '=', operatorId!))
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
   /** The machines attached to these venues now (`machines.venue_id`), by code. */
   attached(venueIds: readonly string[]): Promise<{ id: string; machine_no: string; venue_id: string | null }[]> {
     if (venueIds.length === 0) return Promise.resolve([]);
