@@ -43,6 +43,7 @@ import { CampaignsService } from './domains/campaigns/campaigns.service.ts';
 import { CampaignReportsService } from './domains/campaigns/campaign-reports.service.ts';
 import { ScreensaversService } from './domains/screensavers/screensavers.service.ts';
 import { VenuesService } from './domains/venues/venues.service.ts';
+import { PrizesService } from './domains/prizes/prizes.service.ts';
 import { AdDeliveryService } from './domains/ad-delivery/ad-delivery.service.ts';
 import { ProofOfPlayService } from './domains/ad-delivery/proof-of-play.service.ts';
 import { MockSspService } from './domains/ssp/mock-ssp.service.ts';
@@ -107,6 +108,8 @@ export interface Services {
   campaignReports: CampaignReportsService;
   screensavers: ScreensaversService;
   venues: VenuesService;
+  /** The kiosk prize game: mechanics, the cabinet's game events, the prizes report, the operator view's game money. */
+  prizes: PrizesService;
   /** The attract loop of each machine and its proof of play. */
   adDelivery: AdDeliveryService;
   proofOfPlay: ProofOfPlayService;
@@ -173,6 +176,8 @@ export function createServices(ctx: AppContext): Services {
   const pricing = new PricingService({ clock });
   const testProcessor = config.mode === 'sandbox' ? new TestProcessor({ store, clock, config }) : null;
 
+  const prizes = new PrizesService({ store, clock, audit });
+
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });
 
   return {
@@ -185,7 +190,7 @@ export function createServices(ctx: AppContext): Services {
     accounts: new AccountsService({ store, clock, audit, config }),
     machines,
     cabinetSettings,
-    operatorView: new OperatorViewService({ store, clock, machines, inventory, screenAds: campaignReports, config }),
+    operatorView: new OperatorViewService({ store, clock, machines, inventory, screenAds: campaignReports, prizes, config }),
     inventory,
     orders,
     sales,
@@ -223,6 +228,7 @@ export function createServices(ctx: AppContext): Services {
     campaignReports,
     screensavers: new ScreensaversService({ store, clock, audit, creatives }),
     venues: new VenuesService({ store, clock, audit }),
+    prizes,
     adDelivery,
     proofOfPlay: new ProofOfPlayService({ store }),
     doohInventory: new DoohInventoryService({ store, clock }),
