@@ -4,6 +4,7 @@ import type { SeedStep } from './db/seed.ts';
 import { Repos, createAppStore } from './repos.ts';
 import { seedEnrolmentArms } from './domains/device-credentials/sandbox-seed.ts';
 import { seedScreenAds } from './domains/campaigns/sandbox-seed.ts';
+import { seedPrizeGame } from './domains/prizes/sandbox-seed.ts';
 import type { CreativesService } from './domains/creatives/creatives.service.ts';
 
 /** What the domains' seed steps need besides the store: the creatives service renders the seed's poster. */
@@ -13,7 +14,11 @@ export interface SeedDeps {
 
 /** Each domain's part of the sandbox data set, handed to the store's seeder (which knows no domain). */
 export function sandboxSeedSteps(dialect: Dialect, deps: SeedDeps): SeedStep[] {
-  return [(db, now) => seedEnrolmentArms(new Repos(db, dialect), now), (db, now) => seedScreenAds(new Repos(db, dialect), now, deps.creatives)];
+  return [
+    (db, now) => seedEnrolmentArms(new Repos(db, dialect), now),
+    (db, now) => seedScreenAds(new Repos(db, dialect), now, deps.creatives),
+    (db, now) => seedPrizeGame(new Repos(db, dialect), now),
+  ];
 }
 
 /**

@@ -430,4 +430,33 @@ describe.each(DIALECTS)('prize game on %s', (dialect) => {
       budgetLeft: 7.5,
     });
   });
+
+  it('the sandbox seed tells a story: two of alice’s kiosks play, some wins refused, spend within budget; a reset gives it back byte for byte', async () => {
+    // the seed is relative to its day: reset to seed it at this suite's clock
+    expect((await api('POST', '/sandbox/reset', admin)).status).toBe(200);
+    const today = new Date(t.clock.now()).toISOString().slice(0, 10);
+    const query = { from: new Date(t.clock.now() - 30 * 86_400_000).toISOString().slice(0, 10), to: today };
+    const station = await report({ ...query, machineNo: 'SBX-ALICE-0001' });
+    expect(station.status, station.text).toBe(200);
+    const f = station.body.data.funnel;
+    expect(f.scans).toBeGreaterThan(f.entries);
+    expect(f.entries).toBeGreaterThan(0);
+    expect(f.plays).toBeGreaterThan(f.wins);
+    expect(f.wins).toBeGreaterThan(0);
+    expect(station.body.data.byMechanic.filter((m) => m.funnel.wins > 0).map((m) => m.mechanic)).toEqual(['spinToWin', 'loyaltyStamp']);
+    const library = await report({ ...query, machineNo: 'SBX-ALICE-0003' });
+    const refusedTotal = (r: PrizesReport) => Object.values(r.refused).reduce((a, b) => a + b, 0);
+    expect(refusedTotal(station.body.data) + refusedTotal(library.body.data)).toBeGreaterThan(0);
+    for (const r of [station.body.data, library.body.data])
+      for (const b of r.budget) {
+        expect(b.budgetCents).not.toBeNull();
+        expect(b.spentCents).toBeLessThanOrEqual(b.budgetCents!);
+      }
+    const view = await api<OperatorView>('GET', '/api/v1/machines/SBX-ALICE-0001/operator-view', alice);
+    expect(view.body.data.money.game.plays30Days).toBeGreaterThan(0);
+    expect(view.body.data.money.game.mechanicsEnabled).toEqual(['spinToWin', 'loyaltyStamp']);
+    const reset = await api('POST', '/sandbox/reset', admin);
+    expect(reset.status, reset.text).toBe(200);
+    expect((await report({ ...query, machineNo: 'SBX-ALICE-0001' })).body.data).toEqual(station.body.data);
+  });
 });
