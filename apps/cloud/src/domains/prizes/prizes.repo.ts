@@ -247,28 +247,22 @@ export class PrizesRepo {
    * spec 1 §2.3/§2.4) and what their units cost (their FIFO draws).
    */
   async freeDrops(machineId: string, from: number): Promise<{ drops: number; costCents: number }> {
-    const free = this.db
-      .selectFrom('orders')
-      .select('order_number')
-      .where('machine_id', '=', machineId)
-      .where('channel', '=', 'api_drop')
-      .where('paid_cents', '=', 0)
-      .where('pay_status', '=', 'shipped')
-      .where('created_at', '>=', from);
-    const [count, cost] = await Promise.all([
+    const free = () =>
       this.db
         .selectFrom('orders')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('machine_id', '=', machineId)
         .where('channel', '=', 'api_drop')
         .where('paid_cents', '=', 0)
         .where('pay_status', '=', 'shipped')
-        .where('created_at', '>=', from)
+        .where('created_at', '>=', from);
+    const [count, cost] = await Promise.all([
+      free()
+        .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow(),
       this.db
         .selectFrom('lot_consumptions')
         .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('cost_cents'), eb.lit(0)).as('cost'))
-        .where('order_number', 'in', free)
+        .where('order_number', 'in', free().select('order_number'))
         .executeTakeFirstOrThrow(),
     ]);
     return { drops: Number(count.n), costCents: Number(cost.cost) };
