@@ -28,6 +28,7 @@ import { campaignsRoutes } from './domains/campaigns/campaigns.routes.ts';
 import { screensaversRoutes } from './domains/screensavers/screensavers.routes.ts';
 import { venuesRoutes } from './domains/venues/venues.routes.ts';
 import { financeRoutes } from './domains/finance/finance.routes.ts';
+import { prizesCabinetRoutes, prizesRoutes } from './domains/prizes/prizes.routes.ts';
 import { proofOfPlayRoutes } from './domains/ad-delivery/proof-of-play.routes.ts';
 import { mockSspRoutes } from './domains/ssp/mock-ssp.routes.ts';
 import { marketplacePagesRoutes } from './domains/marketplace-pages/pages.routes.ts';
@@ -84,6 +85,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
     }),
   );
   app.use(apkRoutes(kit, s.cabinetGuard, s.apk, s.gateway, s.sales));
+  app.use(prizesCabinetRoutes(kit, s.cabinetGuard, s.prizes));
   app.use(deviceCredentialsRoutes(kit, s.credentialAdmin, s.enrolmentModes, s.credentialFleet));
   app.use(factoryBuildsRoutes(kit, s.factoryBuilds));
   // in sandbox mode the interactive reference comes with alice's public key ready to try; never in production
@@ -105,6 +107,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(screensaversRoutes(kit, s.screensavers));
   app.use(venuesRoutes(kit, s.venues));
   app.use(financeRoutes(kit, s.entries, s.pnl, s.payouts));
+  app.use(prizesRoutes(kit, s.prizes));
   app.use(proofOfPlayRoutes(kit, s.proofOfPlay));
   app.use(doohInventoryRoutes(kit, s.doohInventory));
   app.use(pricingRoutes(kit, s.pricing));

@@ -5,6 +5,7 @@ import { Repos, createAppStore } from './repos.ts';
 import { seedEnrolmentArms } from './domains/device-credentials/sandbox-seed.ts';
 import { seedScreenAds } from './domains/campaigns/sandbox-seed.ts';
 import { seedFinance } from './domains/finance/sandbox-seed.ts';
+import { seedPrizeGame } from './domains/prizes/sandbox-seed.ts';
 import type { CreativesService } from './domains/creatives/creatives.service.ts';
 
 /** What the domains' seed steps need besides the store: the creatives service renders the seed's poster. */
@@ -18,6 +19,7 @@ export function sandboxSeedSteps(dialect: Dialect, deps: SeedDeps): SeedStep[] {
     (db, now) => seedEnrolmentArms(new Repos(db, dialect), now),
     (db, now) => seedScreenAds(new Repos(db, dialect), now, deps.creatives),
     (db, now) => seedFinance(new Repos(db, dialect), now),
+    (db, now) => seedPrizeGame(new Repos(db, dialect), now),
   ];
 }
 

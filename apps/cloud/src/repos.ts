@@ -13,6 +13,7 @@ import { ScreensaversRepo } from './domains/screensavers/screensavers.repo.ts';
 import { VenuesRepo } from './domains/venues/venues.repo.ts';
 import { LedgerRepo } from './domains/finance/ledger.repo.ts';
 import { PayoutsRepo } from './domains/finance/payouts.repo.ts';
+import { PrizesRepo } from './domains/prizes/prizes.repo.ts';
 import { AuthRepo } from './domains/auth/auth.repo.ts';
 import { CommandsRepo } from './domains/commands/commands.repo.ts';
 import { DeviceCredentialsRepo } from './domains/device-credentials/device-credentials.repo.ts';
@@ -86,6 +87,9 @@ export class Repos {
   }
   get payouts(): PayoutsRepo {
     return this.#once('payouts', (db) => new PayoutsRepo(db));
+  }
+  get prizes(): PrizesRepo {
+    return this.#once('prizes', (db, dialect) => new PrizesRepo(db, dialect));
   }
   get auth(): AuthRepo {
     return this.#once('auth', (db) => new AuthRepo(db));

@@ -46,6 +46,7 @@ import { VenuesService } from './domains/venues/venues.service.ts';
 import { EntriesService } from './domains/finance/entries.service.ts';
 import { PayoutsService } from './domains/finance/payouts.service.ts';
 import { PnlService } from './domains/finance/pnl.service.ts';
+import { PrizesService } from './domains/prizes/prizes.service.ts';
 import { AdDeliveryService } from './domains/ad-delivery/ad-delivery.service.ts';
 import { ProofOfPlayService } from './domains/ad-delivery/proof-of-play.service.ts';
 import { MockSspService } from './domains/ssp/mock-ssp.service.ts';
@@ -114,6 +115,8 @@ export interface Services {
   entries: EntriesService;
   payouts: PayoutsService;
   pnl: PnlService;
+  /** The kiosk prize game: mechanics, the cabinet's game events, the prizes report, the operator view's game money. */
+  prizes: PrizesService;
   /** The attract loop of each machine and its proof of play. */
   adDelivery: AdDeliveryService;
   proofOfPlay: ProofOfPlayService;
@@ -181,6 +184,7 @@ export function createServices(ctx: AppContext): Services {
   const testProcessor = config.mode === 'sandbox' ? new TestProcessor({ store, clock, config }) : null;
 
   const payouts = new PayoutsService({ store, clock, audit });
+  const prizes = new PrizesService({ store, clock, audit });
 
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });
 
@@ -194,7 +198,7 @@ export function createServices(ctx: AppContext): Services {
     accounts: new AccountsService({ store, clock, audit, config }),
     machines,
     cabinetSettings,
-    operatorView: new OperatorViewService({ store, clock, machines, inventory, screenAds: campaignReports, config }),
+    operatorView: new OperatorViewService({ store, clock, machines, inventory, screenAds: campaignReports, prizes, config }),
     inventory,
     orders,
     sales,
@@ -235,6 +239,7 @@ export function createServices(ctx: AppContext): Services {
     entries: new EntriesService({ store, clock, audit }),
     payouts,
     pnl: new PnlService({ store, clock, payouts }),
+    prizes,
     adDelivery,
     proofOfPlay: new ProofOfPlayService({ store }),
     doohInventory: new DoohInventoryService({ store, clock }),

@@ -7,3 +7,4 @@ export * from './gateway.ts';
 export * from './release.ts';
 export * from './release-admin.ts';
 export * from './control.ts';
+export * from './prizes.ts';

@@ -769,6 +769,39 @@ export interface RolloutProgressTable {
   blocked: number;
 }
 
+/** The prize game of a machine: its monthly prize budget (0016). */
+export interface PrizeSettingsTable {
+  machine_id: string;
+  /** null: no budget. */
+  monthly_budget_cents: number | null;
+  updated_at: number;
+}
+
+/** One prize mechanic of a machine: on/off and its caps, null for none (0016). */
+export interface PrizeMechanicsTable {
+  machine_id: string;
+  mechanic: string;
+  enabled: number;
+  max_wins_per_day: number | null;
+  max_prize_cents: number | null;
+}
+
+/** A scan, entry, play or win a cabinet reported, once per (machine, event_id), with its verdict (0016). */
+export interface PrizeEventsTable {
+  id: string;
+  machine_id: string;
+  event_id: string;
+  kind: string;
+  mechanic: string | null;
+  at: number;
+  aisle_no: number | null;
+  /** An accepted win's prize cost, fixed when accepted; null otherwise. */
+  prize_cents: number | null;
+  /** null: accepted; else why it was refused. */
+  refusal: string | null;
+  received_at: number;
+}
+
 export interface DB {
   agent_releases: AgentReleasesTable;
   agent_rollout: AgentRolloutTable;
@@ -820,6 +853,9 @@ export interface DB {
   ad_purchases: AdPurchasesTable;
   ad_purchase_lines: AdPurchaseLinesTable;
   ad_payment_events: AdPaymentEventsTable;
+  prize_settings: PrizeSettingsTable;
+  prize_mechanics: PrizeMechanicsTable;
+  prize_events: PrizeEventsTable;
   test_payment_intents: TestPaymentIntentsTable;
 }
 
@@ -858,3 +894,5 @@ export type AdPurchaseRow = Selectable<AdPurchasesTable>;
 export type AdPurchaseLineRow = Selectable<AdPurchaseLinesTable>;
 export type AdPaymentEventRow = Selectable<AdPaymentEventsTable>;
 export type TestPaymentIntentRow = Selectable<TestPaymentIntentsTable>;
+export type PrizeEventRow = Selectable<PrizeEventsTable>;
+export type PrizeMechanicRow = Selectable<PrizeMechanicsTable>;

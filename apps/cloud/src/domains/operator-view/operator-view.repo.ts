@@ -35,18 +35,4 @@ export class OperatorViewRepo {
       .executeTakeFirstOrThrow();
     return { orders: Number(row.orders), grossCents: Number(row.gross), refundedCents: Number(row.refunded) };
   }
-
-  /** Free-product program: drops given away (remote drops whose reason made them free). */
-  async freeDrops(machineId: string, from: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('orders')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('machine_id', '=', machineId)
-      .where('channel', '=', 'api_drop')
-      .where('paid_cents', '=', 0)
-      .where('pay_status', '=', 'shipped')
-      .where('created_at', '>=', from)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
 }

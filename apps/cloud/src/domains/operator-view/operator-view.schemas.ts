@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FreeProductMoney, GameMoney } from '../prizes/prizes.schemas.ts';
 
 export const MachineNoParams = z.object({ machineNo: z.string() });
 
@@ -32,8 +33,8 @@ export const OperatorView = z.object({
     currency: z.string().nullable(),
     sales30Days: z.number(),
     screenAds: z.object({ estRevenue30Days: z.number(), activeCampaigns: z.number().int() }),
-    freeProduct: z.object({ drops30Days: z.number().int() }),
-    game: z.object({ plays30Days: z.number().int(), prizeCost30Days: z.number() }),
+    freeProduct: FreeProductMoney,
+    game: GameMoney,
   }),
 });
 export type OperatorView = z.infer<typeof OperatorView>;

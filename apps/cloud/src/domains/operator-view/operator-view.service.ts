@@ -6,6 +6,7 @@ import type { Principal } from '../../http/principal.ts';
 import type { MachinesService } from '../machines/machines.service.ts';
 import type { CampaignReportsService } from '../campaigns/campaign-reports.service.ts';
 import type { InventoryService } from '../inventory/inventory.service.ts';
+import type { PrizesService } from '../prizes/prizes.service.ts';
 import type { OperatorView } from './operator-view.schemas.ts';
 import { advertiseQrId, qrPng } from './qr.ts';
 
@@ -32,6 +33,8 @@ export interface OperatorViewDeps {
   inventory: InventoryService;
   /** What its screen earns from advertising. */
   screenAds: Pick<CampaignReportsService, 'machineMoney'>;
+  /** Its free-product program and prize game. */
+  prizes: Pick<PrizesService, 'machineMoney'>;
   /** `publicBaseUrl`: the address QR codes point at (else the request's origin); `dataKey` derives the stable qrId. */
   config: Pick<Config, 'publicBaseUrl' | 'dataKey'>;
 }
@@ -51,11 +54,11 @@ export class OperatorViewService {
       const s = await repo.sales(row.id, from);
       return { orders: s.orders, gross: centsToDecimal(s.grossCents), refunded: centsToDecimal(s.refundedCents) };
     };
-    const [todayB, week, month, freeDrops, screenAds] = await Promise.all([
+    const [todayB, week, month, prizes, screenAds] = await Promise.all([
       bucket(today),
       bucket(today - 6 * DAY),
       bucket(today - 29 * DAY),
-      repo.freeDrops(row.id, today - 29 * DAY),
+      this.deps.prizes.machineMoney({ id: row.id, operator_id: row.operator_id, time_zone: machine.timeZone }, today - 29 * DAY),
       this.deps.screenAds.machineMoney({ id: row.id, machine_no: machine.machineNo, operator_id: row.operator_id }),
     ]);
     const aisles = inv.aisles;
@@ -85,10 +88,8 @@ export class OperatorViewService {
         currency: row.currency,
         sales30Days: month.gross,
         screenAds,
-        // The prize game arrives with its own issue; until then nothing is played, and the view
-        // says so with zeros rather than estimates.
-        freeProduct: { drops30Days: freeDrops },
-        game: { plays30Days: 0, prizeCost30Days: 0 },
+        freeProduct: prizes.freeProduct,
+        game: prizes.game,
       },
     };
   }
