@@ -27,6 +27,7 @@ import { mediaRoutes, uploadJsonParser } from './domains/creatives/media.routes.
 import { campaignsRoutes } from './domains/campaigns/campaigns.routes.ts';
 import { screensaversRoutes } from './domains/screensavers/screensavers.routes.ts';
 import { venuesRoutes } from './domains/venues/venues.routes.ts';
+import { taxRoutes } from './domains/tax/tax.routes.ts';
 import { proofOfPlayRoutes } from './domains/ad-delivery/proof-of-play.routes.ts';
 import { mockSspRoutes } from './domains/ssp/mock-ssp.routes.ts';
 import { marketplacePagesRoutes } from './domains/marketplace-pages/pages.routes.ts';
@@ -103,6 +104,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(campaignsRoutes(kit, s.campaigns, s.campaignReports));
   app.use(screensaversRoutes(kit, s.screensavers));
   app.use(venuesRoutes(kit, s.venues));
+  app.use(taxRoutes(kit, s.tax));
   app.use(proofOfPlayRoutes(kit, s.proofOfPlay));
   app.use(doohInventoryRoutes(kit, s.doohInventory));
   app.use(pricingRoutes(kit, s.pricing));

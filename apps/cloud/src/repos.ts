@@ -11,6 +11,7 @@ import { CampaignsRepo } from './domains/campaigns/campaigns.repo.ts';
 import { CreativesRepo } from './domains/creatives/creatives.repo.ts';
 import { ScreensaversRepo } from './domains/screensavers/screensavers.repo.ts';
 import { VenuesRepo } from './domains/venues/venues.repo.ts';
+import { TaxRepo } from './domains/tax/tax.repo.ts';
 import { AuthRepo } from './domains/auth/auth.repo.ts';
 import { CommandsRepo } from './domains/commands/commands.repo.ts';
 import { DeviceCredentialsRepo } from './domains/device-credentials/device-credentials.repo.ts';
@@ -78,6 +79,9 @@ export class Repos {
   }
   get venues(): VenuesRepo {
     return this.#once('venues', (db, dialect) => new VenuesRepo(db, dialect));
+  }
+  get tax(): TaxRepo {
+    return this.#once('tax', (db, dialect) => new TaxRepo(db, dialect));
   }
   get auth(): AuthRepo {
     return this.#once('auth', (db) => new AuthRepo(db));

@@ -43,6 +43,7 @@ import { CampaignsService } from './domains/campaigns/campaigns.service.ts';
 import { CampaignReportsService } from './domains/campaigns/campaign-reports.service.ts';
 import { ScreensaversService } from './domains/screensavers/screensavers.service.ts';
 import { VenuesService } from './domains/venues/venues.service.ts';
+import { TaxService } from './domains/tax/tax.service.ts';
 import { AdDeliveryService } from './domains/ad-delivery/ad-delivery.service.ts';
 import { ProofOfPlayService } from './domains/ad-delivery/proof-of-play.service.ts';
 import { MockSspService } from './domains/ssp/mock-ssp.service.ts';
@@ -107,6 +108,8 @@ export interface Services {
   campaignReports: CampaignReportsService;
   screensavers: ScreensaversService;
   venues: VenuesService;
+  /** Sales tax: the sale-time rate, schedules, remittances, restatement of a machine's open periods. */
+  tax: TaxService;
   /** The attract loop of each machine and its proof of play. */
   adDelivery: AdDeliveryService;
   proofOfPlay: ProofOfPlayService;
@@ -143,11 +146,12 @@ export function createServices(ctx: AppContext): Services {
   };
   const social = config.social ? new IdentityTokenVerifier(config.social, clock) : null;
 
-  const machines = new MachinesService({ store, clock, audit, geocoder: ctx.geocoder, config });
+  const tax = new TaxService({ store, clock, audit });
+  const machines = new MachinesService({ store, clock, audit, geocoder: ctx.geocoder, config, tax });
   const cabinetSettings = new CabinetSettingsService({ store, clock, audit, sealer, config });
   const inventory = new InventoryService({ store, audit, clock });
   const orders = new OrdersService({ store });
-  const sales = new SalesService({ store, clock, audit });
+  const sales = new SalesService({ store, clock, audit, tax });
   const commands = new CommandsService({ store, clock, audit, sales, pending: ctx.pendingNotifier });
 
   const deviceKeys = new DeviceKeyVerifier({ store, clock, audit, devices });
@@ -223,6 +227,7 @@ export function createServices(ctx: AppContext): Services {
     campaignReports,
     screensavers: new ScreensaversService({ store, clock, audit, creatives }),
     venues: new VenuesService({ store, clock, audit }),
+    tax,
     adDelivery,
     proofOfPlay: new ProofOfPlayService({ store }),
     doohInventory: new DoohInventoryService({ store, clock }),

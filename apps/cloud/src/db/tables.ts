@@ -36,6 +36,7 @@ export const RESET_ORDER: (keyof DB)[] = [
   'device_identities',
   'dispense_commands',
   'payment_events',
+  'tax_restatement_blocks',
   'lot_consumptions',
   'orders',
   'payment_terminals',
@@ -51,5 +52,7 @@ export const RESET_ORDER: (keyof DB)[] = [
   'api_keys',
   'lots',
   'purchase_orders',
+  'tax_schedules',
+  'tax_remittances',
   'operators',
 ];

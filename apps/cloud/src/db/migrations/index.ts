@@ -12,6 +12,7 @@ import * as m0010 from './0010_screen_ads.ts';
 import * as m0011 from './0011_ad_purchases.ts';
 import * as m0012 from './0012_venues.ts';
 import * as m0013 from './0013_fifo.ts';
+import * as m0015 from './0015_tax.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011_ad_purchases': m0011,
   '0012_venues': m0012,
   '0013_fifo': m0013,
+  '0015_tax': m0015,
 };
