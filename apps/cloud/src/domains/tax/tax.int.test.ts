@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, suiteServer } from '../../testing/harness.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
+import { enrolled, keyHeader } from '../gateway/gateway.test-support.ts';
 import { newOperator } from '../machines/machines.factories.ts';
 import { admin, alice, bob, machinesApi } from '../machines/machines.test-support.ts';
 import type { Order } from '../orders/orders.schemas.ts';
@@ -127,6 +128,11 @@ describe.each(DIALECTS)('tax schedules, remittances and restatement on %s', (dia
       expect(o.netCents).not.toBe(before.netCents);
     });
 
+    const actions = await db().selectFrom('audit_log').select('action').where('resource', '=', `machine:${m.machineNo}`).execute();
+    expect(actions.map((x) => x.action)).toEqual(expect.arrayContaining(['tax.restate', 'machines.update']));
+    expect(await db().selectFrom('audit_log').select('action').where('resource', '=', 'tax-period:2026-09').where('user_id', '=', op.id).execute()).toEqual([
+      { action: 'tax.remit' },
+    ]);
     const list = await blocked(op.headers, { machineNo: m.machineNo });
     expect(list.status, list.text).toBe(200);
     expect(list.body.data).toEqual({
@@ -217,6 +223,24 @@ describe.each(DIALECTS)('tax schedules, remittances and restatement on %s', (dia
 
     await setRate(m.machineNo, op.headers, 4);
     expect((await drop(m.machineNo, op.headers, 250)).taxRate).toBe(4);
+  });
+
+  it('a walk-up order the cabinet opens is stamped from the schedule too (the unvended path)', async () => {
+    const op = await operator();
+    const e = await enrolled(t);
+    await register(op.headers, { machineNo: e.serial });
+    const today = new Date(t.clock.now()).toISOString().slice(0, 10);
+    expect((await addSchedule(op.headers, { bps: 725, effectiveAt: today })).status).toBe(200);
+    const opened = await api<{ orderNumber: string; payStatus: string }>('POST', '/cabinet/createOrder', keyHeader(e.key), {
+      aisleNo: 1,
+      quantity: 1,
+      payMethod: 'cash',
+    });
+    expect(opened.status, opened.text).toBe(200);
+    expect(opened.body.data.payStatus).toBe('paid');
+    const o = await order(opened.body.data.orderNumber, op.headers);
+    expect(o).toMatchObject({ taxRate: 7.25, taxCents: splitTax(o.chargedCents, 7.25).taxCents });
+    expect((await orderRow(o.orderNumber)).tax_rate).toBe(7.25);
   });
 
   it('refuses bad schedule rows (422 wrong types, 400 out of rule, 409 a second row for a date) and writes nothing', async () => {

@@ -113,9 +113,11 @@ export class TaxRepo {
   }
 
   /**
-   * Periods a host payout covered for the machine. Host payouts (`host_payout_lines`, written by the
-   * payouts domain) are merged from their own branch: this is the one place that reads them, as
-   * `PayoutsRepo.paidOutPeriodsOf(machineId)`. Without that table no payout exists, so none closes a period.
+   * Periods a host payout covered for the machine: the single merge point with the payouts branch,
+   * whose `host_payout_lines(machine_id, period)` is written by the payouts domain. On merge this body
+   * becomes that read (`PayoutsRepo.paidOutPeriodsOf(machineId)`, or the same
+   * `SELECT DISTINCT period FROM host_payout_lines WHERE machine_id = ?`). On this branch no payout
+   * exists, so no period is paid out.
    */
   private paidOutPeriodsOf(machineId: string): Promise<Period[]> {
     void machineId;
