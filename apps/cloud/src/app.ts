@@ -29,6 +29,7 @@ import { screensaversRoutes } from './domains/screensavers/screensavers.routes.t
 import { venuesRoutes } from './domains/venues/venues.routes.ts';
 import { financeRoutes } from './domains/finance/finance.routes.ts';
 import { prizesCabinetRoutes, prizesRoutes } from './domains/prizes/prizes.routes.ts';
+import { taxRoutes } from './domains/tax/tax.routes.ts';
 import { proofOfPlayRoutes } from './domains/ad-delivery/proof-of-play.routes.ts';
 import { mockSspRoutes } from './domains/ssp/mock-ssp.routes.ts';
 import { marketplacePagesRoutes } from './domains/marketplace-pages/pages.routes.ts';
@@ -108,6 +109,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(venuesRoutes(kit, s.venues));
   app.use(financeRoutes(kit, s.entries, s.pnl, s.payouts));
   app.use(prizesRoutes(kit, s.prizes));
+  app.use(taxRoutes(kit, s.tax));
   app.use(proofOfPlayRoutes(kit, s.proofOfPlay));
   app.use(doohInventoryRoutes(kit, s.doohInventory));
   app.use(pricingRoutes(kit, s.pricing));

@@ -14,6 +14,7 @@ import { VenuesRepo } from './domains/venues/venues.repo.ts';
 import { LedgerRepo } from './domains/finance/ledger.repo.ts';
 import { PayoutsRepo } from './domains/finance/payouts.repo.ts';
 import { PrizesRepo } from './domains/prizes/prizes.repo.ts';
+import { TaxRepo } from './domains/tax/tax.repo.ts';
 import { AuthRepo } from './domains/auth/auth.repo.ts';
 import { CommandsRepo } from './domains/commands/commands.repo.ts';
 import { DeviceCredentialsRepo } from './domains/device-credentials/device-credentials.repo.ts';
@@ -90,6 +91,9 @@ export class Repos {
   }
   get prizes(): PrizesRepo {
     return this.#once('prizes', (db, dialect) => new PrizesRepo(db, dialect));
+  }
+  get tax(): TaxRepo {
+    return this.#once('tax', (db, dialect) => new TaxRepo(db, dialect));
   }
   get auth(): AuthRepo {
     return this.#once('auth', (db) => new AuthRepo(db));

@@ -47,6 +47,7 @@ import { EntriesService } from './domains/finance/entries.service.ts';
 import { PayoutsService } from './domains/finance/payouts.service.ts';
 import { PnlService } from './domains/finance/pnl.service.ts';
 import { PrizesService } from './domains/prizes/prizes.service.ts';
+import { TaxService } from './domains/tax/tax.service.ts';
 import { AdDeliveryService } from './domains/ad-delivery/ad-delivery.service.ts';
 import { ProofOfPlayService } from './domains/ad-delivery/proof-of-play.service.ts';
 import { MockSspService } from './domains/ssp/mock-ssp.service.ts';
@@ -117,6 +118,8 @@ export interface Services {
   pnl: PnlService;
   /** The kiosk prize game: mechanics, the cabinet's game events, the prizes report, the operator view's game money. */
   prizes: PrizesService;
+  /** Sales tax: the sale-time rate, schedules, remittances, restatement of a machine's open periods. */
+  tax: TaxService;
   /** The attract loop of each machine and its proof of play. */
   adDelivery: AdDeliveryService;
   proofOfPlay: ProofOfPlayService;
@@ -153,11 +156,12 @@ export function createServices(ctx: AppContext): Services {
   };
   const social = config.social ? new IdentityTokenVerifier(config.social, clock) : null;
 
-  const machines = new MachinesService({ store, clock, audit, geocoder: ctx.geocoder, config });
+  const tax = new TaxService({ store, clock, audit });
+  const machines = new MachinesService({ store, clock, audit, geocoder: ctx.geocoder, config, tax });
   const cabinetSettings = new CabinetSettingsService({ store, clock, audit, sealer, config });
   const inventory = new InventoryService({ store, audit, clock });
   const orders = new OrdersService({ store });
-  const sales = new SalesService({ store, clock, audit });
+  const sales = new SalesService({ store, clock, audit, tax });
   const commands = new CommandsService({ store, clock, audit, sales, pending: ctx.pendingNotifier });
 
   const deviceKeys = new DeviceKeyVerifier({ store, clock, audit, devices });
@@ -240,6 +244,7 @@ export function createServices(ctx: AppContext): Services {
     payouts,
     pnl: new PnlService({ store, clock, payouts }),
     prizes,
+    tax,
     adDelivery,
     proofOfPlay: new ProofOfPlayService({ store }),
     doohInventory: new DoohInventoryService({ store, clock }),

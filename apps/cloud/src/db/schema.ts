@@ -280,6 +280,51 @@ export interface HostPayoutLinesTable {
   share_cents: number;
 }
 
+/** An operator's sales-tax rate from an instant on (0015): stamps sales made from then, never reprices earlier ones. */
+export interface TaxSchedulesTable {
+  id: string;
+  operator_id: string;
+  /** Basis points of the tax-inclusive rule's percent: 888 = 8.88%. */
+  bps: number;
+  /** YYYY-MM-DD as the operator wrote it. */
+  effective_on: string;
+  /** UTC midnight of `effective_on`. */
+  effective_at: number;
+  created_at: number;
+}
+
+/** A finance period whose sales tax the operator marked remitted (0015), with what the server computed then. */
+export interface TaxRemittancesTable {
+  id: string;
+  operator_id: string;
+  /** YYYY-MM (domains/finance/period.ts). */
+  period: string;
+  reference: string | null;
+  orders: number;
+  sales_cents: number;
+  tax_cents: number;
+  net_cents: number;
+  remitted_at: number;
+}
+
+/** A closed period a machine-rate change could not restate (0015). */
+export interface TaxRestatementBlocksTable {
+  id: string;
+  /** The machine's operator at the time; null for an unclaimed machine. */
+  operator_id: string | null;
+  machine_id: string;
+  period: string;
+  /** `remitted` | `paid_out`. */
+  reason: string;
+  /** The machine rate the change asked for (percent); null: the rate was cleared. */
+  requested_rate: number | null;
+  /** The machine's rate before the change: the period's unstamped orders stay at it. */
+  kept_rate: number | null;
+  /** The machine's orders in the period, left as they were. */
+  orders: number;
+  created_at: number;
+}
+
 /** An accepted cashless-provider webhook event; the provider's event id is the key (0002). */
 export interface PaymentEventsTable {
   id: string;
@@ -829,6 +874,9 @@ export interface DB {
   finance_entries: FinanceEntriesTable;
   host_payouts: HostPayoutsTable;
   host_payout_lines: HostPayoutLinesTable;
+  tax_schedules: TaxSchedulesTable;
+  tax_remittances: TaxRemittancesTable;
+  tax_restatement_blocks: TaxRestatementBlocksTable;
   payment_events: PaymentEventsTable;
   device_identities: DeviceIdentitiesTable;
   device_credentials: DeviceCredentialsTable;
@@ -875,6 +923,9 @@ export type LotConsumptionRow = Selectable<LotConsumptionsTable>;
 export type FinanceEntryRow = Selectable<FinanceEntriesTable>;
 export type HostPayoutRow = Selectable<HostPayoutsTable>;
 export type HostPayoutLineRow = Selectable<HostPayoutLinesTable>;
+export type TaxScheduleRow = Selectable<TaxSchedulesTable>;
+export type TaxRemittanceRow = Selectable<TaxRemittancesTable>;
+export type TaxRestatementBlockRow = Selectable<TaxRestatementBlocksTable>;
 export type PaymentEventRow = Selectable<PaymentEventsTable>;
 export type DispenseCommandRow = Selectable<DispenseCommandsTable>;
 export type DeviceIdentityRow = Selectable<DeviceIdentitiesTable>;

@@ -42,6 +42,7 @@ export const RESET_ORDER: (keyof DB)[] = [
   'prize_events',
   'prize_mechanics',
   'prize_settings',
+  'tax_restatement_blocks',
   'lot_consumptions',
   'orders',
   'payment_terminals',
@@ -57,5 +58,7 @@ export const RESET_ORDER: (keyof DB)[] = [
   'api_keys',
   'lots',
   'purchase_orders',
+  'tax_schedules',
+  'tax_remittances',
   'operators',
 ];

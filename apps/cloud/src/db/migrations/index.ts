@@ -13,6 +13,7 @@ import * as m0011 from './0011_ad_purchases.ts';
 import * as m0012 from './0012_venues.ts';
 import * as m0013 from './0013_fifo.ts';
 import * as m0014 from './0014_finance_ledger.ts';
+import * as m0015 from './0015_tax.ts';
 import * as m0016 from './0016_prizes.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
@@ -31,5 +32,6 @@ export const migrations: Record<string, Migration> = {
   '0012_venues': m0012,
   '0013_fifo': m0013,
   '0014_finance_ledger': m0014,
+  '0015_tax': m0015,
   '0016_prizes': m0016,
 };

@@ -216,8 +216,6 @@ export class CommandsService {
               quantity: 1,
               paid_cents: paid,
               charged_cents: paid,
-              // stamped at sale time, so a later rate change never reprices this drop
-              tax_rate: machine.sales_tax_rate,
               channel: 'api_drop',
               pay_method: 'remote',
               terminal_id: null,

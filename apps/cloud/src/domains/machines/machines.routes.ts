@@ -5,7 +5,7 @@ import { principalOf } from '../../http/authenticate.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
 import type { MachinesService } from './machines.service.ts';
 import { ScreenBody } from './screen.schemas.ts';
-import { ListQuery, Machine, MachineNoParams, MachinePage, RegisterBody, RetryGeocodeBody, UpdateBody } from './machines.schemas.ts';
+import { ListQuery, Machine, MachineNoParams, MachinePage, RegisterBody, RetryGeocodeBody, UpdateBody, UpdatedMachine } from './machines.schemas.ts';
 
 /** Machines API (spec 1 §4.3): authorise, hand the typed input to the service. */
 export function machinesRoutes({ docs, guard }: RouteKit, machines: MachinesService): Router {
@@ -73,12 +73,15 @@ export function machinesRoutes({ docs, guard }: RouteKit, machines: MachinesServ
         method,
         path: '/api/v1/machines/:machineNo',
         tag,
-        summary: method === 'patch' ? 'Edit a machine: only sent fields change (placement rules 1–6)' : 'Alias of PATCH',
+        summary:
+          method === 'patch'
+            ? 'Edit a machine: only sent fields change (placement rules 1–6); changing salesTaxRate restates its un-remitted orders (taxRestatement)'
+            : 'Alias of PATCH',
         auth: 'operator',
         scopes: ['machines:write'],
         params: MachineNoParams,
         body: UpdateBody,
-        response: Machine,
+        response: UpdatedMachine,
         errors: [400, 401, 403, 404, 422, 429],
       },
       guard('machines:write'),

@@ -170,6 +170,22 @@ export const Machine = z.object({
 });
 export type MachineView = z.infer<typeof Machine>;
 
+/** What recording `salesTaxRate` did to the machine's order history (docs/decisions/finance.md "Tax"). */
+export const TaxRestatement = z.object({
+  restatedOrders: z.number().int().describe('orders in open periods whose rate changed: their netCents and tax follow, chargedCents never'),
+  pinnedOrders: z.number().int().describe('unstamped orders in closed periods stamped at the rate they were reported at, so the new rate cannot reach them'),
+  blockedPeriods: z
+    .array(z.object({ period: z.string(), reason: z.enum(['remitted', 'paid_out']), orders: z.number().int() }))
+    .describe('closed periods left unchanged (also listed at GET /api/v1/tax/restatements-blocked)'),
+});
+export type TaxRestatementView = z.infer<typeof TaxRestatement>;
+
+/** The PATCH/PUT answer: the machine, plus `taxRestatement` when the request changed `salesTaxRate`. */
+export const UpdatedMachine = Machine.extend({
+  taxRestatement: TaxRestatement.optional().describe('present only when this request changed salesTaxRate'),
+});
+export type UpdatedMachineView = z.infer<typeof UpdatedMachine>;
+
 export const MachinePage = z.object({
   page: z.number().int(),
   size: z.number().int(),

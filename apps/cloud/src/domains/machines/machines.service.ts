@@ -12,7 +12,8 @@ import { formatTimestamp } from '../../http/time-format.ts';
 import type { Geocoder, GeocodeOutcome } from './geocoder.ts';
 import { canSeeMachine } from './ownership.ts';
 import type { MachineRecord, MachinesRepo } from './machines.repo.ts';
-import type { ListInput, MachineView, RegisterInput, RetryGeocodeInput, UpdateInput } from './machines.schemas.ts';
+import type { ListInput, MachineView, RegisterInput, RetryGeocodeInput, TaxRestatementView, UpdatedMachineView, UpdateInput } from './machines.schemas.ts';
+import type { TaxService } from '../tax/tax.service.ts';
 import { formatDegrees, geocodeColumns, geocodeView, planPlacement, refuse, type PlacementPlan, type PlacementState } from './placement.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { screenOf } from './screen.ts';
@@ -35,6 +36,8 @@ export interface MachinesDeps {
   /** Address geocoder for placement; null: every geocode is `skipped`. */
   geocoder: Geocoder | null;
   config: Pick<Config, 'mode' | 'geocoder'>;
+  /** Recording `salesTaxRate` restates the machine's un-remitted orders (the tax domain's one operation). */
+  tax: Pick<TaxService, 'restateMachine'>;
 }
 
 /** A geocode to run after the placement write committed, for the placement version it was written as. */
@@ -214,10 +217,11 @@ export class MachinesService {
   }
 
   /** PATCH/PUT: only sent fields change; placement rules 1–6 of spec 1 §4.3. */
-  async update(p: Principal, machineNo: string, input: UpdateInput): Promise<MachineView> {
+  async update(p: Principal, machineNo: string, input: UpdateInput): Promise<UpdatedMachineView> {
     if (!UPDATE_FIELDS.some((f) => input[f] !== undefined)) {
       throw refuse('', `send at least one field to change: ${UPDATE_FIELDS.join(', ')}`);
     }
+    let taxRestatement: TaxRestatementView | undefined;
     const job = await this.deps.store.transaction(async (tx) => {
       const repo = tx.machines;
       const m = await this.owned(repo, p, machineNo);
@@ -243,12 +247,15 @@ export class MachinesService {
           input.venueId === null ? null : { from: now, rule: 'move' },
         );
       }
+      if (input.salesTaxRate !== undefined && input.salesTaxRate !== m.sales_tax_rate)
+        taxRestatement = await this.deps.tax.restateMachine(tx, p, m, input.salesTaxRate, now);
       await repo.update(m.id, set);
       await this.deps.audit.record(tx, p, 'machines.update', `machine:${machineNo}`);
       return geocode;
     });
     if (job) await this.geocodeAndApply(p, job);
-    return this.get(p, machineNo);
+    const view = await this.get(p, machineNo);
+    return taxRestatement ? { ...view, taxRestatement } : view;
   }
 
   /**

@@ -161,6 +161,52 @@ export class OrdersRepo {
     return this.settleOpen(orderNumber, ['paid'], { pay_status: to, updated_at: now });
   }
 
+  // --- tax restatement (docs/decisions/finance.md "Tax"): the only writes of `tax_rate` after a sale --
+
+  /**
+   * Restates the machine's orders sold in `[from, until)` at `rate` (percent; 0 = no tax): their net
+   * and tax follow, their charged amount never changes. Returns how many orders changed rate.
+   */
+  async restateTaxRate(machineId: string, from: number, until: number, rate: number): Promise<number> {
+    const r = await this.db
+      .updateTable('orders')
+      .set({ tax_rate: rate })
+      .where('machine_id', '=', machineId)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', until)
+      .where((eb) => eb.or([eb('tax_rate', 'is', null), eb('tax_rate', '!=', rate)]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
+  /**
+   * Stamps the machine's unstamped orders sold in `[from, until)` at `rate`, the rate they were
+   * reported at, so a change of the machine's rate cannot reach them. Returns how many were stamped.
+   */
+  async pinUnstampedTaxRate(machineId: string, from: number, until: number, rate: number): Promise<number> {
+    const r = await this.db
+      .updateTable('orders')
+      .set({ tax_rate: rate })
+      .where('machine_id', '=', machineId)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', until)
+      .where('tax_rate', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
+  /** How many orders the machine sold in `[from, until)`. */
+  async countOfMachine(machineId: string, from: number, until: number): Promise<number> {
+    const { n } = await this.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('machine_id', '=', machineId)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', until)
+      .executeTakeFirstOrThrow();
+    return Number(n);
+  }
+
   /** Writes whole order rows as they are (a sandbox reset re-applying the money records it kept), 200 per statement. */
   /** An operator's vended sales, oldest first: what the sandbox seed draws FIFO cost for. */
   vendedSalesOf(operatorId: string) {

@@ -34,7 +34,7 @@ export const Order = z.object({
   netCents: z.number().int().describe('chargedCents − taxCents'),
   tax: z.number().describe('decimal currency amount of tax inside chargedCents'),
   taxCents: z.number().int(),
-  taxRate: z.number().nullable().describe('percent applied: the rate stamped at sale time, else the machine’s current salesTaxRate'),
+  taxRate: z.number().nullable().describe('percent applied: the rate stamped at sale time, else the machine’s current salesTaxRate; null when no tax applies'),
   channel: z.string(),
   payMethod: z.string(),
   createdAt: z.string(),

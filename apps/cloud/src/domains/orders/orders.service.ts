@@ -27,7 +27,9 @@ export function toOrder(row: OrderView): Order {
     netCents,
     tax: centsToDecimal(taxCents),
     taxCents,
-    taxRate: rate,
+    // no tax applied reads the same whether no rate was ever set or a rate of 0 was stamped (a
+    // restatement pins "no tax" as 0), so pinning a closed period changes nothing a caller sees
+    taxRate: rate !== null && rate > 0 ? rate : null,
     channel: row.channel,
     payMethod: row.pay_method,
     createdAt: formatTimestamp(row.created_at) ?? '',

@@ -7,6 +7,7 @@ import type { AuditLog } from '../../http/audit.ts';
 import { AppError, badRequest, conflict } from '../../http/errors.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import type { AppStore, Repos } from '../../repos.ts';
+import type { TaxService } from '../tax/tax.service.ts';
 
 /** Order states a dispense report may settle: awaiting the vend, or flagged by the refund sweep meanwhile. */
 const SETTLEABLE = ['paid', 'refund_owed'] as const;
@@ -19,8 +20,8 @@ export interface SaleMachine {
 
 /** The order a vend fulfils. */
 export type SoldOrder =
-  /** A new order, written as sold: shipped and vended. */
-  | { kind: 'new'; row: Omit<Insertable<OrdersTable>, 'pay_status' | 'vended'> }
+  /** A new order, written as sold: shipped and vended; its tax rate is stamped by `recordSale` (the one sale-time rule). */
+  | { kind: 'new'; row: Omit<Insertable<OrdersTable>, 'pay_status' | 'vended' | 'tax_rate'> }
   /** A walk-up order awaiting its vend (paid, or flagged refund_owed meanwhile), settled by its dispense report. */
   | { kind: 'open'; orderNumber: string; dispenseId: string }
   /** The orders paid before a remote drop (a cabinet sale driven by the command). */
@@ -58,6 +59,8 @@ export interface SalesDeps {
   store: AppStore;
   clock: Clock;
   audit: AuditLog;
+  /** The sale-time tax rate (`TaxService.saleRate`): every order this service writes is stamped through it. */
+  tax: Pick<TaxService, 'saleRate'>;
 }
 
 /**
@@ -78,7 +81,9 @@ export class SalesService {
     const o = sale.order;
     let orderNumber: string | undefined;
     if (o.kind === 'new') {
-      await tx.orders.insertOrder({ ...o.row, pay_status: 'shipped', vended: 1 });
+      const machine = await tx.machines.machineById(sale.machineId);
+      const taxRate = machine ? await this.deps.tax.saleRate(tx, machine, sale.now) : null;
+      await tx.orders.insertOrder({ ...o.row, tax_rate: taxRate, pay_status: 'shipped', vended: 1 });
       orderNumber = o.row.order_number;
     } else if (o.kind === 'command') {
       orderNumber = (await tx.orders.ordersOfCommand(o.commandId))[0]?.order_number;
@@ -143,7 +148,6 @@ export class SalesService {
         quantity: body.quantity,
         paid_cents: amount,
         charged_cents: amount,
-        tax_rate: machine.sales_tax_rate,
         channel: 'walkup',
         pay_method: payMethod,
         terminal_id: terminal?.id ?? null,
@@ -167,7 +171,7 @@ export class SalesService {
             order: { kind: 'new', row },
             now,
           });
-        else await tx.orders.insertOrder({ ...row, pay_status: payStatus, vended: 0 });
+        else await tx.orders.insertOrder({ ...row, tax_rate: await this.deps.tax.saleRate(tx, machine, now), pay_status: payStatus, vended: 0 });
       } catch (e) {
         // the same requestRef racing in on another aisle (the same aisle waits on its lock above)
         if (body.requestRef && isUniqueViolation(e)) throw conflict(`requestRef ${body.requestRef} is already in use on this cabinet`);

@@ -7,7 +7,6 @@ export interface TerminalView {
   machine_id: string;
   machine_no: string;
   machine_operator_id: string | null;
-  machine_tax_rate: number | null;
   provider: string;
   merchant_account: string;
   owner_account: string | null;
@@ -28,7 +27,6 @@ export class PaymentsRepo {
         'payment_terminals.machine_id',
         'machines.machine_no',
         'machines.operator_id as machine_operator_id',
-        'machines.sales_tax_rate as machine_tax_rate',
         'payment_terminals.provider',
         'payment_terminals.merchant_account',
         'operators.merchant_account as owner_account',

@@ -216,7 +216,6 @@ export class PaymentsService {
       quantity: d.quantity,
       paid_cents: d.amountCents,
       charged_cents: d.amountCents,
-      tax_rate: terminal.machine_tax_rate,
       channel: 'walkup',
       command_id: null,
       dispense_id: null,
