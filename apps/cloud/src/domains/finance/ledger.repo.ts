@@ -112,15 +112,15 @@ export class LedgerRepo {
     return new Map(rows.map((r) => [r.machine_no, r.id]));
   }
 
-  /**
-   * Tax remitted to the authorities before `until`, in cents. The remittances are the tax schedules'
-   * book (`tax_remittances`, another branch of issue 13): until that table is merged nothing has been
-   * remitted, so this is the one read the merge wires to it.
-   */
+  /** Tax remitted to the authorities before `until` (`tax_remittances`, written by the tax domain), in cents. */
   async taxRemittedCents(ownerId: string | null, until: number): Promise<number> {
-    void ownerId;
-    void until;
-    return 0;
+    const { cents } = await this.db
+      .selectFrom('tax_remittances')
+      .$if(ownerId !== null, (q) => q.where('operator_id', '=', ownerId!))
+      .where('remitted_at', '<', until)
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('tax_cents'), eb.lit(0)).as('cents'))
+      .executeTakeFirstOrThrow();
+    return Number(cents);
   }
 }
 

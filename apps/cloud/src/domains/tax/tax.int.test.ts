@@ -173,6 +173,64 @@ describe.each(DIALECTS)('tax schedules, remittances and restatement on %s', (dia
     expect((await blocked(op.headers)).body.data.total).toBe(2);
   });
 
+  it('a period paid out to a host is closed too: its orders stay, the block says paid_out; the open month is restated', async () => {
+    const op = await operator();
+    const m = await register(op.headers);
+    const oct = [
+      await sell(m.machineNo, { at: at('2026-10-05T10:00:00Z'), cents: 2000, rate: null }),
+      await sell(m.machineNo, { at: at('2026-10-25T10:00:00Z'), cents: 1500, rate: 4 }),
+    ];
+    const nov = await sell(m.machineNo, { at: at('2026-11-03T10:00:00Z'), cents: 1000, rate: null });
+    // the machine had sold: a venue naming it with a deployment date accrues from that date, so October has a host line
+    const v = await api<{ id: string }>('POST', '/api/v1/crm/venues', op.headers, {
+      name: 'Depot',
+      revShareBps: 1000,
+      machineNos: [m.machineNo],
+      deploymentDate: '2026-10-01',
+    });
+    expect(v.status, v.text).toBe(200);
+    const paid = await api<{ status: string; lines: { machineNo: string; vends: number }[] }>('POST', '/api/v1/payouts', op.headers, {
+      venueId: v.body.data.id,
+      period: '2026-10',
+    });
+    expect(paid.status, paid.text).toBe(200);
+    expect(paid.body.data.lines).toEqual([expect.objectContaining({ machineNo: m.machineNo, vends: 2 })]);
+
+    const octBefore = await Promise.all(oct.map((n) => order(n, op.headers)));
+    t.clock.advance(1000);
+    const changed = await setRate(m.machineNo, op.headers, 9);
+    expect(changed.taxRestatement).toEqual({ restatedOrders: 1, pinnedOrders: 1, blockedPeriods: [{ period: '2026-10', reason: 'paid_out', orders: 2 }] });
+    expect(await Promise.all(oct.map((n) => order(n, op.headers)))).toEqual(octBefore);
+    const restated = await order(nov, op.headers);
+    expect(restated).toMatchObject({ chargedCents: 1000, taxRate: 9, tax: splitTax(1000, 9).taxCents / 100, netCents: splitTax(1000, 9).netCents });
+    const list = await blocked(op.headers, { machineNo: m.machineNo });
+    expect(list.body.data.records).toEqual([expect.objectContaining({ machineNo: m.machineNo, period: '2026-10', reason: 'paid_out', orders: 2 })]);
+  });
+
+  it('remitted tax leaves the balance sheet: cash and tax payable both fall by the remitted amount, and it still balances', async () => {
+    const op = await operator();
+    const m = await register(op.headers);
+    await sell(m.machineNo, { at: at('2026-10-05T10:00:00Z'), cents: 10_800, rate: 8 });
+    await sell(m.machineNo, { at: at('2026-11-05T10:00:00Z'), cents: 5_400, rate: 8 });
+    type Sheet = { assets: { cashCents: number }; cash: { taxRemittedCents: number }; liabilities: { salesTaxPayableCents: number }; balanced: boolean };
+    const sheet = async () => {
+      const r = await api<Sheet>('GET', '/api/v1/balance-sheet', op.headers);
+      expect(r.status, r.text).toBe(200);
+      return r.body.data;
+    };
+    const before = await sheet();
+    expect(before.liabilities.salesTaxPayableCents).toBe(800 + 400);
+    const r = await remit(op.headers, { period: '2026-10' });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data.taxCents).toBe(800);
+    t.clock.advance(1000);
+    const after = await sheet();
+    expect(after.cash.taxRemittedCents).toBe(800);
+    expect(after.liabilities.salesTaxPayableCents).toBe(400);
+    expect(after.assets.cashCents).toBe(before.assets.cashCents - 800);
+    expect(after.balanced).toBe(true);
+  });
+
   it('without a remitted period every order is restated; another operator’s remittance closes nothing here', async () => {
     const [op, other] = [await operator(), await operator()];
     const m = await register(op.headers);

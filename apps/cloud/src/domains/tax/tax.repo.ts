@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { DB, TaxRemittanceRow, TaxRestatementBlockRow, TaxScheduleRow } from '../../db/schema.ts';
 import type { Period } from '../finance/period.ts';
-import { mergeClosed, type ClosedPeriod } from './tax.rules.ts';
 
 export type ScheduleView = TaxScheduleRow & { operator_email: string | null };
 export type RemittanceView = TaxRemittanceRow & { operator_email: string | null };
@@ -100,28 +99,10 @@ export class TaxRepo {
 
   // --- closed periods ----------------------------------------------------------------------------
 
-  /**
-   * THE closed-period check (docs/decisions/finance.md "Tax"): the periods of this machine that a
-   * restatement must not touch — those its operator marked remitted, and those a host payout covered.
-   */
-  async closedPeriodsOf(machineId: string, operatorId: string | null): Promise<ClosedPeriod[]> {
-    const remitted =
-      operatorId === null
-        ? []
-        : (await this.db.selectFrom('tax_remittances').select('period').where('operator_id', '=', operatorId).execute()).map((r) => r.period);
-    return mergeClosed(remitted, await this.paidOutPeriodsOf(machineId));
-  }
-
-  /**
-   * Periods a host payout covered for the machine: the single merge point with the payouts branch,
-   * whose `host_payout_lines(machine_id, period)` is written by the payouts domain. On merge this body
-   * becomes that read (`PayoutsRepo.paidOutPeriodsOf(machineId)`, or the same
-   * `SELECT DISTINCT period FROM host_payout_lines WHERE machine_id = ?`). On this branch no payout
-   * exists, so no period is paid out.
-   */
-  private paidOutPeriodsOf(machineId: string): Promise<Period[]> {
-    void machineId;
-    return Promise.resolve([]);
+  /** The periods the operator marked remitted, oldest first. */
+  async remittedPeriods(operatorId: string): Promise<Period[]> {
+    const rows = await this.db.selectFrom('tax_remittances').select('period').where('operator_id', '=', operatorId).orderBy('period').execute();
+    return rows.map((r) => r.period);
   }
 
   // --- refused restatements ----------------------------------------------------------------------

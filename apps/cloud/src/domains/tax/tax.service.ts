@@ -14,7 +14,7 @@ import { periodBounds } from '../finance/period.ts';
 import { canSeeMachine } from '../machines/ownership.ts';
 import { effectiveRate, splitTax } from '../orders/tax.ts';
 import type { BlockView, RemittanceView, ScheduleView } from './tax.repo.ts';
-import { pinRate, remitRefusal, restatementRanges, saleTaxRate, type ClosedPeriod } from './tax.rules.ts';
+import { mergeClosed, pinRate, remitRefusal, restatementRanges, saleTaxRate, type ClosedPeriod } from './tax.rules.ts';
 import type { BlockedQuery, BlockedRestatement, RemitBody, Remittance, RemittanceListQuery, Schedule, ScheduleBody, ScheduleListQuery } from './tax.schemas.ts';
 
 export interface TaxDeps {
@@ -73,7 +73,11 @@ export class TaxService {
     const outcome: RestatementOutcome = { restatedOrders: 0, pinnedOrders: 0, blockedPeriods: [] };
     if (newRate === oldRate) return outcome;
     if (machine.operator_id !== null) await tx.tax.lockOperator(machine.operator_id);
-    const closed = await tx.tax.closedPeriodsOf(machine.id, machine.operator_id);
+    // THE closed-period check (docs/decisions/finance.md "Tax"): periods the operator remitted, and periods a paid host statement covered for this machine
+    const closed = mergeClosed(
+      machine.operator_id === null ? [] : await tx.tax.remittedPeriods(machine.operator_id),
+      await tx.payouts.paidOutPeriodsOf(machine.id),
+    );
     const blocks: TaxRestatementBlockRow[] = [];
     for (const c of closed) {
       const { start, end } = periodBounds(c.period);
