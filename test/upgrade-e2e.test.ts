@@ -210,7 +210,8 @@ describe('signed agent releases, end to end', () => {
     const restarts = c.restarts;
     expect(await c.check()).toMatchObject({ result: 'installed', version: '1.0.3' });
     await c.reboot(); // 1.0.3 boots on trial; its heartbeats never arrive
-    await waitFor(async () => (await c.manager.status())?.state === 'idle', HEALTH_MS + 10_000, 'the health timer to revert', 50);
+    // the revert records its outcome (state idle) just before it asks for the restart: wait for both
+    await waitFor(async () => (await c.manager.status())?.state === 'idle' && c.restarts >= restarts + 2, HEALTH_MS + 10_000, 'the health timer to revert', 50);
     expect(c.restarts).toBe(restarts + 2); // into 1.0.3, and back out of it
     expect(await c.manager.status()).toMatchObject({
       current: '1.0.2',
