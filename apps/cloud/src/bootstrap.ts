@@ -7,10 +7,17 @@ import { seedScreenAds } from './domains/campaigns/sandbox-seed.ts';
 import { seedFinance } from './domains/finance/sandbox-seed.ts';
 import { seedPrizeGame } from './domains/prizes/sandbox-seed.ts';
 import type { CreativesService } from './domains/creatives/creatives.service.ts';
+import type { PayoutsService } from './domains/finance/payouts.service.ts';
+import type { TaxService } from './domains/tax/tax.service.ts';
 
-/** What the domains' seed steps need besides the store: the creatives service renders the seed's poster. */
+/**
+ * What the domains' seed steps need besides the store: the creatives service renders the seed's poster;
+ * the finance seed remits a period and pays a host statement through the same operations the API uses.
+ */
 export interface SeedDeps {
   creatives: Pick<CreativesService, 'builtin' | 'row'>;
+  tax: Pick<TaxService, 'recordRemittance'>;
+  payouts: Pick<PayoutsService, 'freezeStatement'>;
 }
 
 /** Each domain's part of the sandbox data set, handed to the store's seeder (which knows no domain). */
@@ -18,7 +25,7 @@ export function sandboxSeedSteps(dialect: Dialect, deps: SeedDeps): SeedStep[] {
   return [
     (db, now) => seedEnrolmentArms(new Repos(db, dialect), now),
     (db, now) => seedScreenAds(new Repos(db, dialect), now, deps.creatives),
-    (db, now) => seedFinance(new Repos(db, dialect), now),
+    (db, now) => seedFinance(new Repos(db, dialect), now, deps),
     (db, now) => seedPrizeGame(new Repos(db, dialect), now),
   ];
 }

@@ -177,7 +177,6 @@ export function createServices(ctx: AppContext): Services {
     media: new MediaStore(path.join(config.dataDir, 'media')),
     studio: config.studio ? new HttpStudio(config.studio) : null,
   });
-  const seedSteps = sandboxSeedSteps(ctx.database.dialect, { creatives });
   const campaignReports = new CampaignReportsService({ store, clock });
   const sspMock = new MockSspService({ store, clock, config });
   const supply = supplyFor(config, sspMock, ctx.logger);
@@ -188,6 +187,7 @@ export function createServices(ctx: AppContext): Services {
   const testProcessor = config.mode === 'sandbox' ? new TestProcessor({ store, clock, config }) : null;
 
   const payouts = new PayoutsService({ store, clock, audit });
+  const seedSteps = sandboxSeedSteps(ctx.database.dialect, { creatives, tax, payouts });
   const prizes = new PrizesService({ store, clock, audit });
 
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });

@@ -173,53 +173,15 @@ export class PayoutsService {
    */
   async pay(p: Principal, body: PayBody): Promise<StatementView> {
     const now = this.deps.clock.now();
-    const { start, end } = periodBounds(body.period);
     const repos = this.deps.store.repos;
     const books = await booksOf(repos, p, undefined);
     await venueInBooks(repos, p, books, body.venueId);
-    if (end > now) throw badRequest(undefined, [{ path: 'period', message: `period ${body.period} has not ended: only a past period can be paid out` }]);
-    const id = newId('hpo', now);
+    if (periodBounds(body.period).end > now)
+      throw badRequest(undefined, [{ path: 'period', message: `period ${body.period} has not ended: only a past period can be paid out` }]);
     try {
       await this.deps.store.transaction(async (tx) => {
-        const venue = await tx.venues.lock(body.venueId);
-        if (!venue) throw conflict(`Venue ${body.venueId} is gone`);
-        if ((await tx.payouts.payouts([venue.id], [body.period])).length > 0) throw alreadyPaid(body.venueId, body.period);
-        const venueBooks: Books = { ownerId: venue.operator_id, operatorEmail: null };
-        const lines = (await this.hostLines(tx, { books: venueBooks, venueId: venue.id, machineNo: null, from: start, until: end })).map((l) => ({
-          ...l,
-          bps: venue.rev_share_bps,
-          shareCents: hostShare(l.netSalesCents, venue.rev_share_bps),
-        }));
-        await tx.payouts.insert(
-          {
-            id,
-            operator_id: venue.operator_id,
-            venue_id: venue.id,
-            period: body.period,
-            bps: venue.rev_share_bps,
-            total_cents: lines.reduce((n, l) => n + l.shareCents, 0),
-            reference: body.reference ?? null,
-            paid_at: now,
-          },
-          lines.map((l, i) => ({
-            id: newId('hpl', now),
-            payout_id: id,
-            line_no: i + 1,
-            venue_id: venue.id,
-            machine_id: l.machineId,
-            machine_no: l.machineNo,
-            period: body.period,
-            commission_rule: l.commissionRule,
-            commission_from: l.commissionFrom,
-            window_from: l.windowFrom,
-            window_to: l.windowTo,
-            vends: l.vends,
-            net_cents: l.netSalesCents,
-            bps: l.bps,
-            share_cents: l.shareCents,
-          })),
-        );
-        await this.deps.audit.record(tx, p, 'payouts.pay', `venue:${venue.id} period:${body.period}`);
+        await this.freezeStatement(tx, body.venueId, body.period, body.reference ?? null, now);
+        await this.deps.audit.record(tx, p, 'payouts.pay', `venue:${body.venueId} period:${body.period}`);
       });
     } catch (e) {
       // the same venue and period paid by a racing request
@@ -229,6 +191,54 @@ export class PayoutsService {
     const venue = (await repos.venues.byId(body.venueId))!;
     const payout = (await repos.payouts.payouts([venue.id], [body.period]))[0]!;
     return statementView(frozenStatement(venue, payout, await repos.payouts.lines([payout.id])));
+  }
+
+  /**
+   * Records a venue's statement for a period as paid, inside the caller's transaction (the API's pay
+   * and the sandbox seed): the lines as they stand now, frozen with the venue's current bps. Once per
+   * venue and period (409).
+   */
+  async freezeStatement(tx: Repos, venueId: string, period: Period, reference: string | null, now: number): Promise<void> {
+    const { start, end } = periodBounds(period);
+    const venue = await tx.venues.lock(venueId);
+    if (!venue) throw conflict(`Venue ${venueId} is gone`);
+    if ((await tx.payouts.payouts([venue.id], [period])).length > 0) throw alreadyPaid(venueId, period);
+    const venueBooks: Books = { ownerId: venue.operator_id, operatorEmail: null };
+    const lines = (await this.hostLines(tx, { books: venueBooks, venueId: venue.id, machineNo: null, from: start, until: end })).map((l) => ({
+      ...l,
+      bps: venue.rev_share_bps,
+      shareCents: hostShare(l.netSalesCents, venue.rev_share_bps),
+    }));
+    const id = newId('hpo', now);
+    await tx.payouts.insert(
+      {
+        id,
+        operator_id: venue.operator_id,
+        venue_id: venue.id,
+        period,
+        bps: venue.rev_share_bps,
+        total_cents: lines.reduce((n, l) => n + l.shareCents, 0),
+        reference,
+        paid_at: now,
+      },
+      lines.map((l, i) => ({
+        id: newId('hpl', now),
+        payout_id: id,
+        line_no: i + 1,
+        venue_id: venue.id,
+        machine_id: l.machineId,
+        machine_no: l.machineNo,
+        period,
+        commission_rule: l.commissionRule,
+        commission_from: l.commissionFrom,
+        window_from: l.windowFrom,
+        window_to: l.windowTo,
+        vends: l.vends,
+        net_cents: l.netSalesCents,
+        bps: l.bps,
+        share_cents: l.shareCents,
+      })),
+    );
   }
 }
 

@@ -3,6 +3,7 @@ import { DIALECTS, suiteServer } from '../../testing/harness.ts';
 import { OPERATOR_IDS } from '../../db/seed.ts';
 import { alice, bob, machinesApi } from '../machines/machines.test-support.ts';
 import type { Venue } from '../venues/venues.schemas.ts';
+import type { Pnl } from './finance.schemas.ts';
 
 type VenuePage = { total: number; records: Venue[] };
 type LotPage = { total: number; records: { sku: string; qtyReceived: number; qtyRemaining: number; unitCostCents: number; purchaseOrderRef: string | null }[] };
@@ -64,5 +65,42 @@ describe.each(DIALECTS)('the sandbox finance data set on %s', (dialect) => {
       .where('vended', '=', 1)
       .executeTakeFirstOrThrow();
     expect(Number(consumed.qty)).toBe(Number(vended.qty));
+  });
+
+  it('tells a P&L story: stamped tax, FIFO cost, host shares, payroll, referrals, expenses, balancing to the cent', async () => {
+    const r = await api<Pnl>('GET', '/api/v1/pnl', alice, undefined, { from: '2026-08-22', to: '2026-11-20' });
+    expect(r.status, r.text).toBe(200);
+    const p = r.body.data;
+    for (const k of ['grossCents', 'taxCents', 'fifoCogsCents', 'hostShareCents', 'referralsCents', 'payrollCents', 'feeCents', 'expensesCents'] as const)
+      expect(p[k], k).toBeGreaterThan(0);
+    // every seeded sale was stamped by the 8.88% schedule
+    expect(p.taxCents).toBeGreaterThan(Math.floor(p.grossCents * 0.08));
+    expect(p.grossCents - p.taxCents).toBe(p.netCents);
+    expect(p.netCents - p.fifoCogsCents - p.hostShareCents - p.referralsCents - p.payrollCents - p.feeCents - p.expensesCents).toBe(p.operatorNetCents);
+    expect(new Set(p.hostLines.map((l) => l.venueName))).toEqual(new Set(['Union Station Concessions', 'Harbor Fitness', 'Central Library']));
+    // the month before last: its station statement was paid (frozen), the others are not
+    const paid = p.hostLines.filter((l) => l.paid);
+    expect(paid.map((l) => [l.venueName, l.period])).toEqual([['Union Station Concessions', '2026-09']]);
+  });
+
+  it('closes the month before last: tax remitted, the station paid out, a restatement there refused', async () => {
+    const remitted = await api<{ records: { period: string; taxCents: number }[] }>('GET', '/api/v1/tax/remittances', alice);
+    expect(remitted.body.data.records.map((x) => x.period)).toEqual(['2026-09']);
+    expect(remitted.body.data.records[0]!.taxCents).toBeGreaterThan(0);
+    const statements = await api<{ statements: { venueName: string; status: string }[] }>('GET', '/api/v1/payouts', alice, undefined, { period: '2026-09' });
+    expect(statements.body.data.statements.map((x) => [x.venueName, x.status]).sort()).toEqual([
+      ['Central Library', 'unpaid'],
+      ['Harbor Fitness', 'unpaid'],
+      ['Union Station Concessions', 'paid'],
+    ]);
+    const sheet = await api<{ balanced: boolean; cash: { taxRemittedCents: number; payoutsCents: number } }>('GET', '/api/v1/balance-sheet', alice);
+    expect(sheet.body.data).toMatchObject({ balanced: true });
+    expect(sheet.body.data.cash.taxRemittedCents).toBe(remitted.body.data.records[0]!.taxCents);
+    expect(sheet.body.data.cash.payoutsCents).toBeGreaterThan(0);
+    const changed = await api<{ taxRestatement: { blockedPeriods: { period: string; reason: string }[] } }>('PATCH', '/api/v1/machines/SBX-ALICE-0002', alice, {
+      salesTaxRate: 8.875,
+    });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.data.taxRestatement.blockedPeriods).toEqual([{ period: '2026-09', reason: 'remitted', orders: expect.any(Number) }]);
   });
 });

@@ -1,5 +1,8 @@
 import type { Repos } from '../../repos.ts';
 import { accrualOnNaming, startOfDate } from '../venues/venues.rules.ts';
+import type { TaxService } from '../tax/tax.service.ts';
+import type { PayoutsService } from './payouts.service.ts';
+import { periodBounds, periodOf } from './period.ts';
 
 const DAY = 86_400_000;
 const ALICE = 'op_sbx_alice';
@@ -43,16 +46,25 @@ const PURCHASES = [
   { id: 'po_sbx_0002', ref: 'PO-SBX-0002', vendor: 'Costco Business Center', orderedDaysAgo: 50, receivedDaysAgo: 45, qty: 60, cost: 1 },
 ] as const;
 
+/** alice's sales-tax schedule: New York's combined rate, rounded to whole basis points, from before the seeded sales. */
+const SCHEDULE = { id: 'txs_sbx_alice', bps: 888, fromDaysAgo: 120 } as const;
+
 const dateOf = (at: number) => new Date(at).toISOString().slice(0, 10);
 
 /**
  * The finance part of the sandbox data set (alice), so `/pnl` tells a story on first start: three
  * host venues — one accruing from its deployment date, one from the machine's first sale, one the
- * machine moved into 20 days ago (the move rule) — and two purchase orders received 100 and 45 days
- * ago, whose layers the seeded sales draw in order, as every real sale does (docs/fifo.md).
+ * machine moved into 20 days ago (the move rule); two purchase orders received 100 and 45 days ago,
+ * whose layers the seeded sales draw in order, as every real sale does (docs/fifo.md); a tax
+ * schedule that stamped every seeded sale; the month before last remitted and its host statements
+ * paid (so that month is closed to restatement); and payroll, a referral and expenses.
  * Runs after the base seed (machines and 90 days of orders) inside the seed's transaction.
  */
-export async function seedFinance(tx: Repos, now: number): Promise<void> {
+export async function seedFinance(
+  tx: Repos,
+  now: number,
+  deps: { tax: Pick<TaxService, 'recordRemittance'>; payouts: Pick<PayoutsService, 'freezeStatement'> },
+): Promise<void> {
   const today = Math.floor(now / DAY) * DAY;
   const machines = new Map<string, { id: string; zone: string | null }>();
   for (const no of [...VENUES.map((v) => v.machine), MOVED_IN.machine]) {
@@ -131,6 +143,50 @@ export async function seedFinance(tx: Repos, now: number): Promise<void> {
     );
   }
   for (; next < sales.length; next++) await drawCost(tx, sales[next]!);
+
+  // The schedule stamped each seeded sale when it was made (the one sale-time rule: no machine rate of their own).
+  const scheduleFrom = today - SCHEDULE.fromDaysAgo * DAY;
+  await tx.tax.insertSchedule({
+    id: SCHEDULE.id,
+    operator_id: ALICE,
+    bps: SCHEDULE.bps,
+    effective_on: dateOf(scheduleFrom),
+    effective_at: scheduleFrom,
+    created_at: scheduleFrom,
+  });
+  for (const { id } of machines.values()) await tx.orders.pinUnstampedTaxRate(id, scheduleFrom, today + DAY, SCHEDULE.bps / 100);
+
+  // The month before last is closed: its tax remitted and the station's host statement paid, early last month.
+  const thisMonth = periodBounds(periodOf(now)).start;
+  const lastMonth = periodBounds(periodOf(thisMonth - 1)).start;
+  const closed = periodOf(lastMonth - 1);
+  const closedAt = lastMonth + 9 * DAY + 10 * 3_600_000;
+  await deps.tax.recordRemittance(tx, ALICE, closed, `ST-100 ${closed}`, closedAt);
+  await deps.payouts.freezeStatement(tx, 'ven_sbx_union', closed, `CHK-${closed.replace('-', '')}-0001`, closedAt + 3_600_000);
+
+  // Costs off the machines: monthly payroll, a referral on the station kiosk, route expenses against the venues.
+  const entries: { kind: 'payroll' | 'referral' | 'expense'; cents: number; day: number; machine?: string; venue?: string; memo: string }[] = [
+    { kind: 'payroll', cents: 120_000, day: periodBounds(closed).start, memo: 'Route driver, part time' },
+    { kind: 'payroll', cents: 120_000, day: lastMonth, memo: 'Route driver, part time' },
+    { kind: 'payroll', cents: 120_000, day: thisMonth, memo: 'Route driver, part time' },
+    { kind: 'referral', cents: 25_000, day: today - 60 * DAY, machine: 'SBX-ALICE-0001', memo: 'Placement referral: Union Station' },
+    { kind: 'expense', cents: 8_540, day: today - 40 * DAY, venue: 'ven_sbx_harbor', memo: 'Card reader replacement' },
+    { kind: 'expense', cents: 4_275, day: today - 12 * DAY, memo: 'Van fuel' },
+    { kind: 'expense', cents: 3_900, day: today - 5 * DAY, venue: 'ven_sbx_library', memo: 'Permit renewal' },
+  ];
+  for (const [i, e] of entries.entries())
+    await tx.ledger.insertEntry({
+      id: `fen_sbx_${String(i + 1).padStart(2, '0')}`,
+      operator_id: ALICE,
+      kind: e.kind,
+      amount_cents: e.cents,
+      occurred_on: dateOf(e.day),
+      machine_id: e.machine === undefined ? null : (machines.get(e.machine)?.id ?? null),
+      venue_id: e.venue ?? null,
+      memo: e.memo,
+      reverses_id: null,
+      created_at: e.day + 12 * 3_600_000,
+    });
 }
 
 async function drawCost(tx: Repos, s: { order_number: string; machine_id: string; aisle_no: number; quantity: number; created_at: number }): Promise<void> {

@@ -10,7 +10,7 @@ import { offsetOf, type Page } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
-import { periodBounds } from '../finance/period.ts';
+import { periodBounds, type Period } from '../finance/period.ts';
 import { canSeeMachine } from '../machines/ownership.ts';
 import { effectiveRate, splitTax } from '../orders/tax.ts';
 import type { BlockView, RemittanceView, ScheduleView } from './tax.repo.ts';
@@ -154,32 +154,9 @@ export class TaxService {
     const now = this.deps.clock.now();
     const refusal = remitRefusal(body.period, now);
     if (refusal) throw badRequest(undefined, [{ path: 'body.period', message: refusal }]);
-    const { start, end } = periodBounds(body.period);
-    const id = newId('trm', now);
     try {
       await this.deps.store.transaction(async (tx) => {
-        await tx.tax.lockOperator(p.operatorId);
-        if (await tx.tax.remittance(p.operatorId, body.period)) throw conflict(`${body.period} is already remitted`);
-        let orders = 0;
-        let sales = 0;
-        let tax = 0;
-        for (const g of await tx.orders.rollup({ ownerId: p.operatorId, machineId: null, from: start, until: end, cashlessOnly: false })) {
-          if (g.pay_status === 'refunded') continue;
-          orders += g.n;
-          sales += g.charged_cents * g.n;
-          tax += splitTax(g.charged_cents, effectiveRate(g.tax_rate, g.machine_tax_rate)).taxCents * g.n;
-        }
-        await tx.tax.insertRemittance({
-          id,
-          operator_id: p.operatorId,
-          period: body.period,
-          reference: body.reference ?? null,
-          orders,
-          sales_cents: sales,
-          tax_cents: tax,
-          net_cents: sales - tax,
-          remitted_at: now,
-        });
+        await this.recordRemittance(tx, p.operatorId, body.period, body.reference ?? null, now);
         await this.deps.audit.record(tx, p, 'tax.remit', `tax-period:${body.period}`);
       });
     } catch (e) {
@@ -188,6 +165,36 @@ export class TaxService {
     }
     const row = await this.deps.store.repos.tax.remittance(p.operatorId, body.period);
     return toRemittance({ ...row!, operator_email: p.operatorEmail }, false);
+  }
+
+  /**
+   * Marks the operator's period remitted inside the caller's transaction, with the sales, tax and net
+   * the server computes from the orders now (the API's remit and the sandbox seed). Once per period (409).
+   */
+  async recordRemittance(tx: Repos, operatorId: string, period: Period, reference: string | null, now: number): Promise<void> {
+    const { start, end } = periodBounds(period);
+    await tx.tax.lockOperator(operatorId);
+    if (await tx.tax.remittance(operatorId, period)) throw conflict(`${period} is already remitted`);
+    let orders = 0;
+    let sales = 0;
+    let tax = 0;
+    for (const g of await tx.orders.rollup({ ownerId: operatorId, machineId: null, from: start, until: end, cashlessOnly: false })) {
+      if (g.pay_status === 'refunded') continue;
+      orders += g.n;
+      sales += g.charged_cents * g.n;
+      tax += splitTax(g.charged_cents, effectiveRate(g.tax_rate, g.machine_tax_rate)).taxCents * g.n;
+    }
+    await tx.tax.insertRemittance({
+      id: newId('trm', now),
+      operator_id: operatorId,
+      period,
+      reference,
+      orders,
+      sales_cents: sales,
+      tax_cents: tax,
+      net_cents: sales - tax,
+      remitted_at: now,
+    });
   }
 
   async remittances(p: Principal, q: RemittanceListQuery): Promise<Page<Remittance>> {
