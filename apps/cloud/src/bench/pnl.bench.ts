@@ -1,13 +1,15 @@
 /**
  * P&L benchmark (issue 13): `GET /api/v1/pnl` over 90 days × 5 machines (sales every day on each, two
- * tax rates, all five at one host venue, weekly entries), against a bare node:http server answering the
- * same bytes in its own process.
+ * tax rates, all five at one host venue, weekly entries), against a bare node:http server and a
+ * one-route Express 5 app answering the same bytes, each in its own process.
  *
  *   npx tsx apps/cloud/src/bench/pnl.bench.ts (or: bash scripts/bench pnl) [salesPerMachinePerDay]      (default 20; about 60 s)
  *
- * The cloud runs in this process on a SQLite file with a manual clock, so the 90 days of history are
- * recorded through `SalesService` (the one way a sale is recorded) at their own times; the P&L is then
- * read through HTTP with autocannon. Prints requests/s, p50/p99 and the ratio. Record results in docs/benchmarks.md.
+ * The history is written first, by the cloud built in this process on a SQLite file with a manual
+ * clock, so the 90 days are recorded through `SalesService` (the one way a sale is recorded) at their
+ * own times. Then the cloud is started as its own process on that file (sandbox, LOG_LEVEL=info as in
+ * production) and the P&L is read through HTTP with autocannon. Prints requests/s, p50/p99 and the
+ * ratios. Record results in docs/benchmarks.md.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,7 +22,10 @@ import { openDatabase } from '../db/database.ts';
 import { createServices } from '../services.ts';
 import { seedIfEmpty } from '../bootstrap.ts';
 import { listen } from '../server.ts';
-import { measure, startBaseline, stop, type Row } from '../../../../scripts/bench-support.ts';
+import { fileURLToPath } from 'node:url';
+import { measure, startBaseline, startProcess, stop, type Row } from '../../../../scripts/bench-support.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 const PER_DAY = Math.max(1, Number(process.argv[2] ?? 20));
 const DAYS = 90;
@@ -37,7 +42,8 @@ async function main(): Promise<void> {
   const first = Date.parse('2026-08-01T00:00:00Z');
   const clock = new ManualClock(first);
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_PER_HOUR: '1000000' });
-  const database = await openDatabase({ sqliteFile: path.join(dataDir, 'store.sqlite') });
+  // the file name the cloud process opens on this DATA_DIR in sandbox mode (context.ts)
+  const database = await openDatabase({ sqliteFile: path.join(dataDir, 'vend-sandbox.sqlite') });
   const ctx = await createContext(config, { clock, logger: createLogger({ level: 'silent', pretty: false }), database });
   const services = createServices(ctx);
   await seedIfEmpty(ctx, services.seedSteps);
@@ -48,7 +54,13 @@ async function main(): Promise<void> {
     if (res.status !== 200) throw new Error(`${method} ${p}: ${res.status} ${json.message}`);
     return json.data;
   };
-  let baseline: Awaited<ReturnType<typeof startBaseline>> | undefined;
+  const children: Awaited<ReturnType<typeof startBaseline>>['child'][] = [];
+  let builder: { close: () => Promise<void> } | null = {
+    close: async () => {
+      await server.close();
+      await closeContext(ctx, services.jobs);
+    },
+  };
   try {
     const machines: { machineId: string; machineNo: string }[] = [];
     for (let i = 0; i < MACHINES; i++) {
@@ -68,15 +80,28 @@ async function main(): Promise<void> {
         await api('POST', '/api/v1/finance/entries', { kind: 'payroll', amount: 250, occurredOn: new Date(clock.now()).toISOString().slice(0, 10) });
     }
     const query = `from=2026-08-01&to=${new Date(first + (DAYS - 1) * DAY).toISOString().slice(0, 10)}`;
-    const url = `${server.url}/api/v1/pnl?${query}`;
+    await builder.close();
+    builder = null;
+    const cloud = await startProcess(
+      path.join(root, 'node_modules/.bin/tsx'),
+      [path.join(root, 'apps/cloud/src/main.ts')],
+      { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', POD_NAME: 'bench', RATE_LIMIT_PER_HOUR: '1000000' },
+      /listening on (http:\/\/\S+)/,
+    );
+    children.push(cloud.child);
+    const url = `${cloud.url}/api/v1/pnl?${query}`;
     const res = await fetch(url, { headers: ALICE });
+    if (res.status !== 200) throw new Error(`GET /api/v1/pnl: ${res.status} ${await res.text()}`);
     const bytes = Buffer.from(await res.arrayBuffer());
     const pnl = JSON.parse(bytes.toString()) as { data: { vends: number; hostLines: unknown[]; identity: string } };
-    baseline = await startBaseline('node', { '/api/v1/pnl': bytes });
+    const nodeBase = await startBaseline('node', { '/api/v1/pnl': bytes });
+    const expressBase = await startBaseline('express', { '/api/v1/pnl': bytes });
+    children.push(nodeBase.child, expressBase.child);
     const rows: Row[] = [];
     rows.push(await measure(`cloud /pnl (${DAYS} days × ${MACHINES} machines)`, CONNECTIONS, { url, headers: ALICE, duration: SECONDS }));
-    rows.push(await measure('node:http, same bytes', CONNECTIONS, { url: `${baseline.url}/api/v1/pnl?${query}`, duration: SECONDS }));
-    const [cloudRow, nodeRow] = rows as [Row, Row];
+    rows.push(await measure('node:http, same bytes', CONNECTIONS, { url: `${nodeBase.url}/api/v1/pnl?${query}`, duration: SECONDS }));
+    rows.push(await measure('express (one route), same bytes', CONNECTIONS, { url: `${expressBase.url}/api/v1/pnl?${query}`, duration: SECONDS }));
+    const [cloudRow, nodeRow, expressRow] = rows as [Row, Row, Row];
     const f = (n: number) => n.toFixed(0).padStart(7);
     const ms = (n: number) => `${n.toFixed(1).padStart(5)} ms`;
     console.log(
@@ -93,13 +118,12 @@ async function main(): Promise<void> {
     console.log('|---|---:|---:|---:|---:|');
     for (const r of rows) console.log(`| ${r.name} | ${f(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} |`);
     console.log('');
-    console.log(`| ratio | /pnl / node:http ${(cloudRow.rps / nodeRow.rps).toFixed(3)} |`);
+    console.log(`| ratio | /pnl / node:http ${(cloudRow.rps / nodeRow.rps).toFixed(3)} | /pnl / express ${(cloudRow.rps / expressRow.rps).toFixed(3)} |`);
     console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
     if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
   } finally {
-    if (baseline) await stop(baseline.child);
-    await server.close();
-    await closeContext(ctx, services.jobs);
+    for (const c of children) await stop(c);
+    await builder?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -230,7 +230,12 @@ describe.each(DIALECTS)('prize game on %s', (dialect) => {
     const m = await db().selectFrom('machines').select('id').where('machine_no', '=', serial).executeTakeFirstOrThrow();
     await db().updateTable('aisles').set({ sku }).where('machine_id', '=', m.id).where('aisle_no', '=', 2).execute();
     // aisle 3 holds a product no purchase order ever brought (alice's sandbox books have layers for the seed SKUs)
-    await db().updateTable('aisles').set({ sku: `${sku}-NONE` }).where('machine_id', '=', m.id).where('aisle_no', '=', 3).execute();
+    await db()
+      .updateTable('aisles')
+      .set({ sku: `${sku}-NONE` })
+      .where('machine_id', '=', m.id)
+      .where('aisle_no', '=', 3)
+      .execute();
     await put(serial, { mechanics: { scratchCard: { enabled: true, maxPrizeValue: 1 } } });
     const before = await sendOk(key, [ev('win', { mechanic: 'scratchCard', aisleNo: 2 })]);
     expect(before.accepted).toBe(1);
