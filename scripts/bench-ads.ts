@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fetchBytes, measure, startBaseline, startProcess, stop, type Row } from './bench-support.ts';
+import { fetchBytes, measure, printRows, startBaseline, startProcess, stop, type Row } from './bench-support.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CAMPAIGNS = Math.max(1, Number(process.argv[2] ?? 50));
@@ -81,22 +81,10 @@ async function main(): Promise<void> {
     rows.push(await measure('node:http, same bytes', CONNECTIONS, { url: `${nodeBase.url}/apk/getAd`, duration: SECONDS }));
     rows.push(await measure('express (one route), same bytes', CONNECTIONS, { url: `${expressBase.url}/apk/getAd`, duration: SECONDS }));
     const [cloudRow, nodeRow, expressRow] = rows as [Row, Row, Row];
-    const f = (n: number) => n.toFixed(0).padStart(7);
-    const ms = (n: number) => `${n.toFixed(1).padStart(5)} ms`;
-    console.log(
-      `host ${os.hostname()}, ${os.cpus().length} cores, node ${process.version}, ${new Date().toISOString()}, load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
-    );
-    console.log(
+    printRows(
       `${CAMPAIGNS} active campaigns target ${MACHINE}; the loop has ${loop.data.entries.length} slots, ${direct} direct-sold; ${bytes.length} bytes; ${CONNECTIONS} connections`,
+      rows,
     );
-    console.log('');
-    console.log('| run | req/s | p50 | p99 | errors |');
-    console.log('|---|---:|---:|---:|---:|');
-    for (const r of rows) console.log(`| ${r.name} | ${f(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} |`);
-    console.log('');
     console.log(`| ratio | getAd / node:http ${(cloudRow.rps / nodeRow.rps).toFixed(3)} | getAd / express ${(cloudRow.rps / expressRow.rps).toFixed(3)} |`);
     console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
     if (rows.some((r) => r.errors > 0)) process.exitCode = 1;

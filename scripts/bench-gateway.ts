@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
-import { fetchBytes, measure as measureWith, startBaseline, startProcess, stop, type Row } from './bench-support.ts';
+import { fetchBytes, measure as measureWith, printRows, startBaseline, startProcess, stop, type Row } from './bench-support.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CABINETS = Math.max(100, Number(process.argv[2] ?? 10_000));
@@ -112,20 +112,7 @@ async function main(): Promise<void> {
     const pendingExpress = await measure('express, pending bytes', { url: `${expressBase.url}/cabinet/pending`, duration: SECONDS });
     rows.push(hbNode, pendingNode, hbExpress, pendingExpress);
 
-    const f = (n: number) => n.toFixed(0).padStart(7);
-    const ms = (n: number) => `${n.toFixed(1).padStart(5)} ms`;
-    console.log(
-      `host ${os.hostname()}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, ${new Date().toISOString()}, load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
-    );
-    console.log(`${keys.length} enrolled cabinets seeded in ${seededIn.toFixed(1)} s; ${CONNECTIONS} connections; each request a different cabinet's key`);
-    console.log('');
-    console.log('| run | req/s | p50 | p99 | errors |');
-    console.log('|---|---:|---:|---:|---:|');
-    for (const r of rows) console.log(`| ${r.name} | ${f(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} |`);
-    console.log('');
+    printRows(`${keys.length} enrolled cabinets seeded in ${seededIn.toFixed(1)} s; ${CONNECTIONS} connections; each request a different cabinet's key`, rows);
     const [, hb, pending] = rows as [Row, Row, Row];
     console.log('| leg | cloud / node:http (req/s) | cloud / express (req/s) | p99 cloud / node:http |');
     console.log('|---|---:|---:|---:|');

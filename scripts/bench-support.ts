@@ -98,3 +98,22 @@ export function startBaseline(kind: 'node' | 'express', bodies: Record<string, B
     process.on('SIGTERM', () => process.exit(0));`;
   return startProcess(process.execPath, ['-e', kind === 'node' ? node : express], {}, /listening on (http:\/\/\S+)/);
 }
+
+/** The machine line and the results table every HTTP benchmark prints: `setup` says what was measured. */
+export function printRows(setup: string, rows: readonly Row[]): void {
+  const f = (n: number) => n.toFixed(0).padStart(7);
+  const ms = (n: number) => `${n.toFixed(1).padStart(5)} ms`;
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  console.log(
+    `host ${os.hostname()}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, ${new Date().toISOString()}, load average ${load}`,
+  );
+  console.log(setup);
+  console.log('');
+  console.log('| run | req/s | p50 | p99 | errors |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const r of rows) console.log(`| ${r.name} | ${f(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} |`);
+  console.log('');
+}

@@ -23,7 +23,7 @@ import { createServices } from '../services.ts';
 import { seedIfEmpty } from '../bootstrap.ts';
 import { listen } from '../server.ts';
 import { fileURLToPath } from 'node:url';
-import { measure, startBaseline, startProcess, stop, type Row } from '../../../../scripts/bench-support.ts';
+import { measure, printRows, startBaseline, startProcess, stop, type Row } from '../../../../scripts/bench-support.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -102,22 +102,10 @@ async function main(): Promise<void> {
     rows.push(await measure('node:http, same bytes', CONNECTIONS, { url: `${nodeBase.url}/api/v1/pnl?${query}`, duration: SECONDS }));
     rows.push(await measure('express (one route), same bytes', CONNECTIONS, { url: `${expressBase.url}/api/v1/pnl?${query}`, duration: SECONDS }));
     const [cloudRow, nodeRow, expressRow] = rows as [Row, Row, Row];
-    const f = (n: number) => n.toFixed(0).padStart(7);
-    const ms = (n: number) => `${n.toFixed(1).padStart(5)} ms`;
-    console.log(
-      `host ${os.hostname()}, ${os.cpus().length} cores, node ${process.version}, ${new Date().toISOString()}, load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
-    );
-    console.log(
+    printRows(
       `${pnl.data.vends} sales, ${pnl.data.hostLines.length} host lines, ${bytes.length} bytes; ${CONNECTIONS} connections; identity ${pnl.data.identity}`,
+      rows,
     );
-    console.log('');
-    console.log('| run | req/s | p50 | p99 | errors |');
-    console.log('|---|---:|---:|---:|---:|');
-    for (const r of rows) console.log(`| ${r.name} | ${f(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} |`);
-    console.log('');
     console.log(`| ratio | /pnl / node:http ${(cloudRow.rps / nodeRow.rps).toFixed(3)} | /pnl / express ${(cloudRow.rps / expressRow.rps).toFixed(3)} |`);
     console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
     if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
