@@ -15,6 +15,7 @@ import * as m0013 from './0013_fifo.ts';
 import * as m0014 from './0014_finance_ledger.ts';
 import * as m0015 from './0015_tax.ts';
 import * as m0016 from './0016_prizes.ts';
+import * as m0017 from './0017_orders_by_operator_machine.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014_finance_ledger': m0014,
   '0015_tax': m0015,
   '0016_prizes': m0016,
+  '0017_orders_by_operator_machine': m0017,
 };
