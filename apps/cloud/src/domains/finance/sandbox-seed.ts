@@ -166,13 +166,13 @@ export async function seedFinance(
 
   // Costs off the machines: monthly payroll, a referral on the station kiosk, route expenses against the venues.
   const entries: { kind: 'payroll' | 'referral' | 'expense'; cents: number; day: number; machine?: string; venue?: string; memo: string }[] = [
-    { kind: 'payroll', cents: 120_000, day: periodBounds(closed).start, memo: 'Route driver, part time' },
-    { kind: 'payroll', cents: 120_000, day: lastMonth, memo: 'Route driver, part time' },
-    { kind: 'payroll', cents: 120_000, day: thisMonth, memo: 'Route driver, part time' },
-    { kind: 'referral', cents: 25_000, day: today - 60 * DAY, machine: 'SBX-ALICE-0001', memo: 'Placement referral: Union Station' },
-    { kind: 'expense', cents: 8_540, day: today - 40 * DAY, venue: 'ven_sbx_harbor', memo: 'Card reader replacement' },
-    { kind: 'expense', cents: 4_275, day: today - 12 * DAY, memo: 'Van fuel' },
-    { kind: 'expense', cents: 3_900, day: today - 5 * DAY, venue: 'ven_sbx_library', memo: 'Permit renewal' },
+    { kind: 'payroll', cents: 12_000, day: periodBounds(closed).start, memo: 'Route driver, two runs a week' },
+    { kind: 'payroll', cents: 12_000, day: lastMonth, memo: 'Route driver, two runs a week' },
+    { kind: 'payroll', cents: 12_000, day: thisMonth, memo: 'Route driver, two runs a week' },
+    { kind: 'referral', cents: 2_500, day: today - 60 * DAY, machine: 'SBX-ALICE-0001', memo: 'Placement referral: Union Station' },
+    { kind: 'expense', cents: 1_854, day: today - 40 * DAY, venue: 'ven_sbx_harbor', memo: 'Card reader cable' },
+    { kind: 'expense', cents: 1_275, day: today - 12 * DAY, memo: 'Van fuel' },
+    { kind: 'expense', cents: 390, day: today - 5 * DAY, venue: 'ven_sbx_library', memo: 'Permit renewal' },
   ];
   for (const [i, e] of entries.entries())
     await tx.ledger.insertEntry({
