@@ -29,7 +29,7 @@ export class EntriesService {
   /** An entry of the caller's operator (an admin's: its own operator's, as venues and purchase orders). */
   async create(p: Principal, body: CreateEntryBody): Promise<Entry> {
     if (body.machineNo !== undefined && body.venueId !== undefined)
-      throw badRequest(undefined, [{ path: 'venueId', message: 'an entry is against one machine or one venue, not both' }]);
+      throw badRequest(undefined, [{ path: 'body.venueId', message: 'an entry is against one machine or one venue, not both' }]);
     const now = this.deps.clock.now();
     const id = newId('fin', now);
     await this.deps.store.transaction(async (tx) => {
@@ -37,12 +37,12 @@ export class EntriesService {
       if (body.machineNo !== undefined) {
         const m = await tx.machines.machineByNo(body.machineNo);
         if (!m || m.operator_id !== p.operatorId)
-          throw badRequest(undefined, [{ path: 'machineNo', message: `${body.machineNo} is not one of your machines` }]);
+          throw badRequest(undefined, [{ path: 'body.machineNo', message: `${body.machineNo} is not one of your machines` }]);
         machineId = m.id;
       }
       if (body.venueId !== undefined) {
         const v = await tx.venues.byId(body.venueId);
-        if (!v || v.operator_id !== p.operatorId) throw badRequest(undefined, [{ path: 'venueId', message: `${body.venueId} is not one of your venues` }]);
+        if (!v || v.operator_id !== p.operatorId) throw badRequest(undefined, [{ path: 'body.venueId', message: `${body.venueId} is not one of your venues` }]);
       }
       await tx.ledger.insertEntry({
         id,

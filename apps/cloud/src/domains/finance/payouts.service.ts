@@ -177,7 +177,7 @@ export class PayoutsService {
     const books = await booksOf(repos, p, undefined);
     await venueInBooks(repos, p, books, body.venueId);
     if (periodBounds(body.period).end > now)
-      throw badRequest(undefined, [{ path: 'period', message: `period ${body.period} has not ended: only a past period can be paid out` }]);
+      throw badRequest(undefined, [{ path: 'body.period', message: `period ${body.period} has not ended: only a past period can be paid out` }]);
     try {
       await this.deps.store.transaction(async (tx) => {
         await this.freezeStatement(tx, body.venueId, body.period, body.reference ?? null, now);

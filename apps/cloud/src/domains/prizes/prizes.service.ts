@@ -271,7 +271,7 @@ export class PrizesService {
   /** `[from, to)` of a report: a period, two UTC days (both included), or the current period. */
   private windowOf(q: PrizesReportQuery): { from: number; to: number } {
     if (q.period !== undefined && (q.from !== undefined || q.to !== undefined))
-      throw badRequest(undefined, [{ path: 'period', message: 'send either period or from/to, not both' }]);
+      throw badRequest(undefined, [{ path: 'query.period', message: 'send either period or from/to, not both' }]);
     if (q.period !== undefined) {
       const b = periodBounds(q.period);
       return { from: b.start, to: b.end };
@@ -284,8 +284,8 @@ export class PrizesService {
       throw badRequest(undefined, [{ path: q.from === undefined ? 'from' : 'to', message: 'from and to go together' }]);
     const from = Date.parse(`${q.from}T00:00:00Z`);
     const to = Date.parse(`${q.to}T00:00:00Z`) + DAY;
-    if (to <= from) throw badRequest(undefined, [{ path: 'to', message: 'must not be before from' }]);
-    if (to - from > MAX_REPORT_DAYS * DAY) throw badRequest(undefined, [{ path: 'to', message: `a report covers at most ${MAX_REPORT_DAYS} days` }]);
+    if (to <= from) throw badRequest(undefined, [{ path: 'query.to', message: 'must not be before from' }]);
+    if (to - from > MAX_REPORT_DAYS * DAY) throw badRequest(undefined, [{ path: 'query.to', message: `a report covers at most ${MAX_REPORT_DAYS} days` }]);
     return { from, to };
   }
 
