@@ -34,6 +34,12 @@ describe('agent configuration', () => {
     expect(c.equipmentNo).toBe('SBX-FILE-0001');
   });
 
+  it('prize game: 50 000 events kept, 2 s to gather a batch, both from the environment', () => {
+    expect(loadAgentConfig({ readFile: files({}) })).toMatchObject({ prizeEventSpoolMax: 50_000, prizeEventFlushSeconds: 2 });
+    const c = loadAgentConfig({ readFile: files({}), env: { VEND_AGENT_PRIZE_EVENT_SPOOL_MAX: '200', VEND_AGENT_PRIZE_EVENT_FLUSH_SECONDS: '0' } });
+    expect(c).toMatchObject({ prizeEventSpoolMax: 200, prizeEventFlushSeconds: 0 });
+  });
+
   it('screen ads: a minute between loop fetches, stale after 5 minutes, 50 000 plays kept, 256 MiB of media, kiosk origins as a list', () => {
     expect(loadAgentConfig({ readFile: files({}) })).toMatchObject({
       adRefreshSeconds: 60,

@@ -95,6 +95,10 @@ export const AgentConfigSchema = z.object({
   adPlaySpoolMax: intIn(100, 1_000_000).default(50_000),
   /** How long plays gather before a batch goes to the cloud (0: at once); a full batch (500) goes at once. */
   adPlayFlushSeconds: intIn(0, 3600).default(30),
+  /** Prize game (docs/agent.md "Prize game"): events kept for the cloud at most; past it the oldest are dropped (and counted). */
+  prizeEventSpoolMax: intIn(100, 1_000_000).default(50_000),
+  /** How long events gather before a batch goes to the cloud (0: at once); a full batch (500) goes at once. */
+  prizeEventFlushSeconds: intIn(0, 3600).default(2),
   /** Media files of the loop kept in the state directory, in MiB (0: none; the kiosk plays from the cloud). */
   adMediaCacheMb: intIn(0, 16_384).default(256),
   /** Origins (scheme://host[:port]) of kiosk pages allowed to call the ad routes, besides the configuration block's kioskUiUrl. */
@@ -141,6 +145,8 @@ export const ENV_NAMES: Readonly<Record<keyof AgentConfigInput, string>> = Objec
   adStaleSeconds: 'VEND_AGENT_AD_STALE_SECONDS',
   adPlaySpoolMax: 'VEND_AGENT_AD_PLAY_SPOOL_MAX',
   adPlayFlushSeconds: 'VEND_AGENT_AD_PLAY_FLUSH_SECONDS',
+  prizeEventSpoolMax: 'VEND_AGENT_PRIZE_EVENT_SPOOL_MAX',
+  prizeEventFlushSeconds: 'VEND_AGENT_PRIZE_EVENT_FLUSH_SECONDS',
   adMediaCacheMb: 'VEND_AGENT_AD_MEDIA_CACHE_MB',
   kioskOrigins: 'VEND_AGENT_KIOSK_ORIGINS',
 });

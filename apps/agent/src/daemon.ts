@@ -4,6 +4,7 @@ import type { BlockedReport, Clock, ConfigBlock, ControlPlanogram, ControlStatus
 import type { AgentConfig } from './config.ts';
 import { mask } from './config.ts';
 import { Ads } from './ads/ads.ts';
+import { Prizes } from './prizes/prizes.ts';
 import { sleep } from './cloud/backoff.ts';
 import type { RandomSource } from './cloud/backoff.ts';
 import { CloudClient } from './cloud/client.ts';
@@ -99,6 +100,8 @@ export class Daemon {
   readonly cloud: CloudLoops;
   /** Screen advertising: the attract loop for the kiosk, its media, the proof-of-play spool. */
   readonly ads: Ads;
+  /** The kiosk prize game: the event spool to the cloud and the cloud's last prize state. */
+  readonly prizes: Prizes;
   readonly deviceId: string;
   readonly startedAt: number;
   /** From the configuration: required to run. */
@@ -240,6 +243,17 @@ export class Daemon {
     });
     const adsLoaded = this.ads.load();
     if (adsLoaded.droppedLines > 0) this.log.warn({ dropped: adsLoaded.droppedLines }, 'ad play spool: dropped a record cut short by a crash');
+    this.prizes = new Prizes({
+      config,
+      state: this.state,
+      client: this.client,
+      clock: this.clock,
+      random: this.random,
+      log: this.log,
+      onEventRejected: (message) => this.noteError('prizes', message),
+    });
+    const prizesLoaded = this.prizes.load();
+    if (prizesLoaded.droppedLines > 0) this.log.warn({ dropped: prizesLoaded.droppedLines }, 'prize event spool: dropped a record cut short by a crash');
     this.cloud = new CloudLoops({
       config,
       client: this.client,
@@ -258,10 +272,14 @@ export class Daemon {
       // an authenticated call reached the cloud: a version on trial may commit
       onRegistered: () => {
         this.ads.wake();
+        this.prizes.wake();
         if (this.upgrades) void this.upgrades.cloudReached().catch((e: unknown) => this.log.warn({ error: (e as Error).message }, 'upgrade commit failed'));
       },
       noteError: (source, message) => this.noteError(source, message),
-      onReached: () => this.ads.nudge(),
+      onReached: () => {
+        this.ads.nudge();
+        this.prizes.nudge();
+      },
       runTask: (name, task) => this.run(name, task),
     });
     // 6. the upgrade pipeline (docs/agent-upgrades.md "Wiring into the daemon")
@@ -330,6 +348,7 @@ export class Daemon {
           upgradeCheck: () => daemon.upgradeCheck(),
         },
         ads: daemon.ads,
+        prizes: daemon.prizes,
         log: daemon.log.child({ part: 'control' }),
       });
     } catch (e) {
@@ -341,6 +360,7 @@ export class Daemon {
     daemon.run('board', () => daemon.boardLoop(signal));
     daemon.run('cloud', () => daemon.cloud.run(signal));
     daemon.run('ads', () => daemon.ads.run(signal));
+    daemon.run('prizes', () => daemon.prizes.run(signal));
     daemon.run('dispense', () => daemon.dispenser.runQueue(signal));
     daemon.dispenseTask = daemon.tasks.at(-1) ?? null;
     daemon.upgrades?.start();
@@ -535,6 +555,7 @@ export class Daemon {
       upgrade: { ...this.upgradeReports, quiet: this.quiet() },
       lastErrors: this.errors.map((e) => ({ ...e, at: iso(e.at) })).reverse(),
       ads: this.ads.status(),
+      prizes: this.prizes.status(),
     };
   }
 
@@ -567,6 +588,7 @@ export class Daemon {
     await this.closeHttp().catch(() => {});
     this.journal.close();
     this.ads.close();
+    this.prizes.close();
     this.pidLock.release();
   }
 }

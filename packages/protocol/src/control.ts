@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AdEntry, AdPlayRecord, BlockedReport, DeferralReport, GoodsData } from './gateway.ts';
+import { PrizeEvent, PrizeStateData } from './prizes.ts';
 
 /**
  * The agent's loopback control channel (127.0.0.1:8770, spec 2 §8): the body of every answer. The
@@ -109,6 +110,21 @@ export const ControlAdPlaysAccepted = z.object({
 });
 export type ControlAdPlaysAccepted = z.infer<typeof ControlAdPlaysAccepted>;
 
+/** A kiosk spool in GET /v1/status (the ad plays, the prize events). */
+export const ControlSpoolStatus = z.object({
+  /** Items on disk not yet delivered to the cloud. */
+  backlog: z.number().int(),
+  oldestAt: at,
+  /** Totals kept in the spool file (they survive restarts). */
+  delivered: z.number().int(),
+  duplicates: z.number().int(),
+  dropped: z.number().int(),
+  rejected: z.number().int(),
+  lastDeliveredAt: at,
+  lastError: z.object({ at, message: z.string() }).nullable(),
+});
+export type ControlSpoolStatus = z.infer<typeof ControlSpoolStatus>;
+
 /** `ads` of GET /v1/status: the loop, the play spool and the media cache. */
 export const ControlAdsStatus = z.object({
   loop: z.object({
@@ -120,21 +136,50 @@ export const ControlAdsStatus = z.object({
     lastAttemptAt: at,
     lastError: z.object({ at, message: z.string() }).nullable(),
   }),
-  plays: z.object({
-    /** Plays on disk not yet delivered to the cloud. */
-    backlog: z.number().int(),
-    oldestAt: at,
-    /** Totals kept in the spool file (they survive restarts). */
-    delivered: z.number().int(),
-    duplicates: z.number().int(),
-    dropped: z.number().int(),
-    rejected: z.number().int(),
-    lastDeliveredAt: at,
-    lastError: z.object({ at, message: z.string() }).nullable(),
-  }),
+  plays: ControlSpoolStatus,
   media: z.object({ files: z.number().int(), bytes: z.number().int(), capBytes: z.number().int(), lastError: z.string().nullable() }),
 });
 export type ControlAdsStatus = z.infer<typeof ControlAdsStatus>;
+
+/** The most events one POST /v1/prizes/events may carry. */
+export const CONTROL_PRIZE_EVENTS_MAX = 100;
+
+/** POST /v1/prizes/events body: the cloud's PrizeEvent as the kiosk reports it (send each step once, by its own `eventId`). */
+export const ControlPrizeEventsRequest = z.strictObject({ events: z.array(PrizeEvent).min(1).max(CONTROL_PRIZE_EVENTS_MAX) });
+export type ControlPrizeEventsRequest = z.infer<typeof ControlPrizeEventsRequest>;
+
+/** POST /v1/prizes/events answer (202): the events are on disk; `backlog` waits for the cloud. */
+export const ControlPrizeEventsAccepted = z.object({
+  accepted: z.number().int(),
+  /** Events already in the spool (same eventId): kept once. */
+  duplicates: z.number().int(),
+  backlog: z.number().int(),
+  /** Oldest events dropped to make room (the spool is full). */
+  dropped: z.number().int(),
+});
+export type ControlPrizeEventsAccepted = z.infer<typeof ControlPrizeEventsAccepted>;
+
+export const PRIZE_STATE_SOURCES = ['cloud', 'disk', 'none'] as const;
+
+/**
+ * GET /v1/prizes/state: the last `state` block the cloud answered (to a batch of events or to
+ * `GET /cabinet/prize-mechanics`), kept on disk. `source`: from the cloud since this start, from disk
+ * (before a restart), or none yet (`state` null: offer no game).
+ */
+export const ControlPrizeState = z.object({
+  state: PrizeStateData.nullable(),
+  fetchedAt: at,
+  ageSeconds: z.number().int().nullable(),
+  source: z.enum(PRIZE_STATE_SOURCES),
+});
+export type ControlPrizeState = z.infer<typeof ControlPrizeState>;
+
+/** `prizes` of GET /v1/status: the event spool and when the state was last heard. */
+export const ControlPrizesStatus = z.object({
+  events: ControlSpoolStatus,
+  state: z.object({ fetchedAt: at, source: z.enum(PRIZE_STATE_SOURCES), lastError: z.object({ at, message: z.string() }).nullable() }),
+});
+export type ControlPrizesStatus = z.infer<typeof ControlPrizesStatus>;
 
 /** GET /v1/status: everything `vend-agent status` shows. Times are ISO strings (null: never). */
 export const ControlStatus = z.object({
@@ -202,6 +247,8 @@ export const ControlStatus = z.object({
   lastErrors: z.array(z.object({ at, source: z.string(), message: z.string() })),
   /** Screen advertising (absent from a daemon that predates it). */
   ads: ControlAdsStatus.optional(),
+  /** The kiosk prize game (absent from a daemon that predates it). */
+  prizes: ControlPrizesStatus.optional(),
 });
 export type ControlStatus = z.infer<typeof ControlStatus>;
 

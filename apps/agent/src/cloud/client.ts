@@ -11,13 +11,15 @@ import {
   GoodsData,
   HeartbeatData,
   PendingData,
+  PrizeEventsData,
+  PrizeStateData,
   RegisterData,
   ReportData,
   SaveAdRecordData,
   UpgradeData,
   parseDeviceKey,
 } from '@vend/protocol';
-import type { AdPlayRecord, Clock, CreateOrderRequest, HeartbeatRequest, RegisterRequest, ReportRequest } from '@vend/protocol';
+import type { AdPlayRecord, Clock, CreateOrderRequest, HeartbeatRequest, PrizeEvent, RegisterRequest, ReportRequest } from '@vend/protocol';
 import { backoffDelay, parseRetryAfter, sleep } from './backoff.ts';
 import type { RandomSource } from './backoff.ts';
 import type { CredentialStore } from './credentials.ts';
@@ -50,6 +52,9 @@ export const LEGS = {
   getAd: { method: 'GET', path: '/apk/getAd', auth: 'key', idempotent: true },
   /** Idempotent on (machine, entry id, playedAt): a batch sent twice counts once. */
   saveAdRecord: { method: 'POST', path: '/apk/saveAdRecord', auth: 'key', idempotent: true },
+  /** The kiosk prize game: idempotent on (machine, eventId); device key only. */
+  prizeEvents: { method: 'POST', path: '/cabinet/prize-events', auth: 'key', idempotent: true },
+  prizeMechanics: { method: 'GET', path: '/cabinet/prize-mechanics', auth: 'key', idempotent: true },
 } as const satisfies Record<string, LegSpec>;
 export type Leg = keyof typeof LEGS;
 
@@ -211,6 +216,14 @@ export class CloudClient {
   /** Proof of play: at most AD_RECORDS_MAX records, each with its playedAt (so a retry counts once). */
   saveAdRecords(records: AdPlayRecord[], options: CallOptions = {}) {
     return this.call('saveAdRecord', SaveAdRecordData, { ...options, body: { equipmentNo: this.opts.equipmentNo, records } });
+  }
+  /** The kiosk's game events: at most PRIZE_EVENTS_MAX, each by its eventId (so a retry counts once); the verdicts and the state. */
+  prizeEvents(events: PrizeEvent[], options: CallOptions = {}) {
+    return this.call('prizeEvents', PrizeEventsData, { ...options, body: { equipmentNo: this.opts.equipmentNo, events } });
+  }
+  /** What the cabinet's game must follow now. */
+  prizeMechanics(options: CallOptions = {}) {
+    return this.call('prizeMechanics', PrizeStateData, { ...options, query: { ...options.query, equipmentNo: this.opts.equipmentNo } });
   }
 
   // --- machinery -------------------------------------------------------------------------------

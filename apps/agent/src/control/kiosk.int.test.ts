@@ -3,10 +3,12 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ControlAdPlay, ControlAdPlaysAccepted } from '@vend/protocol';
+import type { ControlAdPlay, ControlAdPlaysAccepted, PrizeEvent } from '@vend/protocol';
+import { ItemsRefused } from '../cloud/batch-spool.ts';
 import { loopAnswer } from '../ads/ads.ts';
 import type { KioskAds } from '../ads/ads.ts';
 import { PlaysRefused, normalizePlays } from '../ads/play-spool.ts';
+import type { KioskPrizes } from '../prizes/prizes.ts';
 import { byteRange } from './kiosk.ts';
 import { startControlServer } from './server.ts';
 import type { ControlServer } from './server.ts';
@@ -27,7 +29,7 @@ afterEach(async () => {
   dir = null;
 });
 
-async function start(o: { token?: string; addPlays?: (p: ControlAdPlay[]) => ControlAdPlaysAccepted } = {}) {
+async function start(o: { token?: string; addPlays?: (p: ControlAdPlay[]) => ControlAdPlaysAccepted; prizes?: KioskPrizes | null } = {}) {
   dir = mkdtempSync(join(tmpdir(), 'kiosk-'));
   writeFileSync(join(dir, KEY), BYTES);
   const added: ControlAdPlay[][] = [];
@@ -70,6 +72,7 @@ async function start(o: { token?: string; addPlays?: (p: ControlAdPlay[]) => Con
     token: () => o.token ?? 'tok-123',
     api: {} as never,
     ads,
+    prizes: o.prizes ?? null,
     log: { info: () => {}, warn: () => {} },
   });
   const port = server.port;
@@ -270,5 +273,105 @@ describe('byte ranges', () => {
     ['items=0-1', 10, null],
   ] as const)('%s of %i bytes → %j', (header, size, expected) => {
     expect(byteRange(header, size)).toEqual(expected);
+  });
+});
+
+const STATE = {
+  mechanics: {
+    spinToWin: { enabled: true, maxWinsPerDay: 3, winsLeftToday: 1, maxPrizeValue: 5 },
+    scratchCard: { enabled: false, maxWinsPerDay: null, winsLeftToday: null, maxPrizeValue: null },
+    loyaltyStamp: { enabled: false, maxWinsPerDay: null, winsLeftToday: null, maxPrizeValue: null },
+  },
+  period: '2026-11',
+  budgetLeft: 12.5,
+};
+
+/** The prize game behind the routes: records what it was given; `fail` makes the disk refuse. */
+function prizeGame() {
+  const taken: PrizeEvent[][] = [];
+  const game = {
+    taken,
+    fail: false,
+    addEvents: (events: PrizeEvent[]) => {
+      if (game.fail) throw new ItemsRefused(503, 'spool-unavailable', 'the events could not be written to disk: ENOSPC');
+      taken.push(events);
+      return { accepted: events.length, duplicates: 0, backlog: taken.flat().length, dropped: 0 };
+    },
+    state: () => ({ state: STATE, fetchedAt: new Date(T0).toISOString(), ageSeconds: 60, source: 'disk' as const }),
+  };
+  return game;
+}
+const win = { eventId: 'w-1', kind: 'win', mechanic: 'spinToWin', at: T0 - 1000, prizeValue: 2.5 };
+const twoEvents = JSON.stringify({ events: [{ eventId: 's-1', kind: 'scan', at: '2026-11-20T11:59:00Z' }, win] });
+
+describe('kiosk prize routes', () => {
+  it('takes events without a token (202 once taken) and serves the last state, the rest of the channel still behind the token', async () => {
+    const game = prizeGame();
+    const { call, json } = await start({ prizes: game });
+    const r = await call('POST', '/v1/prizes/events', json, twoEvents);
+    expect(r.status).toBe(202);
+    expect(r.json).toEqual({ accepted: 2, duplicates: 0, backlog: 2, dropped: 0 });
+    expect(game.taken).toEqual([[{ eventId: 's-1', kind: 'scan', at: '2026-11-20T11:59:00Z' }, win]]);
+    const st = await call('GET', '/v1/prizes/state', { authorization: 'Bearer wrong' });
+    expect(st.status).toBe(200);
+    expect(st.headers['cache-control']).toBe('no-store');
+    expect(st.json).toEqual({ state: STATE, fetchedAt: new Date(T0).toISOString(), ageSeconds: 60, source: 'disk' });
+    expect((await call('GET', '/v1/status')).status).toBe(401);
+  });
+
+  it('the same Host and Origin rules as the ad routes: 421 for another name, 403 for another origin, CORS for the kiosk; nothing taken', async () => {
+    const game = prizeGame();
+    const { call, json, port } = await start({ prizes: game });
+    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`]) {
+      expect((await call('POST', '/v1/prizes/events', { ...json, host }, twoEvents)).status, host).toBe(421);
+      expect((await call('GET', '/v1/prizes/state', { host })).status, host).toBe(421);
+    }
+    for (const origin of ['https://evil.example', 'null']) {
+      expect((await call('POST', '/v1/prizes/events', { ...json, origin }, twoEvents)).status, origin).toBe(403);
+      expect((await call('GET', '/v1/prizes/state', { origin })).status, origin).toBe(403);
+    }
+    expect(game.taken).toEqual([]);
+    const ok = await call('POST', '/v1/prizes/events', { ...json, origin: KIOSK }, twoEvents);
+    expect(ok.status).toBe(202);
+    expect(ok.headers['access-control-allow-origin']).toBe(KIOSK);
+    const pre = await call('OPTIONS', '/v1/prizes/events', { origin: KIOSK, 'access-control-request-method': 'POST' });
+    expect(pre.status).toBe(204);
+  });
+
+  it('bad input: not JSON 415, malformed events 400 naming the problem (the protocol schema), over 100 events 400; nothing taken', async () => {
+    const game = prizeGame();
+    const { call, json } = await start({ prizes: game });
+    expect((await call('POST', '/v1/prizes/events', { 'content-type': 'text/plain' }, twoEvents)).status).toBe(415);
+    const bad: [string, RegExp][] = [
+      ['{}', /events/],
+      ['{"events":[]}', /events/],
+      [JSON.stringify({ events: [{ ...win, kind: 'jackpot' }] }), /events\.0\.kind/],
+      [JSON.stringify({ events: [{ ...win, mechanic: undefined }] }), /events\.0\.mechanic/],
+      [JSON.stringify({ events: [{ eventId: 'p', kind: 'play', mechanic: 'spinToWin', at: T0, prizeValue: 1 }] }), /only a win/],
+      [JSON.stringify({ events: [{ ...win, prizeValue: 1.234 }] }), /two decimals/],
+      [JSON.stringify({ events: [win], more: 1 }), /more|Unrecognized/],
+      [JSON.stringify({ events: Array.from({ length: 101 }, (_, i) => ({ ...win, eventId: `w-${i}` })) }), /events/],
+    ];
+    for (const [body, why] of bad) {
+      const r = await call('POST', '/v1/prizes/events', json, body);
+      expect(r.status, body.slice(0, 80)).toBe(400);
+      expect(String(r.json['message']), body.slice(0, 80)).toMatch(why);
+    }
+    expect(game.taken).toEqual([]);
+  });
+
+  it('a disk that refuses is 503 (the kiosk keeps its events and retries); no prize game is 404', async () => {
+    const game = prizeGame();
+    game.fail = true;
+    const { call, json } = await start({ prizes: game });
+    const r = await call('POST', '/v1/prizes/events', json, twoEvents);
+    expect(r.status).toBe(503);
+    expect(r.json).toMatchObject({ error: 'spool-unavailable' });
+    await server!.close();
+    server = null;
+    rmSync(dir!, { recursive: true, force: true });
+    const none = await start({ prizes: null });
+    expect((await none.call('GET', '/v1/prizes/state')).status).toBe(404);
+    expect((await none.call('POST', '/v1/prizes/events', none.json, twoEvents)).status).toBe(404);
   });
 });

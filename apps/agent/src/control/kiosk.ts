@@ -1,13 +1,22 @@
 import { closeSync, createReadStream, fstatSync, openSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ControlAdLoop, ControlAdPlaysAccepted, ControlAdPlaysRequest } from '@vend/protocol';
+import type { z } from 'zod';
+import {
+  ControlAdLoop,
+  ControlAdPlaysAccepted,
+  ControlAdPlaysRequest,
+  ControlPrizeEventsAccepted,
+  ControlPrizeEventsRequest,
+  ControlPrizeState,
+} from '@vend/protocol';
 import type { KioskAds } from '../ads/ads.ts';
-import { PlaysRefused } from '../ads/play-spool.ts';
+import { ItemsRefused } from '../cloud/batch-spool.ts';
+import type { KioskPrizes } from '../prizes/prizes.ts';
 import { answer, readBody, refuse } from './respond.ts';
 
 /**
- * The kiosk's routes on the control channel (docs/agent.md "Screen advertising"): the attract loop,
- * proof of play and the cached media, for the kiosk's browser, which holds no bearer token. So they
+ * The kiosk's routes on the control channel (docs/agent.md "Screen advertising", "Prize game"): the
+ * attract loop, proof of play, the cached media and the prize game, for the kiosk's browser, which holds no bearer token. So they
  * take none, and instead:
  *
  * - **Host** must name the channel exactly — `127.0.0.1:<port>`, `localhost:<port>` or `[::1]:<port>`
@@ -25,13 +34,23 @@ import { answer, readBody, refuse } from './respond.ts';
  *   GET       /v1/ads/loop          the loop (ControlAdLoop)
  *   POST      /v1/ads/plays         {plays: [...]} (≤ 100, ≤ 64 KiB): 202 ControlAdPlaysAccepted once on disk
  *   GET/HEAD  /v1/ads/media/<key>   a cached media file (ETag, single byte ranges)
+ *   POST      /v1/prizes/events     {events: [...]} (≤ 100, ≤ 64 KiB): 202 ControlPrizeEventsAccepted once on disk
+ *   GET       /v1/prizes/state      the cloud's last prize state (ControlPrizeState)
  */
 
-export const KIOSK_PREFIX = '/v1/ads/';
+const KIOSK_PREFIXES = ['/v1/ads/', '/v1/prizes/'];
 const MAX_PLAYS_BODY = 64 * 1024;
+const MAX_EVENTS_BODY = 64 * 1024;
+
+/** A path of the kiosk's routes (no token; Host and Origin checked instead). */
+export function isKioskPath(path: string): boolean {
+  return KIOSK_PREFIXES.some((p) => path.startsWith(p));
+}
 
 export interface KioskRouteOptions {
   ads: KioskAds | null;
+  /** The prize game (the routes under /v1/prizes/); null: they answer 404. */
+  prizes?: KioskPrizes | null;
   /** The port the channel listens on (Host must name it). */
   port: number;
 }
@@ -78,28 +97,47 @@ export async function handleKiosk(req: IncomingMessage, res: ServerResponse, url
     res.end();
     return;
   }
+  const path = url.pathname;
+  if (path.startsWith('/v1/prizes/')) return handlePrizes(req, res, method, path, opts.prizes ?? null);
   const ads = opts.ads;
   if (!ads) return refuse(res, 404, 'not-found', 'screen advertising is not running on this agent');
-  const path = url.pathname;
   if (method === 'GET' && path === '/v1/ads/loop') {
     const localBase = `http://${req.headers.host ?? `127.0.0.1:${opts.port}`}`;
     return answer(res, ControlAdLoop, await ads.loop(localBase));
   }
   if (method === 'POST' && path === '/v1/ads/plays') {
-    const type = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-    if (type !== 'application/json') return refuse(res, 415, 'unsupported-media-type', 'send the plays as application/json');
+    if (!isJson(req)) return refuse(res, 415, 'unsupported-media-type', 'send the plays as application/json');
     const body = await readBody(req, res, ControlAdPlaysRequest, MAX_PLAYS_BODY);
     if (body === null) return;
-    try {
-      return answer(res, ControlAdPlaysAccepted, ads.addPlays(body.plays), 202);
-    } catch (e) {
-      if (e instanceof PlaysRefused) return refuse(res, e.status, e.code, e.message);
-      throw e;
-    }
+    return spooled(res, ControlAdPlaysAccepted, () => ads.addPlays(body.plays));
   }
   const media = /^\/v1\/ads\/media\/([0-9a-f]{32})$/.exec(path);
   if (media && (method === 'GET' || method === 'HEAD')) return serveMedia(req, res, ads, media[1]!);
   return refuse(res, 404, 'not-found', `no ${method} ${path}; see GET /v1/ads/loop, POST /v1/ads/plays, GET /v1/ads/media/<key>`);
+}
+
+const isJson = (req: IncomingMessage): boolean => req.headers['content-type']?.split(';')[0]?.trim().toLowerCase() === 'application/json';
+
+/** 202 with what a kiosk spool took, or its refusal (a bad item 400, a disk that refuses 503). */
+function spooled<S extends z.ZodType>(res: ServerResponse, schema: S, take: () => z.input<S>): void {
+  try {
+    return answer(res, schema, take(), 202);
+  } catch (e) {
+    if (e instanceof ItemsRefused) return refuse(res, e.status, e.code, e.message);
+    throw e;
+  }
+}
+
+async function handlePrizes(req: IncomingMessage, res: ServerResponse, method: string, path: string, prizes: KioskPrizes | null): Promise<void> {
+  if (!prizes) return refuse(res, 404, 'not-found', 'the prize game is not running on this agent');
+  if (method === 'GET' && path === '/v1/prizes/state') return answer(res, ControlPrizeState, prizes.state());
+  if (method === 'POST' && path === '/v1/prizes/events') {
+    if (!isJson(req)) return refuse(res, 415, 'unsupported-media-type', 'send the events as application/json');
+    const body = await readBody(req, res, ControlPrizeEventsRequest, MAX_EVENTS_BODY);
+    if (body === null) return;
+    return spooled(res, ControlPrizeEventsAccepted, () => prizes.addEvents(body.events));
+  }
+  return refuse(res, 404, 'not-found', `no ${method} ${path}; see POST /v1/prizes/events, GET /v1/prizes/state`);
 }
 
 function serveMedia(req: IncomingMessage, res: ServerResponse, ads: KioskAds, key: string): void {

@@ -17,7 +17,8 @@ import { LOOPBACK_HOSTS } from '../config.ts';
 import { DispenseRefused } from '../spool/dispenser.ts';
 import type { WalkUpRequest } from '../spool/dispenser.ts';
 import type { KioskAds } from '../ads/ads.ts';
-import { KIOSK_PREFIX, handleKiosk } from './kiosk.ts';
+import type { KioskPrizes } from '../prizes/prizes.ts';
+import { isKioskPath, handleKiosk } from './kiosk.ts';
 import { answer, readBody, refuse } from './respond.ts';
 
 /** What the control channel serves; the daemon provides it, shaped as @vend/protocol's control.ts says. */
@@ -44,6 +45,8 @@ export interface ControlServerOptions {
   api: ControlApi;
   /** Screen advertising for the kiosk (the routes under /v1/ads/, kiosk.ts); null or absent: they answer 404. */
   ads?: KioskAds | null;
+  /** The kiosk prize game (the routes under /v1/prizes/, kiosk.ts); null or absent: they answer 404. */
+  prizes?: KioskPrizes | null;
   log: ControlLogger;
 }
 
@@ -102,7 +105,7 @@ function digest(text: string): Buffer {
  *   GET  /v1/vends?limit=N  the last vend results, newest first
  *   POST /v1/enrol          try enrolment now
  *   POST /v1/upgrade/check  check for an upgrade now (declined with a deferral while the cabinet is busy)
- *   /v1/ads/...             the kiosk's ad routes: no token, an exact Host and an allowed Origin instead (kiosk.ts)
+ *   /v1/ads/..., /v1/prizes/...  the kiosk's routes: no token, an exact Host and an allowed Origin instead (kiosk.ts)
  */
 export async function startControlServer(opts: ControlServerOptions): Promise<ControlServer> {
   if (!(LOOPBACK_HOSTS as readonly string[]).includes(opts.host))
@@ -157,7 +160,7 @@ async function handle(opts: ControlServerOptions, port: number, req: IncomingMes
   if (!loopbackHost(req.headers.host)) return refuse(res, 421, 'misdirected', 'the control channel answers loopback names only');
   if (route === 'GET /healthz') return answer(res, ControlHealth, { ok: true });
   // the kiosk's browser holds no token: these routes check Host exactly and the Origin instead (kiosk.ts)
-  if (url.pathname.startsWith(KIOSK_PREFIX)) return handleKiosk(req, res, url, { ads: opts.ads ?? null, port });
+  if (isKioskPath(url.pathname)) return handleKiosk(req, res, url, { ads: opts.ads ?? null, prizes: opts.prizes ?? null, port });
   const token = opts.token();
   if (!authorised(req, token)) {
     res.setHeader('www-authenticate', 'Bearer');
@@ -205,7 +208,7 @@ async function handle(opts: ControlServerOptions, port: number, req: IncomingMes
         res,
         404,
         'not-found',
-        `no ${route}; see GET /v1/status, /v1/planogram, /v1/vends, /v1/ads/loop, POST /v1/dispense, /v1/enrol, /v1/upgrade/check, /v1/ads/plays`,
+        `no ${route}; see GET /v1/status, /v1/planogram, /v1/vends, /v1/ads/loop, POST /v1/dispense, /v1/enrol, /v1/upgrade/check, /v1/ads/plays, /v1/prizes/events`,
       );
   }
 }

@@ -18,6 +18,8 @@ export const STATE_FILES = {
   adLoop: 'ad-loop.json',
   adPlays: 'ad-plays.log',
   adMedia: 'ad-media',
+  prizeEvents: 'prize-events.log',
+  prizeState: 'prize-state.json',
 } as const;
 
 /**

@@ -7,7 +7,7 @@ import { StateDir } from '../../state/state-dir.ts';
 import { ControlNoAnswer, ControlUnreachable } from '../client.ts';
 import { configOf, controlClient } from './context.ts';
 import type { CommandContext, Flags } from './context.ts';
-import { ago, row } from './format.ts';
+import { ago, formatSpool, row } from './format.ts';
 
 /** The loop as `ads show` prints it: a header line, then one line per entry. */
 export function formatLoop(loop: ControlAdLoop, now: number): string {
@@ -25,8 +25,7 @@ export function formatLoop(loop: ControlAdLoop, now: number): string {
 
 /** The plays line of `status` and `ads show`. */
 export function formatPlays(plays: ControlAdsStatus['plays'], now: number): string {
-  const waiting = `${plays.backlog} play(s) waiting${plays.oldestAt ? ` (oldest ${ago(plays.oldestAt, now)})` : ''}`;
-  return `${waiting}, ${plays.delivered} delivered (last ${ago(plays.lastDeliveredAt, now)}), ${plays.dropped} dropped over the cap, ${plays.rejected} refused by the cloud`;
+  return formatSpool(plays, 'play', now);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ControlEnrolment } from '@vend/protocol';
 import type { AgentConfig } from '../../config.ts';
 import { EXIT_CODES } from '../../exit-codes.ts';
 import { offlineAds } from '../../ads/ads.ts';
+import { offlinePrizes } from '../../prizes/prizes.ts';
 import { DispenseBook } from '../../spool/book.ts';
 import { JournalRecord } from '../../spool/journal.ts';
 import { MemoryJsonlJournal } from '../../state/jsonl-journal.ts';
@@ -13,7 +14,7 @@ import { ControlNoAnswer, ControlUnreachable } from '../client.ts';
 import { configOf, controlClient } from './context.ts';
 import type { CommandContext, Flags } from './context.ts';
 import { formatPlays } from './ads.ts';
-import { ago, row } from './format.ts';
+import { ago, formatSpool, row } from './format.ts';
 
 /** The cloud's word on a state other than enrolled ('' when there is none). */
 function enrolmentMessage(enrolment: ControlEnrolment): string {
@@ -72,6 +73,11 @@ export function formatStatus(status: ControlStatus, now: number): string {
     lines.push(row('ad loop', `${loop.entries} entr${loop.entries === 1 ? 'y' : 'ies'}, ${fetched} (from ${loop.source})`));
     lines.push(row('ad plays', formatPlays(plays, now)));
   }
+  if (status.prizes) {
+    const { events, state } = status.prizes;
+    lines.push(row('prize events', formatSpool(events, 'event', now)));
+    lines.push(row('prize state', state.fetchedAt === null ? 'never heard from the cloud' : `from the cloud ${ago(state.fetchedAt, now)} (${state.source})`));
+  }
   lines.push(row('config', `poll ${config.pollInterval}s, heartbeat ${config.heartbeatInterval}s, ${config.dispatchMode} (from ${config.source})`));
   if (status.lastErrors.length) {
     lines.push('  last errors');
@@ -93,6 +99,7 @@ export function offlineStatus(config: AgentConfig) {
   book.load();
   const cached = state.readCachedConfig();
   const ads = offlineAds(state, config, { now: () => Date.now(), setTimeout: () => 0, clearTimeout: () => {} }).status;
+  const prizes = offlinePrizes(state, { now: () => Date.now(), setTimeout: () => 0, clearTimeout: () => {} });
   return {
     daemon: 'not running',
     stateDir: config.stateDir,
@@ -105,6 +112,7 @@ export function offlineStatus(config: AgentConfig) {
       ? { receivedAt: new Date(cached.receivedAt).toISOString(), pollInterval: cached.config.pollInterval, heartbeatInterval: cached.config.heartbeatInterval }
       : null,
     ads: { loop: ads.loop, plays: ads.plays },
+    prizes,
   };
 }
 
@@ -139,6 +147,7 @@ export function statusCommand({ deps, setExit, guarded }: CommandContext): Comma
                 row('spool', `${offline.spool.depth} report(s) waiting, ${offline.spool.unresolvedIntents} dispense(s) to settle at the next start`),
                 row('ad loop', `${offline.ads.loop.entries} entries, fetched ${ago(offline.ads.loop.fetchedAt, deps.clock.now())}`),
                 row('ad plays', `${offline.ads.plays.backlog} play(s) waiting for the cloud`),
+                row('prize events', `${offline.prizes.events.backlog} event(s) waiting for the cloud`),
               ].join('\n') + '\n',
             );
           }
