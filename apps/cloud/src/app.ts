@@ -27,6 +27,7 @@ import { mediaRoutes, uploadJsonParser } from './domains/creatives/media.routes.
 import { campaignsRoutes } from './domains/campaigns/campaigns.routes.ts';
 import { screensaversRoutes } from './domains/screensavers/screensavers.routes.ts';
 import { venuesRoutes } from './domains/venues/venues.routes.ts';
+import { crewsRoutes } from './domains/crews/crews.routes.ts';
 import { financeRoutes } from './domains/finance/finance.routes.ts';
 import { prizesCabinetRoutes, prizesRoutes } from './domains/prizes/prizes.routes.ts';
 import { taxRoutes } from './domains/tax/tax.routes.ts';
@@ -107,6 +108,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(campaignsRoutes(kit, s.campaigns, s.campaignReports));
   app.use(screensaversRoutes(kit, s.screensavers));
   app.use(venuesRoutes(kit, s.venues));
+  app.use(crewsRoutes(kit, s.crews));
   app.use(financeRoutes(kit, s.entries, s.pnl, s.payouts));
   app.use(prizesRoutes(kit, s.prizes));
   app.use(taxRoutes(kit, s.tax));

@@ -11,6 +11,7 @@ import { CampaignsRepo } from './domains/campaigns/campaigns.repo.ts';
 import { CreativesRepo } from './domains/creatives/creatives.repo.ts';
 import { ScreensaversRepo } from './domains/screensavers/screensavers.repo.ts';
 import { VenuesRepo } from './domains/venues/venues.repo.ts';
+import { CrewsRepo } from './domains/crews/crews.repo.ts';
 import { LedgerRepo } from './domains/finance/ledger.repo.ts';
 import { PayoutsRepo } from './domains/finance/payouts.repo.ts';
 import { PrizesRepo } from './domains/prizes/prizes.repo.ts';
@@ -82,6 +83,9 @@ export class Repos {
   }
   get venues(): VenuesRepo {
     return this.#once('venues', (db, dialect) => new VenuesRepo(db, dialect));
+  }
+  get crews(): CrewsRepo {
+    return this.#once('crews', (db, dialect) => new CrewsRepo(db, dialect));
   }
   get ledger(): LedgerRepo {
     return this.#once('ledger', (db) => new LedgerRepo(db));

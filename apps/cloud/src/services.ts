@@ -43,6 +43,7 @@ import { CampaignsService } from './domains/campaigns/campaigns.service.ts';
 import { CampaignReportsService } from './domains/campaigns/campaign-reports.service.ts';
 import { ScreensaversService } from './domains/screensavers/screensavers.service.ts';
 import { VenuesService } from './domains/venues/venues.service.ts';
+import { CrewsService } from './domains/crews/crews.service.ts';
 import { EntriesService } from './domains/finance/entries.service.ts';
 import { PayoutsService } from './domains/finance/payouts.service.ts';
 import { PnlService } from './domains/finance/pnl.service.ts';
@@ -112,6 +113,8 @@ export interface Services {
   campaignReports: CampaignReportsService;
   screensavers: ScreensaversService;
   venues: VenuesService;
+  /** Crews of people who run machines together, their members and invitations. */
+  crews: CrewsService;
   // finance: referrals/payroll/expenses, host statements and payouts, P&L and balance sheet
   entries: EntriesService;
   payouts: PayoutsService;
@@ -240,6 +243,7 @@ export function createServices(ctx: AppContext): Services {
     campaignReports,
     screensavers: new ScreensaversService({ store, clock, audit, creatives }),
     venues: new VenuesService({ store, clock, audit }),
+    crews: new CrewsService({ store, clock, audit }),
     entries: new EntriesService({ store, clock, audit }),
     payouts,
     pnl: new PnlService({ store, clock, payouts }),

@@ -847,7 +847,43 @@ export interface PrizeEventsTable {
   received_at: number;
 }
 
+/** A crew: people who run machines together; `default_for` the email whose default crew it is (0018). */
+export interface CrewsTable {
+  id: string;
+  name: string;
+  /** The email of the operator account that created it. */
+  created_by: string;
+  default_for: string | null;
+  created_at: number;
+}
+
+/** One member of a crew, by operator account email, with a role: owner, admin or member (0018). */
+export interface CrewMembersTable {
+  crew_id: string;
+  email: string;
+  role: string;
+  joined_at: number;
+}
+
+/** An invitation to a crew; only a salted SHA-256 of its one-time token is kept (0018). */
+export interface CrewInvitesTable {
+  id: string;
+  crew_id: string;
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: string;
+  /** pending, accepted, revoked or expired (a pending row past `expires_at` reads as expired). */
+  state: string;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+}
+
 export interface DB {
+  crews: CrewsTable;
+  crew_members: CrewMembersTable;
+  crew_invites: CrewInvitesTable;
   agent_releases: AgentReleasesTable;
   agent_rollout: AgentRolloutTable;
   agent_pins: AgentPinsTable;
@@ -947,3 +983,6 @@ export type AdPaymentEventRow = Selectable<AdPaymentEventsTable>;
 export type TestPaymentIntentRow = Selectable<TestPaymentIntentsTable>;
 export type PrizeEventRow = Selectable<PrizeEventsTable>;
 export type PrizeMechanicRow = Selectable<PrizeMechanicsTable>;
+export type CrewRow = Selectable<CrewsTable>;
+export type CrewMemberRow = Selectable<CrewMembersTable>;
+export type CrewInviteRow = Selectable<CrewInvitesTable>;

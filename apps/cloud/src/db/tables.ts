@@ -6,6 +6,9 @@ import type { DB } from './schema.ts';
  * The audit log is kept: it records the reset itself.
  */
 export const RESET_ORDER: (keyof DB)[] = [
+  'crew_invites',
+  'crew_members',
+  'crews',
   'rollout_progress',
   'agent_pins',
   'agent_rollout',

@@ -16,6 +16,7 @@ import * as m0014 from './0014_finance_ledger.ts';
 import * as m0015 from './0015_tax.ts';
 import * as m0016 from './0016_prizes.ts';
 import * as m0017 from './0017_orders_by_operator_machine.ts';
+import * as m0018 from './0018_crews.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015_tax': m0015,
   '0016_prizes': m0016,
   '0017_orders_by_operator_machine': m0017,
+  '0018_crews': m0018,
 };
