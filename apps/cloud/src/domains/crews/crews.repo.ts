@@ -39,8 +39,8 @@ export class CrewsRepo {
       .executeTakeFirst();
   }
 
-  /** Every crew `email` belongs to, oldest first, with the role held there. */
-  ofMember(email: string): Promise<CrewOfMember[]> {
+  /** Crews as `email` sees them: each with the role held there and how many members it has. */
+  private asMember(email: string) {
     return this.db
       .selectFrom('crews as k')
       .innerJoin('crew_members as m', 'm.crew_id', 'k.id')
@@ -53,29 +53,17 @@ export class CrewsRepo {
           .whereRef('c.crew_id', '=', 'k.id')
           .as('member_count'),
       )
-      .where('m.email', '=', email)
-      .orderBy('k.created_at')
-      .orderBy('k.id')
-      .execute() as Promise<CrewOfMember[]>;
+      .where('m.email', '=', email);
+  }
+
+  /** Every crew `email` belongs to, oldest first, with the role held there. */
+  ofMember(email: string): Promise<CrewOfMember[]> {
+    return this.asMember(email).orderBy('k.created_at').orderBy('k.id').execute() as Promise<CrewOfMember[]>;
   }
 
   /** The crew as `email` sees it; undefined when there is no such crew or they are not in it. */
   forMember(id: string, email: string): Promise<CrewOfMember | undefined> {
-    return this.db
-      .selectFrom('crews as k')
-      .innerJoin('crew_members as m', 'm.crew_id', 'k.id')
-      .selectAll('k')
-      .select('m.role')
-      .select((eb) =>
-        eb
-          .selectFrom('crew_members as c')
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .whereRef('c.crew_id', '=', 'k.id')
-          .as('member_count'),
-      )
-      .where('k.id', '=', id)
-      .where('m.email', '=', email)
-      .executeTakeFirst() as Promise<CrewOfMember | undefined>;
+    return this.asMember(email).where('k.id', '=', id).executeTakeFirst() as Promise<CrewOfMember | undefined>;
   }
 
   member(crewId: string, email: string): Promise<CrewMemberRow | undefined> {
