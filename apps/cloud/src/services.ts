@@ -44,6 +44,7 @@ import { CampaignReportsService } from './domains/campaigns/campaign-reports.ser
 import { ScreensaversService } from './domains/screensavers/screensavers.service.ts';
 import { VenuesService } from './domains/venues/venues.service.ts';
 import { CrewsService } from './domains/crews/crews.service.ts';
+import { AccessService } from './domains/access/access.service.ts';
 import { EntriesService } from './domains/finance/entries.service.ts';
 import { PayoutsService } from './domains/finance/payouts.service.ts';
 import { PnlService } from './domains/finance/pnl.service.ts';
@@ -115,6 +116,7 @@ export interface Services {
   venues: VenuesService;
   /** Crews of people who run machines together, their members and invitations. */
   crews: CrewsService;
+  access: AccessService;
   // finance: referrals/payroll/expenses, host statements and payouts, P&L and balance sheet
   entries: EntriesService;
   payouts: PayoutsService;
@@ -244,6 +246,7 @@ export function createServices(ctx: AppContext): Services {
     screensavers: new ScreensaversService({ store, clock, audit, creatives }),
     venues: new VenuesService({ store, clock, audit }),
     crews: new CrewsService({ store, clock, audit }),
+    access: new AccessService({ store, clock, audit }),
     entries: new EntriesService({ store, clock, audit }),
     payouts,
     pnl: new PnlService({ store, clock, payouts }),

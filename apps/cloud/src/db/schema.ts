@@ -41,7 +41,7 @@ export interface OAuthClientsTable {
 export interface AccessTokensTable {
   token_hash: string;
   operator_id: string;
-  kind: 'oauth' | 'session';
+  kind: 'oauth' | 'session' | 'access';
   credential_id: string;
   scopes: string;
   created_at: number;
@@ -880,7 +880,45 @@ export interface CrewInvitesTable {
   accepted_at: number | null;
 }
 
+/** A named set of an operator's machines and the scopes a person may use on them (0020). */
+export interface AccessGroupsTable {
+  id: string;
+  operator_id: string;
+  name: string;
+  /** Space-separated, like a credential's scopes. */
+  scopes: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One machine of an access group (0020). */
+export interface AccessGroupMachinesTable {
+  group_id: string;
+  machine_id: string;
+}
+
+/** The group a person (`username`: an account email) is given on an operator's fleet (0020). */
+export interface AccessAssignmentsTable {
+  operator_id: string;
+  username: string;
+  group_id: string;
+  assigned_at: number;
+}
+
+/** A person's session on an operator's fleet; its bearer token is an `access_tokens` row of kind `access` (0020). */
+export interface AccessSessionsTable {
+  id: string;
+  operator_id: string;
+  username: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface DB {
+  access_groups: AccessGroupsTable;
+  access_group_machines: AccessGroupMachinesTable;
+  access_assignments: AccessAssignmentsTable;
+  access_sessions: AccessSessionsTable;
   crews: CrewsTable;
   crew_members: CrewMembersTable;
   crew_invites: CrewInvitesTable;
@@ -984,5 +1022,6 @@ export type TestPaymentIntentRow = Selectable<TestPaymentIntentsTable>;
 export type PrizeEventRow = Selectable<PrizeEventsTable>;
 export type PrizeMechanicRow = Selectable<PrizeMechanicsTable>;
 export type CrewRow = Selectable<CrewsTable>;
+export type AccessGroupRow = Selectable<AccessGroupsTable>;
 export type CrewMemberRow = Selectable<CrewMembersTable>;
 export type CrewInviteRow = Selectable<CrewInvitesTable>;

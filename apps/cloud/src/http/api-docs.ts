@@ -37,6 +37,12 @@ export interface RouteDoc {
   scopeAlternatives?: Scope[][];
   /** Optional: a route-specific example message for an error status (`{404: 'Order not found'}`). */
   errorExamples?: Partial<Record<number, string>>;
+  /**
+   * Operator routes an access-group session may call (docs/decisions/access.md): machine-scoped routes,
+   * whose machine the ownership rule checks against the group, and the caller's own identity. Every other
+   * operator route answers such a session 403: closed unless opened here.
+   */
+  groupSessions?: true;
 }
 
 /** A schema in the document's dialect (3.1 is JSON Schema 2020-12): no `$schema` on each one. */
@@ -269,6 +275,13 @@ function scopeLine(r: RouteDoc): string | null {
   return `Requires scope: ${sets.map((s) => s.join(' + ')).join(', or ')} (which one depends on the request).`;
 }
 
+function groupSessionLine(r: RouteDoc): string | null {
+  if (r.auth !== 'operator') return null;
+  return r.groupSessions
+    ? "Open to access-group sessions: only the group's machines (others answer 404 'Machine not found')."
+    : 'Not available to access-group sessions (403).';
+}
+
 /**
  * Collects route declarations and renders the OpenAPI 3.1 document. Nothing here is written by
  * hand per route: it is generated from the schemas the routes parse with.
@@ -379,7 +392,7 @@ export class ApiDocs {
       if (clash) throw new Error(`operationId ${operationId} is used by both ${clash} and ${r.method} ${r.path}`);
       operationIds.set(operationId, `${r.method} ${r.path}`);
       usedTags.add(r.tag);
-      const description = [scopeLine(r), r.description].filter(Boolean).join('\n\n');
+      const description = [scopeLine(r), groupSessionLine(r), r.description].filter(Boolean).join('\n\n');
 
       paths[path] ??= {};
       paths[path][r.method] = {

@@ -10,15 +10,19 @@ function bearerOf(req: Request): string | null {
   return m?.[1] ?? null;
 }
 
-/** Resolves the caller from `X-API-Key` or `Authorization: Bearer`; anything missing or wrong is 401. */
+/**
+ * Resolves the caller from `X-API-Key` or `Authorization: Bearer`; anything missing or wrong is 401. An
+ * access-group session is 403 on every route not opened to it: closed unless opened (docs/decisions/access.md).
+ */
 export function authenticate(auth: Authenticator): RequestHandler {
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     const key = req.headers['x-api-key'];
     const bearer = bearerOf(req);
     let principal: Principal | null = null;
     if (typeof key === 'string' && key.length > 0 && key.length <= 512) principal = await auth.fromApiKey(key);
     else if (bearer && bearer.length <= 8192) principal = await auth.fromBearer(bearer);
     if (!principal) throw new AppError('unauthorized');
+    if (principal.fence && res.locals['groupSessions'] !== true) throw new AppError('forbidden', 'Not available to an access-group session');
     req.principal = principal;
     next();
   };
@@ -37,6 +41,12 @@ export function requireScope(...scopes: Scope[]): RequestHandler {
     next();
   };
 }
+
+/** Marks the route open to access-group sessions (`RouteDoc.groupSessions`); `authenticate` refuses them everywhere else. */
+export const openToGroupSessions: RequestHandler = (_req, res, next) => {
+  res.locals['groupSessions'] = true;
+  next();
+};
 
 export const requireAdmin: RequestHandler = (req, _res, next) => {
   if (!principalOf(req).admin) throw new AppError('forbidden', 'Admin credential required');

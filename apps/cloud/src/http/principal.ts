@@ -1,6 +1,18 @@
 import type { Scope } from './scopes.ts';
 
-export type AuthMethod = 'api_key' | 'oauth' | 'session' | 'jwt';
+export type AuthMethod = 'api_key' | 'oauth' | 'session' | 'jwt' | 'access';
+
+/**
+ * An access-group session (docs/decisions/access.md): a person acting on an operator's fleet, narrowed to
+ * one group's machines. Resolved from the live assignment on every request.
+ */
+export interface Fence {
+  /** The person: the email of the account that opened the session. */
+  username: string;
+  groupId: string;
+  groupName: string;
+  machineNos: ReadonlySet<string>;
+}
 
 /** Who is calling, resolved once per request by the authentication middleware. */
 export interface Principal {
@@ -15,6 +27,8 @@ export interface Principal {
   rateLimit: number;
   /** Factory keys only: the plant named on the key. */
   plant: string | null;
+  /** Access-group sessions only: the machines this caller may act on; null for the operator's whole fleet. */
+  fence: Fence | null;
 }
 
 /** Resolves credentials; implemented by the auth domain. */

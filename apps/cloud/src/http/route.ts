@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ApiDocs, RouteDoc } from './api-docs.ts';
 import type { Scope } from './scopes.ts';
 import { parseInput } from './validate.ts';
+import { openToGroupSessions } from './authenticate.ts';
 
 /** What a schema parses to; `undefined` where the route declares none. */
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -45,7 +46,8 @@ export function defineRoute<
 ): void {
   docs.add(doc);
   const { params, query, body } = doc;
-  router[doc.method](doc.path, ...guards, async (req: Request, res: Response) => {
+  const open = doc.groupSessions ? [openToGroupSessions] : [];
+  router[doc.method](doc.path, ...open, ...guards, async (req: Request, res: Response) => {
     const input = {
       params: params ? parseInput(params, req.params, 'params') : undefined,
       query: query ? parseInput(query, req.query, 'query') : undefined,

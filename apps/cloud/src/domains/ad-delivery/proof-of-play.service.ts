@@ -21,7 +21,7 @@ export class ProofOfPlayService {
     let machineId: string | undefined;
     if (q.machineNo !== undefined) {
       const m = isClaimableSerial(q.machineNo) ? await repos.machines.machineByNo(q.machineNo) : undefined;
-      if (!m || !canSeeMachine(p, m.operator_id)) throw machineNotFound();
+      if (!m || !canSeeMachine(p, m)) throw machineNotFound();
       machineId = m.id;
     }
     const filter = {

@@ -214,6 +214,7 @@ export function authRoutes({ docs, guard }: RouteKit, auth: AuthService, oauth: 
       tag: 'auth',
       summary: 'Who the credential belongs to, its scopes and how it signed in',
       auth: 'operator',
+      groupSessions: true,
       response: MeData,
     },
     guard(),

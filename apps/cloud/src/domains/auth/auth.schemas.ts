@@ -98,7 +98,7 @@ export const MeData = z.object({
   operatorEmail: z.string(),
   admin: z.boolean(),
   scopes: z.array(z.enum(SCOPES)),
-  authMethod: z.enum(['api_key', 'oauth', 'session', 'jwt']),
+  authMethod: z.enum(['api_key', 'oauth', 'session', 'jwt', 'access']),
   currency: z.string().nullable().describe('Null for full admins'),
 });
 export type MeData = z.infer<typeof MeData>;

@@ -2,7 +2,7 @@ import type { Clock } from '@vend/protocol';
 import type { Config } from '../../config.ts';
 import type { AppStore } from '../../repos.ts';
 import { sha256Hex, verifySecret } from '../../crypto/secrets.ts';
-import type { Authenticator, Principal } from '../../http/principal.ts';
+import type { Authenticator, Fence, Principal } from '../../http/principal.ts';
 import { ADMIN_SCOPES, SCOPES, STANDARD_OPERATOR_SCOPES, parseScopes, type Scope } from '../../http/scopes.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import { ACCESS_TOKEN_PREFIX, maskSecret, parseApiKey } from './credentials.ts';
@@ -52,20 +52,32 @@ export class AuthService implements Authenticator {
       credentialId: row.id,
       rateLimit: row.rate_limit ?? this.defaultRateLimit,
       plant: row.plant,
+      fence: null,
     };
   }
 
   /**
    * Opaque `vat_` tokens are looked up by their SHA-256. An OAuth token lives only as long as its
    * client: a revoked or deleted client's tokens stop working, a client whose scopes were narrowed
-   * since issuance gets the narrower set, and the client's own rate limit applies.
+   * since issuance gets the narrower set, and the client's own rate limit applies. An access-group
+   * session (kind `access`) is fenced by its person's assignment as it stands now: gone → 401; its scopes
+   * narrow with the group's (docs/decisions/access.md).
    */
   async fromBearer(token: string): Promise<Principal | null> {
     if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
       const row = await this.repo.accessTokenWithOperator(sha256Hex(token));
-      if (!row || row.expires_at <= this.deps.clock.now()) return null;
+      const now = this.deps.clock.now();
+      if (!row || row.expires_at <= now) return null;
       let scopes = parseScopes(row.scopes);
       let rateLimit = this.defaultRateLimit;
+      let fence: Fence | null = null;
+      if (row.kind === 'access') {
+        const f = await this.deps.store.repos.access.sessionFence(row.credential_id, now);
+        if (!f || f.operator_id !== row.operator_id) return null;
+        const groupScopes = parseScopes(f.scopes);
+        scopes = scopes.filter((s) => groupScopes.includes(s));
+        fence = { username: f.username, groupId: f.group_id, groupName: f.group_name, machineNos: new Set(f.machine_nos) };
+      }
       if (row.kind === 'oauth') {
         if (row.client_id === null || row.client_revoked_at !== null) return null;
         const clientScopes = parseScopes(row.client_scopes ?? '');
@@ -75,12 +87,14 @@ export class AuthService implements Authenticator {
       return {
         operatorId: row.operator_id,
         operatorEmail: row.email,
-        admin: row.admin === 1,
+        // a fenced session never carries the operator's admin power
+        admin: row.admin === 1 && fence === null,
         scopes: new Set(scopes),
-        authMethod: row.kind === 'oauth' ? 'oauth' : 'session',
+        authMethod: row.kind,
         credentialId: row.credential_id,
         rateLimit,
         plant: null,
+        fence,
       };
     }
     return this.deps.jwt ? this.deps.jwt.verify(token) : null;

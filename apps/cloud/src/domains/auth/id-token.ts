@@ -139,6 +139,7 @@ export class IdpBearerVerifier implements BearerVerifier {
       credentialId: claims.sub,
       rateLimit: this.defaultRateLimit,
       plant: null,
+      fence: null,
     };
   }
 }

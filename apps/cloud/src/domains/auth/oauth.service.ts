@@ -55,6 +55,7 @@ export class OAuthService {
       credentialId: client.id,
       rateLimit,
       plant: null,
+      fence: null,
     };
     await deps.store.transaction(async (tx) => {
       const txRepo = tx.auth;

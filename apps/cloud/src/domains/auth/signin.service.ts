@@ -296,5 +296,6 @@ function actor(op: OperatorRow, credentialId: string, rateLimit: number): Princi
     credentialId,
     rateLimit,
     plant: null,
+    fence: null,
   };
 }

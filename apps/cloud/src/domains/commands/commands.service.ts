@@ -85,7 +85,7 @@ export class CommandsService {
     // No stored serial holds a NUL (PostgreSQL text cannot), so it is not found, without asking the store.
     if (machineNo.includes('\u0000')) throw machineNotFound();
     const m = await this.repos.machines.machineByNo(machineNo);
-    if (!m || !canSeeMachine(p, m.operator_id)) throw machineNotFound();
+    if (!m || !canSeeMachine(p, m)) throw machineNotFound();
     return m;
   }
 

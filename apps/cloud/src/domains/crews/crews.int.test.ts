@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { mintKey, newOperator } from '../machines/machines.factories.ts';
 import { INVITE_TTL_MS } from './crews.rules.ts';
-import type { Crew, CrewInvite, CrewMember } from './crews.schemas.ts';
+import type { Crew, CrewInvite, CrewInviteView, CrewMember } from './crews.schemas.ts';
 
 type H = Record<string, string>;
 type Env<T> = { code: number; message: string; data: T };
@@ -86,6 +86,13 @@ describe.each(DIALECTS)('crews and invitations on %s', (dialect) => {
           return (await api('POST', `/${crew.id}/invite`, who.headers, { email: newcomer.email, role: 'member' })).status;
         case 'role':
           return (await api('PUT', `/${crew.id}/members/${enc(member.email)}/role`, who.headers, { role: 'member' })).status;
+        case 'invites':
+          return (await api('GET', `/${crew.id}/invites`, who.headers)).status;
+        case 'cancelInvite': {
+          // a fresh pending invitation per caller, so every caller has one to cancel
+          const inv = await invite(owner, crew.id, (await person()).email);
+          return (await api('DELETE', `/${crew.id}/invites/${inv.inviteId}`, who.headers)).status;
+        }
         default: {
           // remove a member who joins just for it, so every caller has someone to remove
           const victim = await person();
@@ -100,6 +107,8 @@ describe.each(DIALECTS)('crews and invitations on %s', (dialect) => {
       members: [200, 200, 200, 404],
       invite: [200, 200, 403, 404],
       role: [200, 200, 403, 404],
+      invites: [200, 200, 403, 404],
+      cancelInvite: [200, 200, 403, 404],
       remove: [200, 200, 403, 404],
     };
     const got: Record<string, number[]> = {};
@@ -180,6 +189,47 @@ describe.each(DIALECTS)('crews and invitations on %s', (dialect) => {
     const stateOf = async (id: string) => (await db().selectFrom('crew_invites').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state;
     expect([await stateOf(first.inviteId), await stateOf(second.inviteId)]).toEqual(['revoked', 'expired']);
     expect((await api('GET', `/${crew.id}`, guest.headers)).status).toBe(404);
+  });
+
+  it('invitations are listed for managers (no token) and a pending one can be cancelled once; its token then fails', async () => {
+    const { owner, admin, crew } = await team();
+    const invitee = await person();
+    const inv = await invite(admin, crew.id, invitee.email);
+    const listed = ok(await api<CrewInviteView[]>('GET', `/${crew.id}/invites`, owner.headers));
+    expect(listed.find((i) => i.inviteId === inv.inviteId)).toEqual({
+      inviteId: inv.inviteId,
+      crewId: crew.id,
+      email: invitee.email,
+      role: 'member',
+      state: 'pending',
+      invitedBy: admin.email,
+      createdAt: expect.any(String),
+      expiresAt: inv.expiresAt,
+      acceptedAt: null,
+    });
+    expect(JSON.stringify(listed)).not.toContain(inv.token);
+    const cancelled = ok(await api<CrewInviteView>('DELETE', `/${crew.id}/invites/${inv.inviteId}`, admin.headers));
+    expect(cancelled.state).toBe('revoked');
+    expect((await api('DELETE', `/${crew.id}/invites/${inv.inviteId}`, owner.headers)).status).toBe(409);
+    const late = await accept(invitee, inv);
+    expect(late.status).toBe(410);
+    expect(late.body.message).toBe('Invitation revoked');
+    expect(await audit(`crew_invite:${inv.inviteId}`)).toEqual(['crews.invite', 'crews.invite_revoke']);
+    // accepted and expired invitations are not pending: 409; another crew's invitation is 404 here
+    const joined = await person();
+    const used = await invite(owner, crew.id, joined.email);
+    ok(await accept(joined, used));
+    expect((await api('DELETE', `/${crew.id}/invites/${used.inviteId}`, owner.headers)).status).toBe(409);
+    const old = await invite(owner, crew.id, (await person()).email);
+    t.clock.advance(INVITE_TTL_MS);
+    expect((await api('DELETE', `/${crew.id}/invites/${old.inviteId}`, owner.headers)).status).toBe(409);
+    expect(ok(await api<CrewInviteView[]>('GET', `/${crew.id}/invites`, owner.headers)).find((i) => i.inviteId === old.inviteId)?.state).toBe('expired');
+    const other = await createCrew(owner, 'Other');
+    expect((await api('DELETE', `/${other.id}/invites/${inv.inviteId}`, owner.headers)).status).toBe(404);
+    // an owner invitation is the owner's to cancel
+    const boss = await invite(owner, crew.id, (await person()).email, 'owner');
+    expect((await api('DELETE', `/${crew.id}/invites/${boss.inviteId}`, admin.headers)).status).toBe(403);
+    expect((await api('DELETE', `/${crew.id}/invites/${boss.inviteId}`, owner.headers)).status).toBe(200);
   });
 
   it('bad input: 422 for wrong types, 400 for missing or out-of-rule values; nothing written', async () => {

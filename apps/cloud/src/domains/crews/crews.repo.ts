@@ -150,4 +150,15 @@ export class CrewsRepo {
   async markAccepted(id: string, now: number): Promise<void> {
     await this.db.updateTable('crew_invites').set({ state: 'accepted', accepted_at: now }).where('id', '=', id).execute();
   }
+
+  /** The crew's invitations, newest first. */
+  invitesOf(crewId: string): Promise<CrewInviteRow[]> {
+    return this.db.selectFrom('crew_invites').selectAll().where('crew_id', '=', crewId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  }
+
+  /** Cancels one pending invitation; false when it was no longer pending. */
+  async revokeInvite(id: string): Promise<boolean> {
+    const r = await this.db.updateTable('crew_invites').set({ state: 'revoked' }).where('id', '=', id).where('state', '=', 'pending').executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
 }

@@ -8,11 +8,14 @@ import {
   CreateCrewBody,
   Crew,
   CrewInvite,
+  CrewInviteList,
+  CrewInviteView,
   CrewList,
   CrewMember,
   CrewMemberList,
   CrewParams,
   InviteBody,
+  InviteOfCrewParams,
   InviteParams,
   MemberParams,
   RoleBody,
@@ -167,6 +170,42 @@ export function crewsRoutes({ docs, guard }: RouteKit, crews: CrewsService): Rou
     },
     guard('machines:write'),
     async ({ params }, req, res) => sendOk(res, await crews.remove(principalOf(req), params.crewId, params.memberEmail)),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'get',
+      path: '/api/v1/crew/:crewId/invites',
+      tag,
+      summary: "The crew's invitations, newest first, each in its state as of now (owner/admin); never a token",
+      auth: 'operator',
+      scopes: ['machines:read'],
+      params: CrewParams,
+      response: CrewInviteList,
+      errors: [404],
+    },
+    guard('machines:read'),
+    async ({ params }, req, res) => sendOk(res, await crews.invites(principalOf(req), params.crewId)),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'delete',
+      path: '/api/v1/crew/:crewId/invites/:inviteId',
+      tag,
+      summary: 'Cancel a pending invitation (owner/admin; an owner invitation only by an owner): its token stops working; 409 once accepted, revoked or expired',
+      auth: 'operator',
+      scopes: ['machines:write'],
+      params: InviteOfCrewParams,
+      response: CrewInviteView,
+      errors: [404, 409],
+    },
+    guard('machines:write'),
+    async ({ params }, req, res) => sendOk(res, await crews.cancelInvite(principalOf(req), params.crewId, params.inviteId)),
   );
   return r;
 }

@@ -60,3 +60,20 @@ export const CrewInvite = z.object({
   acceptPath: z.string().describe('where the invited person accepts (POST, with ?token=)'),
 });
 export type CrewInvite = z.infer<typeof CrewInvite>;
+
+export const InviteOfCrewParams = z.object({ crewId: id, inviteId: id });
+
+/** An invitation as its crew's managers see it later: never the token. */
+export const CrewInviteView = z.object({
+  inviteId: z.string(),
+  crewId: z.string(),
+  email: z.string(),
+  role,
+  state: z.enum(INVITE_STATES).describe('as of now: a pending invitation past its expiry reads expired'),
+  invitedBy: z.string(),
+  createdAt: z.string().describe(TIMESTAMP),
+  expiresAt: z.string().describe(TIMESTAMP),
+  acceptedAt: z.string().nullable().describe(TIMESTAMP),
+});
+export type CrewInviteView = z.infer<typeof CrewInviteView>;
+export const CrewInviteList = z.array(CrewInviteView);

@@ -1,7 +1,7 @@
 import type { Clock } from '@vend/protocol';
 import { newId } from '../../crypto/ids.ts';
 import { hashSecret, mintSecret, verifySecret } from '../../crypto/secrets.ts';
-import type { CrewMemberRow, CrewRow } from '../../db/schema.ts';
+import type { CrewInviteRow, CrewMemberRow, CrewRow } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
@@ -9,7 +9,7 @@ import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
 import type { CrewOfMember } from './crews.repo.ts';
 import { INVITE_TTL_MS, canManage, inviteStateAt, isCrewRole, isInviteState, leavesNoOwner, mayAssign, mayRemove, type CrewRole } from './crews.rules.ts';
-import type { CreateCrewBody, Crew, CrewInvite, CrewMember, InviteBody } from './crews.schemas.ts';
+import type { CreateCrewBody, Crew, CrewInvite, CrewInviteView, CrewMember, InviteBody } from './crews.schemas.ts';
 
 export interface CrewsDeps {
   store: AppStore;
@@ -158,6 +158,33 @@ export class CrewsService {
     });
   }
 
+  /** The crew's invitations, newest first (owner/admin; members 403). */
+  async invites(p: Principal, crewId: string): Promise<CrewInviteView[]> {
+    const repo = this.deps.store.repos.crews;
+    const me = await repo.member(crewId, emailOf(p));
+    if (!me) throw crewNotFound();
+    if (!canManage(roleOf(me))) throw managersOnly();
+    const now = this.deps.clock.now();
+    return (await repo.invitesOf(crewId)).map((inv) => inviteView(inv, now));
+  }
+
+  /** Cancels a pending invitation (owner/admin; an owner invitation only by an owner); 409 once it is no longer pending. */
+  async cancelInvite(p: Principal, crewId: string, inviteId: string): Promise<CrewInviteView> {
+    const now = this.deps.clock.now();
+    return this.deps.store.transaction(async (tx) => {
+      const actor = await actorIn(tx, crewId, p);
+      if (!canManage(actor)) throw managersOnly();
+      const inv = await tx.crews.lockInvite(inviteId);
+      if (!inv || inv.crew_id !== crewId) throw notFound('Invitation');
+      const role = isCrewRole(inv.role) ? inv.role : 'member';
+      if (!mayAssign(actor, null, role)) throw new AppError('forbidden', 'Only an owner may cancel an owner invitation');
+      const state = inviteStateAt(isInviteState(inv.state) ? inv.state : 'revoked', inv.expires_at, now);
+      if (state !== 'pending' || !(await tx.crews.revokeInvite(inv.id))) throw conflict(`The invitation is ${state}, not pending`);
+      await this.deps.audit.record(tx, p, 'crews.invite_revoke', `crew_invite:${inv.id}`);
+      return inviteView({ ...inv, state: 'revoked' }, now);
+    });
+  }
+
   /** Removes a member (owner/admin; anyone may leave); the last owner cannot be removed. */
   async remove(p: Principal, crewId: string, memberEmail: string): Promise<CrewMember> {
     return this.deps.store.transaction(async (tx) => {
@@ -177,6 +204,21 @@ export class CrewsService {
       return memberView(target);
     });
   }
+}
+
+function inviteView(inv: CrewInviteRow, now: number): CrewInviteView {
+  const stored = isInviteState(inv.state) ? inv.state : 'revoked';
+  return {
+    inviteId: inv.id,
+    crewId: inv.crew_id,
+    email: inv.email,
+    role: isCrewRole(inv.role) ? inv.role : 'member',
+    state: inviteStateAt(stored, inv.expires_at, now),
+    invitedBy: inv.invited_by,
+    createdAt: formatTimestamp(inv.created_at)!,
+    expiresAt: formatTimestamp(inv.expires_at)!,
+    acceptedAt: formatTimestamp(inv.accepted_at),
+  };
 }
 
 function emailOf(p: Principal): string {

@@ -15,7 +15,7 @@ export type ArmerKind = 'owner' | 'admin' | 'factory';
 export async function machineFor(repos: Repos, p: Principal, machineNo: string, allowFactory: boolean): Promise<{ machine: MachineRef; kind: ArmerKind }> {
   const machine = await repos.machines.machineByNo(machineNo);
   if (!machine) throw machineNotFound();
-  if (canSeeMachine(p, machine.operator_id)) {
+  if (canSeeMachine(p, machine)) {
     if (p.admin) return { machine, kind: 'admin' };
     if (!p.scopes.has('machines:write')) throw new AppError('forbidden');
     return { machine, kind: 'owner' };

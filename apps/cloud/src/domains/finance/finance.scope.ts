@@ -23,7 +23,7 @@ export async function booksOf(repos: Repos, p: Principal, operatorEmail: string 
 /** A machine named by a filter: 404 "Machine not found" unless it is in the books. */
 export async function machineInBooks(repos: Repos, p: Principal, books: Books, machineNo: string): Promise<{ id: string; machineNo: string }> {
   const m = isClaimableSerial(machineNo) ? await repos.machines.machineByNo(machineNo) : undefined;
-  if (!m || !canSeeMachine(p, m.operator_id) || (books.ownerId !== null && m.operator_id !== books.ownerId)) throw machineNotFound();
+  if (!m || !canSeeMachine(p, m) || (books.ownerId !== null && m.operator_id !== books.ownerId)) throw machineNotFound();
   return { id: m.id, machineNo: m.machine_no };
 }
 

@@ -23,6 +23,7 @@ export function cabinetPrincipal(caller: CabinetCaller): Principal {
     credentialId: caller.keyId ?? 'fleet-secret',
     rateLimit: 0,
     plant: null,
+    fence: null,
   };
 }
 

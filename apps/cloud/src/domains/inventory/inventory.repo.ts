@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { AisleRow, AislesTable, DB, LotRow, LotsTable, PurchaseOrderRow, PurchaseOrdersTable } from '../../db/schema.ts';
 import { newId } from '../../crypto/ids.ts';
@@ -35,11 +36,13 @@ export class InventoryRepo {
     private readonly dialect: Dialect,
   ) {}
 
-  machines(ownerId: string | null): Promise<InventoryMachine[]> {
+  /** The owner's machines (every machine when null), narrowed to `machineNos` when given (an access-group session). */
+  machines(ownerId: string | null, machineNos: readonly string[] | null): Promise<InventoryMachine[]> {
     return this.db
       .selectFrom('machines')
       .select(['id', 'machine_no', 'name'])
       .$if(ownerId !== null, (q) => q.where('operator_id', '=', ownerId))
+      .$if(machineNos !== null, (q) => (machineNos?.length ? q.where('machine_no', 'in', machineNos) : q.where(sql<boolean>`1 = 0`)))
       .orderBy('machine_no')
       .execute();
   }

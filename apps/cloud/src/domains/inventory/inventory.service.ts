@@ -11,7 +11,7 @@ import { offsetOf, type Page, type Paging } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
-import { canSeeMachine } from '../machines/ownership.ts';
+import { canSeeMachine, fenceFilter } from '../machines/ownership.ts';
 import type { InventoryMachine, InventoryRepo } from './inventory.repo.ts';
 import type { Aisle, AislePatch, Lot, MachineInventory, PurchaseInput, PurchaseOrder, RestockInput } from './inventory.schemas.ts';
 
@@ -82,7 +82,7 @@ export class InventoryService {
   private async machineOf(tx: Repos, p: Principal, machineNo: string): Promise<InventoryMachine> {
     // A string that breaks the serial rule names no machine (and may hold bytes the store refuses, like NUL).
     const machine = isClaimableSerial(machineNo) ? await tx.machines.machineByNo(machineNo) : undefined;
-    if (!machine || !canSeeMachine(p, machine.operator_id)) throw machineNotFound();
+    if (!machine || !canSeeMachine(p, machine)) throw machineNotFound();
     return machine;
   }
 
@@ -94,7 +94,7 @@ export class InventoryService {
   /** Every machine the caller sees (admins: all), each with its aisles. */
   async all(p: Principal): Promise<MachineInventory[]> {
     const repo = this.deps.store.repos.inventory;
-    const machines = await repo.machines(ownerFilter(p));
+    const machines = await repo.machines(ownerFilter(p), fenceFilter(p));
     const byMachine = new Map<string, Aisle[]>(machines.map((m) => [m.id, []]));
     for (const row of await repo.aislesOf(machines.map((m) => m.id))) byMachine.get(row.machine_id)?.push(toAisle(row));
     return machines.map((m) => ({ machineNo: m.machine_no, name: m.name, aisles: byMachine.get(m.id) ?? [] }));

@@ -53,7 +53,7 @@ export class CabinetSettingsService {
 
   private async settingsMachine(p: Principal, machineNo: string, write: boolean): Promise<MachineRef> {
     const m = await this.deps.store.repos.machines.machineByNo(machineNo);
-    if (!m || !canSeeMachine(p, m.operator_id)) throw machineNotFound();
+    if (!m || !canSeeMachine(p, m)) throw machineNotFound();
     if (!p.admin && !p.scopes.has(write ? 'machines:write' : 'machines:read')) throw new AppError('forbidden');
     return m;
   }

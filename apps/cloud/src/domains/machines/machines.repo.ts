@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { DB, MachineRow, MachineUpdate, NewMachine } from '../../db/schema.ts';
 
@@ -19,6 +20,8 @@ export interface MachineFilter {
   operatorId: string | null;
   status?: 'online' | 'offline' | undefined;
   operatorEmail?: string | undefined;
+  /** Only these machines (an access-group session's); null or absent: no such narrowing. */
+  machineNos?: readonly string[] | null;
 }
 
 export interface TerminalBinding {
@@ -116,6 +119,7 @@ export class MachinesRepo {
     if (f.operatorId !== null) q = q.where('m.operator_id', '=', f.operatorId);
     if (f.status) q = q.where('m.status', '=', f.status);
     if (f.operatorEmail !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['o.email']), '=', f.operatorEmail!.toLowerCase()));
+    if (f.machineNos) q = f.machineNos.length ? q.where('m.machine_no', 'in', f.machineNos) : q.where(sql<boolean>`1 = 0`);
     return q;
   }
 

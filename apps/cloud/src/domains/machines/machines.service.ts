@@ -10,7 +10,8 @@ import { offsetOf, type Page } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { Geocoder, GeocodeOutcome } from './geocoder.ts';
-import { canSeeMachine } from './ownership.ts';
+import { canSeeMachine, fenceFilter } from './ownership.ts';
+import { OPERATOR_ONLY_MACHINE_FIELDS } from '../access/access.rules.ts';
 import type { MachineRecord, MachinesRepo } from './machines.repo.ts';
 import type { ListInput, MachineView, RegisterInput, RetryGeocodeInput, TaxRestatementView, UpdatedMachineView, UpdateInput } from './machines.schemas.ts';
 import type { TaxService } from '../tax/tax.service.ts';
@@ -97,7 +98,7 @@ export class MachinesService {
   async list(p: Principal, q: ListInput): Promise<Page<MachineView>> {
     if (q.operatorEmail !== undefined && !p.admin) throw new AppError('forbidden', 'The operatorEmail filter is for admin credentials only');
     const { total, records } = await this.deps.store.repos.machines.list(
-      { operatorId: p.admin ? null : p.operatorId, status: q.status, operatorEmail: q.operatorEmail },
+      { operatorId: p.admin ? null : p.operatorId, status: q.status, operatorEmail: q.operatorEmail, machineNos: fenceFilter(p) },
       q.size,
       offsetOf(q),
     );
@@ -108,7 +109,7 @@ export class MachinesService {
     // A string that cannot be a serial names no machine; it never reaches the store.
     if (!isClaimableSerial(machineNo)) throw machineNotFound();
     const r = await this.deps.store.repos.machines.findView(machineNo);
-    if (!r || !canSeeMachine(p, r.operator_id)) throw machineNotFound();
+    if (!r || !canSeeMachine(p, r)) throw machineNotFound();
     return toMachineView(r, p.admin);
   }
 
@@ -116,7 +117,7 @@ export class MachinesService {
   private async owned(repo: MachinesRepo, p: Principal, machineNo: string): Promise<MachineRow> {
     if (!isClaimableSerial(machineNo)) throw machineNotFound();
     const m = await repo.lockByNo(machineNo);
-    if (!m || !canSeeMachine(p, m.operator_id)) throw machineNotFound();
+    if (!m || !canSeeMachine(p, m)) throw machineNotFound();
     return m;
   }
 
@@ -225,6 +226,8 @@ export class MachinesService {
     const job = await this.deps.store.transaction(async (tx) => {
       const repo = tx.machines;
       const m = await this.owned(repo, p, machineNo);
+      const moneyFields = OPERATOR_ONLY_MACHINE_FIELDS.filter((f) => input[f] !== undefined);
+      if (p.fence && moneyFields.length) throw new AppError('forbidden', `${moneyFields.join(' and ')}: not for an access-group session`);
       const now = this.deps.clock.now();
       const plan = planPlacement(m, input);
       const set: MachineUpdate = { updated_at: now, ...placementWrite(plan, m) };

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
+import { sql } from 'kysely';
 import type { DB, OrderRow, OrdersTable } from '../../db/schema.ts';
 
 /** What an order read is restricted to. `until` is exclusive; null bounds are open. */
@@ -6,6 +7,8 @@ export interface OrderFilter {
   /** Orders of this operator only; null for admins (every operator's). */
   ownerId: string | null;
   machineId: string | null;
+  /** Only orders of these machines (an access-group session's); null: no such narrowing. */
+  machineNos?: readonly string[] | null;
   from: number | null;
   until: number | null;
   /** Only orders paid through a payment terminal. */
@@ -24,6 +27,7 @@ export class OrdersRepo {
       .leftJoin('operators', 'operators.id', 'machines.operator_id')
       .$if(f.ownerId !== null, (q) => q.where('orders.operator_id', '=', f.ownerId))
       .$if(f.machineId !== null, (q) => q.where('orders.machine_id', '=', f.machineId ?? ''))
+      .$if(!!f.machineNos, (q) => (f.machineNos?.length ? q.where('machines.machine_no', 'in', f.machineNos) : q.where(sql<boolean>`1 = 0`)))
       .$if(f.from !== null, (q) => q.where('orders.created_at', '>=', f.from ?? 0))
       .$if(f.until !== null, (q) => q.where('orders.created_at', '<', f.until ?? 0))
       .$if(f.cashlessOnly, (q) => q.where('orders.terminal_id', 'is not', null));
@@ -44,8 +48,8 @@ export class OrdersRepo {
     return { total: Number(n), rows };
   }
 
-  one(orderNumber: string, ownerId: string | null): Promise<OrderView | undefined> {
-    return this.view({ ownerId, machineId: null, from: null, until: null, cashlessOnly: false })
+  one(orderNumber: string, ownerId: string | null, machineNos: readonly string[] | null): Promise<OrderView | undefined> {
+    return this.view({ ownerId, machineId: null, machineNos, from: null, until: null, cashlessOnly: false })
       .where('orders.order_number', '=', orderNumber)
       .executeTakeFirst();
   }

@@ -6,7 +6,7 @@ import { offsetOf, type Page, type Paging } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore } from '../../repos.ts';
-import { canSeeMachine } from '../machines/ownership.ts';
+import { canSeeMachine, fenceFilter } from '../machines/ownership.ts';
 import { isKnownZone, parseWallClock, zonedToEpoch } from './local-time.ts';
 import type { OrderFilter, OrdersRepo, OrderView } from './orders.repo.ts';
 import type { Order, OrderFilterInput, OrdersSummary, Rollup } from './orders.schemas.ts';
@@ -77,7 +77,7 @@ export class OrdersService {
     if (q.machineNo !== undefined) {
       // A string that breaks the serial rule names no machine (and may hold bytes the store refuses, like NUL).
       machine = isClaimableSerial(q.machineNo) ? await this.deps.store.repos.machines.machineByNo(q.machineNo) : undefined;
-      if (!machine || !canSeeMachine(p, machine.operator_id)) throw machineNotFound();
+      if (!machine || !canSeeMachine(p, machine)) throw machineNotFound();
     }
     const timeZone = machine?.time_zone && isKnownZone(machine.time_zone) ? machine.time_zone : 'UTC';
     const instant = (field: 'startTime' | 'endTime'): number | null => {
@@ -92,7 +92,7 @@ export class OrdersService {
     if (q.startTime !== undefined && q.endTime !== undefined && q.startTime > q.endTime)
       throw badRequest(undefined, [{ path: 'query.startTime', message: 'must not be after endTime' }]);
     return {
-      filter: { ownerId: owner, machineId: machine?.id ?? null, from, until: end === null ? null : end + 1000, cashlessOnly },
+      filter: { ownerId: owner, machineId: machine?.id ?? null, machineNos: fenceFilter(p), from, until: end === null ? null : end + 1000, cashlessOnly },
       machineNo: machine?.machine_no ?? null,
       timeZone,
     };
@@ -105,7 +105,7 @@ export class OrdersService {
   }
 
   async get(p: Principal, orderNumber: string): Promise<Order> {
-    const row = orderNumber.includes('\u0000') ? undefined : await this.repo.one(orderNumber, ownerFilter(p));
+    const row = orderNumber.includes('\u0000') ? undefined : await this.repo.one(orderNumber, ownerFilter(p), fenceFilter(p));
     if (!row) throw notFound('Order');
     return toOrder(row);
   }

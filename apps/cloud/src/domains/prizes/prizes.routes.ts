@@ -23,6 +23,7 @@ export function prizesRoutes({ docs, guard }: RouteKit, prizes: PrizesService): 
       tag: 'machines',
       summary: "The machine's prize mechanics (on/off, caps), monthly prize budget and what this period has spent of it",
       auth: 'operator',
+      groupSessions: true,
       scopes: ['machines:read'],
       params: PrizeMachineParams,
       response: PrizeMechanics,
@@ -42,6 +43,7 @@ export function prizesRoutes({ docs, guard }: RouteKit, prizes: PrizesService): 
       summary:
         'Replace the prize settings: per mechanic (spinToWin, scratchCard, loyaltyStamp) enabled, maxWinsPerDay, maxPrizeValue; a monthlyBudget. A mechanic left out is off; the cabinet learns it on its next prize call',
       auth: 'operator',
+      groupSessions: true,
       scopes: ['machines:write'],
       params: PrizeMachineParams,
       body: PutPrizeMechanicsBody,

@@ -291,7 +291,7 @@ export class PrizesService {
 
   private async visibleMachine(p: Principal, machineNo: string): Promise<MachineRef> {
     const m = await this.deps.store.repos.machines.machineByNo(machineNo);
-    if (!m || !canSeeMachine(p, m.operator_id)) throw machineNotFound();
+    if (!m || !canSeeMachine(p, m)) throw machineNotFound();
     return m;
   }
 

@@ -208,7 +208,7 @@ export class TaxService {
     let machineId: string | null = null;
     if (q.machineNo !== undefined) {
       const m = await this.deps.store.repos.machines.machineByNo(q.machineNo);
-      if (!m || !canSeeMachine(p, m.operator_id)) throw machineNotFound();
+      if (!m || !canSeeMachine(p, m)) throw machineNotFound();
       machineId = m.id;
     }
     const { total, rows } = await this.deps.store.repos.tax.blockPage({ operatorId: ownerFilter(p), machineId }, q.size, offsetOf(q));
