@@ -6,6 +6,8 @@ import type { DB } from './schema.ts';
  * The audit log is kept: it records the reset itself.
  */
 export const RESET_ORDER: (keyof DB)[] = [
+  'restock_run_lines',
+  'restock_runs',
   'crew_invites',
   'crew_members',
   'crews',
