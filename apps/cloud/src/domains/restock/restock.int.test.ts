@@ -34,7 +34,11 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
     const machineNo = freshSerial('RST');
     ok(await req('POST', '/machines/register', owner.headers, { machineNo }));
     const m = await db().selectFrom('machines').select('id').where('machine_no', '=', machineNo).executeTakeFirstOrThrow();
-    await db().updateTable('aisles').set({ current_stock: 0, max_stock: 10, faulted: 0, sku: null, product_name: null }).where('machine_id', '=', m.id).execute();
+    await db()
+      .updateTable('aisles')
+      .set({ current_stock: 0, max_stock: 10, faulted: 0, sku: null, product_name: null })
+      .where('machine_id', '=', m.id)
+      .execute();
     for (const [no, a] of Object.entries(aisles))
       await db()
         .updateTable('aisles')
@@ -177,7 +181,12 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
       expect(r.status, r.text).toBe(409);
       expect(r.body.message).toContain(winners[0]!.body.data.id);
     }
-    const open = await db().selectFrom('restock_runs').select('id').where('machine_no', '=', machineNo).where('status', 'in', ['planned', 'in_progress']).execute();
+    const open = await db()
+      .selectFrom('restock_runs')
+      .select('id')
+      .where('machine_no', '=', machineNo)
+      .where('status', 'in', ['planned', 'in_progress'])
+      .execute();
     expect(open).toEqual([{ id: winners[0]!.body.data.id }]);
   });
 
@@ -186,7 +195,12 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
     const who = { owner, admin, member, outsider };
     /** Cancels the machine's open run, if any (by the owner). */
     const clear = async () => {
-      const open = await db().selectFrom('restock_runs').select('id').where('machine_no', '=', machineNo).where('status', 'in', ['planned', 'in_progress']).execute();
+      const open = await db()
+        .selectFrom('restock_runs')
+        .select('id')
+        .where('machine_no', '=', machineNo)
+        .where('status', 'in', ['planned', 'in_progress'])
+        .execute();
       for (const o of open) ok(await move(owner, o.id, 'cancel'));
     };
     /** A fresh planned run by the owner. */
@@ -279,7 +293,13 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
   it('completion changes stock exactly once under concurrent completion', async () => {
     const { owner, admin, member, machineNo } = await team({ 1: { stock: 2, max: 10 }, 2: { stock: 5, max: 10 }, 3: { stock: 0, max: 10 } });
     const run = ok(await plan(owner, machineNo));
-    const body = { aisles: [{ aisleNo: 1, filled: 8 }, { aisleNo: 2, filled: 3 }, { aisleNo: 3, filled: 4 }] };
+    const body = {
+      aisles: [
+        { aisleNo: 1, filled: 8 },
+        { aisleNo: 2, filled: 3 },
+        { aisleNo: 3, filled: 4 },
+      ],
+    };
     const people = [owner, admin, member, owner, admin, member, owner, admin];
     const results = await Promise.all(people.map((p) => move(p, run.id, 'complete', body)));
     const statuses = results.map((r) => r.status).sort();
@@ -338,10 +358,32 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
       ['plan with an unknown field', plan(owner, machineNo, { aisles: [1] }), 400],
       ['plan with notes too long', plan(owner, machineNo, { notes: 'x'.repeat(256) }), 400],
       ['plan with a number for machineNo', req('POST', '/restock', owner.headers, { machineNo: 7 }), 422],
-      ['complete listing an aisle twice', move(owner, run.id, 'complete', { aisles: [{ aisleNo: 1, filled: 1 }, { aisleNo: 1, filled: 2 }] }), 400],
-      ['complete an aisle the machine lacks', move(owner, run.id, 'complete', { aisles: [{ aisleNo: 1, filled: 1 }, { aisleNo: 11, filled: 2 }] }), 400],
+      [
+        'complete listing an aisle twice',
+        move(owner, run.id, 'complete', {
+          aisles: [
+            { aisleNo: 1, filled: 1 },
+            { aisleNo: 1, filled: 2 },
+          ],
+        }),
+        400,
+      ],
+      [
+        'complete an aisle the machine lacks',
+        move(owner, run.id, 'complete', {
+          aisles: [
+            { aisleNo: 1, filled: 1 },
+            { aisleNo: 11, filled: 2 },
+          ],
+        }),
+        400,
+      ],
       ['complete with negative filled', move(owner, run.id, 'complete', { aisles: [{ aisleNo: 1, filled: -1 }] }), 400],
-      ['complete with fractional filled (a whole number is a type here, as in inventory)', move(owner, run.id, 'complete', { aisles: [{ aisleNo: 1, filled: 1.5 }] }), 422],
+      [
+        'complete with fractional filled (a whole number is a type here, as in inventory)',
+        move(owner, run.id, 'complete', { aisles: [{ aisleNo: 1, filled: 1.5 }] }),
+        422,
+      ],
       ['complete without aisles', move(owner, run.id, 'complete', {}), 400],
       ['complete with a string for filled', move(owner, run.id, 'complete', { aisles: [{ aisleNo: 1, filled: '3' }] }), 422],
       ['cancel with an unknown field', move(owner, run.id, 'cancel', { why: 'x' }), 400],
@@ -420,7 +462,13 @@ describe.each(DIALECTS)('restock sandbox seed on %s', (dialect) => {
     const runs = await get<Page<RestockRun>>('/restock', dave);
     expect(runs.records).toHaveLength(1);
     const [seeded] = runs.records;
-    expect(seeded).toMatchObject({ id: SEED_RUN_ID, crewId: SEED_CREW_ID, machineNo: 'SBX-ALICE-0002', status: 'planned', createdBy: SANDBOX_CREDENTIALS.alice.email });
+    expect(seeded).toMatchObject({
+      id: SEED_RUN_ID,
+      crewId: SEED_CREW_ID,
+      machineNo: 'SBX-ALICE-0002',
+      status: 'planned',
+      createdBy: SANDBOX_CREDENTIALS.alice.email,
+    });
     expect(seeded!.lines).toHaveLength(10);
     expect(seeded!.totals.length).toBeGreaterThan(0);
     expect(await get('/inventory', dave)).toEqual([]);

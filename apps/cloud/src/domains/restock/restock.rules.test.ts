@@ -17,8 +17,7 @@ describe('restock run states', () => {
   });
 
   it('each move leaves only from its sources, and a refusal names the current status', () => {
-    for (const action of RUN_ACTIONS)
-      for (const from of RUN_STATUSES) expect(sourcesOf(action).includes(from)).toBe(nextStatus(from, action) !== null);
+    for (const action of RUN_ACTIONS) for (const from of RUN_STATUSES) expect(sourcesOf(action).includes(from)).toBe(nextStatus(from, action) !== null);
     expect(refusalOf('start', 'done')).toBe('Cannot start a restock run that is done');
     expect(RUN_STATUSES.filter(isOpen)).toEqual(['planned', 'in_progress']);
   });
@@ -29,7 +28,12 @@ describe('restock run states', () => {
 });
 
 describe('pick list', () => {
-  const aisle = (aisleNo: number, currentStock: number, maxStock: number, more: { faulted?: boolean; sku?: string | null; productName?: string | null } = {}) => ({
+  const aisle = (
+    aisleNo: number,
+    currentStock: number,
+    maxStock: number,
+    more: { faulted?: boolean; sku?: string | null; productName?: string | null } = {},
+  ) => ({
     aisleNo,
     currentStock,
     maxStock,
