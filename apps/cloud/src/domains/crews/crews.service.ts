@@ -49,7 +49,8 @@ export class CrewsService {
   /**
    * The caller's default crew, created in the caller's transaction (owned by them, audited) when they
    * have none yet; it is created once per email, so after leaving it it is not made again. The one
-   * place a default crew is made (`mine`, and planning a restock run of one's own machine).
+   * place the API makes a default crew (`mine`, and planning a restock run of one's own machine); only
+   * the sandbox seed writes alice's directly, with a fixed id.
    */
   async ensureDefault(tx: Repos, p: Principal): Promise<CrewRow> {
     const email = emailOf(p);
