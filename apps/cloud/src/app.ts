@@ -29,6 +29,7 @@ import { screensaversRoutes } from './domains/screensavers/screensavers.routes.t
 import { venuesRoutes } from './domains/venues/venues.routes.ts';
 import { crewsRoutes } from './domains/crews/crews.routes.ts';
 import { accessRoutes } from './domains/access/access.routes.ts';
+import { restockRoutes } from './domains/restock/restock.routes.ts';
 import { financeRoutes } from './domains/finance/finance.routes.ts';
 import { prizesCabinetRoutes, prizesRoutes } from './domains/prizes/prizes.routes.ts';
 import { taxRoutes } from './domains/tax/tax.routes.ts';
@@ -111,6 +112,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(venuesRoutes(kit, s.venues));
   app.use(crewsRoutes(kit, s.crews));
   app.use(accessRoutes(kit, s.access));
+  app.use(restockRoutes(kit, s.restock));
   app.use(financeRoutes(kit, s.entries, s.pnl, s.payouts));
   app.use(prizesRoutes(kit, s.prizes));
   app.use(taxRoutes(kit, s.tax));

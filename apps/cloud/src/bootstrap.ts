@@ -6,18 +6,22 @@ import { seedEnrolmentArms } from './domains/device-credentials/sandbox-seed.ts'
 import { seedScreenAds } from './domains/campaigns/sandbox-seed.ts';
 import { seedFinance } from './domains/finance/sandbox-seed.ts';
 import { seedPrizeGame } from './domains/prizes/sandbox-seed.ts';
+import { seedRestock } from './domains/restock/sandbox-seed.ts';
 import type { CreativesService } from './domains/creatives/creatives.service.ts';
 import type { PayoutsService } from './domains/finance/payouts.service.ts';
+import type { RestockService } from './domains/restock/restock.service.ts';
 import type { TaxService } from './domains/tax/tax.service.ts';
 
 /**
  * What the domains' seed steps need besides the store: the creatives service renders the seed's poster;
- * the finance seed remits a period and pays a host statement through the same operations the API uses.
+ * the finance seed remits a period and pays a host statement, and the restock seed plans its run, through
+ * the same operations the API uses.
  */
 export interface SeedDeps {
   creatives: Pick<CreativesService, 'builtin' | 'row'>;
   tax: Pick<TaxService, 'recordRemittance'>;
   payouts: Pick<PayoutsService, 'freezeStatement'>;
+  restock: Pick<RestockService, 'planRun'>;
 }
 
 /** Each domain's part of the sandbox data set, handed to the store's seeder (which knows no domain). */
@@ -27,6 +31,7 @@ export function sandboxSeedSteps(dialect: Dialect, deps: SeedDeps): SeedStep[] {
     (db, now) => seedScreenAds(new Repos(db, dialect), now, deps.creatives),
     (db, now) => seedFinance(new Repos(db, dialect), now, deps),
     (db, now) => seedPrizeGame(new Repos(db, dialect), now),
+    (db, now) => seedRestock(new Repos(db, dialect), now, deps),
   ];
 }
 

@@ -13,6 +13,7 @@ import { ScreensaversRepo } from './domains/screensavers/screensavers.repo.ts';
 import { VenuesRepo } from './domains/venues/venues.repo.ts';
 import { CrewsRepo } from './domains/crews/crews.repo.ts';
 import { AccessRepo } from './domains/access/access.repo.ts';
+import { RestockRepo } from './domains/restock/restock.repo.ts';
 import { LedgerRepo } from './domains/finance/ledger.repo.ts';
 import { PayoutsRepo } from './domains/finance/payouts.repo.ts';
 import { PrizesRepo } from './domains/prizes/prizes.repo.ts';
@@ -90,6 +91,9 @@ export class Repos {
   }
   get access(): AccessRepo {
     return this.#once('access', (db, dialect) => new AccessRepo(db, dialect));
+  }
+  get restock(): RestockRepo {
+    return this.#once('restock', (db) => new RestockRepo(db));
   }
   get ledger(): LedgerRepo {
     return this.#once('ledger', (db) => new LedgerRepo(db));

@@ -45,6 +45,7 @@ import { ScreensaversService } from './domains/screensavers/screensavers.service
 import { VenuesService } from './domains/venues/venues.service.ts';
 import { CrewsService } from './domains/crews/crews.service.ts';
 import { AccessService } from './domains/access/access.service.ts';
+import { RestockService } from './domains/restock/restock.service.ts';
 import { EntriesService } from './domains/finance/entries.service.ts';
 import { PayoutsService } from './domains/finance/payouts.service.ts';
 import { PnlService } from './domains/finance/pnl.service.ts';
@@ -117,6 +118,8 @@ export interface Services {
   /** Crews of people who run machines together, their members and invitations. */
   crews: CrewsService;
   access: AccessService;
+  /** Restock runs: driver visits to machines of a crew's fleet, planned from par levels, completed into stock once. */
+  restock: RestockService;
   // finance: referrals/payroll/expenses, host statements and payouts, P&L and balance sheet
   entries: EntriesService;
   payouts: PayoutsService;
@@ -192,7 +195,9 @@ export function createServices(ctx: AppContext): Services {
   const testProcessor = config.mode === 'sandbox' ? new TestProcessor({ store, clock, config }) : null;
 
   const payouts = new PayoutsService({ store, clock, audit });
-  const seedSteps = sandboxSeedSteps(ctx.database.dialect, { creatives, tax, payouts });
+  const crews = new CrewsService({ store, clock, audit });
+  const restock = new RestockService({ store, clock, audit, crews });
+  const seedSteps = sandboxSeedSteps(ctx.database.dialect, { creatives, tax, payouts, restock });
   const prizes = new PrizesService({ store, clock, audit });
 
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });
@@ -245,7 +250,8 @@ export function createServices(ctx: AppContext): Services {
     campaignReports,
     screensavers: new ScreensaversService({ store, clock, audit, creatives }),
     venues: new VenuesService({ store, clock, audit }),
-    crews: new CrewsService({ store, clock, audit }),
+    crews,
+    restock,
     access: new AccessService({ store, clock, audit }),
     entries: new EntriesService({ store, clock, audit }),
     payouts,

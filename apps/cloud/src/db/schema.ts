@@ -914,6 +914,42 @@ export interface AccessSessionsTable {
   expires_at: number;
 }
 
+/** One driver visit to one machine of a crew's fleet: planned, in_progress, done or cancelled (0019). */
+export interface RestockRunsTable {
+  id: string;
+  crew_id: string;
+  machine_id: string;
+  machine_no: string;
+  /** The machine's operator when the run was planned (the crew's fleet owner). */
+  operator_id: string;
+  status: string;
+  notes: string | null;
+  /** Emails of the people who planned, started, completed or cancelled it. */
+  created_by: string;
+  created_at: number;
+  started_by: string | null;
+  started_at: number | null;
+  completed_by: string | null;
+  completed_at: number | null;
+  cancelled_by: string | null;
+  cancelled_at: number | null;
+  cancel_reason: string | null;
+}
+
+/** One aisle of a run's pick list, frozen at planning; `filled` and `stock_after` null until done (0019). */
+export interface RestockRunLinesTable {
+  run_id: string;
+  aisle_no: number;
+  sku: string | null;
+  product_name: string | null;
+  stock_at_plan: number;
+  par: number;
+  pick: number;
+  faulted: number;
+  filled: number | null;
+  stock_after: number | null;
+}
+
 export interface DB {
   access_groups: AccessGroupsTable;
   access_group_machines: AccessGroupMachinesTable;
@@ -922,6 +958,8 @@ export interface DB {
   crews: CrewsTable;
   crew_members: CrewMembersTable;
   crew_invites: CrewInvitesTable;
+  restock_runs: RestockRunsTable;
+  restock_run_lines: RestockRunLinesTable;
   agent_releases: AgentReleasesTable;
   agent_rollout: AgentRolloutTable;
   agent_pins: AgentPinsTable;
@@ -1025,3 +1063,5 @@ export type CrewRow = Selectable<CrewsTable>;
 export type AccessGroupRow = Selectable<AccessGroupsTable>;
 export type CrewMemberRow = Selectable<CrewMembersTable>;
 export type CrewInviteRow = Selectable<CrewInvitesTable>;
+export type RestockRunRow = Selectable<RestockRunsTable>;
+export type RestockRunLineRow = Selectable<RestockRunLinesTable>;

@@ -19,6 +19,8 @@ export const SANDBOX_CREDENTIALS = {
     oauthClientSecret: 'sbx-oauth-secret-alice-5e1b',
   },
   bob: { email: 'bob@sandbox.vend.test', apiKey: 'vk_5bb0b00000000001.sbx-bob-key-c3e822f1', password: 'sandbox-bob-pass' },
+  /** A route driver in alice's default crew: no machines of his own. */
+  dave: { email: 'dave@sandbox.vend.test', apiKey: 'vk_5bda0e0000000001.sbx-dave-key-4a17e9b3', password: 'sandbox-dave-pass' },
   factory: { email: 'factory@sandbox.vend.test', apiKey: 'vk_5bfac0000000f001.sbx-factory-key-91ab04', plant: 'PLANT-SZ1' },
 } as const;
 
@@ -90,7 +92,7 @@ const MACHINES: SeedMachine[] = [
 const BRANDS = ['visa', 'mastercard', 'amex', 'discover'] as const;
 const PAY_METHODS = ['card', 'card', 'card', 'wallet', 'cash'] as const;
 
-export const OPERATOR_IDS = { admin: 'op_sbx_admin', alice: 'op_sbx_alice', bob: 'op_sbx_bob', factory: 'op_sbx_factory' } as const;
+export const OPERATOR_IDS = { admin: 'op_sbx_admin', alice: 'op_sbx_alice', bob: 'op_sbx_bob', factory: 'op_sbx_factory', dave: 'op_sbx_dave' } as const;
 
 /** Merchant account of an operator: the settlement account its payment terminals feed. */
 export function merchantAccountOf(operatorId: string): string {
@@ -119,6 +121,7 @@ export async function seedSandbox(db: Kysely<DB>, now: number, sealer: Sealer, s
     { id: OPERATOR_IDS.alice, email: c.alice.email, name: 'Alice Vending Co', admin: 0, currency: 'USD' },
     { id: OPERATOR_IDS.bob, email: c.bob.email, name: 'Bob Snacks Ltd', admin: 0, currency: 'GBP' },
     { id: OPERATOR_IDS.factory, email: c.factory.email, name: 'Sandbox Factory', admin: 0, currency: null },
+    { id: OPERATOR_IDS.dave, email: c.dave.email, name: 'Dave (route driver)', admin: 0, currency: 'USD' },
   ];
   for (const o of operators) {
     await db
@@ -144,11 +147,17 @@ export async function seedSandbox(db: Kysely<DB>, now: number, sealer: Sealer, s
     .set({ password_hash: await hashPassword(c.bob.password) })
     .where('id', '=', OPERATOR_IDS.bob)
     .execute();
+  await db
+    .updateTable('operators')
+    .set({ password_hash: await hashPassword(c.dave.password) })
+    .where('id', '=', OPERATOR_IDS.dave)
+    .execute();
 
   const keys = [
     { key: c.admin.apiKey, op: OPERATOR_IDS.admin, name: 'sandbox admin key', scopes: ADMIN_SCOPES, plant: null },
     { key: c.alice.apiKey, op: OPERATOR_IDS.alice, name: 'sandbox operator key', scopes: STANDARD_OPERATOR_SCOPES, plant: null },
     { key: c.bob.apiKey, op: OPERATOR_IDS.bob, name: 'sandbox operator key', scopes: STANDARD_OPERATOR_SCOPES, plant: null },
+    { key: c.dave.apiKey, op: OPERATOR_IDS.dave, name: 'sandbox operator key', scopes: STANDARD_OPERATOR_SCOPES, plant: null },
     { key: c.factory.apiKey, op: OPERATOR_IDS.factory, name: 'sandbox factory key', scopes: FACTORY_SCOPES, plant: c.factory.plant },
   ];
   for (const k of keys) {

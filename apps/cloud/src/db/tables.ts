@@ -10,6 +10,8 @@ export const RESET_ORDER: (keyof DB)[] = [
   'access_assignments',
   'access_group_machines',
   'access_groups',
+  'restock_run_lines',
+  'restock_runs',
   'crew_invites',
   'crew_members',
   'crews',

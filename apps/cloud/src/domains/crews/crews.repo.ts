@@ -66,6 +66,24 @@ export class CrewsRepo {
     return this.asMember(email).where('k.id', '=', id).executeTakeFirst() as Promise<CrewOfMember | undefined>;
   }
 
+  /**
+   * The crews `email` belongs to whose fleet holds the machine (a crew's fleet: the machines of the
+   * operator account whose email is the crew's `created_by`), oldest first, with the role held there.
+   */
+  ofMemberOverMachine(email: string, machineId: string): Promise<CrewOfMember[]> {
+    return this.asMember(email)
+      .where((eb) =>
+        eb(
+          'k.created_by',
+          '=',
+          eb.selectFrom('machines as mc').innerJoin('operators as o', 'o.id', 'mc.operator_id').select('o.email').where('mc.id', '=', machineId),
+        ),
+      )
+      .orderBy('k.created_at')
+      .orderBy('k.id')
+      .execute() as Promise<CrewOfMember[]>;
+  }
+
   member(crewId: string, email: string): Promise<CrewMemberRow | undefined> {
     return this.db.selectFrom('crew_members').selectAll().where('crew_id', '=', crewId).where('email', '=', email).executeTakeFirst();
   }

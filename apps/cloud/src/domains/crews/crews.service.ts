@@ -42,17 +42,26 @@ export class CrewsService {
   /** The caller's crews; on their first visit their default crew is created, owned by them. */
   async mine(p: Principal): Promise<Crew[]> {
     const email = emailOf(p);
-    if (!(await this.deps.store.repos.crews.defaultOf(email))) {
-      const now = this.deps.clock.now();
-      const id = newId('crw', now);
-      await this.deps.store.transaction(async (tx) => {
-        // a concurrent first visit may have made it already: the unique default_for keeps one
-        if (!(await tx.crews.insertCrew({ id, name: 'My crew', created_by: email, default_for: email, created_at: now }))) return;
-        await tx.crews.addMember({ crew_id: id, email, role: 'owner', joined_at: now });
-        await this.deps.audit.record(tx, p, 'crews.create_default', `crew:${id}`);
-      });
-    }
+    if (!(await this.deps.store.repos.crews.defaultOf(email))) await this.deps.store.transaction((tx) => this.ensureDefault(tx, p));
     return (await this.deps.store.repos.crews.ofMember(email)).map(crewView);
+  }
+
+  /**
+   * The caller's default crew, created in the caller's transaction (owned by them, audited) when they
+   * have none yet; it is created once per email, so after leaving it it is not made again. The one
+   * place the API makes a default crew (`mine`, and planning a restock run of one's own machine); only
+   * the sandbox seed writes alice's directly, with a fixed id.
+   */
+  async ensureDefault(tx: Repos, p: Principal): Promise<CrewRow> {
+    const email = emailOf(p);
+    const now = this.deps.clock.now();
+    const id = newId('crw', now);
+    // a concurrent first visit may have made it already: the unique default_for keeps one
+    if (await tx.crews.insertCrew({ id, name: 'My crew', created_by: email, default_for: email, created_at: now })) {
+      await tx.crews.addMember({ crew_id: id, email, role: 'owner', joined_at: now });
+      await this.deps.audit.record(tx, p, 'crews.create_default', `crew:${id}`);
+    }
+    return (await tx.crews.defaultOf(email))!;
   }
 
   async get(p: Principal, crewId: string): Promise<Crew> {
@@ -221,7 +230,7 @@ function inviteView(inv: CrewInviteRow, now: number): CrewInviteView {
   };
 }
 
-function emailOf(p: Principal): string {
+export function emailOf(p: Principal): string {
   if (!p.operatorEmail) throw badRequest('This credential has no operator email to act as a crew member');
   return p.operatorEmail.toLowerCase();
 }

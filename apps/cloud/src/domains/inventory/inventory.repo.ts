@@ -138,6 +138,31 @@ export class InventoryRepo {
     return Number(r.numUpdatedRows) === 1;
   }
 
+  /**
+   * THE stock move of a restock, the counterpart of `takeStock`: `quantity` units go into the aisle in one
+   * atomic update, clamped at maxStock (an aisle already above it keeps its stock). The stock after, or
+   * undefined when the machine has no such aisle.
+   */
+  async addStock(machineId: string, aisleNo: number, quantity: number): Promise<number | undefined> {
+    const r = await this.db
+      .updateTable('aisles')
+      .set((eb) => ({
+        current_stock: eb
+          .case()
+          .when(eb('current_stock', '+', quantity), '<=', eb.ref('max_stock'))
+          .then(eb('current_stock', '+', quantity))
+          .when('current_stock', '>=', eb.ref('max_stock'))
+          .then(eb.ref('current_stock'))
+          .else(eb.ref('max_stock'))
+          .end(),
+      }))
+      .where('machine_id', '=', machineId)
+      .where('aisle_no', '=', aisleNo)
+      .returning('current_stock')
+      .executeTakeFirst();
+    return r?.current_stock;
+  }
+
   /** A new machine's aisles as given (an auto-provisioned board's house planogram). */
   async insertAisles(rows: Insertable<AislesTable>[]): Promise<void> {
     await this.db.insertInto('aisles').values(rows).execute();
