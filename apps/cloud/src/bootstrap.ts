@@ -7,6 +7,7 @@ import { seedScreenAds } from './domains/campaigns/sandbox-seed.ts';
 import { seedFinance } from './domains/finance/sandbox-seed.ts';
 import { seedPrizeGame } from './domains/prizes/sandbox-seed.ts';
 import { seedRestock } from './domains/restock/sandbox-seed.ts';
+import { seedAccess } from './domains/access/sandbox-seed.ts';
 import type { CreativesService } from './domains/creatives/creatives.service.ts';
 import type { PayoutsService } from './domains/finance/payouts.service.ts';
 import type { RestockService } from './domains/restock/restock.service.ts';
@@ -32,6 +33,7 @@ export function sandboxSeedSteps(dialect: Dialect, deps: SeedDeps): SeedStep[] {
     (db, now) => seedFinance(new Repos(db, dialect), now, deps),
     (db, now) => seedPrizeGame(new Repos(db, dialect), now),
     (db, now) => seedRestock(new Repos(db, dialect), now, deps),
+    (db, now) => seedAccess(new Repos(db, dialect), now),
   ];
 }
 

@@ -181,6 +181,38 @@ describe.each(DIALECTS)('access groups on %s', (dialect) => {
     expect((await api('GET', '/access/assignment', r.owner.headers, undefined, { username: r.driver.email })).status).toBe(404);
   });
 
+  it("restock runs: a crew person holding a group on the crew's operator works only the group's machines", async () => {
+    const r = await route();
+    const outside = await api('POST', '/restock', r.driver.headers, { machineNo: r.c, crewId: r.crew.id });
+    expect(outside.status).toBe(404);
+    expect(outside.body.message).toBe('Machine not found');
+    const inside = ok(await api<{ id: string; status: string }>('POST', '/restock', r.driver.headers, { machineNo: r.a, crewId: r.crew.id }));
+    expect(inside.status).toBe('planned');
+    // the owner plans C for the crew: the driver sees the run but may not work it; cancelling is the planner's
+    const ownersRun = ok(await api<{ id: string }>('POST', '/restock', r.owner.headers, { machineNo: r.c, crewId: r.crew.id }));
+    expect((await api('GET', `/restock/${ownersRun.id}`, r.driver.headers)).status).toBe(200);
+    for (const action of ['start', 'complete']) {
+      const res = await api('POST', `/restock/${ownersRun.id}/${action}`, r.driver.headers, action === 'complete' ? { aisles: [] } : undefined);
+      expect(res.status, action).toBe(403);
+    }
+    // without the assignment, crew membership alone decides
+    ok(await api('PUT', '/access/assignment', r.owner.headers, { username: r.driver.email, groupId: null }));
+    expect(ok(await api<{ status: string }>('POST', `/restock/${ownersRun.id}/start`, r.driver.headers)).status).toBe('in_progress');
+  });
+
+  it("the sandbox seed: dave holds alice's Downtown route and opens a session on her fleet", async () => {
+    const dave = { 'x-api-key': SANDBOX_CREDENTIALS.dave.apiKey };
+    const alice = { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey };
+    expect(ok(await api<AccessMe>('GET', '/access/me', dave)).grants).toEqual([
+      { operatorEmail: SANDBOX_CREDENTIALS.alice.email, operatorName: 'Alice Vending Co', groupId: 'acg_sbx_alice_route', groupName: 'Downtown route' },
+    ]);
+    const s = ok(await api<AccessSession>('POST', '/access/session', dave, { operatorEmail: SANDBOX_CREDENTIALS.alice.email }));
+    const list = ok(await api<{ records: { machineNo: string }[] }>('GET', '/machines', bearer(s.token)));
+    expect(list.records.map((m) => m.machineNo)).toEqual(['SBX-ALICE-0001', 'SBX-ALICE-0002']);
+    expect((await api('GET', '/machines/SBX-ALICE-0003', bearer(s.token))).status).toBe(404);
+    expect(ok(await api<AccessGroup[]>('GET', '/access/groups', alice)).map((g) => g.usernames)).toEqual([[SANDBOX_CREDENTIALS.dave.email]]);
+  });
+
   it('a session ends when it expires', async () => {
     const r = await route();
     expect((await api('GET', `/machines/${r.a}`, r.fenced)).status).toBe(200);

@@ -152,6 +152,19 @@ export class AccessRepo {
       .execute();
   }
 
+  /** The machine numbers of the group `username` holds on the operator's fleet; null when they hold none. */
+  async assignedMachines(operatorId: string, username: string): Promise<string[] | null> {
+    const a = await this.assignment(operatorId, username);
+    if (!a) return null;
+    const rows = await this.db
+      .selectFrom('access_group_machines as gm')
+      .innerJoin('machines as m', 'm.id', 'gm.machine_id')
+      .select('m.machine_no')
+      .where('gm.group_id', '=', a.group_id)
+      .execute();
+    return rows.map((r) => r.machine_no);
+  }
+
   async unassign(operatorId: string, username: string): Promise<void> {
     await this.db.deleteFrom('access_assignments').where('operator_id', '=', operatorId).where('username', '=', username).execute();
   }

@@ -61,6 +61,7 @@ export class RestockService {
         machine = isClaimableSerial(body.machineNo) ? await tx.machines.machineByNo(body.machineNo) : undefined;
         if (!machine) throw machineNotFound();
         const crewId = await this.crewFor(tx, p, machine, crewGiven);
+        if (await outsideGroup(tx, email, machine)) throw machineNotFound();
         const open = await tx.restock.openRunOf(machine.id);
         if (open) throw openRunConflict(machine.machine_no, open);
         await this.planRun(tx, { id, crewId, machine, createdBy: email, notes: body.notes || null, now });
@@ -188,6 +189,9 @@ export class RestockService {
     const now = this.deps.clock.now();
     await this.deps.store.transaction(async (tx) => {
       const { run, role, email } = await this.access(tx, p, runId);
+      if (action !== 'cancel' && (await outsideGroup(tx, email, run))) {
+        throw new AppError('forbidden', `Machine ${run.machine_no} is outside your access group on this fleet`);
+      }
       await apply(tx, run, email, now, role);
       await this.deps.audit.record(tx, p, `restock.${action}`, `restock:${run.id}`);
     });
@@ -241,6 +245,16 @@ export class RestockService {
   private async view(run: RestockRunRow, repos: Repos): Promise<RestockRun> {
     return runView(run, await repos.restock.linesOf([run.id]));
   }
+}
+
+/**
+ * Access groups narrow crews (docs/decisions/access.md): a person the machine's operator gave a group
+ * works only the group's machines; a person without an assignment there, or the operator itself, is not narrowed.
+ */
+async function outsideGroup(tx: Repos, email: string, machine: { operator_id: string | null; machine_no: string }): Promise<boolean> {
+  if (machine.operator_id === null) return false;
+  const machines = await tx.access.assignedMachines(machine.operator_id, email);
+  return machines !== null && !machines.includes(machine.machine_no);
 }
 
 function statusOf(run: Pick<RestockRunRow, 'status'>): RunStatus {
