@@ -39,7 +39,9 @@ describe.each(DIALECTS)('access groups on %s', (dialect) => {
       .then((rows) => rows.map((r) => r.action).sort());
 
   /** An operator with machines A, B, C; a driver in its crew holding group "North" (A and B); an outsider. */
-  const route = async (scopes: string[] = ['machines:read', 'machines:write', 'inventory:read', 'inventory:write', 'orders:read', 'commands:read', 'commands:write']) => {
+  const route = async (
+    scopes: string[] = ['machines:read', 'machines:write', 'inventory:read', 'inventory:write', 'orders:read', 'commands:read', 'commands:write'],
+  ) => {
     const [owner, driver, outsider] = [await person(), await person(), await person()];
     const [a, b, c] = [await register(owner), await register(owner), await register(owner)];
     const crew = ok(await api<{ id: string }>('POST', '/crew', owner.headers, { name: 'Route 7' }));
@@ -162,7 +164,9 @@ describe.each(DIALECTS)('access groups on %s', (dialect) => {
   it('the fence is live: a group edit, an unassignment or leaving the crew apply on the next request', async () => {
     const r = await route();
     expect((await api('GET', `/machines/${r.b}`, r.fenced)).status).toBe(200);
-    const edited = ok(await api<AccessGroup>('PUT', `/access/groups/${r.group.id}`, r.owner.headers, { name: 'North', machineNos: [r.a, r.c], scopes: ['machines:read'] }));
+    const edited = ok(
+      await api<AccessGroup>('PUT', `/access/groups/${r.group.id}`, r.owner.headers, { name: 'North', machineNos: [r.a, r.c], scopes: ['machines:read'] }),
+    );
     expect(edited.machineNos).toEqual([r.a, r.c].sort());
     expect((await api('GET', `/machines/${r.b}`, r.fenced)).status).toBe(404);
     expect((await api('GET', `/machines/${r.c}`, r.fenced)).status).toBe(200);
@@ -262,7 +266,10 @@ describe.each(DIALECTS)('access groups on %s', (dialect) => {
     for (const { who, label } of cases) {
       const isOwner = who === r.owner;
       const groups = ok(await api<AccessGroup[]>('GET', '/access/groups', who.headers));
-      expect(groups.map((g) => g.id), label).toEqual(isOwner ? [r.group.id] : []);
+      expect(
+        groups.map((g) => g.id),
+        label,
+      ).toEqual(isOwner ? [r.group.id] : []);
       const edit = await api('PUT', `/access/groups/${r.group.id}`, who.headers, { name: 'North', machineNos: [r.a, r.b] });
       expect(edit.status, label).toBe(isOwner ? 200 : 404);
       const assign = await api('PUT', '/access/assignment', who.headers, { username: r.driver.email, groupId: r.group.id });

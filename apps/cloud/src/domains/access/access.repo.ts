@@ -115,12 +115,7 @@ export class AccessRepo {
   /** Of these machine numbers, the ones the operator owns (id and number). */
   ownedMachines(operatorId: string, machineNos: readonly string[]): Promise<{ id: string; machine_no: string }[]> {
     if (!machineNos.length) return Promise.resolve([]);
-    return this.db
-      .selectFrom('machines')
-      .select(['id', 'machine_no'])
-      .where('operator_id', '=', operatorId)
-      .where('machine_no', 'in', machineNos)
-      .execute();
+    return this.db.selectFrom('machines').select(['id', 'machine_no']).where('operator_id', '=', operatorId).where('machine_no', 'in', machineNos).execute();
   }
 
   /** Whether `username` is a member of a crew the operator (by its account email) created: one of the operator's people. */
@@ -136,12 +131,7 @@ export class AccessRepo {
   }
 
   assignment(operatorId: string, username: string) {
-    return this.db
-      .selectFrom('access_assignments')
-      .selectAll()
-      .where('operator_id', '=', operatorId)
-      .where('username', '=', username)
-      .executeTakeFirst();
+    return this.db.selectFrom('access_assignments').selectAll().where('operator_id', '=', operatorId).where('username', '=', username).executeTakeFirst();
   }
 
   async assign(operatorId: string, username: string, groupId: string, now: number): Promise<void> {

@@ -197,7 +197,8 @@ export function crewsRoutes({ docs, guard }: RouteKit, crews: CrewsService): Rou
       method: 'delete',
       path: '/api/v1/crew/:crewId/invites/:inviteId',
       tag,
-      summary: 'Cancel a pending invitation (owner/admin; an owner invitation only by an owner): its token stops working; 409 once accepted, revoked or expired',
+      summary:
+        'Cancel a pending invitation (owner/admin; an owner invitation only by an owner): its token stops working; 409 once accepted, revoked or expired',
       auth: 'operator',
       scopes: ['machines:write'],
       params: InviteOfCrewParams,
