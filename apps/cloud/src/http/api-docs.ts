@@ -71,6 +71,8 @@ const TAGS: Record<string, string> = {
     'Screen-ad campaigns, creatives, screensavers, proof of play, reports and the DOOH inventory export with the OpenOOH venue taxonomy (spec 1 §4.7).',
   finance: 'Host venues and when host commission accrues for each machine (spec 1 §2.9, §4.3 rule 6, §4.8).',
   crews: 'Crews of people who run machines together: members, roles (owner, admin, member) and e-mail invitations with one-time expiring tokens (spec 1 §4.9).',
+  access:
+    "Access groups (spec 1 §4.2): sets of an operator's machines and scopes given to people of its crews, who open fenced sessions on the fleet that see only those machines.",
   restock:
     "Restock runs (spec 1 §4.9): one driver visit to one machine of a crew's fleet, planned from par levels (planned → in_progress → done, or cancelled); completing puts the stock into the aisles once.",
   pricing: 'The public price lists, versioned data in integer cents: self-serve screen ads and the operator subscription (spec 1 §2.10).',
