@@ -28,6 +28,8 @@ import { campaignsRoutes } from './domains/campaigns/campaigns.routes.ts';
 import { screensaversRoutes } from './domains/screensavers/screensavers.routes.ts';
 import { venuesRoutes } from './domains/venues/venues.routes.ts';
 import { crewsRoutes } from './domains/crews/crews.routes.ts';
+import { dfyRoutes } from './domains/dfy/dfy.routes.ts';
+import { stateMachinesRoutes } from './domains/meta/state-machines.routes.ts';
 import { financeRoutes } from './domains/finance/finance.routes.ts';
 import { prizesCabinetRoutes, prizesRoutes } from './domains/prizes/prizes.routes.ts';
 import { taxRoutes } from './domains/tax/tax.routes.ts';
@@ -109,6 +111,8 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(screensaversRoutes(kit, s.screensavers));
   app.use(venuesRoutes(kit, s.venues));
   app.use(crewsRoutes(kit, s.crews));
+  app.use(dfyRoutes(kit, s.dfy));
+  app.use(stateMachinesRoutes(kit));
   app.use(financeRoutes(kit, s.entries, s.pnl, s.payouts));
   app.use(prizesRoutes(kit, s.prizes));
   app.use(taxRoutes(kit, s.tax));

@@ -12,6 +12,7 @@ import { CreativesRepo } from './domains/creatives/creatives.repo.ts';
 import { ScreensaversRepo } from './domains/screensavers/screensavers.repo.ts';
 import { VenuesRepo } from './domains/venues/venues.repo.ts';
 import { CrewsRepo } from './domains/crews/crews.repo.ts';
+import { DfyRepo } from './domains/dfy/dfy.repo.ts';
 import { LedgerRepo } from './domains/finance/ledger.repo.ts';
 import { PayoutsRepo } from './domains/finance/payouts.repo.ts';
 import { PrizesRepo } from './domains/prizes/prizes.repo.ts';
@@ -86,6 +87,9 @@ export class Repos {
   }
   get crews(): CrewsRepo {
     return this.#once('crews', (db, dialect) => new CrewsRepo(db, dialect));
+  }
+  get dfy(): DfyRepo {
+    return this.#once('dfy', (db, dialect) => new DfyRepo(db, dialect));
   }
   get ledger(): LedgerRepo {
     return this.#once('ledger', (db) => new LedgerRepo(db));

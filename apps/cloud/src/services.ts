@@ -44,6 +44,7 @@ import { CampaignReportsService } from './domains/campaigns/campaign-reports.ser
 import { ScreensaversService } from './domains/screensavers/screensavers.service.ts';
 import { VenuesService } from './domains/venues/venues.service.ts';
 import { CrewsService } from './domains/crews/crews.service.ts';
+import { DfyService } from './domains/dfy/dfy.service.ts';
 import { EntriesService } from './domains/finance/entries.service.ts';
 import { PayoutsService } from './domains/finance/payouts.service.ts';
 import { PnlService } from './domains/finance/pnl.service.ts';
@@ -115,6 +116,8 @@ export interface Services {
   venues: VenuesService;
   /** Crews of people who run machines together, their members and invitations. */
   crews: CrewsService;
+  /** Done-for-you placement: deals, checkpoints, confirm gates, checkout, install, onboarding, portfolio. */
+  dfy: DfyService;
   // finance: referrals/payroll/expenses, host statements and payouts, P&L and balance sheet
   entries: EntriesService;
   payouts: PayoutsService;
@@ -193,6 +196,9 @@ export function createServices(ctx: AppContext): Services {
   const seedSteps = sandboxSeedSteps(ctx.database.dialect, { creatives, tax, payouts });
   const prizes = new PrizesService({ store, clock, audit });
 
+  const credentialAdmin = new CredentialAdminService({ store, clock, audit, devices });
+  const dfy = new DfyService({ store, clock, audit, machines, credentials: credentialAdmin, config });
+
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });
 
   return {
@@ -225,7 +231,7 @@ export function createServices(ctx: AppContext): Services {
     }),
     deviceKeys,
     enrolment,
-    credentialAdmin: new CredentialAdminService({ store, clock, audit, devices }),
+    credentialAdmin,
     enrolmentModes,
     credentialFleet: new CredentialFleetService({ store, clock, modes: enrolmentModes }),
     factoryBuilds: new FactoryBuildsService({ store, clock, audit }),
@@ -244,6 +250,7 @@ export function createServices(ctx: AppContext): Services {
     screensavers: new ScreensaversService({ store, clock, audit, creatives }),
     venues: new VenuesService({ store, clock, audit }),
     crews: new CrewsService({ store, clock, audit }),
+    dfy,
     entries: new EntriesService({ store, clock, audit }),
     payouts,
     pnl: new PnlService({ store, clock, payouts }),
@@ -258,6 +265,6 @@ export function createServices(ctx: AppContext): Services {
     marketplace: new MarketplaceService({ store, clock, audit, rateLimiter, pricing, creatives, processor: testProcessor, config }),
     adPurchases: new AdPurchasesService({ store, clock, audit, campaigns, creatives, processor: testProcessor }),
     testProcessor,
-    jobs: new Jobs({ store, clock, audit, logger: ctx.logger, redis: ctx.redis, commands, releases: agentFleet, ads: adDelivery, config }),
+    jobs: new Jobs({ store, clock, audit, logger: ctx.logger, redis: ctx.redis, commands, releases: agentFleet, ads: adDelivery, dfy, config }),
   };
 }

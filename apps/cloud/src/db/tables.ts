@@ -6,6 +6,12 @@ import type { DB } from './schema.ts';
  * The audit log is kept: it records the reset itself.
  */
 export const RESET_ORDER: (keyof DB)[] = [
+  'dfy_work_orders',
+  'dfy_checkpoints',
+  'dfy_payments',
+  'dfy_deal_events',
+  'dfy_deals',
+  'dfy_portfolio_settings',
   'crew_invites',
   'crew_members',
   'crews',

@@ -65,6 +65,9 @@ const TAGS: Record<string, string> = {
     'Screen-ad campaigns, creatives, screensavers, proof of play, reports and the DOOH inventory export with the OpenOOH venue taxonomy (spec 1 §4.7).',
   finance: 'Host venues and when host commission accrues for each machine (spec 1 §2.9, §4.3 rule 6, §4.8).',
   crews: 'Crews of people who run machines together: members, roles (owner, admin, member) and e-mail invitations with one-time expiring tokens (spec 1 §4.9).',
+  'done-for-you':
+    'The done-for-you placement pipeline (spec 3): catalog, pre-orders, deals and their forward-only stages, the checkpoint inbox, the four confirm gates, checkout, install work orders, portfolio views and replay.',
+  meta: 'The live state machines, generated from the tables the API enforces.',
   pricing: 'The public price lists, versioned data in integer cents: self-serve screen ads and the operator subscription (spec 1 §2.10).',
   'ad marketplace':
     'The self-serve screen-ad marketplace (spec 1 §2.8, §4.7, §6): buyers (no key) quote, build a creative, buy and follow a purchase by its token; the signed payment webhook; operators approve or reject their part.',

@@ -17,6 +17,7 @@ import * as m0015 from './0015_tax.ts';
 import * as m0016 from './0016_prizes.ts';
 import * as m0017 from './0017_orders_by_operator_machine.ts';
 import * as m0018 from './0018_crews.ts';
+import * as m0021 from './0021_dfy_deals.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016_prizes': m0016,
   '0017_orders_by_operator_machine': m0017,
   '0018_crews': m0018,
+  '0021_dfy_deals': m0021,
 };
