@@ -68,7 +68,7 @@ describe('the dfy_deal transition table', () => {
   });
 
   it('every backward edge is refused even with every checkpoint open and every fact true', () => {
-    const all: DealFacts = { visited: [], open: new Set(CHECKPOINT_KINDS), ...Object.fromEntries(FACT_NAMES.map((f) => [f, true])) } as DealFacts;
+    const all: DealFacts = { visited: [], open: new Set(CHECKPOINT_KINDS), ...Object.fromEntries(FACT_NAMES.map((f) => [f, true])) } as unknown as DealFacts;
     for (const from of DEAL_STAGES) {
       for (const trigger of TRIGGERS) {
         for (const to of DEAL_STAGES) {
@@ -85,7 +85,7 @@ describe('the dfy_deal transition table', () => {
   });
 
   it('the four confirm gates refuse the autopilot and the system, confirmed or not, and an unconfirmed operator', () => {
-    const ready: DealFacts = { visited: ['shortlisting', 'outreach', 'lease_chat'], open: new Set(['lease_send']), ...Object.fromEntries(FACT_NAMES.map((f) => [f, true])) } as DealFacts;
+    const ready: DealFacts = { visited: ['shortlisting', 'outreach', 'lease_chat'], open: new Set(['lease_send']), ...Object.fromEntries(FACT_NAMES.map((f) => [f, true])) } as unknown as DealFacts;
     for (const actor of ['autopilot', 'system'] as const) {
       expect(decideMove(ready, { trigger: 'lease_sent', actor, confirm: true })).toMatchObject({ ok: false, reason: 'gate' });
       expect(decideMove({ ...ready, visited: [...ready.visited, 'lease_sent', 'signed'], open: new Set(['money']) }, { trigger: 'payment', actor, confirm: true })).toMatchObject({ ok: false, reason: 'gate' });
@@ -94,11 +94,11 @@ describe('the dfy_deal transition table', () => {
     expect(decideMove(ready, { trigger: 'lease_sent', actor: 'operator', confirm: false })).toMatchObject({ ok: false, reason: 'gate' });
     expect(decideMove(ready, { trigger: 'lease_sent', actor: 'operator', confirm: true })).toMatchObject({ ok: true });
     const gated = [...TRANSITIONS.filter((x) => x.confirmGate).map((x) => x.trigger), ...ACTIONS.filter((a) => a.confirmGate).map((a) => a.name)];
-    expect(new Set(gated)).toEqual(new Set(['lease_sent', 'payment', 'start_negotiation', 'approve_terms', 'order_approval']));
+    expect(new Set(gated)).toEqual(new Set(['preorder_paid', 'lease_sent', 'payment', 'start_negotiation', 'approve_terms', 'order_approval']));
   });
 
   it('the 409 names the stage and what the move needs', () => {
-    const f: DealFacts = { visited: ['shortlisting', 'outreach', 'lease_chat'], open: new Set(['lease_send', 'terms_approval']), ...Object.fromEntries(FACT_NAMES.map((x) => [x, false])) } as DealFacts;
+    const f: DealFacts = { visited: ['shortlisting', 'outreach', 'lease_chat'], open: new Set(['lease_send', 'terms_approval']), ...Object.fromEntries(FACT_NAMES.map((x) => [x, false])) } as unknown as DealFacts;
     const v = decideMove(f, { trigger: 'lease_sent', actor: 'operator', confirm: true });
     expect(v).toEqual({ ok: false, reason: 'needs', message: 'Deal is lease_chat: lease_sent → lease_sent needs checkpoint terms_approval resolved first' });
     const w = decideMove({ ...f, visited: ['shortlisting'] }, { trigger: 'scout_accepted', actor: 'operator', confirm: false });

@@ -132,6 +132,13 @@ const t = (x: Partial<Transition> & Pick<Transition, 'from' | 'trigger' | 'to'>)
 /** The transition table of spec 3 §3 (plus cancelling), in the spec's order. */
 export const TRANSITIONS: readonly Transition[] = [
   t({ from: null, trigger: 'deal_created', to: 'shortlisting', note: 'an operator asks for a machine to be placed (or a pre-order opens one)' }),
+  t({
+    from: null,
+    trigger: 'preorder_paid',
+    to: 'pre_ordered',
+    needs: [{ fact: 'preorderPaid', is: true, says: 'the pre-order payment' }],
+    note: 'a confirmed pre-order checkout creates its deal paid',
+  }),
   t({ from: 'pre_ordered', trigger: 'advance', to: 'shortlisting', note: 'no venue yet: the scout shortlists' }),
   t({
     from: 'pre_ordered',
@@ -145,6 +152,7 @@ export const TRANSITIONS: readonly Transition[] = [
     trigger: 'preorder_paid',
     to: 'pre_ordered',
     needs: [{ fact: 'preorderPaid', is: true, says: 'the pre-order payment' }],
+    confirmGate: true,
     note: 'pre-order is paid up front, refundable until shipped',
   }),
   t({
@@ -296,14 +304,14 @@ export const CHECKPOINTS: Record<CheckpointKind, { raisedAt: readonly DealStage[
     resolvedBy: 'negotiation_reviewed',
   },
   terms_approval: {
-    raisedAt: ['outreach'],
+    raisedAt: ['outreach', 'lease_chat'],
     raisedWhen: 'the reviewed terms are near the mandate edge (rule 2)',
     resolvedBy: 'approve_terms (confirmed)',
   },
   lease_send: { raisedAt: ['lease_chat'], raisedWhen: 'the deal enters lease_chat', resolvedBy: 'lease_sent (confirmed)' },
-  money: { raisedAt: ['lease_sent'], raisedWhen: 'the deal enters lease_sent unpaid', resolvedBy: 'payment (confirmed checkout)' },
+  money: { raisedAt: ['lease_sent', 'signed'], raisedWhen: 'the deal enters lease_sent unpaid', resolvedBy: 'payment (confirmed checkout)' },
   cashless_fail: {
-    raisedAt: ['installing'],
+    raisedAt: ['installing', 'live'],
     raisedWhen: 'auto-onboarding could not bind the payment terminal',
     resolvedBy: 'acknowledgement (after binding by hand)',
   },
@@ -314,6 +322,15 @@ export const CHECKPOINTS: Record<CheckpointKind, { raisedAt: readonly DealStage[
 export const ACKNOWLEDGED_KINDS: readonly CheckpointKind[] = (Object.keys(CHECKPOINTS) as CheckpointKind[]).filter(
   (k) => CHECKPOINTS[k].resolvedBy.startsWith('acknowledgement'),
 );
+
+/**
+ * Whether an open checkpoint is moot once the deal enters `stage`: every stage it belongs to ranks below
+ * (the scout's shortlist once a pre-ordered deal with a venue goes to outreach). Such a checkpoint is
+ * resolved by the move, as `superseded`.
+ */
+export function supersededAt(kind: CheckpointKind, stage: DealStage): boolean {
+  return stage !== 'cancelled' && CHECKPOINTS[kind].raisedAt.every((s) => STAGE_RANK[s] < STAGE_RANK[stage]);
+}
 
 /** Checkpoints raised on entering a stage (the inbox's work for that stage). */
 export const RAISED_ON_ENTRY: Partial<Record<DealStage, readonly CheckpointKind[]>> = {
@@ -369,12 +386,12 @@ export function decideMove(facts: DealFacts, req: MoveRequest): MoveVerdict {
       last = { ok: false, reason: 'illegal', message: `Deal is ${here}: ${e.to} was already held; stages move strictly forward (cancel to correct)` };
       continue;
     }
-    if (!e.actors.includes(req.actor)) {
-      last = { ok: false, reason: 'gate', message: `Deal is ${here}: ${e.trigger} → ${e.to} needs ${e.actors.join(' or ')}, not ${req.actor}` };
-      continue;
-    }
     if (e.confirmGate && (req.actor !== 'operator' || !req.confirm)) {
       last = { ok: false, reason: 'gate', message: `Deal is ${here}: ${e.trigger} → ${e.to} needs a request with confirm: true from an operator credential` };
+      continue;
+    }
+    if (!e.actors.includes(req.actor)) {
+      last = { ok: false, reason: 'gate', message: `Deal is ${here}: ${e.trigger} → ${e.to} needs ${e.actors.join(' or ')}, not ${req.actor}` };
       continue;
     }
     const missing = e.checkpoints.filter((k) => !facts.open.has(k));

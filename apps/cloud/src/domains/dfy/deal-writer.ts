@@ -3,7 +3,7 @@ import type { DfyDealRow } from '../../db/schema.ts';
 import { AppError, conflict } from '../../http/errors.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { Repos } from '../../repos.ts';
-import { RAISED_ON_ENTRY, decideAction, decideMove, type Actor, type CheckpointKind, type DealFacts, type DealStage, type Trigger } from './deal-graph.ts';
+import { RAISED_ON_ENTRY, decideAction, decideMove, supersededAt, type Actor, type CheckpointKind, type DealFacts, type DealStage, type Trigger } from './deal-graph.ts';
 import { applyEvent, factsOf, type DealEvent, type DealEventData, type DealState, type TouchChannel } from './deal-model.ts';
 
 /** A refused move or action: 409 naming the stage and what it needs (a gate refused to a background tick too). */
@@ -127,8 +127,9 @@ export class DealWriter {
     const e = verdict.transition;
     for (const k of e.checkpoints) await this.resolve(k, trigger);
     this.emit({ type: 'moved', trigger, from: this.state?.stagesVisited.length ? this.stage : null, to: e.to });
-    if (e.to === 'cancelled') {
-      for (const c of [...this.deal.openCheckpoints]) await this.resolve(c.kind, 'cancel');
+    for (const c of [...this.deal.openCheckpoints]) {
+      if (e.to === 'cancelled') await this.resolve(c.kind, 'cancel');
+      else if (supersededAt(c.kind, e.to)) await this.resolve(c.kind, 'superseded');
     }
     for (const k of RAISED_ON_ENTRY[e.to] ?? []) await this.raise(k);
     return e.to;
@@ -141,7 +142,8 @@ export class DealWriter {
   }
 
   private rowWritten = false;
-  private async ensureRow(): Promise<void> {
+  /** Writes a new deal's row (before rows that point at it); a no-op for an existing deal. */
+  async ensureRow(): Promise<void> {
     if (this.row || this.rowWritten) return;
     await this.tx.dfy.insertDeal({
       id: this.dealId,

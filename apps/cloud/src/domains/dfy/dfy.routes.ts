@@ -90,6 +90,7 @@ export function dfyRoutes({ docs, guard }: RouteKit, dfy: DfyService): Router {
       async ({ params, body: b }, req, res) => sendOk(res, await run(principalOf(req), params.dealId, b as never)),
     );
 
+  move('preorder', 'Confirmed pre-order payment for a requested deal at shortlisting (shortlisting → pre_ordered)', ConfirmBody, (p, id) => dfy.preorderDeal(p, id));
   move('advance', 'Advance a pre-ordered deal: to shortlisting, or to outreach when its venue is named', AdvanceBody, (p, id, b: { to: 'shortlisting' | 'outreach' }) => dfy.advance(p, id, b));
   move('scout/accept', "Accept a venue from the scout's shortlist (resolves scout_outreach; shortlisting → outreach)", ScoutAcceptBody, (p, id, b: { venue: Parameters<DfyService['acceptScout']>[2] }) =>
     dfy.acceptScout(p, id, b.venue),

@@ -93,14 +93,27 @@ export class DfyService {
     return this.write(p, 'dfy.preorder', async (tx, now) => {
       const w = DealWriter.create(tx, p.operatorId, now, 'operator');
       this.created(w, body, 'preorder');
-      await w.move('deal_created');
-      const amount = priceOf(body.tier);
-      const paymentId = newId('dpay', now);
-      w.emit({ type: 'preorder_paid', amountCents: amount, paymentId });
-      await w.move('preorder_paid');
-      await tx.dfy.insertPayment({ id: paymentId, deal_id: w.dealId, operator_id: p.operatorId, kind: 'preorder', amount_cents: amount, created_at: now, refunded_at: null });
+      await this.payPreorder(tx, w, now);
       return w;
     });
+  }
+
+  /** Pays the pre-order of a requested deal still at shortlisting (confirmed): shortlisting → pre_ordered. */
+  async preorderDeal(p: Principal, dealId: string): Promise<DealState> {
+    return this.onDeal(p, dealId, 'dfy.preorder', async (w, tx, now) => {
+      if (w.stage !== 'shortlisting' || w.facts().preorderPaid) throw new MoveRefused(`Deal is ${w.stage}: a pre-order payment needs an unpaid deal at shortlisting`, 'illegal');
+      await this.payPreorder(tx, w, now);
+    });
+  }
+
+  /** The pre-order payment at the catalog price of the deal's tier, then the move it allows. */
+  private async payPreorder(tx: Repos, w: DealWriter, now: number): Promise<void> {
+    const amount = priceOf(w.deal.tier);
+    const paymentId = newId('dpay', now);
+    w.emit({ type: 'preorder_paid', amountCents: amount, paymentId });
+    await w.move('preorder_paid', { confirm: true });
+    await w.ensureRow();
+    await tx.dfy.insertPayment({ id: paymentId, deal_id: w.dealId, operator_id: w.operatorId, kind: 'preorder', amount_cents: amount, created_at: now, refunded_at: null });
   }
 
   private created(w: DealWriter, body: CreateDealBody | PreorderBody, origin: 'request' | 'preorder'): void {
