@@ -6,6 +6,7 @@ import { seedEnrolmentArms } from './domains/device-credentials/sandbox-seed.ts'
 import { seedScreenAds } from './domains/campaigns/sandbox-seed.ts';
 import { seedFinance } from './domains/finance/sandbox-seed.ts';
 import { seedPrizeGame } from './domains/prizes/sandbox-seed.ts';
+import { seedDfy } from './domains/dfy/sandbox-seed.ts';
 import type { CreativesService } from './domains/creatives/creatives.service.ts';
 import type { PayoutsService } from './domains/finance/payouts.service.ts';
 import type { TaxService } from './domains/tax/tax.service.ts';
@@ -27,6 +28,7 @@ export function sandboxSeedSteps(dialect: Dialect, deps: SeedDeps): SeedStep[] {
     (db, now) => seedScreenAds(new Repos(db, dialect), now, deps.creatives),
     (db, now) => seedFinance(new Repos(db, dialect), now, deps),
     (db, now) => seedPrizeGame(new Repos(db, dialect), now),
+    (db, now) => seedDfy(new Repos(db, dialect), now),
   ];
 }
 

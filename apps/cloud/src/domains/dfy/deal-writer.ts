@@ -34,14 +34,17 @@ export class DealWriter {
     private readonly now: number,
     private readonly actor: Actor,
     private readonly channel: TouchChannel,
+    /** Record ids (random by default; the sandbox seed passes a deterministic one). */
+    private readonly mintId: (prefix: string) => string = (prefix) => newId(prefix, now),
   ) {
     this.state = row ? (JSON.parse(row.state_json) as DealState) : null;
     this.seq = row?.seq ?? 0;
   }
 
   /** A new deal (its `created` event and first move follow). */
-  static create(tx: Repos, operatorId: string, now: number, actor: Actor, channel: TouchChannel = 'api'): DealWriter {
-    return new DealWriter(tx, newId('deal', now), operatorId, null, now, actor, channel);
+  static create(tx: Repos, operatorId: string, now: number, actor: Actor, channel: TouchChannel = 'api', mintId?: (prefix: string) => string): DealWriter {
+    const id = mintId ? mintId('deal') : newId('deal', now);
+    return new DealWriter(tx, id, operatorId, null, now, actor, channel, mintId);
   }
 
   /** An existing deal, locked for the transaction. */
@@ -84,7 +87,7 @@ export class DealWriter {
   async raise(kind: CheckpointKind, detail: string | null = null): Promise<string> {
     const have = this.open(kind);
     if (have) return have.id;
-    const id = newId('chk', this.now);
+    const id = this.mintId('chk');
     this.emit({ type: 'checkpoint_raised', kind, checkpointId: id });
     // the deal row must exist before its checkpoint (foreign key): a new deal is flushed first
     await this.ensureRow();
