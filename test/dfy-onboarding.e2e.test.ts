@@ -15,7 +15,13 @@ let cloud: CloudProc;
 let sim: SimProc;
 let agent: AgentProc;
 
-type Deal = { id: string; stage: string; machineNo: string | null; openCheckpoints: { kind: string }[]; onboarding: { terminal: string; planogram: boolean } | null };
+type Deal = {
+  id: string;
+  stage: string;
+  machineNo: string | null;
+  openCheckpoints: { kind: string }[];
+  onboarding: { terminal: string; planogram: boolean } | null;
+};
 const VENUE = { name: 'Pier 9 Food Hall', address: '9 Pier Rd, Brooklyn, NY', lat: 40.7003, lng: -73.9967 };
 const ENVELOPE = { revenueShareTargetPct: 10, revenueShareMaxPct: 15, termMinMonths: 12, termTargetMonths: 24, termMaxMonths: 36 };
 
@@ -68,19 +74,30 @@ describe.skipIf(!socatAvailable())(`done-for-you onboarding end to end${socatAva
     expect(live.openCheckpoints).toEqual([]);
 
     // the cloud's own records of the cabinet: enrolled through the arm, online, bound, stocked
-    const fleet = await api<{ machines: { machineNo: string; state: string }[] }>(cloud.url, 'GET', '/api/v1/machines/device-credentials/fleet?size=100', SANDBOX.admin);
-    expect(fleet.data.machines.find((m) => m.machineNo === serial)?.state).toBe('enrolled');
-    const m = await api<{ status: string; lat: string; lng: string; paymentTerminal: { merchantAccount: string } | null; software: { agentVersion: string | null } }>(
+    const fleet = await api<{ machines: { machineNo: string; state: string }[] }>(
       cloud.url,
       'GET',
-      `/api/v1/machines/${serial}`,
-      SANDBOX.alice,
+      '/api/v1/machines/device-credentials/fleet?size=100',
+      SANDBOX.admin,
     );
+    expect(fleet.data.machines.find((m) => m.machineNo === serial)?.state).toBe('enrolled');
+    const m = await api<{
+      status: string;
+      lat: string;
+      lng: string;
+      paymentTerminal: { merchantAccount: string } | null;
+      software: { agentVersion: string | null };
+    }>(cloud.url, 'GET', `/api/v1/machines/${serial}`, SANDBOX.alice);
     expect(m.data.status).toBe('online');
     expect([Number(m.data.lat), Number(m.data.lng)]).toEqual([VENUE.lat, VENUE.lng]);
     expect(m.data.paymentTerminal?.merchantAccount).toBe('acct_op_sbx_alice');
     expect(m.data.software.agentVersion).not.toBeNull();
-    const inv = await api<{ aisles: { aisleNo: number; currentStock: number; sellingPrice: number }[] }>(cloud.url, 'GET', `/api/v1/inventory/machines/${serial}`, SANDBOX.alice);
+    const inv = await api<{ aisles: { aisleNo: number; currentStock: number; sellingPrice: number }[] }>(
+      cloud.url,
+      'GET',
+      `/api/v1/inventory/machines/${serial}`,
+      SANDBOX.alice,
+    );
     expect(inv.data.aisles).toHaveLength(10);
     expect(inv.data.aisles.every((a) => a.currentStock > 0 && a.sellingPrice > 0)).toBe(true);
     const replay = await dfy<{ matchesStored: boolean }>('GET', `/deals/${d.id}/replay`);

@@ -73,7 +73,10 @@ describe('the dfy_deal transition table', () => {
       for (const trigger of TRIGGERS) {
         for (const to of DEAL_STAGES) {
           if (STAGE_RANK[to] >= STAGE_RANK[from]) continue;
-          const v = decideMove({ ...all, visited: ['shortlisting', from].filter((x, i, a) => a.indexOf(x) === i) as DealStage[] }, { trigger, actor: 'operator', confirm: true, to });
+          const v = decideMove(
+            { ...all, visited: ['shortlisting', from].filter((x, i, a) => a.indexOf(x) === i) as DealStage[] },
+            { trigger, actor: 'operator', confirm: true, to },
+          );
           expect(v.ok, `${from} -${trigger}-> ${to}`).toBe(false);
         }
       }
@@ -85,10 +88,16 @@ describe('the dfy_deal transition table', () => {
   });
 
   it('the four confirm gates refuse the autopilot and the system, confirmed or not, and an unconfirmed operator', () => {
-    const ready: DealFacts = { visited: ['shortlisting', 'outreach', 'lease_chat'], open: new Set(['lease_send']), ...Object.fromEntries(FACT_NAMES.map((f) => [f, true])) } as unknown as DealFacts;
+    const ready: DealFacts = {
+      visited: ['shortlisting', 'outreach', 'lease_chat'],
+      open: new Set(['lease_send']),
+      ...Object.fromEntries(FACT_NAMES.map((f) => [f, true])),
+    } as unknown as DealFacts;
     for (const actor of ['autopilot', 'system'] as const) {
       expect(decideMove(ready, { trigger: 'lease_sent', actor, confirm: true })).toMatchObject({ ok: false, reason: 'gate' });
-      expect(decideMove({ ...ready, visited: [...ready.visited, 'lease_sent', 'signed'], open: new Set(['money']) }, { trigger: 'payment', actor, confirm: true })).toMatchObject({ ok: false, reason: 'gate' });
+      expect(
+        decideMove({ ...ready, visited: [...ready.visited, 'lease_sent', 'signed'], open: new Set(['money']) }, { trigger: 'payment', actor, confirm: true }),
+      ).toMatchObject({ ok: false, reason: 'gate' });
       for (const a of ACTIONS) expect(decideAction(a.stages[0]!, a.name, actor, true)).toMatchObject({ ok: false, reason: 'gate' });
     }
     expect(decideMove(ready, { trigger: 'lease_sent', actor: 'operator', confirm: false })).toMatchObject({ ok: false, reason: 'gate' });
@@ -98,7 +107,11 @@ describe('the dfy_deal transition table', () => {
   });
 
   it('the 409 names the stage and what the move needs', () => {
-    const f: DealFacts = { visited: ['shortlisting', 'outreach', 'lease_chat'], open: new Set(['lease_send', 'terms_approval']), ...Object.fromEntries(FACT_NAMES.map((x) => [x, false])) } as unknown as DealFacts;
+    const f: DealFacts = {
+      visited: ['shortlisting', 'outreach', 'lease_chat'],
+      open: new Set(['lease_send', 'terms_approval']),
+      ...Object.fromEntries(FACT_NAMES.map((x) => [x, false])),
+    } as unknown as DealFacts;
     const v = decideMove(f, { trigger: 'lease_sent', actor: 'operator', confirm: true });
     expect(v).toEqual({ ok: false, reason: 'needs', message: 'Deal is lease_chat: lease_sent → lease_sent needs checkpoint terms_approval resolved first' });
     const w = decideMove({ ...f, visited: ['shortlisting'] }, { trigger: 'scout_accepted', actor: 'operator', confirm: false });

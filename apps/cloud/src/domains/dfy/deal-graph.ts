@@ -319,8 +319,8 @@ export const CHECKPOINTS: Record<CheckpointKind, { raisedAt: readonly DealStage[
 };
 
 /** Kinds an operator resolves by acknowledging them at the inbox; the others only by their action. */
-export const ACKNOWLEDGED_KINDS: readonly CheckpointKind[] = (Object.keys(CHECKPOINTS) as CheckpointKind[]).filter(
-  (k) => CHECKPOINTS[k].resolvedBy.startsWith('acknowledgement'),
+export const ACKNOWLEDGED_KINDS: readonly CheckpointKind[] = (Object.keys(CHECKPOINTS) as CheckpointKind[]).filter((k) =>
+  CHECKPOINTS[k].resolvedBy.startsWith('acknowledgement'),
 );
 
 /**
@@ -348,9 +348,7 @@ export interface MoveRequest {
   to?: DealStage;
 }
 
-export type MoveVerdict =
-  | { ok: true; transition: Transition }
-  | { ok: false; reason: 'gate' | 'illegal' | 'needs'; message: string };
+export type MoveVerdict = { ok: true; transition: Transition } | { ok: false; reason: 'gate' | 'illegal' | 'needs'; message: string };
 
 /** Whether `to` is forward of a deal that has held `visited` (the last one its current stage). */
 export function isForward(visited: readonly DealStage[], to: DealStage): boolean {
@@ -378,7 +376,11 @@ export function decideMove(facts: DealFacts, req: MoveRequest): MoveVerdict {
   if (candidates.length === 0) {
     const from = TRANSITIONS.filter((x) => x.from === stage && x.trigger !== 'cancel');
     const allowed = from.length ? from.map((x) => `${x.trigger} → ${x.to}`).join(', ') : 'nothing (terminal)';
-    return { ok: false, reason: 'illegal', message: `Deal is ${here}: ${req.trigger}${req.to ? ` to ${req.to}` : ''} is not a move from ${here}; allowed: ${allowed}` };
+    return {
+      ok: false,
+      reason: 'illegal',
+      message: `Deal is ${here}: ${req.trigger}${req.to ? ` to ${req.to}` : ''} is not a move from ${here}; allowed: ${allowed}`,
+    };
   }
   let last: MoveVerdict | null = null;
   for (const e of candidates) {
@@ -415,7 +417,12 @@ export function decideMove(facts: DealFacts, req: MoveRequest): MoveVerdict {
 }
 
 /** Whether an action may run: the deal's stage allows it and the actor may (confirm gates: operator + confirm). */
-export function decideAction(stage: DealStage, name: string, actor: Actor, confirm: boolean): { ok: true } | { ok: false; reason: 'gate' | 'illegal'; message: string } {
+export function decideAction(
+  stage: DealStage,
+  name: string,
+  actor: Actor,
+  confirm: boolean,
+): { ok: true } | { ok: false; reason: 'gate' | 'illegal'; message: string } {
   const a = ACTIONS.find((x) => x.name === name);
   if (!a) return { ok: false, reason: 'illegal', message: `No action ${name}` };
   if (!a.stages.includes(stage)) return { ok: false, reason: 'illegal', message: `Deal is ${stage}: ${name} needs the deal at ${a.stages.join(' or ')}` };

@@ -40,7 +40,16 @@ export interface Terms {
 }
 
 export type DealEventData =
-  | { type: 'created'; tier: Tier; priceCents: number; hardwareVariant: HardwareVariant; venue: Venue | null; note: string | null; autopilot: boolean | null; origin: 'request' | 'preorder' }
+  | {
+      type: 'created';
+      tier: Tier;
+      priceCents: number;
+      hardwareVariant: HardwareVariant;
+      venue: Venue | null;
+      note: string | null;
+      autopilot: boolean | null;
+      origin: 'request' | 'preorder';
+    }
   | { type: 'moved'; trigger: Trigger; from: DealStage | null; to: DealStage }
   | { type: 'checkpoint_raised'; kind: CheckpointKind; checkpointId: string }
   | { type: 'checkpoint_resolved'; kind: CheckpointKind; checkpointId: string; by: string }

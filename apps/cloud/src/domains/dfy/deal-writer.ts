@@ -3,7 +3,17 @@ import type { DfyDealRow } from '../../db/schema.ts';
 import { AppError, conflict } from '../../http/errors.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { Repos } from '../../repos.ts';
-import { RAISED_ON_ENTRY, decideAction, decideMove, supersededAt, type Actor, type CheckpointKind, type DealFacts, type DealStage, type Trigger } from './deal-graph.ts';
+import {
+  RAISED_ON_ENTRY,
+  decideAction,
+  decideMove,
+  supersededAt,
+  type Actor,
+  type CheckpointKind,
+  type DealFacts,
+  type DealStage,
+  type Trigger,
+} from './deal-graph.ts';
 import { applyEvent, factsOf, type DealEvent, type DealEventData, type DealState, type TouchChannel } from './deal-model.ts';
 
 /** A refused move or action: 409 naming the stage and what it needs (a gate refused to a background tick too). */
@@ -119,7 +129,10 @@ export class DealWriter {
    * Moves the deal by `trigger` if the transition table allows it (else 409 naming the stage and what the
    * move needs), resolving the checkpoints the edge needs and raising those of the stage entered.
    */
-  async move(trigger: Trigger, req: { confirm?: boolean; to?: DealStage; facts?: Partial<Pick<DealFacts, 'installOnSite' | 'onboarded'>> } = {}): Promise<DealStage> {
+  async move(
+    trigger: Trigger,
+    req: { confirm?: boolean; to?: DealStage; facts?: Partial<Pick<DealFacts, 'installOnSite' | 'onboarded'>> } = {},
+  ): Promise<DealStage> {
     const verdict = decideMove(this.facts(req.facts), {
       trigger,
       actor: this.actor,

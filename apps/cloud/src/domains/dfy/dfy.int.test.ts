@@ -27,7 +27,8 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
     expect(r.body.message).toMatch(message);
     expect(r.body.data).toBeNull();
   };
-  const inbox = async (who: Person, q: Record<string, string> = {}) => ok(await api<{ records: Checkpoint[] }>('GET', '/checkpoints', who, undefined, q)).records;
+  const inbox = async (who: Person, q: Record<string, string> = {}) =>
+    ok(await api<{ records: Checkpoint[] }>('GET', '/checkpoints', who, undefined, q)).records;
   const replayMatches = async (who: Person, id: string) => {
     const deal = ok(await api<DealState>('GET', `/deals/${id}`, who));
     const replay = ok(await api<{ deal: DealState; matchesStored: boolean }>('GET', `/deals/${id}/replay`, who));
@@ -59,10 +60,21 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
     refused(await api('POST', '/preorder', me, { tier: 'entry', hardwareVariant: 'agent' }), 400, /Bad request/);
     refused(await api('POST', '/preorder', me, { tier: 'entry', hardwareVariant: 'agent', confirm: true, amountUsd: 1 }), 400, /Bad request/);
     const d = ok(await api<DealState>('POST', '/preorder', me, { tier: 'pro-max', hardwareVariant: 'reyeah', confirm: true }));
-    expect(d).toMatchObject({ stage: 'pre_ordered', stagesVisited: ['pre_ordered'], origin: 'preorder', priceUsd: 7000, money: { preorderPaidUsd: 7000 }, openCheckpoints: [] });
+    expect(d).toMatchObject({
+      stage: 'pre_ordered',
+      stagesVisited: ['pre_ordered'],
+      origin: 'preorder',
+      priceUsd: 7000,
+      money: { preorderPaidUsd: 7000 },
+      openCheckpoints: [],
+    });
     const pay = await db().selectFrom('dfy_payments').selectAll().where('deal_id', '=', d.id).execute();
     expect(pay.map((x) => [x.kind, Number(x.amount_cents)])).toEqual([['preorder', 700_000]]);
-    refused(await api('POST', `/deals/${d.id}/advance`, me, { to: 'outreach' }), 409, /^Deal is pre_ordered: advance → outreach needs a venue named on the deal/);
+    refused(
+      await api('POST', `/deals/${d.id}/advance`, me, { to: 'outreach' }),
+      409,
+      /^Deal is pre_ordered: advance → outreach needs a venue named on the deal/,
+    );
     const s = ok(await api<DealState>('POST', `/deals/${d.id}/advance`, me, { to: 'shortlisting' }));
     expect(s.openCheckpoints.map((c) => c.kind)).toEqual(['scout_outreach']);
     refused(await api('POST', `/deals/${d.id}/refund`, me, { reason: 'changed my mind' }), 400, /Bad request/);
@@ -115,11 +127,19 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
     const d = ok(await api<DealState>('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'agent', note: 'lobby please' }));
     expect(d).toMatchObject({ stage: 'shortlisting', origin: 'request', autopilot: null, priceUsd: 5000 });
     expect((await inbox(me, { dealId: d.id, resolved: 'false' })).map((c) => c.kind)).toEqual(['scout_outreach']);
-    refused(await api('POST', `/deals/${d.id}/negotiation/start`, me, { confirm: true, envelope: ENVELOPE }), 409, /^Deal is shortlisting: start_negotiation needs the deal at outreach/);
+    refused(
+      await api('POST', `/deals/${d.id}/negotiation/start`, me, { confirm: true, envelope: ENVELOPE }),
+      409,
+      /^Deal is shortlisting: start_negotiation needs the deal at outreach/,
+    );
     ok(await api('POST', `/deals/${d.id}/scout/accept`, me, { venue: VENUE }));
     // gate 1: start negotiation
     refused(await api('POST', `/deals/${d.id}/negotiation/start`, me, { envelope: ENVELOPE }), 400, /confirm/);
-    refused(await api('POST', `/deals/${d.id}/negotiation/review`, me), 409, /^Deal is outreach: negotiation_reviewed → lease_chat needs open checkpoint negotiation_review/);
+    refused(
+      await api('POST', `/deals/${d.id}/negotiation/review`, me),
+      409,
+      /^Deal is outreach: negotiation_reviewed → lease_chat needs open checkpoint negotiation_review/,
+    );
     ok(await api('POST', `/deals/${d.id}/negotiation/start`, me, { confirm: true, envelope: ENVELOPE }));
     refused(await api('POST', `/deals/${d.id}/negotiation/terms`, me, { revenueSharePct: 16, termMonths: 24, rounds: 3 }), 409, /outside the mandate/);
     // at the share ceiling and 9 rounds: terms approval needed
@@ -127,7 +147,11 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
     expect(rec.negotiation.approvalReasons).toHaveLength(3);
     ok(await api('POST', `/deals/${d.id}/negotiation/review`, me));
     // gate 3 before gate 2: 409 until the terms are approved
-    refused(await api('POST', `/deals/${d.id}/lease/send`, me, { confirm: true }), 409, /^Deal is lease_chat: lease_sent → lease_sent needs checkpoint terms_approval resolved first/);
+    refused(
+      await api('POST', `/deals/${d.id}/lease/send`, me, { confirm: true }),
+      409,
+      /^Deal is lease_chat: lease_sent → lease_sent needs checkpoint terms_approval resolved first/,
+    );
     refused(await api('POST', `/deals/${d.id}/negotiation/approve-terms`, me, {}), 400, /confirm/);
     ok(await api('POST', `/deals/${d.id}/negotiation/approve-terms`, me, { confirm: true }));
     refused(await api('POST', `/deals/${d.id}/lease/send`, me, {}), 400, /confirm/);
@@ -145,12 +169,25 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
     const pay = await db().selectFrom('dfy_payments').selectAll().where('deal_id', '=', d.id).execute();
     expect(pay.map((x) => [x.kind, Number(x.amount_cents)])).toEqual([['checkout', 500_000]]);
     // the fleet pin: the operator's machine at the leased coordinates, offline, no terminal yet
-    const m = await call<Env<{ lat: string; lng: string; status: string; location: string; paymentTerminal: unknown }>>(t.url, 'GET', `/api/v1/machines/${paid.machineNo}`, { headers: me.headers });
+    const m = await call<Env<{ lat: string; lng: string; status: string; location: string; paymentTerminal: unknown }>>(
+      t.url,
+      'GET',
+      `/api/v1/machines/${paid.machineNo}`,
+      { headers: me.headers },
+    );
     expect(m.status, m.text).toBe(200);
     expect(m.body.data).toMatchObject({ status: 'offline', location: '12 Pier St', paymentTerminal: null });
     expect([Number(m.body.data.lat), Number(m.body.data.lng)]).toEqual([40.7033, -74.017]);
-    refused(await api('POST', `/deals/${d.id}/order/checkout`, me, { confirm: true }), 409, /^Deal is ready_to_ship: payment needs the deal at lease_sent or signed/);
-    refused(await api('POST', `/deals/${d.id}/install/dispatch`, me, { confirm: true }), 409, /^Deal is ready_to_ship: install dispatch needs the deal at shipped/);
+    refused(
+      await api('POST', `/deals/${d.id}/order/checkout`, me, { confirm: true }),
+      409,
+      /^Deal is ready_to_ship: payment needs the deal at lease_sent or signed/,
+    );
+    refused(
+      await api('POST', `/deals/${d.id}/install/dispatch`, me, { confirm: true }),
+      409,
+      /^Deal is ready_to_ship: install dispatch needs the deal at shipped/,
+    );
     ok(await api('POST', `/deals/${d.id}/shipping/tracking`, me, { carrier: 'ACME', trackingNumber: '1Z999' }));
     refused(await api('POST', `/deals/${d.id}/install/dispatch`, me, {}), 400, /confirm/);
     const wo = ok(await api<WorkOrder>('POST', `/deals/${d.id}/install/dispatch`, me, { confirm: true }));
@@ -288,8 +325,16 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
 
     ok(await api('POST', '/preorder', me, { tier: 'entry', hardwareVariant: 'agent', confirm: true }));
     await toLeaseChat(me);
-    const p = ok(await api<{ dealsInFlight: number; capitalValueUsd: number; checkpointInbox: { open: number; byKind: Record<string, number> } }>('GET', '/portfolio', me));
-    expect(p).toMatchObject({ dealsInFlight: 2, capitalValueUsd: 3000, machinesOwned: 0, revenueMtdUsd: 0, checkpointInbox: { open: 1, byKind: { lease_send: 1 } } });
+    const p = ok(
+      await api<{ dealsInFlight: number; capitalValueUsd: number; checkpointInbox: { open: number; byKind: Record<string, number> } }>('GET', '/portfolio', me),
+    );
+    expect(p).toMatchObject({
+      dealsInFlight: 2,
+      capitalValueUsd: 3000,
+      machinesOwned: 0,
+      revenueMtdUsd: 0,
+      checkpointInbox: { open: 1, byKind: { lease_send: 1 } },
+    });
     const sec = ok(await api<{ modeCounts: Record<string, number>; profitMtdUsd: number; hasEstimates: boolean }>('GET', '/portfolio/securities', me));
     expect(sec).toMatchObject({ modeCounts: { auto: 0, hybrid: 0, manual: 2 }, profitMtdUsd: 0, hasEstimates: false, dealsInFlight: 2 });
   });
@@ -307,7 +352,15 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
 
   it('bad input is 400/422 and writes nothing', async () => {
     const me = await person();
-    const count = async () => Number((await db().selectFrom('dfy_deals').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await db()
+            .selectFrom('dfy_deals')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const n = await count();
     refused(await api('POST', '/deals', me, { tier: 'mega', hardwareVariant: 'agent' }), 400, /Bad request/);
     refused(await api('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'toaster' }), 400, /Bad request/);

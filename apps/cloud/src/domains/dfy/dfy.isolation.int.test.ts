@@ -98,16 +98,18 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
     });
     expect(ok(await api<{ modeCounts: Record<string, number> }>('GET', '/portfolio/securities', x)).modeCounts).toEqual({ auto: 0, hybrid: 0, manual: 0 });
     expect(ok(await api<{ examined: number }>('POST', '/autopilot/tick', x)).examined).toBe(0);
-    ok(await api('PUT', '/portfolio/settings', x, {
-      autopilot: true,
-      autoApproveScore: 1,
-      maxAutoApprove: 1,
-      installMode: 'team',
-      autoInventory: false,
-      inventoryMonthlyCapUsd: 0,
-      moneyThresholdUsd: 0,
-      capabilityDefaults: { placement: true, outreach: true, negotiation: true, contracting: true, install: true, inventory: true },
-    }));
+    ok(
+      await api('PUT', '/portfolio/settings', x, {
+        autopilot: true,
+        autoApproveScore: 1,
+        maxAutoApprove: 1,
+        installMode: 'team',
+        autoInventory: false,
+        inventoryMonthlyCapUsd: 0,
+        moneyThresholdUsd: 0,
+        capabilityDefaults: { placement: true, outreach: true, negotiation: true, contracting: true, install: true, inventory: true },
+      }),
+    );
     expect(ok(await api<{ autopilot: boolean }>('GET', '/portfolio/settings', o)).autopilot).toBe(false);
     // the owner still sees both deals; the pin machine is not the other operator's either
     expect(ok(await api<{ total: number }>('GET', '/deals', o)).total).toBe(2);

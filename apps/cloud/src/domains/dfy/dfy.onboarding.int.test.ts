@@ -47,7 +47,10 @@ describe.each(DIALECTS)('done-for-you onboarding on %s', (dialect) => {
     const e = await enrol(t, serial, newDeviceId());
     expect(e.status, e.text).toBe(200);
     const key = `${e.body.data.keyId}:${e.body.data.deviceKey}`;
-    const reg = await call(t.url, 'POST', '/cabinet/register', { headers: keyHeader(key), json: { equipmentNo: serial, agentVersion: '0.1.0', vmcVersion: '2.4.1' } });
+    const reg = await call(t.url, 'POST', '/cabinet/register', {
+      headers: keyHeader(key),
+      json: { equipmentNo: serial, agentVersion: '0.1.0', vmcVersion: '2.4.1' },
+    });
     expect(reg.status, reg.text).toBe(200);
     return key;
   };
@@ -78,7 +81,14 @@ describe.each(DIALECTS)('done-for-you onboarding on %s', (dialect) => {
     const machine = await db().selectFrom('machines').select('id').where('machine_no', '=', a.serial).executeTakeFirstOrThrow();
     await db()
       .insertInto('payment_terminals')
-      .values({ id: `trm_other_${a.id.slice(-6)}`, machine_id: machine.id, operator_id: null, merchant_account: 'acct_somebody_else', provider: 'sandbox-pay', bound_at: t.clock.now() })
+      .values({
+        id: `trm_other_${a.id.slice(-6)}`,
+        machine_id: machine.id,
+        operator_id: null,
+        merchant_account: 'acct_somebody_else',
+        provider: 'sandbox-pay',
+        bound_at: t.clock.now(),
+      })
       .execute();
     await cabinetComesUp(a.serial);
     await tick();

@@ -135,7 +135,8 @@ export class DfyRepo {
   /** Marks every unrefunded payment of the deal refunded; answers them. */
   async refundPayments(dealId: string, now: number): Promise<DfyPaymentRow[]> {
     const open = await this.db.selectFrom('dfy_payments').selectAll().where('deal_id', '=', dealId).where('refunded_at', 'is', null).execute();
-    if (open.length) await this.db.updateTable('dfy_payments').set({ refunded_at: now }).where('deal_id', '=', dealId).where('refunded_at', 'is', null).execute();
+    if (open.length)
+      await this.db.updateTable('dfy_payments').set({ refunded_at: now }).where('deal_id', '=', dealId).where('refunded_at', 'is', null).execute();
     return open;
   }
 

@@ -22,8 +22,10 @@ export function workOrderForward(from: WorkOrderState, to: WorkOrderState): bool
  */
 export function approvalReasons(env: Envelope, t: Terms): string[] {
   const r: string[] = [];
-  if (t.revenueSharePct >= env.revenueShareMaxPct - SHARE_CEILING_PROXIMITY_PCT) r.push(`revenue share ${t.revenueSharePct}% is within ${SHARE_CEILING_PROXIMITY_PCT}% of the ceiling ${env.revenueShareMaxPct}%`);
-  if (t.termMonths <= env.termMinMonths || t.termMonths >= env.termMaxMonths) r.push(`term ${t.termMonths} months sits at a bound of ${env.termMinMonths}–${env.termMaxMonths}`);
+  if (t.revenueSharePct >= env.revenueShareMaxPct - SHARE_CEILING_PROXIMITY_PCT)
+    r.push(`revenue share ${t.revenueSharePct}% is within ${SHARE_CEILING_PROXIMITY_PCT}% of the ceiling ${env.revenueShareMaxPct}%`);
+  if (t.termMonths <= env.termMinMonths || t.termMonths >= env.termMaxMonths)
+    r.push(`term ${t.termMonths} months sits at a bound of ${env.termMinMonths}–${env.termMaxMonths}`);
   if (t.rounds >= TERMS_APPROVAL_ROUNDS) r.push(`${t.rounds} rounds (low confidence at ${TERMS_APPROVAL_ROUNDS} or more)`);
   if (t.outOfMandateAsks > 0) r.push(`${t.outOfMandateAsks} out-of-mandate ask(s) from the venue (low confidence)`);
   return r;
@@ -32,7 +34,8 @@ export function approvalReasons(env: Envelope, t: Terms): string[] {
 /** Terms outside the mandate cannot be recorded for review (the engine never agrees to them). */
 export function outsideMandate(env: Envelope, t: Terms): string | null {
   if (t.revenueSharePct > env.revenueShareMaxPct) return `revenue share ${t.revenueSharePct}% is above the mandate max ${env.revenueShareMaxPct}%`;
-  if (t.termMonths < env.termMinMonths || t.termMonths > env.termMaxMonths) return `term ${t.termMonths} months is outside ${env.termMinMonths}–${env.termMaxMonths}`;
+  if (t.termMonths < env.termMinMonths || t.termMonths > env.termMaxMonths)
+    return `term ${t.termMonths} months is outside ${env.termMinMonths}–${env.termMaxMonths}`;
   return null;
 }
 

@@ -15,7 +15,11 @@ const confirm = z.literal(true, { error: 'confirm: true is required' }).describe
 export const Venue = z.strictObject({
   name: text(200),
   address: text(255).nullable().default(null),
-  lat: z.number().min(-90).max(90).refine((v) => v !== 0, 'must not be 0'),
+  lat: z
+    .number()
+    .min(-90)
+    .max(90)
+    .refine((v) => v !== 0, 'must not be 0'),
   lng: z.number().min(-180).max(180),
 });
 
@@ -44,7 +48,10 @@ export const ListDealsQuery = z.object({
   size: z.coerce.number().int().min(1).max(100).default(20),
 });
 export const ListCheckpointsQuery = z.object({
-  resolved: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
+  resolved: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true')),
   dealId: id.optional(),
   kind: z.enum(CHECKPOINT_KINDS).optional(),
   page: z.coerce.number().int().min(1).default(1),
@@ -61,7 +68,10 @@ export const Envelope = z
     termTargetMonths: z.number().int().min(1).max(240),
     termMaxMonths: z.number().int().min(1).max(240),
   })
-  .refine((e) => e.revenueShareTargetPct <= e.revenueShareMaxPct, { message: 'revenueShareTargetPct must not exceed revenueShareMaxPct', path: ['revenueShareTargetPct'] })
+  .refine((e) => e.revenueShareTargetPct <= e.revenueShareMaxPct, {
+    message: 'revenueShareTargetPct must not exceed revenueShareMaxPct',
+    path: ['revenueShareTargetPct'],
+  })
   .refine((e) => e.termMinMonths <= e.termTargetMonths && e.termTargetMonths <= e.termMaxMonths, {
     message: 'terms must satisfy termMinMonths ≤ termTargetMonths ≤ termMaxMonths',
     path: ['termTargetMonths'],
@@ -160,7 +170,16 @@ export const DealPage = z.object({ page: z.number().int(), size: z.number().int(
 
 export const Replay = z.object({
   dealId: z.string(),
-  events: z.array(z.object({ seq: z.number().int(), at: z.string(), actor: z.string(), channel: z.string(), scriptVersion: z.string().nullable(), data: z.record(z.string(), z.unknown()) })),
+  events: z.array(
+    z.object({
+      seq: z.number().int(),
+      at: z.string(),
+      actor: z.string(),
+      channel: z.string(),
+      scriptVersion: z.string().nullable(),
+      data: z.record(z.string(), z.unknown()),
+    }),
+  ),
   deal: Deal.describe('the deal re-applied from the first event; byte for byte the stored deal'),
   matchesStored: z.boolean(),
 });
@@ -243,8 +262,19 @@ export const StateMachine = z.object({
     }),
   ),
   triggers: z.array(z.object({ name: z.string(), confirmGate: z.boolean(), actors: z.array(z.string()) })),
-  actions: z.array(z.object({ name: z.string(), stages: z.array(z.string()), resolves: z.array(z.string()), confirmGate: z.boolean(), actors: z.array(z.string()), note: z.string() })),
-  checkpoints: z.array(z.object({ kind: z.string(), raisedAt: z.array(z.string()), raisedWhen: z.string(), resolvedBy: z.string(), acknowledgeable: z.boolean() })),
+  actions: z.array(
+    z.object({
+      name: z.string(),
+      stages: z.array(z.string()),
+      resolves: z.array(z.string()),
+      confirmGate: z.boolean(),
+      actors: z.array(z.string()),
+      note: z.string(),
+    }),
+  ),
+  checkpoints: z.array(
+    z.object({ kind: z.string(), raisedAt: z.array(z.string()), raisedWhen: z.string(), resolvedBy: z.string(), acknowledgeable: z.boolean() }),
+  ),
   rules: z.array(z.string()),
 });
 export const StateMachineParams = z.object({ name: z.enum(['dfy_deal']) });

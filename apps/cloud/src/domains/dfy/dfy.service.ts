@@ -70,7 +70,11 @@ export class DfyService {
   constructor(private readonly deps: DfyDeps) {}
 
   catalog(): In<typeof CatalogData> {
-    return { version: CATALOG_VERSION, currency: 'USD', tiers: CATALOG.map((c) => ({ tier: c.tier, name: c.name, priceCents: c.priceCents, priceUsd: usd(c.priceCents) })) };
+    return {
+      version: CATALOG_VERSION,
+      currency: 'USD',
+      tiers: CATALOG.map((c) => ({ tier: c.tier, name: c.name, priceCents: c.priceCents, priceUsd: usd(c.priceCents) })),
+    };
   }
 
   // ---- deals
@@ -101,7 +105,8 @@ export class DfyService {
   /** Pays the pre-order of a requested deal still at shortlisting (confirmed): shortlisting → pre_ordered. */
   async preorderDeal(p: Principal, dealId: string): Promise<DealState> {
     return this.onDeal(p, dealId, 'dfy.preorder', async (w, tx, now) => {
-      if (w.stage !== 'shortlisting' || w.facts().preorderPaid) throw new MoveRefused(`Deal is ${w.stage}: a pre-order payment needs an unpaid deal at shortlisting`, 'illegal');
+      if (w.stage !== 'shortlisting' || w.facts().preorderPaid)
+        throw new MoveRefused(`Deal is ${w.stage}: a pre-order payment needs an unpaid deal at shortlisting`, 'illegal');
       await this.payPreorder(tx, w, now);
     });
   }
@@ -113,7 +118,15 @@ export class DfyService {
     w.emit({ type: 'preorder_paid', amountCents: amount, paymentId });
     await w.move('preorder_paid', { confirm: true });
     await w.ensureRow();
-    await tx.dfy.insertPayment({ id: paymentId, deal_id: w.dealId, operator_id: w.operatorId, kind: 'preorder', amount_cents: amount, created_at: now, refunded_at: null });
+    await tx.dfy.insertPayment({
+      id: paymentId,
+      deal_id: w.dealId,
+      operator_id: w.operatorId,
+      kind: 'preorder',
+      amount_cents: amount,
+      created_at: now,
+      refunded_at: null,
+    });
   }
 
   private created(w: DealWriter, body: CreateDealBody | PreorderBody, origin: 'request' | 'preorder'): void {
@@ -244,7 +257,16 @@ export class DfyService {
       const due = Math.max(0, priceOf(w.deal.tier) - Math.round(w.deal.money.preorderPaidUsd * 100));
       const paymentId = newId('dpay', now);
       w.emit({ type: 'machine_paid', amountCents: due === 0 ? priceOf(w.deal.tier) : due, paymentId });
-      if (due > 0) await tx.dfy.insertPayment({ id: paymentId, deal_id: w.dealId, operator_id: w.operatorId, kind: 'checkout', amount_cents: due, created_at: now, refunded_at: null });
+      if (due > 0)
+        await tx.dfy.insertPayment({
+          id: paymentId,
+          deal_id: w.dealId,
+          operator_id: w.operatorId,
+          kind: 'checkout',
+          amount_cents: due,
+          created_at: now,
+          refunded_at: null,
+        });
       if (w.stage === 'signed') {
         await w.move('payment', { confirm: confirmed });
         return this.provisionPin(tx, w);
@@ -324,7 +346,17 @@ export class DfyService {
       const open = (await tx.dfy.workOrdersOf(w.dealId)).find((o) => o.type === 'dfy_install' && o.state !== 'completed');
       if (open) throw conflict(`Deal is ${w.stage}: install work order ${open.id} is already ${open.state}`);
       id = newId('wo', now);
-      await tx.dfy.insertWorkOrder({ id, deal_id: w.dealId, operator_id: w.operatorId, type: 'dfy_install', state: 'open', assignee: null, scheduled_for: null, created_at: now, updated_at: now });
+      await tx.dfy.insertWorkOrder({
+        id,
+        deal_id: w.dealId,
+        operator_id: w.operatorId,
+        type: 'dfy_install',
+        state: 'open',
+        assignee: null,
+        scheduled_for: null,
+        created_at: now,
+        updated_at: now,
+      });
       w.emit({ type: 'install_dispatched', workOrderId: id });
     });
     return this.workOrder(p, id);
@@ -389,7 +421,12 @@ export class DfyService {
         const m = await tx.machines.findView(w.deal.machineNo);
         if (!m) return false;
         const identity = await tx.deviceCredentials.lockIdentity(m.id);
-        const online = m.status === 'online' && m.last_seen !== null && now - Number(m.last_seen) <= ONLINE_WINDOW_MS && identity?.cred_state === 'enrolled' && m.agent_version !== null;
+        const online =
+          m.status === 'online' &&
+          m.last_seen !== null &&
+          now - Number(m.last_seen) <= ONLINE_WINDOW_MS &&
+          identity?.cred_state === 'enrolled' &&
+          m.agent_version !== null;
         if (!online) return false;
         const bind = await this.deps.machines.bindTerminal(tx, m.id);
         await tx.inventory.loadPlanogram(m.id, STARTER_PLANOGRAM);
@@ -440,7 +477,11 @@ export class DfyService {
           if (!v.ok && v.reason === 'gate') result.gatesWaiting.push({ dealId: w.dealId, stage: w.stage, needs: v.message });
         }
         if (w.stage === 'outreach' && w.open('negotiation_target')) {
-          result.gatesWaiting.push({ dealId: w.dealId, stage: w.stage, needs: 'start_negotiation needs a request with confirm: true from an operator credential' });
+          result.gatesWaiting.push({
+            dealId: w.dealId,
+            stage: w.stage,
+            needs: 'start_negotiation needs a request with confirm: true from an operator credential',
+          });
         }
         await w.flush();
         await this.deps.audit.record(tx, p, 'dfy.autopilot_tick', `deal:${w.dealId}`);
@@ -454,7 +495,11 @@ export class DfyService {
   async checkpoints(p: Principal, q: In<typeof ListCheckpointsQuery>) {
     const repos = this.deps.store.repos;
     if (q.dealId !== undefined) await this.owned(repos, p, q.dealId);
-    const { total, rows } = await repos.dfy.checkpoints({ operatorId: p.admin ? null : p.operatorId, resolved: q.resolved, dealId: q.dealId, kind: q.kind }, q.size, (q.page - 1) * q.size);
+    const { total, rows } = await repos.dfy.checkpoints(
+      { operatorId: p.admin ? null : p.operatorId, resolved: q.resolved, dealId: q.dealId, kind: q.kind },
+      q.size,
+      (q.page - 1) * q.size,
+    );
     const stages = new Map<string, DealStage>();
     for (const r of rows) if (!stages.has(r.deal_id)) stages.set(r.deal_id, ((await repos.dfy.deal(r.deal_id))?.stage ?? 'cancelled') as DealStage);
     return { page: q.page, size: q.size, total, records: rows.map((r) => checkpointView(r, stages.get(r.deal_id)!)) };
@@ -521,7 +566,10 @@ export class DfyService {
     const byStage: Record<string, number> = {};
     for (const { s } of deals) byStage[s.stage] = (byStage[s.stage] ?? 0) + 1;
     const live = deals.filter(({ s }) => s.stage === 'live' && s.machineNo);
-    const revenue = await repos.dfy.revenueSince(live.map(({ row }) => row.machine_id).filter((x): x is string => x !== null), monthStart);
+    const revenue = await repos.dfy.revenueSince(
+      live.map(({ row }) => row.machine_id).filter((x): x is string => x !== null),
+      monthStart,
+    );
     const machines = live.map(({ row, s }) => {
       const capitalUsd = s.priceUsd;
       const revenueMtdUsd = usd(revenue.get(row.machine_id ?? '') ?? 0);
@@ -538,7 +586,9 @@ export class DfyService {
         hasEstimates: false,
       };
     });
-    const capital = deals.filter(({ s }) => s.stage !== 'cancelled' && (s.money.machinePaidUsd > 0 || s.money.preorderPaidUsd > 0)).reduce((a, { s }) => a + s.priceUsd, 0);
+    const capital = deals
+      .filter(({ s }) => s.stage !== 'cancelled' && (s.money.machinePaidUsd > 0 || s.money.preorderPaidUsd > 0))
+      .reduce((a, { s }) => a + s.priceUsd, 0);
     const revenueMtdUsd = usd(machines.reduce((a, m) => a + Math.round(m.revenueMtdUsd * 100), 0));
     const costLines = [
       { name: 'pool fee (2%, pool-funded machines only)', usd: 0, estimate: false },
@@ -560,7 +610,13 @@ export class DfyService {
       revenueMtdUsd,
       costLines,
       netMtdUsd: usd(Math.round(revenueMtdUsd * 100) - Math.round(cost * 100)),
-      perMachineYield: machines.map(({ machineNo, dealId, capitalUsd, revenueMtdUsd, yieldPct }) => ({ machineNo, dealId, capitalUsd, revenueMtdUsd, yieldPct })),
+      perMachineYield: machines.map(({ machineNo, dealId, capitalUsd, revenueMtdUsd, yieldPct }) => ({
+        machineNo,
+        dealId,
+        capitalUsd,
+        revenueMtdUsd,
+        yieldPct,
+      })),
       checkpointInbox: { open: open.length, byKind },
       securities: {
         machines,
@@ -601,7 +657,11 @@ export class DfyService {
     });
   }
 
-  private async write(p: Principal, action: string, make: (tx: Repos, now: number) => Promise<DealWriter | { w: DealWriter; machineId: string }>): Promise<DealState> {
+  private async write(
+    p: Principal,
+    action: string,
+    make: (tx: Repos, now: number) => Promise<DealWriter | { w: DealWriter; machineId: string }>,
+  ): Promise<DealState> {
     const now = this.deps.clock.now();
     return this.deps.store.transaction(async (tx) => {
       const out = await make(tx, now);

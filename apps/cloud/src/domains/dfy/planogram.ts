@@ -13,4 +13,10 @@ export const STARTER_PLANOGRAM: { aisleNo: number; sku: string; productName: str
   ['SKU-COOKIE-OAT', 'Oat cookie', 175],
   ['SKU-JUICE-OJ', 'Orange juice', 275],
   ['SKU-ENERGY-250', 'Energy drink', 325],
-].map(([sku, productName, priceCents], i) => ({ aisleNo: i + 1, sku: sku as string, productName: productName as string, priceCents: priceCents as number, stock: 10 }));
+].map(([sku, productName, priceCents], i) => ({
+  aisleNo: i + 1,
+  sku: sku as string,
+  productName: productName as string,
+  priceCents: priceCents as number,
+  stock: 10,
+}));

@@ -51,7 +51,15 @@ export async function seedDfy(tx: Repos, now: number): Promise<void> {
     w.emit({ type: 'preorder_paid', amountCents: priceOf('pro-max'), paymentId });
     await w.move('preorder_paid', { confirm: true });
     await w.ensureRow();
-    await tx.dfy.insertPayment({ id: paymentId, deal_id: w.dealId, operator_id: alice, kind: 'preorder', amount_cents: priceOf('pro-max'), created_at: at, refunded_at: null });
+    await tx.dfy.insertPayment({
+      id: paymentId,
+      deal_id: w.dealId,
+      operator_id: alice,
+      kind: 'preorder',
+      amount_cents: priceOf('pro-max'),
+      created_at: at,
+      refunded_at: null,
+    });
   });
   // 3. in outreach: the negotiation waits for a confirmed start; a venue reply and a call outcome need a human
   await deal(50 * HOUR, async (w) => {
