@@ -124,7 +124,8 @@ export function applyEvent(prev: DealState | null, dealId: string, e: DealEvent)
     if (prev) throw new Error(`deal ${dealId}: created twice`);
     s = {
       id: dealId,
-      stage: 'shortlisting',
+      // the stage it is being created into (its first move follows in the same write)
+      stage: d.origin === 'preorder' ? 'pre_ordered' : 'shortlisting',
       stagesVisited: [],
       origin: d.origin,
       tier: d.tier,

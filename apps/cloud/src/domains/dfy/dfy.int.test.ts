@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { newOperator } from '../machines/machines.factories.ts';
 import type { DealState } from './deal-model.ts';
+import { describeGraph } from './deal-graph.ts';
 
 type H = Record<string, string>;
 type Env<T> = { code: number; message: string; data: T };
@@ -45,6 +46,16 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
     return ok(await api<DealState>('POST', `/deals/${d.id}/negotiation/review`, who));
   };
 
+  it('GET /api/v1/meta/state-machines/dfy_deal serves the table the API enforces, without a credential', async () => {
+    const r = await call<Env<ReturnType<typeof describeGraph>>>(t.url, 'GET', '/api/v1/meta/state-machines/dfy_deal');
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data).toEqual(JSON.parse(JSON.stringify(describeGraph())));
+    const pay = r.body.data.transitions.find((x) => x.trigger === 'payment')!;
+    expect(pay).toMatchObject({ from: 'signed', to: 'ready_to_ship', checkpoints: ['money'], confirmGate: true, actors: ['operator'] });
+    expect(r.body.data.checkpoints).toHaveLength(12);
+    expect((await call(t.url, 'GET', '/api/v1/meta/state-machines/nope')).status).toBe(400);
+  });
+
   it('the catalog: three tiers in USD from the server', async () => {
     const me = await person();
     const c = ok(await api<{ tiers: { tier: string; priceUsd: number }[] }>('GET', '/catalog', me));
@@ -58,8 +69,9 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
   it('a pre-order: confirmed, paid at the catalog price whatever the client sends, refundable until shipped', async () => {
     const me = await person();
     refused(await api('POST', '/preorder', me, { tier: 'entry', hardwareVariant: 'agent' }), 400, /Bad request/);
-    refused(await api('POST', '/preorder', me, { tier: 'entry', hardwareVariant: 'agent', confirm: true, amountUsd: 1 }), 400, /Bad request/);
-    const d = ok(await api<DealState>('POST', '/preorder', me, { tier: 'pro-max', hardwareVariant: 'reyeah', confirm: true }));
+    refused(await api('POST', '/preorder', me, { tier: 'entry', hardwareVariant: 'agent', confirm: true, amountUsd: 'cheap' }), 422, /Validation/);
+    // a client amount is ignored: the catalog price of the tier is charged
+    const d = ok(await api<DealState>('POST', '/preorder', me, { tier: 'pro-max', hardwareVariant: 'reyeah', confirm: true, amountUsd: 1 }));
     expect(d).toMatchObject({
       stage: 'pre_ordered',
       stagesVisited: ['pre_ordered'],
@@ -162,9 +174,9 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
     const signed = ok(await api<DealState>('POST', `/deals/${d.id}/lease/signature`, me));
     expect(signed.stage).toBe('signed');
     expect(signed.machineNo).toBeNull();
-    // gate 4: pay; the client amount is not a field at all
-    refused(await api('POST', `/deals/${d.id}/order/checkout`, me, { confirm: true, amountUsd: 1 }), 400, /Bad request/);
-    const paid = ok(await api<DealState>('POST', `/deals/${d.id}/order/checkout`, me, { confirm: true }));
+    // gate 4: pay; a client amount is ignored
+    refused(await api('POST', `/deals/${d.id}/order/checkout`, me, { amountUsd: 5000 }), 400, /confirm/);
+    const paid = ok(await api<DealState>('POST', `/deals/${d.id}/order/checkout`, me, { confirm: true, amountUsd: 0.01 }));
     expect(paid).toMatchObject({ stage: 'ready_to_ship', money: { machinePaidUsd: 5000 }, openCheckpoints: [] });
     const pay = await db().selectFrom('dfy_payments').selectAll().where('deal_id', '=', d.id).execute();
     expect(pay.map((x) => [x.kind, Number(x.amount_cents)])).toEqual([['checkout', 500_000]]);

@@ -7,6 +7,7 @@ import {
   AdvanceBody,
   AutopilotBody,
   CancelBody,
+  CheckoutBody,
   CatalogData,
   Checkpoint,
   CheckpointPage,
@@ -116,6 +117,7 @@ export function dfyRoutes({ docs, guard }: RouteKit, dfy: DfyService): Router {
       | typeof StartNegotiationBody
       | typeof TermsBody
       | typeof ConfirmBody
+      | typeof CheckoutBody
       | typeof TrackingBody
       | typeof CancelBody
       | typeof RefundBody
@@ -169,7 +171,7 @@ export function dfyRoutes({ docs, guard }: RouteKit, dfy: DfyService): Router {
   move(
     'order/checkout',
     'Confirm gate: pay for the machine at the catalog price (resolves money; pre-provisions the fleet pin)',
-    ConfirmBody,
+    CheckoutBody,
     (p, id, b: { confirm: true }) => dfy.checkout(p, id, b.confirm),
   );
   move('shipping/tracking', 'Record the shipment tracking: ready_to_ship → shipped', TrackingBody, (p, id, b: { carrier: string; trackingNumber: string }) =>

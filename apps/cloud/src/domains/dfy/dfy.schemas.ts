@@ -38,6 +38,7 @@ export type CreateDealBody = z.infer<typeof CreateDealBody>;
 
 export const PreorderBody = CreateDealBody.omit({ autopilot: true }).extend({
   confirm,
+  amountUsd: z.number().optional().describe('ignored: the pre-order is charged the catalog price of its tier'),
   autopilot: z.boolean().nullable().default(null),
 });
 export type PreorderBody = z.infer<typeof PreorderBody>;
@@ -84,6 +85,9 @@ export const TermsBody = z.strictObject({
   outOfMandateAsks: z.number().int().min(0).max(1000).default(0),
 });
 export const ConfirmBody = z.strictObject({ confirm });
+/** A client's amount is read by nobody: the catalog prices every checkout (spec 3 §2). */
+const ignoredAmount = z.number().optional().describe('ignored: every amount comes from the server catalog');
+export const CheckoutBody = z.strictObject({ confirm, amountUsd: ignoredAmount });
 export const EmptyBody = z.strictObject({});
 export const TrackingBody = z.strictObject({ carrier: text(64), trackingNumber: text(64) });
 export const CancelBody = z.strictObject({ reason: text(500) });
