@@ -111,6 +111,11 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
     const sent = ok(await api<DealState>('POST', `/deals/${d.id}/lease/send`, me, { confirm: true }));
     // the pre-order paid the machine: no money checkpoint, and the signature goes straight to ready_to_ship
     expect(sent.openCheckpoints.some((c) => c.kind === 'money')).toBe(false);
+    refused(
+      await api('POST', `/deals/${d.id}/order/checkout`, me, { confirm: true }),
+      409,
+      /^Deal is lease_sent: the machine is already paid \(by its pre-order\)/,
+    );
     const ready = ok(await api<DealState>('POST', `/deals/${d.id}/lease/signature`, me));
     expect(ready.stage).toBe('ready_to_ship');
     expect(ready.machineNo).toMatch(/^DFY-/);

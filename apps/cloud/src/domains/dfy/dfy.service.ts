@@ -248,25 +248,25 @@ export class DfyService {
   /**
    * Confirm gate 4: pay for the machine at the catalog price (resolves money). At `signed` the deal moves to
    * ready_to_ship and the fleet pin is pre-provisioned at the leased coordinates; at `lease_sent` the payment
-   * waits for the signature. A pre-order already covering the price is applied (nothing charged again).
+   * waits for the signature. A deal its pre-order already paid is 409 (nothing is charged twice).
    */
   async checkout(p: Principal, dealId: string, confirmed: boolean): Promise<DealState> {
     return this.onDeal(p, dealId, 'dfy.checkout', async (w, tx, now) => {
       w.checkAction('payment', confirmed);
-      if (w.deal.money.machinePaidUsd > 0) throw conflict(`Deal is ${w.stage}: the machine is already paid`);
-      const due = Math.max(0, priceOf(w.deal.tier) - Math.round(w.deal.money.preorderPaidUsd * 100));
+      if (w.facts().machinePaid)
+        throw conflict(`Deal is ${w.stage}: the machine is already paid${w.deal.money.preorderPaidUsd > 0 ? ' (by its pre-order)' : ''}`);
+      const due = priceOf(w.deal.tier) - Math.round(w.deal.money.preorderPaidUsd * 100);
       const paymentId = newId('dpay', now);
-      w.emit({ type: 'machine_paid', amountCents: due === 0 ? priceOf(w.deal.tier) : due, paymentId });
-      if (due > 0)
-        await tx.dfy.insertPayment({
-          id: paymentId,
-          deal_id: w.dealId,
-          operator_id: w.operatorId,
-          kind: 'checkout',
-          amount_cents: due,
-          created_at: now,
-          refunded_at: null,
-        });
+      w.emit({ type: 'machine_paid', amountCents: due, paymentId });
+      await tx.dfy.insertPayment({
+        id: paymentId,
+        deal_id: w.dealId,
+        operator_id: w.operatorId,
+        kind: 'checkout',
+        amount_cents: due,
+        created_at: now,
+        refunded_at: null,
+      });
       if (w.stage === 'signed') {
         await w.move('payment', { confirm: confirmed });
         return this.provisionPin(tx, w);
