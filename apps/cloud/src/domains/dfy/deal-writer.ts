@@ -75,6 +75,11 @@ export class DealWriter {
     return factsOf(this.state, extra);
   }
 
+  /** Whether anything was appended since the deal was opened. */
+  get changed(): boolean {
+    return this.pending.length > 0;
+  }
+
   /** Appends an event (folded at once into the state). */
   emit(data: DealEventData, opts: { actor?: Actor; channel?: TouchChannel; scriptVersion?: string | null } = {}): void {
     const e: DealEvent = {

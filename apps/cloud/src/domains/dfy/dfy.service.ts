@@ -483,6 +483,7 @@ export class DfyService {
             needs: 'start_negotiation needs a request with confirm: true from an operator credential',
           });
         }
+        if (!w.changed) return;
         await w.flush();
         await this.deps.audit.record(tx, p, 'dfy.autopilot_tick', `deal:${w.dealId}`);
       });
