@@ -160,6 +160,11 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
     ok(await api('POST', `/deals/${d.id}/negotiation/start`, me, { confirm: true, envelope: ENVELOPE }));
     refused(await api('POST', `/deals/${d.id}/negotiation/terms`, me, { revenueSharePct: 16, termMonths: 24, rounds: 3 }), 409, /outside the mandate/);
     // at the share ceiling and 9 rounds: terms approval needed
+    const first = ok(await api<DealState>('POST', `/deals/${d.id}/negotiation/terms`, me, { revenueSharePct: 14.5, termMonths: 24, rounds: 2 }));
+    expect(first.openCheckpoints.map((c) => c.kind).sort()).toEqual(['negotiation_review', 'terms_approval']);
+    // recorded again in the comfortable band: the approval request is superseded
+    const calm = ok(await api<DealState>('POST', `/deals/${d.id}/negotiation/terms`, me, { revenueSharePct: 11, termMonths: 24, rounds: 3 }));
+    expect(calm.openCheckpoints.map((c) => c.kind)).toEqual(['negotiation_review']);
     const rec = ok(await api<DealState>('POST', `/deals/${d.id}/negotiation/terms`, me, { revenueSharePct: 14.5, termMonths: 36, rounds: 9 }));
     expect(rec.negotiation.approvalReasons).toHaveLength(3);
     ok(await api('POST', `/deals/${d.id}/negotiation/review`, me));

@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import { newId } from '../../crypto/ids.ts';
 import type { DfyCheckpointRow, DfyDealRow, DfyWorkOrderRow } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
-import { conflict, notFound } from '../../http/errors.ts';
+import { AppError, conflict, notFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
@@ -207,6 +207,8 @@ export class DfyService {
       w.emit({ type: 'terms_recorded', terms, approvalReasons: reasons });
       await w.raise('negotiation_review', `revenue share ${terms.revenueSharePct}%, ${terms.termMonths} months, ${terms.rounds} rounds`);
       if (reasons.length) await w.raise('terms_approval', reasons.join('; '));
+      // terms recorded again, now inside the comfortable band: the earlier approval request is moot
+      else await w.resolve('terms_approval', 'superseded');
     });
   }
 
@@ -399,7 +401,12 @@ export class DfyService {
     });
     // the arm is the device-credentials domain's own write (its transaction, its audit record)
     if (arm !== null && (await this.deps.store.repos.machines.machineByNo(arm))) {
-      await this.deps.credentials.arm(p, arm, { reason: `dfy install, work order ${id}`, ttlMinutes: INSTALL_ARM_TTL_MINUTES });
+      try {
+        await this.deps.credentials.arm(p, arm, { reason: `dfy install, work order ${id}`, ttlMinutes: INSTALL_ARM_TTL_MINUTES });
+      } catch (err) {
+        // already enrolled (or revoked: its owner resets it): no arm is needed or possible, and the advance stands
+        if (!(err instanceof AppError && err.status === 409)) throw err;
+      }
     }
     return this.workOrder(p, id);
   }
