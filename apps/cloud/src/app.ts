@@ -30,6 +30,8 @@ import { venuesRoutes } from './domains/venues/venues.routes.ts';
 import { crewsRoutes } from './domains/crews/crews.routes.ts';
 import { accessRoutes } from './domains/access/access.routes.ts';
 import { restockRoutes } from './domains/restock/restock.routes.ts';
+import { dfyRoutes } from './domains/dfy/dfy.routes.ts';
+import { stateMachinesRoutes } from './domains/meta/state-machines.routes.ts';
 import { financeRoutes } from './domains/finance/finance.routes.ts';
 import { prizesCabinetRoutes, prizesRoutes } from './domains/prizes/prizes.routes.ts';
 import { taxRoutes } from './domains/tax/tax.routes.ts';
@@ -113,6 +115,8 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(crewsRoutes(kit, s.crews));
   app.use(accessRoutes(kit, s.access));
   app.use(restockRoutes(kit, s.restock));
+  app.use(dfyRoutes(kit, s.dfy));
+  app.use(stateMachinesRoutes(kit));
   app.use(financeRoutes(kit, s.entries, s.pnl, s.payouts));
   app.use(prizesRoutes(kit, s.prizes));
   app.use(taxRoutes(kit, s.tax));

@@ -14,6 +14,8 @@ import { VenuesRepo } from './domains/venues/venues.repo.ts';
 import { CrewsRepo } from './domains/crews/crews.repo.ts';
 import { AccessRepo } from './domains/access/access.repo.ts';
 import { RestockRepo } from './domains/restock/restock.repo.ts';
+  }
+import { DfyRepo } from './domains/dfy/dfy.repo.ts';
 import { LedgerRepo } from './domains/finance/ledger.repo.ts';
 import { PayoutsRepo } from './domains/finance/payouts.repo.ts';
 import { PrizesRepo } from './domains/prizes/prizes.repo.ts';
@@ -94,6 +96,9 @@ export class Repos {
   }
   get restock(): RestockRepo {
     return this.#once('restock', (db) => new RestockRepo(db));
+  }
+  get dfy(): DfyRepo {
+    return this.#once('dfy', (db, dialect) => new DfyRepo(db, dialect));
   }
   get ledger(): LedgerRepo {
     return this.#once('ledger', (db) => new LedgerRepo(db));

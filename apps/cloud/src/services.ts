@@ -46,6 +46,7 @@ import { VenuesService } from './domains/venues/venues.service.ts';
 import { CrewsService } from './domains/crews/crews.service.ts';
 import { AccessService } from './domains/access/access.service.ts';
 import { RestockService } from './domains/restock/restock.service.ts';
+import { DfyService } from './domains/dfy/dfy.service.ts';
 import { EntriesService } from './domains/finance/entries.service.ts';
 import { PayoutsService } from './domains/finance/payouts.service.ts';
 import { PnlService } from './domains/finance/pnl.service.ts';
@@ -120,6 +121,8 @@ export interface Services {
   access: AccessService;
   /** Restock runs: driver visits to machines of a crew's fleet, planned from par levels, completed into stock once. */
   restock: RestockService;
+  /** Done-for-you placement: deals, checkpoints, confirm gates, checkout, install, onboarding, portfolio. */
+  dfy: DfyService;
   // finance: referrals/payroll/expenses, host statements and payouts, P&L and balance sheet
   entries: EntriesService;
   payouts: PayoutsService;
@@ -200,6 +203,9 @@ export function createServices(ctx: AppContext): Services {
   const seedSteps = sandboxSeedSteps(ctx.database.dialect, { creatives, tax, payouts, restock });
   const prizes = new PrizesService({ store, clock, audit });
 
+  const credentialAdmin = new CredentialAdminService({ store, clock, audit, devices });
+  const dfy = new DfyService({ store, clock, audit, machines, credentials: credentialAdmin, config });
+
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });
 
   return {
@@ -232,7 +238,7 @@ export function createServices(ctx: AppContext): Services {
     }),
     deviceKeys,
     enrolment,
-    credentialAdmin: new CredentialAdminService({ store, clock, audit, devices }),
+    credentialAdmin,
     enrolmentModes,
     credentialFleet: new CredentialFleetService({ store, clock, modes: enrolmentModes }),
     factoryBuilds: new FactoryBuildsService({ store, clock, audit }),
@@ -253,6 +259,7 @@ export function createServices(ctx: AppContext): Services {
     crews,
     restock,
     access: new AccessService({ store, clock, audit }),
+    dfy,
     entries: new EntriesService({ store, clock, audit }),
     payouts,
     pnl: new PnlService({ store, clock, payouts }),
@@ -267,6 +274,6 @@ export function createServices(ctx: AppContext): Services {
     marketplace: new MarketplaceService({ store, clock, audit, rateLimiter, pricing, creatives, processor: testProcessor, config }),
     adPurchases: new AdPurchasesService({ store, clock, audit, campaigns, creatives, processor: testProcessor }),
     testProcessor,
-    jobs: new Jobs({ store, clock, audit, logger: ctx.logger, redis: ctx.redis, commands, releases: agentFleet, ads: adDelivery, config }),
+    jobs: new Jobs({ store, clock, audit, logger: ctx.logger, redis: ctx.redis, commands, releases: agentFleet, ads: adDelivery, dfy, config }),
   };
 }

@@ -950,7 +950,77 @@ export interface RestockRunLinesTable {
   stock_after: number | null;
 }
 
+export interface DfyDealsTable {
+  id: string;
+  operator_id: string;
+  stage: string;
+  state_json: string;
+  seq: number;
+  machine_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DfyDealEventsTable {
+  deal_id: string;
+  seq: number;
+  at: number;
+  event_json: string;
+}
+
+export interface DfyCheckpointsTable {
+  id: string;
+  deal_id: string;
+  operator_id: string;
+  kind: string;
+  resolved: number;
+  detail: string | null;
+  raised_by: string;
+  raised_at: number;
+  resolved_by: string | null;
+  resolved_at: number | null;
+}
+
+export interface DfyWorkOrdersTable {
+  id: string;
+  deal_id: string;
+  operator_id: string;
+  type: string;
+  state: string;
+  assignee: string | null;
+  scheduled_for: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DfyPaymentsTable {
+  id: string;
+  deal_id: string;
+  operator_id: string;
+  kind: string;
+  amount_cents: number;
+  created_at: number;
+  refunded_at: number | null;
+}
+
+export interface DfyPortfolioSettingsTable {
+  operator_id: string;
+  settings_json: string;
+  updated_at: number;
+}
+
+export type DfyDealRow = Selectable<DfyDealsTable>;
+export type DfyCheckpointRow = Selectable<DfyCheckpointsTable>;
+export type DfyWorkOrderRow = Selectable<DfyWorkOrdersTable>;
+export type DfyPaymentRow = Selectable<DfyPaymentsTable>;
+
 export interface DB {
+  dfy_deals: DfyDealsTable;
+  dfy_deal_events: DfyDealEventsTable;
+  dfy_checkpoints: DfyCheckpointsTable;
+  dfy_work_orders: DfyWorkOrdersTable;
+  dfy_payments: DfyPaymentsTable;
+  dfy_portfolio_settings: DfyPortfolioSettingsTable;
   access_groups: AccessGroupsTable;
   access_group_machines: AccessGroupMachinesTable;
   access_assignments: AccessAssignmentsTable;

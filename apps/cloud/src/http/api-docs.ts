@@ -75,6 +75,9 @@ const TAGS: Record<string, string> = {
     "Access groups (spec 1 §4.2): sets of an operator's machines and scopes given to people of its crews, who open fenced sessions on the fleet that see only those machines.",
   restock:
     "Restock runs (spec 1 §4.9): one driver visit to one machine of a crew's fleet, planned from par levels (planned → in_progress → done, or cancelled); completing puts the stock into the aisles once.",
+  'done-for-you':
+    'The done-for-you placement pipeline (spec 3): catalog, pre-orders, deals and their forward-only stages, the checkpoint inbox, the four confirm gates, checkout, install work orders, portfolio views and replay.',
+  meta: 'The live state machines, generated from the tables the API enforces.',
   pricing: 'The public price lists, versioned data in integer cents: self-serve screen ads and the operator subscription (spec 1 §2.10).',
   'ad marketplace':
     'The self-serve screen-ad marketplace (spec 1 §2.8, §4.7, §6): buyers (no key) quote, build a creative, buy and follow a purchase by its token; the signed payment webhook; operators approve or reject their part.',

@@ -7,11 +7,12 @@ import type { AppStore } from '../repos.ts';
 import type { CommandsService } from '../domains/commands/commands.service.ts';
 import type { AgentFleetService } from '../domains/releases/agent-fleet.service.ts';
 import type { AdDeliveryService } from '../domains/ad-delivery/ad-delivery.service.ts';
+import type { DfyService } from '../domains/dfy/dfy.service.ts';
 import { createLease, type LeaderLease } from './lease.ts';
 import { Loop, type LoopWork } from './loop.ts';
 
 /** How often each loop ticks. The decision loop ticks often so a missing outcome is ruled soon after its timeout. */
-export const INTERVALS_MS = { refundSweep: 60_000, dispenseDecision: 5_000, rolloutSweep: 60_000, popRetry: 60_000 } as const;
+export const INTERVALS_MS = { refundSweep: 60_000, dispenseDecision: 5_000, rolloutSweep: 60_000, popRetry: 60_000, dfyOnboarding: 5_000 } as const;
 /** Most items one sweep resolves; the rest wait for the next tick. */
 const BATCH = 500;
 
@@ -28,6 +29,8 @@ export interface JobsDeps {
   releases: Pick<AgentFleetService, 'recordProgress'>;
   /** Fires programmatic proofs of play whose first try failed (the PoP retry). */
   ads: Pick<AdDeliveryService, 'retryPops'>;
+  /** Moves installing done-for-you deals live once their cabinet is verified online (auto-onboarding). */
+  dfy: Pick<DfyService, 'onboardTick'>;
   config: Pick<Config, 'jobs' | 'pod' | 'redisKeyPrefix'>;
 }
 
@@ -103,6 +106,7 @@ export class Jobs {
   readonly dispenseDecision: Loop;
   readonly rolloutSweep: RolloutSweep;
   readonly popRetry: Loop;
+  readonly dfyOnboarding: Loop;
   private readonly pod: string;
 
   constructor(d: JobsDeps) {
@@ -149,10 +153,18 @@ export class Jobs {
       intervalMs: INTERVALS_MS.popRetry,
       work: () => d.ads.retryPops(),
     });
+    this.dfyOnboarding = new Loop({
+      ...common,
+      name: 'dfy-onboarding',
+      description:
+        'moves installing done-for-you deals live once the cabinet is verified online through the gateway: binds the payment terminal (a failure raises cashless_fail) and loads the starter planogram (resolved: deals gone live)',
+      intervalMs: INTERVALS_MS.dfyOnboarding,
+      work: () => d.dfy.onboardTick(),
+    });
   }
 
   all(): Loop[] {
-    return [this.refundSweep, this.dispenseDecision, this.rolloutSweep, this.popRetry];
+    return [this.refundSweep, this.dispenseDecision, this.rolloutSweep, this.popRetry, this.dfyOnboarding];
   }
 
   status(name: 'refund-sweep' | 'dispense-decision' | 'rollout-sweep') {

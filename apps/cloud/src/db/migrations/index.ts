@@ -19,6 +19,7 @@ import * as m0017 from './0017_orders_by_operator_machine.ts';
 import * as m0018 from './0018_crews.ts';
 import * as m0019 from './0019_restock_runs.ts';
 import * as m0020 from './0020_access_groups.ts';
+import * as m0021 from './0021_dfy_deals.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0018_crews': m0018,
   '0019_restock_runs': m0019,
   '0020_access_groups': m0020,
+  '0021_dfy_deals': m0021,
 };

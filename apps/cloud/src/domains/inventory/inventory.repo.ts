@@ -71,6 +71,18 @@ export class InventoryRepo {
     await this.db.updateTable('aisles').set(set).where('machine_id', '=', machineId).where('aisle_no', '=', aisleNo).execute();
   }
 
+  /** Loads a planogram: each listed aisle gets its product, price and stock (a done-for-you machine's first fill). */
+  async loadPlanogram(machineId: string, lanes: { aisleNo: number; sku: string; productName: string; priceCents: number; stock: number }[]): Promise<void> {
+    for (const l of lanes) {
+      await this.db
+        .updateTable('aisles')
+        .set({ sku: l.sku, product_name: l.productName, price_cents: l.priceCents, current_stock: l.stock })
+        .where('machine_id', '=', machineId)
+        .where('aisle_no', '=', l.aisleNo)
+        .execute();
+    }
+  }
+
   /** currentStock = maxStock for the listed aisles (all when `aisleNos` is null). */
   async fill(machineId: string, aisleNos: number[] | null): Promise<void> {
     await this.db

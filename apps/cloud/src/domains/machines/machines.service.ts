@@ -335,6 +335,61 @@ export class MachinesService {
     });
   }
 
+  /**
+   * A done-for-you deal's fleet pin (spec 3 §3, on payment): a machine record for `ownerId` at the leased
+   * coordinates, offline, with ten empty aisles and no payment terminal yet (auto-onboarding binds one).
+   * The cabinet shipped for the deal claims it by this serial when it enrols and registers. Joins the
+   * caller's transaction; 409 when the serial is taken.
+   */
+  async provisionPin(tx: Repos, pin: { ownerId: string; machineNo: string; name: string; location: string; lat: number; lng: number }): Promise<string> {
+    const now = this.deps.clock.now();
+    if (await tx.machines.lockByNo(pin.machineNo)) throw conflict(`Machine ${pin.machineNo} already exists`);
+    const plan = planPlacement(UNPLACED, { location: pin.location, lat: pin.lat, lng: pin.lng });
+    const id = newId('mch', now);
+    await tx.machines.insertMachine({
+      id,
+      machine_no: pin.machineNo,
+      operator_id: pin.ownerId,
+      name: pin.name,
+      status: 'offline',
+      last_seen: null,
+      location: '',
+      ...placementWrite(plan, { placement_version: 0 }),
+      created_at: now,
+      updated_at: now,
+    });
+    await tx.inventory.insertEmptyAisles(id, NEW_MACHINE_AISLES, DEFAULT_MAX_STOCK, DEFAULT_ALERT_THRESHOLD);
+    return id;
+  }
+
+  /**
+   * Binds a payment terminal for a machine under its owner's merchant account (auto-onboarding). Already
+   * bound to the owner: `bound`. A reader already bound to another merchant account is not taken over:
+   * `failed` with the reason (the operator sorts it out; a cashless_fail checkpoint says so).
+   */
+  async bindTerminal(tx: Repos, machineId: string): Promise<{ ok: true; terminalId: string } | { ok: false; reason: string }> {
+    const m = await tx.machines.machineById(machineId);
+    if (!m || m.operator_id === null) return { ok: false, reason: 'machine has no owner' };
+    const owner = await tx.machines.operatorById(m.operator_id);
+    if (!owner) return { ok: false, reason: 'owner not found' };
+    const existing = await tx.machines.terminalOf(machineId);
+    if (existing) {
+      if (existing.merchant_account === owner.merchant_account) return { ok: true, terminalId: existing.id };
+      return { ok: false, reason: `terminal ${existing.id} is bound to another merchant account (${existing.merchant_account})` };
+    }
+    const now = this.deps.clock.now();
+    const terminalId = newId('trm', now);
+    await tx.machines.insertTerminal({
+      id: terminalId,
+      machine_id: machineId,
+      operator_id: owner.id,
+      merchant_account: owner.merchant_account,
+      provider: TERMINAL_PROVIDER[this.deps.config.mode],
+      bound_at: now,
+    });
+    return { ok: true, terminalId };
+  }
+
   private async lookUp(address: string): Promise<GeocodeOutcome> {
     const geocoder = this.deps.geocoder;
     if (!geocoder) return { status: 'skipped' };

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
+import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
+import type { DealState } from './deal-model.ts';
+
+type Env<T> = { code: number; message: string; data: T };
+
+describe.each(DIALECTS)('the done-for-you sandbox seed on %s', (dialect) => {
+  const t = suiteServer(dialect);
+  const alice = { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey };
+  const bob = { 'x-api-key': SANDBOX_CREDENTIALS.bob.apiKey };
+  const admin = { 'x-api-key': SANDBOX_CREDENTIALS.admin.apiKey };
+  const get = async <T>(path: string, headers: Record<string, string>, query?: Record<string, string>): Promise<T> => {
+    const r = await call<Env<T>>(t.url, 'GET', `/api/v1/dfy${path}`, { headers, ...(query ? { query } : {}) });
+    expect(r.status, r.text).toBe(200);
+    return r.body.data;
+  };
+
+  it("on first start alice's inbox shows work at several stages; every seeded deal replays to itself; bob sees none", async () => {
+    const deals = (await get<{ records: DealState[] }>('/deals', alice)).records;
+    expect(new Set(deals.map((d) => d.stage))).toEqual(new Set(['shortlisting', 'pre_ordered', 'outreach', 'lease_chat', 'signed']));
+    const inbox = (await get<{ records: { kind: string; dealStage: string }[] }>('/checkpoints', alice, { resolved: 'false' })).records;
+    expect(inbox.map((c) => `${c.dealStage}:${c.kind}`).sort()).toEqual(
+      [
+        'shortlisting:scout_outreach',
+        'outreach:negotiation_target',
+        'outreach:reply_review',
+        'outreach:call_outcome',
+        'lease_chat:lease_send',
+        'lease_chat:terms_approval',
+        'signed:money',
+      ].sort(),
+    );
+    for (const d of deals) expect((await get<{ matchesStored: boolean }>(`/deals/${d.id}/replay`, alice)).matchesStored).toBe(true);
+    expect((await get<{ total: number }>('/deals', bob)).total).toBe(0);
+    const p = await get<{ dealsInFlight: number; capitalValueUsd: number }>('/portfolio', alice);
+    expect(p).toMatchObject({ dealsInFlight: 5, capitalValueUsd: 7000 });
+  });
+
+  it('the sandbox reset clears the deals written since and restores the seed', async () => {
+    const made = await call<Env<DealState>>(t.url, 'POST', '/api/v1/dfy/deals', { headers: alice, json: { tier: 'pro', hardwareVariant: 'agent' } });
+    expect(made.status).toBe(200);
+    const before = (await get<{ total: number }>('/deals', alice)).total;
+    const r = await call(t.url, 'POST', '/sandbox/reset', { headers: admin });
+    expect(r.status, r.text).toBe(200);
+    expect((await get<{ total: number }>('/deals', alice)).total).toBe(before - 1);
+    expect((await call(t.url, 'GET', `/api/v1/dfy/deals/${made.body.data.id}`, { headers: alice })).status).toBe(404);
+  });
+});
