@@ -14,7 +14,6 @@ import { VenuesRepo } from './domains/venues/venues.repo.ts';
 import { CrewsRepo } from './domains/crews/crews.repo.ts';
 import { AccessRepo } from './domains/access/access.repo.ts';
 import { RestockRepo } from './domains/restock/restock.repo.ts';
-  }
 import { DfyRepo } from './domains/dfy/dfy.repo.ts';
 import { LedgerRepo } from './domains/finance/ledger.repo.ts';
 import { PayoutsRepo } from './domains/finance/payouts.repo.ts';
