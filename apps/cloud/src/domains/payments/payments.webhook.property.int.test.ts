@@ -72,7 +72,8 @@ describe.each(DIALECTS)('payment webhook under hostile input on %s', (dialect) =
         expect(r.body).toEqual({ code: r.status, message: expect.any(String), data: r.status === 200 ? expect.anything() : null });
         if (r.status !== 200) expect(await snapshot(t, [...TABLES])).toBe(before);
       }),
-      { numRuns: 80 },
+      // a fixed seed: the coverage check below must not depend on the luck of one run's draw
+      { numRuns: 80, seed: 20261126 },
     );
     // the generators reach accepted events as well as each kind of refusal, so the property is not vacuous
     expect([200, 400, 422].every((s) => statuses.has(s))).toBe(true);
