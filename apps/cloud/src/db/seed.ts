@@ -3,6 +3,7 @@ import type { DB, OrdersTable } from './schema.ts';
 import { SeededRandom } from '../random.ts';
 import { hashPassword, hashSecret, type Sealer } from '../crypto/secrets.ts';
 import { ADMIN_SCOPES, FACTORY_SCOPES, STANDARD_OPERATOR_SCOPES, formatScopes } from '../http/scopes.ts';
+import { STARTER_PRODUCTS } from './starter-products.ts';
 
 /**
  * The sandbox's fixed credentials. Documented in README.md and docs/sandbox.md; they exist only
@@ -28,19 +29,6 @@ const SEED = 20261122;
 /** Orders in the seed carry this prefix, so a reset can tell them from orders written later. */
 export const SEED_ORDER_PREFIX = 'SBX';
 const DAY = 86_400_000;
-
-const PRODUCTS = [
-  ['SKU-COLA-355', 'Cola 355ml', 175],
-  ['SKU-WATER-500', 'Spring water 500ml', 125],
-  ['SKU-CHIPS-SALT', 'Sea salt chips', 150],
-  ['SKU-BAR-CHOC', 'Chocolate bar', 195],
-  ['SKU-NUTS-MIX', 'Trail mix', 250],
-  ['SKU-GUM-MINT', 'Mint gum', 100],
-  ['SKU-TEA-ICED', 'Iced tea', 225],
-  ['SKU-COOKIE-OAT', 'Oat cookie', 175],
-  ['SKU-JUICE-OJ', 'Orange juice', 275],
-  ['SKU-ENERGY-250', 'Energy drink', 325],
-] as const;
 
 interface SeedMachine {
   no: string;
@@ -218,7 +206,7 @@ export async function seedSandbox(db: Kysely<DB>, now: number, sealer: Sealer, s
       })
       .execute();
     for (let aisle = 1; aisle <= 10; aisle++) {
-      const [sku, product, price] = PRODUCTS[aisle - 1]!;
+      const { sku, productName: product, priceCents: price } = STARTER_PRODUCTS[aisle - 1]!;
       const max = rng.pick([8, 10, 12]);
       await db
         .insertInto('aisles')
@@ -255,7 +243,7 @@ export async function seedSandbox(db: Kysely<DB>, now: number, sealer: Sealer, s
       for (let i = 0; i < count; i++) {
         const at = today - day * DAY + rng.int(6 * 3600, 22 * 3600) * 1000;
         const aisle = rng.int(1, 10);
-        const price = PRODUCTS[aisle - 1]![2];
+        const price = STARTER_PRODUCTS[aisle - 1]!.priceCents;
         const method = rng.pick(PAY_METHODS);
         const refunded = rng.chance(3);
         n++;
