@@ -92,6 +92,17 @@ export function merchantAccountOf(operatorId: string): string {
  * starts from (operators, credentials, machines, stock, orders). The composition root hands the steps
  * in (bootstrap.ts): the store knows no domain.
  */
+/**
+ * The demo passwords' hashes, computed once per process: scrypt is deliberately slow (about 50 ms each) and a
+ * sandbox reset re-seeds; a salted hash of a public demo password may be reused.
+ */
+const seedHashes = new Map<string, Promise<string>>();
+function seedPasswordHash(password: string): Promise<string> {
+  let hash = seedHashes.get(password);
+  if (!hash) seedHashes.set(password, (hash = hashPassword(password)));
+  return hash;
+}
+
 export type SeedStep = (db: Kysely<DB>, now: number) => Promise<void>;
 
 /**
@@ -127,17 +138,17 @@ export async function seedSandbox(db: Kysely<DB>, now: number, sealer: Sealer, s
   }
   await db
     .updateTable('operators')
-    .set({ password_hash: await hashPassword(c.alice.password), mfa_secret_enc: sealer.seal(c.alice.totpSecret), mfa_enabled: 1 })
+    .set({ password_hash: await seedPasswordHash(c.alice.password), mfa_secret_enc: sealer.seal(c.alice.totpSecret), mfa_enabled: 1 })
     .where('id', '=', OPERATOR_IDS.alice)
     .execute();
   await db
     .updateTable('operators')
-    .set({ password_hash: await hashPassword(c.bob.password) })
+    .set({ password_hash: await seedPasswordHash(c.bob.password) })
     .where('id', '=', OPERATOR_IDS.bob)
     .execute();
   await db
     .updateTable('operators')
-    .set({ password_hash: await hashPassword(c.dave.password) })
+    .set({ password_hash: await seedPasswordHash(c.dave.password) })
     .where('id', '=', OPERATOR_IDS.dave)
     .execute();
 
