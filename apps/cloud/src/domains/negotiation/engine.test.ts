@@ -1,19 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { sandboxMandate } from './sandbox-seed.ts';
 import { MAX_ROUNDS, answerTurn, conclusion, countOutOfMandateAsks, judged, openingTurn, operatorTurn, type Prior, type Turn } from './engine.ts';
 import { askAt, personaOf, personaReply } from './persona.ts';
 import type { Mandate } from './terms.ts';
 
-const MANDATE: Mandate = {
-  revenueShareTargetPct: 10,
-  revenueShareMaxPct: 15,
-  termMinMonths: 12,
-  termTargetMonths: 24,
-  termMaxMonths: 36,
-  powerArrangements: ['venue_outlet', 'operator_reimburses'],
-  installWindow: { earliest: '2026-12-01', latest: '2026-12-31' },
-  dealBreakers: ['exclusivity'],
-};
+const MANDATE: Mandate = sandboxMandate({ earliest: '2026-12-01', latest: '2026-12-31' });
 
 /** A whole sandbox negotiation, as the service runs it. */
 function negotiate(m: Mandate, venue: { name: string; lat: number; lng: number }, priors: Prior[] = []): Turn[] {

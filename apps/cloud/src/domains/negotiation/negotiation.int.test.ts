@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { sandboxMandate } from './sandbox-seed.ts';
+import type { Proposal } from './terms.ts';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import type { DealState } from '../dfy/deal-model.ts';
 import { newOperator } from '../machines/machines.factories.ts';
@@ -6,7 +8,6 @@ import { newOperator } from '../machines/machines.factories.ts';
 type H = Record<string, string>;
 type Env<T> = { code: number; message: string; data: T };
 type Person = { id: string; headers: H };
-type Proposal = { revenueSharePct: number; termMonths: number; power: string; installDate: string; asks: string[] };
 type Turn = {
   seq: number;
   actor: string;
@@ -29,17 +30,7 @@ type Negotiation = {
 };
 type Checkpoint = { kind: string; resolved: boolean; detail: string | null };
 
-const MANDATE = {
-  revenueShareTargetPct: 10,
-  revenueShareMaxPct: 15,
-  termMinMonths: 12,
-  termTargetMonths: 24,
-  termMaxMonths: 36,
-  powerArrangements: ['venue_outlet', 'operator_reimburses'],
-  installWindow: { earliest: '2026-12-01', latest: '2026-12-31' },
-  dealBreakers: ['exclusivity'],
-  vertical: 'retail',
-};
+const MANDATE = { ...sandboxMandate({ earliest: '2026-12-01', latest: '2026-12-31' }), vertical: 'retail' };
 // sandbox personas (seeded by venue): converges at 13.5% without approval / near the ceiling / walks away
 const CALM = { name: 'Sunset Mall', address: null, lat: 40.7033, lng: -74.017 };
 const EDGE = { name: 'Harbor Gym', address: null, lat: 40.7033, lng: -74.017 };
