@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sandboxMandate } from './sandbox-seed.ts';
 import { MAX_ROUNDS, answerTurn, conclusion, countOutOfMandateAsks, judged, openingTurn, operatorTurn, type Prior, type Turn } from './engine.ts';
+import { band } from './graph.ts';
 import { askAt, personaOf, personaReply } from './persona.ts';
 import type { Mandate } from './terms.ts';
 
@@ -116,6 +117,25 @@ describe('the negotiation engine', () => {
     expect(answer.proposal.power).toBe('venue_outlet');
     expect(answer.reasoning).toContain('declined deal-breaker ask(s): exclusivity');
     expect(answer.inEnvelope).toBe(true);
+    // a term and an install date out of bounds are brought to the nearest bound
+    const far = judged(MANDATE, { ...venue, proposal: { ...venue.proposal, termMonths: 60, installDate: '2027-03-01', asks: [] } });
+    expect(answerTurn(MANDATE, [open, far]).proposal).toMatchObject({ termMonths: 36, installDate: '2026-12-31' });
+  });
+
+  it('convergence bands: min, median (mean of the middle two when even), max and mean rounds', () => {
+    expect(
+      band([
+        { sharePct: 13, rounds: 2 },
+        { sharePct: 10, rounds: 4 },
+        { sharePct: 12, rounds: 3 },
+      ]),
+    ).toEqual({ converged: 3, minPct: 10, medianPct: 12, maxPct: 13, avgRounds: 3 });
+    expect(
+      band([
+        { sharePct: 13, rounds: 1 },
+        { sharePct: 10, rounds: 2 },
+      ]).medianPct,
+    ).toBe(11.5);
   });
 
   it('an operator turn is not clamped: outside the mandate it is flagged; matching the venue counter accepts it', () => {

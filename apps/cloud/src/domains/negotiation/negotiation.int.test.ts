@@ -76,7 +76,15 @@ describe.each(DIALECTS)('done-for-you negotiation on %s', (dialect) => {
       /earliest must not be after latest/,
     );
     refused(await api('POST', `/deals/${id}/negotiation/start`, me, { confirm: true }), 409, /needs a mandate \(PUT the envelope first\)/);
-    expect(ok(await api<{ version: number }>('PUT', `/deals/${id}/negotiation/envelope`, me, { ...MANDATE, revenueShareMaxPct: 12 })).version).toBe(1);
+    const { installWindow: _, ...windowless } = MANDATE;
+    const v1 = ok(
+      await api<{ version: number; mandate: { installWindow: object } }>('PUT', `/deals/${id}/negotiation/envelope`, me, {
+        ...windowless,
+        revenueShareMaxPct: 12,
+      }),
+    );
+    const day = (days: number) => new Date(t.clock.now() + days * 86_400_000).toISOString().slice(0, 10);
+    expect(v1).toMatchObject({ version: 1, mandate: { installWindow: { earliest: day(7), latest: day(60) } } });
     const v2 = ok(await api<{ version: number; mandate: { revenueShareMaxPct: number } }>('PUT', `/deals/${id}/negotiation/envelope`, me, MANDATE));
     expect(v2).toMatchObject({ version: 2, mandate: { revenueShareMaxPct: 15 } });
 
@@ -93,6 +101,10 @@ describe.each(DIALECTS)('done-for-you negotiation on %s', (dialect) => {
     expect((await checkpoints(me, id)).filter((c) => c.kind === 'negotiation_target' && !c.resolved)).toHaveLength(1);
 
     refused(await api('POST', `/deals/${id}/negotiation/start`, me, {}), 400, /confirm/);
+    // no operator behind it (a background tick, a channel): the DFY table refuses the gate
+    await expect(
+      t.services.store.transaction((tx) => t.services.dfy.startNegotiationIn(tx, null, id, { ...MANDATE, revenueShareTargetPct: 10 }, true)),
+    ).rejects.toThrow(/start_negotiation needs a request with confirm: true from an operator credential/);
     const n = ok(await api<Negotiation>('POST', `/deals/${id}/negotiation/start`, me, { confirm: true }));
     expect(n).toMatchObject({ status: 'running', counterparty: 'sandbox_persona', mandate: { version: 2 }, rounds: 1, awaiting: 'venue' });
     expect(n.turns).toHaveLength(1);
@@ -121,6 +133,11 @@ describe.each(DIALECTS)('done-for-you negotiation on %s', (dialect) => {
     refused(await api('POST', `/deals/${edge.id}/negotiation/approve-terms`, me, {}), 400, /confirm/);
     ok(await api('POST', `/deals/${edge.id}/negotiation/approve-terms`, me, { confirm: true }));
     expect(ok(await api<DealState>('POST', `/deals/${edge.id}/lease/send`, me, { confirm: true })).stage).toBe('lease_sent');
+    refused(
+      await api('PUT', `/deals/${edge.id}/negotiation/envelope`, me, MANDATE),
+      409,
+      /^Deal is lease_sent: a mandate is set before the negotiation's terms/,
+    );
     refused(await api('POST', `/deals/${edge.id}/negotiation/step`, me, {}), 409, /the negotiation ended \(converged\)/);
     ok(await api('POST', `/deals/${edge.id}/lease/signature`, me));
 
@@ -170,7 +187,8 @@ describe.each(DIALECTS)('done-for-you negotiation on %s', (dialect) => {
       /Validation/,
     );
     ok(await api('POST', `/deals/${id}/negotiation/start`, me, { confirm: true }));
-    ok(await api('POST', `/deals/${id}/negotiation/step`, me, { rounds: 1 }));
+    const one = ok(await api<Negotiation>('POST', `/deals/${id}/negotiation/step`, me, { rounds: 1 }));
+    expect(one.turns.map((x) => x.actor)).toEqual(['engine', 'venue', 'engine']);
     const standing = ok(await api<Negotiation>('GET', `/deals/${id}/negotiation`, me));
     const advice = ok(await api<{ suggestion: Turn; standingOffer: Proposal }>('POST', `/deals/${id}/negotiation/advise`, me));
     expect(advice.standingOffer).toEqual(standing.standingOffer);
@@ -186,6 +204,14 @@ describe.each(DIALECTS)('done-for-you negotiation on %s', (dialect) => {
     expect(out.standingOffer).toMatchObject({ revenueSharePct: 16 });
     const graph = ok(await api<{ nodes: { kind: string; label: string }[] }>('GET', `/deals/${id}/negotiation/graph`, me));
     expect(graph.nodes.some((n) => n.kind === 'escalation' && n.label.startsWith('operator move outside the mandate'))).toBe(true);
+    // the venue takes it: no terms are recorded on the deal (it would refuse them); a person reads it
+    const taken = await t.services.negotiation.recordCounterpartyReply(id, { channel: 'voice', message: 'Deal at 16.', accept: true });
+    expect(taken.status).toBe('outside_mandate');
+    expect(ok(await api<DealState>('GET', `/deals/${id}`, me)).negotiation.status).toBe('started');
+    expect((await checkpoints(me, id)).find((c) => c.kind === 'reply_review')).toMatchObject({
+      resolved: false,
+      detail: expect.stringMatching(/outside the mandate/),
+    });
   });
 
   it('a stubborn venue ends at an impasse (reply_review raised); a reply from a real channel becomes a turn through the same path', async () => {
