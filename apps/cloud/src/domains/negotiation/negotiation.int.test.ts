@@ -3,7 +3,10 @@ import { sandboxMandate } from './sandbox-seed.ts';
 import type { Proposal } from './terms.ts';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import type { DealState } from '../dfy/deal-model.ts';
+import { AuditLog } from '../../http/audit.ts';
+import type { Principal } from '../../http/principal.ts';
 import { newOperator } from '../machines/machines.factories.ts';
+import { NegotiationService } from './negotiation.service.ts';
 
 type H = Record<string, string>;
 type Env<T> = { code: number; message: string; data: T };
@@ -225,6 +228,9 @@ describe.each(DIALECTS)('done-for-you negotiation on %s', (dialect) => {
     ok(await api('POST', `/deals/${id}/negotiation/start`, me, { confirm: true, envelope: MANDATE }));
     const offer = ok(await api<Negotiation>('GET', `/deals/${id}/negotiation`, me)).standingOffer!;
     const svc = t.services.negotiation;
+    await expect(svc.recordCounterpartyReply(id, { channel: 'email', message: 'x', proposal: { ...offer, revenueSharePct: -3 } })).rejects.toThrow(
+      /malformed proposal/,
+    );
     const r1 = await svc.recordCounterpartyReply(id, { channel: 'email', message: 'We would need 12%', proposal: { ...offer, revenueSharePct: 12 } });
     expect(r1.turns.slice(-2).map((x) => [x.actor, x.channel])).toEqual([
       ['venue', 'email'],
@@ -241,5 +247,29 @@ describe.each(DIALECTS)('done-for-you negotiation on %s', (dialect) => {
     );
     expect(graphs.verticals).toEqual([expect.objectContaining({ vertical: 'retail', converged: 1 })]);
     expect(graphs.negotiations.map((n) => `${n.dealId} ${n.status}`).sort()).toEqual([`${stuck.id} impasse`, `${id} converged`].sort());
+  });
+
+  it('with a real counterparty (production) the venue answers only through its channel: step is 409', async () => {
+    const me = await person();
+    const live = new NegotiationService({
+      store: t.services.store,
+      clock: t.clock,
+      audit: new AuditLog(t.clock),
+      dfy: t.services.dfy,
+      config: { mode: 'production' },
+    });
+    const id = await atOutreach(me);
+    ok(await api('PUT', `/deals/${id}/negotiation/envelope`, me, MANDATE));
+    // the service called as the routes call it, for the operator who owns the deal
+    const p = { operatorId: me.id, admin: false } as Principal;
+    const n = await live.start(p, id, { confirm: true });
+    expect(n).toMatchObject({ counterparty: 'channel', awaiting: 'venue' });
+    await expect(live.step(p, id, { rounds: 1 })).rejects.toThrow(/answers through its channel/);
+    const answered = await live.recordCounterpartyReply(id, {
+      channel: 'sms',
+      message: '11% and it is yours',
+      proposal: { ...n.standingOffer!, revenueSharePct: 11 },
+    });
+    expect(answered.turns.map((x) => x.actor)).toEqual(['engine', 'venue', 'engine']);
   });
 });

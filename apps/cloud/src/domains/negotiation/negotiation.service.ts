@@ -3,14 +3,25 @@ import type { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { DfyNegotiationMandateRow, DfyNegotiationRow } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
-import { conflict } from '../../http/errors.ts';
+import { badRequest, conflict } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
 import type { DfyService } from '../dfy/dfy.service.ts';
 import { answerTurn, conclusion, countOutOfMandateAsks, judged, openingTurn, operatorTurn, roundsOf, type Prior, type Turn } from './engine.ts';
 import { band, buildGraph, escalationOf, type StoredTurn } from './graph.ts';
-import type { Advice, EnvelopeBody, Graph, Graphs, MandateVersion, Negotiation, OperatorTurnBody, StartBody, StepBody } from './negotiation.schemas.ts';
+import {
+  ProposalBody,
+  type Advice,
+  type EnvelopeBody,
+  type Graph,
+  type Graphs,
+  type MandateVersion,
+  type Negotiation,
+  type OperatorTurnBody,
+  type StartBody,
+  type StepBody,
+} from './negotiation.schemas.ts';
 import { personaOf, personaReply } from './persona.ts';
 import { dealEnvelope, outsideEnvelope, type Mandate, type Proposal, type Vertical } from './terms.ts';
 
@@ -83,9 +94,9 @@ export class NegotiationService {
    */
   async start(p: Principal, dealId: string, body: Out<typeof StartBody>): Promise<Out<typeof Negotiation>> {
     return this.deps.store.transaction(async (tx) => {
+      const deal = await this.deps.dfy.dealIn(tx, p, dealId);
       if (body.envelope) await this.storeMandate(tx, p, dealId, body.envelope);
       const mrow = await tx.negotiation.latestMandate(dealId);
-      const deal = await this.deps.dfy.dealIn(tx, p, dealId);
       if (!mrow) throw conflict(`Deal is ${deal.stage}: start_negotiation needs a mandate (PUT the envelope first)`);
       const mandate = JSON.parse(mrow.mandate_json) as Mandate;
       await this.deps.dfy.startNegotiationIn(tx, p, dealId, dealEnvelope(mandate), body.confirm);
@@ -153,6 +164,8 @@ export class NegotiationService {
       const { deal, neg, mandate, turns } = await this.running(tx, null, dealId);
       const standing = standingOf(turns);
       if (!standing || turns[turns.length - 1]!.actor === 'venue') throw conflict(`Deal is ${deal.stage}: no offer of ours awaits the venue's answer`);
+      // the channel's parse is another domain's: the proposal is checked here like an operator's
+      if (reply.proposal && !ProposalBody.safeParse(reply.proposal).success) throw badRequest('the venue reply carries a malformed proposal');
       const ends = reply.accept === true || reply.walkAway === true;
       const proposal = ends || !reply.proposal ? standing : reply.proposal;
       const venue = judged(mandate, {
