@@ -181,9 +181,10 @@ export class DfyService {
 
   /**
    * Confirm gate 1: start the negotiation inside a mandate (resolves negotiation_target), inside the caller's
-   * transaction — the negotiation domain stores its mandate and opening turn in the same one.
+   * transaction — the negotiation domain stores its mandate and opening turn in the same one. `null` (no
+   * operator credential: a tick, a channel) is refused by the table's gate.
    */
-  async startNegotiationIn(tx: Repos, p: Principal, dealId: string, envelope: Envelope, confirmed: boolean): Promise<DealState> {
+  async startNegotiationIn(tx: Repos, p: Principal | null, dealId: string, envelope: Envelope, confirmed: boolean): Promise<DealState> {
     return this.changeIn(tx, p, dealId, 'dfy.negotiation_start', async (w) => {
       w.checkAction('start_negotiation', confirmed);
       if (w.deal.negotiation.status !== 'not_started') throw conflict(`Deal is ${w.stage}: the negotiation was already started`);
