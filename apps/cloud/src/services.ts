@@ -47,6 +47,7 @@ import { CrewsService } from './domains/crews/crews.service.ts';
 import { AccessService } from './domains/access/access.service.ts';
 import { RestockService } from './domains/restock/restock.service.ts';
 import { DfyService } from './domains/dfy/dfy.service.ts';
+import { NegotiationService } from './domains/negotiation/negotiation.service.ts';
 import { EntriesService } from './domains/finance/entries.service.ts';
 import { PayoutsService } from './domains/finance/payouts.service.ts';
 import { PnlService } from './domains/finance/pnl.service.ts';
@@ -123,6 +124,7 @@ export interface Services {
   restock: RestockService;
   /** Done-for-you placement: deals, checkpoints, confirm gates, checkout, install, onboarding, portfolio. */
   dfy: DfyService;
+  negotiation: NegotiationService;
   // finance: referrals/payroll/expenses, host statements and payouts, P&L and balance sheet
   entries: EntriesService;
   payouts: PayoutsService;
@@ -205,6 +207,7 @@ export function createServices(ctx: AppContext): Services {
 
   const credentialAdmin = new CredentialAdminService({ store, clock, audit, devices });
   const dfy = new DfyService({ store, clock, audit, machines, credentials: credentialAdmin, config });
+  const negotiation = new NegotiationService({ store, clock, audit, dfy, config });
 
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });
 
@@ -260,6 +263,7 @@ export function createServices(ctx: AppContext): Services {
     restock,
     access: new AccessService({ store, clock, audit }),
     dfy,
+    negotiation,
     entries: new EntriesService({ store, clock, audit }),
     payouts,
     pnl: new PnlService({ store, clock, payouts }),

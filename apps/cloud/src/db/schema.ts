@@ -1009,6 +1009,44 @@ export interface DfyPortfolioSettingsTable {
   updated_at: number;
 }
 
+export interface DfyNegotiationMandatesTable {
+  deal_id: string;
+  version: number;
+  operator_id: string;
+  vertical: string;
+  mandate_json: string;
+  created_at: number;
+}
+
+export interface DfyNegotiationsTable {
+  deal_id: string;
+  operator_id: string;
+  vertical: string;
+  status: string;
+  counterparty: string;
+  mandate_version: number;
+  rounds: number;
+  out_of_mandate_asks: number;
+  outcome_json: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DfyNegotiationTurnsTable {
+  deal_id: string;
+  seq: number;
+  operator_id: string;
+  actor: string;
+  channel: string;
+  mandate_version: number;
+  turn_json: string;
+  at: number;
+}
+
+export type DfyNegotiationMandateRow = Selectable<DfyNegotiationMandatesTable>;
+export type DfyNegotiationRow = Selectable<DfyNegotiationsTable>;
+export type DfyNegotiationTurnRow = Selectable<DfyNegotiationTurnsTable>;
+
 export type DfyDealRow = Selectable<DfyDealsTable>;
 export type DfyCheckpointRow = Selectable<DfyCheckpointsTable>;
 export type DfyWorkOrderRow = Selectable<DfyWorkOrdersTable>;
@@ -1021,6 +1059,9 @@ export interface DB {
   dfy_work_orders: DfyWorkOrdersTable;
   dfy_payments: DfyPaymentsTable;
   dfy_portfolio_settings: DfyPortfolioSettingsTable;
+  dfy_negotiation_mandates: DfyNegotiationMandatesTable;
+  dfy_negotiations: DfyNegotiationsTable;
+  dfy_negotiation_turns: DfyNegotiationTurnsTable;
   access_groups: AccessGroupsTable;
   access_group_machines: AccessGroupMachinesTable;
   access_assignments: AccessAssignmentsTable;

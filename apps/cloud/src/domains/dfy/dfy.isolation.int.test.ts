@@ -51,6 +51,9 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
           db().selectFrom('dfy_checkpoints').selectAll().orderBy('id').execute(),
           db().selectFrom('dfy_work_orders').selectAll().orderBy('id').execute(),
           db().selectFrom('dfy_payments').selectAll().orderBy('id').execute(),
+          db().selectFrom('dfy_negotiation_mandates').selectAll().orderBy('deal_id').orderBy('version').execute(),
+          db().selectFrom('dfy_negotiations').selectAll().orderBy('deal_id').execute(),
+          db().selectFrom('dfy_negotiation_turns').selectAll().orderBy('deal_id').orderBy('seq').execute(),
         ]),
       );
     const before = await snapshot();
@@ -63,6 +66,17 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
       ['POST', `/deals/${early.id}/advance`, { to: 'outreach' }],
       ['POST', `/deals/${early.id}/scout/accept`, { venue: VENUE }],
       ['POST', `/deals/${d.id}/negotiation/start`, { confirm: true, envelope: ENVELOPE }],
+      ['POST', `/deals/${early.id}/negotiation/start`, { confirm: true }],
+      ['PUT', `/deals/${early.id}/negotiation/envelope`, ENVELOPE],
+      ['GET', `/deals/${d.id}/negotiation`],
+      ['POST', `/deals/${d.id}/negotiation/step`, {}],
+      ['POST', `/deals/${d.id}/negotiation/advise`],
+      [
+        'POST',
+        `/deals/${d.id}/negotiation/operator-turn`,
+        { proposal: { revenueSharePct: 9, termMonths: 24, power: 'venue_outlet', installDate: '2026-12-01' } },
+      ],
+      ['GET', `/deals/${d.id}/negotiation/graph`],
       ['POST', `/deals/${d.id}/negotiation/terms`, { revenueSharePct: 10, termMonths: 24, rounds: 2 }],
       ['POST', `/deals/${d.id}/negotiation/review`],
       ['POST', `/deals/${d.id}/negotiation/approve-terms`, { confirm: true }],
@@ -91,6 +105,8 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
     // lists and views: the other operator sees none of it
     expect(ok(await api<{ total: number }>('GET', '/deals', x)).total).toBe(0);
     expect(ok(await api<{ total: number }>('GET', '/checkpoints', x)).total).toBe(0);
+    expect(ok(await api<{ negotiations: unknown[]; verticals: unknown[] }>('GET', '/negotiation/graphs', x))).toEqual({ negotiations: [], verticals: [] });
+    expect(ok(await api<{ negotiations: unknown[] }>('GET', '/negotiation/graphs', o)).negotiations).toHaveLength(1);
     expect(ok(await api<{ dealsInFlight: number; capitalValueUsd: number; checkpointInbox: { open: number } }>('GET', '/portfolio', x))).toMatchObject({
       dealsInFlight: 0,
       capitalValueUsd: 0,
