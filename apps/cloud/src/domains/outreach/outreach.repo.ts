@@ -71,13 +71,13 @@ export class OutreachRepo {
     await this.db.insertInto('outreach_messages').values(row).execute();
   }
 
-  /** Messages to a venue on `channels` sent at or after `since` (the frequency caps). */
+  /** Messages to a venue on `channels` sent after `since` (the frequency caps' rolling window). */
   async countSince(venueId: string, channels: readonly string[], since: number): Promise<number> {
     const { n } = await this.db
       .selectFrom('outreach_messages')
       .where('venue_id', '=', venueId)
       .where('channel', 'in', [...channels])
-      .where('sent_at', '>=', since)
+      .where('sent_at', '>', since)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(n);
