@@ -15,7 +15,17 @@ type Preview = { channels: { channel: string; message: { subject: string | null;
 type Step = { touch: { channel: string; status: string; messageId: string } | null };
 
 const SECRET = 'outreach-test-secret-0123456789';
-const VENUE = { name: 'Harbor Gym', address: null, lat: 51.5, lng: -0.12, vertical: 'gym', timeZone: 'Europe/London', email: 'front@harbor.test', phone: '+442071234567', dailyVisitors: 800 };
+const VENUE = {
+  name: 'Harbor Gym',
+  address: null,
+  lat: 51.5,
+  lng: -0.12,
+  vertical: 'gym',
+  timeZone: 'Europe/London',
+  email: 'front@harbor.test',
+  phone: '+442071234567',
+  dailyVisitors: 800,
+};
 
 /** One received SMTP message: envelope and raw bytes. */
 interface Received {
@@ -28,7 +38,10 @@ interface Received {
 function parseMail(raw: string): { headers: Record<string, string>; text: string } {
   const split = raw.indexOf('\r\n\r\n');
   const headers: Record<string, string> = {};
-  for (const line of raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ').split('\r\n')) {
+  for (const line of raw
+    .slice(0, split)
+    .replace(/\r\n[ \t]+/g, ' ')
+    .split('\r\n')) {
     const i = line.indexOf(':');
     headers[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
   }
@@ -132,7 +145,11 @@ describe.each(DIALECTS)('outreach channel adapters on %s', (dialect) => {
     const sent = provider.at(-1)!;
     expect(sent.path).toBe('/2010-04-01/Accounts/AC123/Messages.json');
     expect(sent.auth).toBe(`Basic ${Buffer.from('AC123:tok-secret').toString('base64')}`);
-    expect(Object.fromEntries(sent.form)).toMatchObject({ To: '+442071234567', From: '+15005550006', StatusCallback: `https://cloud.operator.test${STATUS_CALLBACK_PATH}` });
+    expect(Object.fromEntries(sent.form)).toMatchObject({
+      To: '+442071234567',
+      From: '+15005550006',
+      StatusCallback: `https://cloud.operator.test${STATUS_CALLBACK_PATH}`,
+    });
     expect(sent.form.get('Body')).toBe(sms.message.body);
     expect(sms.message.body).toMatch(/^Hi Harbor Gym, Vend Placements again/);
 
@@ -146,7 +163,11 @@ describe.each(DIALECTS)('outreach channel adapters on %s', (dialect) => {
     const good = await status(signCallback(SECRET, STATUS_CALLBACK_PATH, params));
     expect(good.status, good.text).toBe(200);
     expect(good.body.data.effect).toBe('recorded');
-    const row = await t.ctx.database.db.selectFrom('outreach_messages').select(['status', 'provider_ref']).where('channel', '=', 'sms').executeTakeFirstOrThrow();
+    const row = await t.ctx.database.db
+      .selectFrom('outreach_messages')
+      .select(['status', 'provider_ref'])
+      .where('channel', '=', 'sms')
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'delivered', provider_ref: 'SM0001' });
 
     // the call: the same script text, spoken (escaped into the call document)
@@ -160,9 +181,16 @@ describe.each(DIALECTS)('outreach channel adapters on %s', (dialect) => {
     failProvider = true;
     clock.advance(RETRY_CADENCE_MS);
     await api('POST', `/deals/${deal.id}/outreach/start`, { channelOrder: ['sms'] });
-    const failed = await t.ctx.database.db.selectFrom('outreach_messages').select(['status']).where('channel', '=', 'sms').orderBy('sent_at', 'desc').executeTakeFirstOrThrow();
+    const failed = await t.ctx.database.db
+      .selectFrom('outreach_messages')
+      .select(['status'])
+      .where('channel', '=', 'sms')
+      .orderBy('sent_at', 'desc')
+      .executeTakeFirstOrThrow();
     expect(failed.status).toBe('failed');
-    const open = (await api<{ records: { kind: string }[] }>('GET', `/checkpoints?dealId=${deal.id}&resolved=false`)).body.data.records.map((c) => c.kind).sort();
+    const open = (await api<{ records: { kind: string }[] }>('GET', `/checkpoints?dealId=${deal.id}&resolved=false`)).body.data.records
+      .map((c) => c.kind)
+      .sort();
     expect(open).toEqual(['call_outcome', 'contact_verify', 'negotiation_target']);
     failProvider = false;
   });

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { newOperator } from '../machines/machines.factories.ts';
 import type { DealState } from '../dfy/deal-model.ts';
-import { RecordingMailSender } from '../../mail/mail-sender.ts';
-import { RecordingTelephony } from './channels/telephony.ts';
+import type { RecordingMailSender } from '../../mail/mail-sender.ts';
+import type { RecordingTelephony } from './channels/telephony.ts';
 import { CALLBACK_SIGNATURE_HEADER, signCallback } from './channels/callback-signature.ts';
 import { SANDBOX_SECRETS } from '../../config.ts';
 import { INBOUND_CALLBACK_PATH, STATUS_CALLBACK_PATH } from './outreach.service.ts';
@@ -17,14 +17,43 @@ type Step = {
   waiting: { reason: string; until: string | null } | null;
   skipped: { channel: string; reason: string }[];
 };
-type Preview = { scriptKind: string; channels: { channel: string; to: string | null; eligibleNow: boolean; reason: string | null; message: { subject: string | null; body: string; unsubscribeUrl: string | null; scriptVersion: string } }[] };
+type Preview = {
+  scriptKind: string;
+  channels: {
+    channel: string;
+    to: string | null;
+    eligibleNow: boolean;
+    reason: string | null;
+    message: { subject: string | null; body: string; unsubscribeUrl: string | null; scriptVersion: string };
+  }[];
+};
 type Checkpoint = { id: string; kind: string; resolved: boolean };
 
 const HOUR = 3_600_000;
 /** London: TEST_EPOCH (12:00Z) is inside the window there; New York (7:00) is not. */
 const VENUES = [
-  { name: 'Harbor Gym', address: '12 Pier St', lat: 51.5, lng: -0.12, vertical: 'gym', timeZone: 'Europe/London', email: 'Front@HarborGym.test', phone: '+442071234567', dailyVisitors: 800 },
-  { name: 'Dawn Laundromat', address: null, lat: 40.7, lng: -74, vertical: 'laundromat', timeZone: 'America/New_York', email: 'hello@dawn.test', phone: '+12125550100', dailyVisitors: 200 },
+  {
+    name: 'Harbor Gym',
+    address: '12 Pier St',
+    lat: 51.5,
+    lng: -0.12,
+    vertical: 'gym',
+    timeZone: 'Europe/London',
+    email: 'Front@HarborGym.test',
+    phone: '+442071234567',
+    dailyVisitors: 800,
+  },
+  {
+    name: 'Dawn Laundromat',
+    address: null,
+    lat: 40.7,
+    lng: -74,
+    vertical: 'laundromat',
+    timeZone: 'America/New_York',
+    email: 'hello@dawn.test',
+    phone: '+12125550100',
+    dailyVisitors: 200,
+  },
   { name: 'Quiet Library', address: null, lat: 51.6, lng: -0.2, vertical: 'library', timeZone: 'Europe/London', email: null, phone: null, dailyVisitors: 90 },
 ];
 /** Each test's venues have their own addresses: a reply finds its conversation by the address it comes from. */
@@ -42,7 +71,9 @@ describe.each(DIALECTS)('done-for-you outreach on %s', (dialect) => {
     return r.body.data;
   };
   const inbox = async (who: Person, dealId: string) =>
-    ok(await api<{ records: Checkpoint[] }>('GET', '/checkpoints', who, undefined, { dealId, resolved: 'false' })).records.map((c) => c.kind).sort();
+    ok(await api<{ records: Checkpoint[] }>('GET', '/checkpoints', who, undefined, { dealId, resolved: 'false' }))
+      .records.map((c) => c.kind)
+      .sort();
   const callback = (path: string, params: Record<string, string>, signature = signCallback(SANDBOX_SECRETS.OUTREACH_WEBHOOK_SECRET, path, params)) =>
     call<Env<{ accepted: boolean; effect: string; dealId: string | null }>>(t.url, 'POST', path, {
       headers: { 'content-type': 'application/x-www-form-urlencoded', [CALLBACK_SIGNATURE_HEADER]: signature },
@@ -72,7 +103,13 @@ describe.each(DIALECTS)('done-for-you outreach on %s', (dialect) => {
 
     const d = ok(await api<DealState>('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'agent' }));
     expect(await inbox(me, d.id)).toEqual(['scout_outreach']);
-    const list = ok(await api<{ records: { id: string; name: string; score: number; distanceKm: number | null }[] }>('GET', `/deals/${d.id}/shortlist`, me, undefined, { lat: '51.5', lng: '-0.12', vertical: 'gym' }));
+    const list = ok(
+      await api<{ records: { id: string; name: string; score: number; distanceKm: number | null }[] }>('GET', `/deals/${d.id}/shortlist`, me, undefined, {
+        lat: '51.5',
+        lng: '-0.12',
+        vertical: 'gym',
+      }),
+    );
     expect(list.records.map((v) => v.name)).toEqual(['Harbor Gym', 'Dawn Laundromat', 'Quiet Library']);
     expect(list.records[0]).toMatchObject({ score: 100, distanceKm: 0 });
     // outreach cannot start before a venue is accepted
@@ -97,7 +134,13 @@ describe.each(DIALECTS)('done-for-you outreach on %s', (dialect) => {
     ]);
     const mails = mailbox().sent.length;
     const first = ok(await api<Step>('POST', `/deals/${deal.id}/outreach/start`, me, {}));
-    expect(first.touch).toMatchObject({ channel: 'email', to: `front+${run}@harborgym.test`, scriptId: 'intro.email', scriptVersion: 'outreach-scripts@1', status: 'sent' });
+    expect(first.touch).toMatchObject({
+      channel: 'email',
+      to: `front+${run}@harborgym.test`,
+      scriptId: 'intro.email',
+      scriptVersion: 'outreach-scripts@1',
+      status: 'sent',
+    });
     const sent = mailbox().sent.slice(mails);
     expect(sent).toHaveLength(1);
     const email = preview.channels[0]!.message;
@@ -106,7 +149,9 @@ describe.each(DIALECTS)('done-for-you outreach on %s', (dialect) => {
 
     // the touch is on the timeline with its channel and script version
     const after = ok(await api<DealState>('GET', `/deals/${deal.id}`, me));
-    expect(after.timeline.filter((x) => x.event === 'outreach_touch').map((x) => [x.channel, x.stage, x.scriptVersion])).toEqual([['email', 'outreach', 'outreach-scripts@1']]);
+    expect(after.timeline.filter((x) => x.event === 'outreach_touch').map((x) => [x.channel, x.stage, x.scriptVersion])).toEqual([
+      ['email', 'outreach', 'outreach-scripts@1'],
+    ]);
 
     // the cadence: nothing before 24 h, on demand or not
     t.clock.advance(RETRY_CADENCE_MS - 1);
@@ -116,7 +161,11 @@ describe.each(DIALECTS)('done-for-you outreach on %s', (dialect) => {
     const texts = phone('sms').sent.length;
     const second = ok(await api<Step>('POST', `/deals/${deal.id}/outreach/start`, me, {}));
     expect(second.touch).toMatchObject({ channel: 'sms', scriptId: 'follow_up.sms' });
-    expect(phone('sms').sent.slice(texts).map((s) => s.to)).toEqual([`+4420712345${String(run).padStart(2, '0')}`]);
+    expect(
+      phone('sms')
+        .sent.slice(texts)
+        .map((s) => s.to),
+    ).toEqual([`+4420712345${String(run).padStart(2, '0')}`]);
     t.clock.advance(RETRY_CADENCE_MS);
     const third = ok(await api<Step>('POST', `/deals/${deal.id}/outreach/start`, me, {}));
     expect(third.touch).toMatchObject({ channel: 'voice', scriptId: 'follow_up.voice' });
@@ -144,7 +193,10 @@ describe.each(DIALECTS)('done-for-you outreach on %s', (dialect) => {
       ],
     });
     t.clock.set(Date.parse('2026-11-20T14:00:00Z')); // 9:00 in New York
-    expect(ok(await api<Step>('POST', `/deals/${deal.id}/outreach/start`, me, {})).touch).toMatchObject({ channel: 'sms', to: `+121255501${String(run).padStart(2, '0')}` });
+    expect(ok(await api<Step>('POST', `/deals/${deal.id}/outreach/start`, me, {})).touch).toMatchObject({
+      channel: 'sms',
+      to: `+121255501${String(run).padStart(2, '0')}`,
+    });
     expect((await api('POST', `/deals/${deal.id}/outreach/start`, me, { channelOrder: ['sms', 'sms'] })).status).toBe(400);
     expect((await api('POST', `/deals/${deal.id}/outreach/start`, me, { channelOrder: ['fax'] })).status).toBe(400);
   });
@@ -158,7 +210,10 @@ describe.each(DIALECTS)('done-for-you outreach on %s', (dialect) => {
     t.clock.advance(RETRY_CADENCE_MS);
     expect(ok(await api<Step>('POST', `/deals/${deal.id}/outreach/start`, me, {})).touch?.channel).toBe('sms');
     t.clock.advance(RETRY_CADENCE_MS);
-    expect(ok(await api<Step>('POST', `/deals/${deal.id}/outreach/start`, me, {}))).toMatchObject({ touch: null, skipped: [{ channel: 'sms', reason: 'frequency_cap' }] });
+    expect(ok(await api<Step>('POST', `/deals/${deal.id}/outreach/start`, me, {}))).toMatchObject({
+      touch: null,
+      skipped: [{ channel: 'sms', reason: 'frequency_cap' }],
+    });
     // a week after the first text, it no longer counts
     t.clock.advance(5 * RETRY_CADENCE_MS - 1);
     expect(ok(await api<Step>('POST', `/deals/${deal.id}/outreach/start`, me, {})).touch).toBeNull();
@@ -187,7 +242,9 @@ describe.each(DIALECTS)('done-for-you outreach on %s', (dialect) => {
     expect(ok(await api<Step>('POST', `/deals/${deal.id}/outreach/start`, me, {})).touch?.channel).toBe('sms');
 
     // STOP by text: the number is never texted again, the rest of the rotation goes on
-    expect(ok(await callback(INBOUND_CALLBACK_PATH, { Channel: 'sms', From: `+4420712345${String(run).padStart(2, '0')}`, Body: 'STOP' }))).toMatchObject({ effect: 'opted_out' });
+    expect(ok(await callback(INBOUND_CALLBACK_PATH, { Channel: 'sms', From: `+4420712345${String(run).padStart(2, '0')}`, Body: 'STOP' }))).toMatchObject({
+      effect: 'opted_out',
+    });
     expect(await inbox(me, deal.id)).toEqual(['negotiation_target']);
     t.clock.advance(RETRY_CADENCE_MS);
     expect(ok(await api<Step>('POST', `/deals/${deal.id}/outreach/start`, me, {})).touch?.channel).toBe('voice');
@@ -208,7 +265,12 @@ describe.each(DIALECTS)('done-for-you outreach on %s', (dialect) => {
     ]);
     const d = ok(await api<DealState>('GET', `/deals/${deal.id}`, me));
     expect(d.outreach?.optedOut).toEqual(['sms', 'email']);
-    const rows = await db().selectFrom('outreach_opt_outs').select(['channel', 'address', 'source']).where('operator_id', '=', me.id).orderBy('channel').execute();
+    const rows = await db()
+      .selectFrom('outreach_opt_outs')
+      .select(['channel', 'address', 'source'])
+      .where('operator_id', '=', me.id)
+      .orderBy('channel')
+      .execute();
     expect(rows).toEqual([
       { channel: 'email', address: `front+${run}@harborgym.test`, source: 'unsubscribe_link' },
       { channel: 'sms', address: `+4420712345${String(run).padStart(2, '0')}`, source: 'stop_reply' },
@@ -258,7 +320,11 @@ describe.each(DIALECTS)('done-for-you outreach on %s', (dialect) => {
     run++;
     const me = await newOperator(db(), t.clock.now());
     const { deal } = await atOutreach(me, 'Harbor Gym');
-    const draft = ok(await api<{ subject: string; body: string; scriptVersion: string; to: string }>('POST', `/deals/${deal.id}/assist/outreach-draft`, me, { senderName: 'Ana' }));
+    const draft = ok(
+      await api<{ subject: string; body: string; scriptVersion: string; to: string }>('POST', `/deals/${deal.id}/assist/outreach-draft`, me, {
+        senderName: 'Ana',
+      }),
+    );
     expect(draft).toMatchObject({ subject: 'A free vending machine for Harbor Gym?', scriptVersion: 'outreach-scripts@1', to: `front+${run}@harborgym.test` });
     expect(draft.body).toContain("I'm Ana.");
     const bare = ok(await api<DealState>('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'agent' }));

@@ -93,7 +93,13 @@ export class OutreachRepo {
 
   /** The newest message sent to `address` (an inbound reply belongs to its conversation). */
   lastMessageTo(address: string): Promise<OutreachMessageRow | undefined> {
-    return this.db.selectFrom('outreach_messages').selectAll().where('to_address', '=', address).orderBy('sent_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
+    return this.db
+      .selectFrom('outreach_messages')
+      .selectAll()
+      .where('to_address', '=', address)
+      .orderBy('sent_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
   }
 
   async setSent(id: string, providerRef: string, status: string, at: number): Promise<void> {

@@ -60,7 +60,9 @@ export function pickChannel(
   order: readonly Channel[],
   cursor: number,
   why: (c: Channel) => Ineligible | null,
-): { channel: Channel; nextCursor: number; skipped: { channel: Channel; reason: Ineligible }[] } | { channel: null; skipped: { channel: Channel; reason: Ineligible }[] } {
+):
+  | { channel: Channel; nextCursor: number; skipped: { channel: Channel; reason: Ineligible }[] }
+  | { channel: null; skipped: { channel: Channel; reason: Ineligible }[] } {
   const skipped: { channel: Channel; reason: Ineligible }[] = [];
   for (let i = 0; i < order.length; i++) {
     const at = (cursor + i) % order.length;

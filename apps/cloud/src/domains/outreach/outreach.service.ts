@@ -16,16 +16,7 @@ import { MoveRefused } from '../dfy/deal-writer.ts';
 import type { DfyService } from '../dfy/dfy.service.ts';
 import type { Channel, ChannelAdapter, RenderedMessage } from './channels/channel.ts';
 import { verifyCallback } from './channels/callback-signature.ts';
-import {
-  FREQUENCY_CAP,
-  RETRY_CADENCE_MS,
-  ineligibility,
-  isStopReply,
-  normaliseOrder,
-  pickChannel,
-  scoreVenue,
-  type Ineligible,
-} from './outreach.rules.ts';
+import { FREQUENCY_CAP, RETRY_CADENCE_MS, ineligibility, isStopReply, normaliseOrder, pickChannel, scoreVenue, type Ineligible } from './outreach.rules.ts';
 import type {
   CallbackResult,
   DirectoryVenue,
@@ -129,7 +120,10 @@ export class OutreachService {
     const near = q.lat !== undefined && q.lng !== undefined ? { lat: q.lat, lng: q.lng } : deal.venue;
     const rows = await this.deps.store.repos.outreach.directory(p.operatorId);
     const scored = rows
-      .map((r) => ({ ...venueView(r), ...scoreVenue({ ...r, dailyVisitors: r.daily_visitors }, { tier: deal.tier, near, vertical: q.vertical?.toLowerCase() ?? null }) }))
+      .map((r) => ({
+        ...venueView(r),
+        ...scoreVenue({ ...r, dailyVisitors: r.daily_visitors }, { tier: deal.tier, near, vertical: q.vertical?.toLowerCase() ?? null }),
+      }))
       .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
     return { dealId: deal.id, records: scored.slice(0, q.size) };
   }
@@ -138,7 +132,15 @@ export class OutreachService {
   async acceptShortlisted(p: Principal, dealId: string, venueId: string): Promise<DealState> {
     const v = await this.ownVenue(p, venueId);
     return this.deps.dfy.acceptScout(p, dealId, { name: v.name, address: v.address, lat: v.lat, lng: v.lng }, async (tx, w) => {
-      await tx.outreach.putRun({ deal_id: w.dealId, operator_id: w.operatorId, venue_id: v.id, channel_order: JSON.stringify(normaliseOrder(undefined)), cursor: 0, started_at: null, last_touch_at: null });
+      await tx.outreach.putRun({
+        deal_id: w.dealId,
+        operator_id: w.operatorId,
+        venue_id: v.id,
+        channel_order: JSON.stringify(normaliseOrder(undefined)),
+        cursor: 0,
+        started_at: null,
+        last_touch_at: null,
+      });
     });
   }
 
@@ -345,7 +347,15 @@ export class OutreachService {
 
   // ---- plumbing
 
-  private async optOut(tx: Repos, w: DealWriter, operatorId: string, channel: Channel, address: string, source: 'stop_reply' | 'unsubscribe_link', now: number) {
+  private async optOut(
+    tx: Repos,
+    w: DealWriter,
+    operatorId: string,
+    channel: Channel,
+    address: string,
+    source: 'stop_reply' | 'unsubscribe_link',
+    now: number,
+  ) {
     if (await tx.outreach.optOut(operatorId, channel, address, source, now)) w.emit({ type: 'opted_out', outreachChannel: channel, source });
   }
 

@@ -28,7 +28,8 @@ interface Script {
   body: (f: ScriptFacts) => string;
 }
 
-const emailFooter = (f: ScriptFacts) => `\n\n--\nNot interested? Unsubscribe with one click: ${f.unsubscribeUrl ?? ''}\nOr reply STOP and we will not contact you again.`;
+const emailFooter = (f: ScriptFacts) =>
+  `\n\n--\nNot interested? Unsubscribe with one click: ${f.unsubscribeUrl ?? ''}\nOr reply STOP and we will not contact you again.`;
 
 const SCRIPTS: Record<ScriptKind, Record<Channel, Script>> = {
   intro: {
@@ -62,7 +63,8 @@ const SCRIPTS: Record<ScriptKind, Record<Channel, Script>> = {
         emailFooter(f),
     },
     sms: {
-      body: (f) => `Hi ${f.venueName}, ${f.senderName} again about a free-to-you vending machine with a share of sales. Still interested? Reply YES, or STOP to opt out.`,
+      body: (f) =>
+        `Hi ${f.venueName}, ${f.senderName} again about a free-to-you vending machine with a share of sales. Still interested? Reply YES, or STOP to opt out.`,
     },
     voice: {
       body: (f) =>
