@@ -315,6 +315,24 @@ describe.each(DIALECTS)('done-for-you outreach on %s', (dialect) => {
     expect(await inbox(me, off.id)).toEqual(['mode_resume', 'negotiation_target']);
   });
 
+  it('a pre-ordered deal with its venue named reaches outreach without a shortlist: start links a directory venue', async () => {
+    t.clock.set(Date.parse('2026-11-20T12:00:00Z'));
+    run++;
+    const me = await newOperator(db(), t.clock.now());
+    const other = await newOperator(db(), t.clock.now());
+    ok(await api('POST', '/directory/import', me, { venues: venuesOf(run) }));
+    ok(await api('POST', '/directory/import', other, { venues: venuesOf(run) }));
+    const mine = ok(await api<{ records: { id: string; name: string }[] }>('GET', '/directory', me)).records.find((v) => v.name === 'Harbor Gym')!;
+    const theirs = ok(await api<{ records: { id: string; name: string }[] }>('GET', '/directory', other)).records.find((v) => v.name === 'Harbor Gym')!;
+    const venue = { name: 'Harbor Gym', address: null, lat: 51.5, lng: -0.12 };
+    const d = ok(await api<DealState>('POST', '/preorder', me, { tier: 'entry', hardwareVariant: 'agent', venue, confirm: true }));
+    ok(await api('POST', `/deals/${d.id}/advance`, me, { to: 'outreach' }));
+    expect((await api('POST', `/deals/${d.id}/outreach/start`, me, {})).status).toBe(409);
+    expect((await api('POST', `/deals/${d.id}/outreach/start`, me, { venueId: theirs.id })).status).toBe(404);
+    expect(ok(await api<Step>('POST', `/deals/${d.id}/outreach/start`, me, { venueId: mine.id })).touch?.channel).toBe('email');
+    expect((await api('POST', `/deals/${d.id}/outreach/start`, me, { venueId: theirs.id })).status).toBe(409);
+  });
+
   it('the intro draft comes from the script library and names no mandate number', async () => {
     t.clock.set(Date.parse('2026-11-20T12:00:00Z'));
     run++;

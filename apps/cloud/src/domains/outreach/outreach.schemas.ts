@@ -67,6 +67,7 @@ export const StartBody = z.strictObject({
     .refine((a) => new Set(a).size === a.length, 'channels must be distinct')
     .optional()
     .describe('the rotation order for this deal; default email, sms, voice'),
+  venueId: id.optional().describe('a directory venue, for a deal that reached outreach without one (a pre-order with its venue named)'),
 });
 
 export const Rendered = z.object({

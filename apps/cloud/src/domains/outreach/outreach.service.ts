@@ -5,7 +5,7 @@ import { newId } from '../../crypto/ids.ts';
 import { sha256Hex } from '../../crypto/secrets.ts';
 import type { OutreachDealRow, OutreachDirectoryRow } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
-import { badRequest, notFound, unauthorized } from '../../http/errors.ts';
+import { badRequest, conflict, notFound, unauthorized } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
@@ -130,18 +130,26 @@ export class OutreachService {
 
   /** Accepts a shortlisted directory venue: the scout result (resolves scout_outreach; shortlisting → outreach). */
   async acceptShortlisted(p: Principal, dealId: string, venueId: string): Promise<DealState> {
-    const v = await this.ownVenue(p, venueId);
+    const v = await this.ownVenue(this.deps.store.repos, p, venueId);
     return this.deps.dfy.acceptScout(p, dealId, { name: v.name, address: v.address, lat: v.lat, lng: v.lng }, async (tx, w) => {
-      await tx.outreach.putRun({
-        deal_id: w.dealId,
-        operator_id: w.operatorId,
-        venue_id: v.id,
-        channel_order: JSON.stringify(normaliseOrder(undefined)),
-        cursor: 0,
-        started_at: null,
-        last_touch_at: null,
-      });
+      await this.link(tx, p, w.dealId, v.id);
     });
+  }
+
+  /** Links a deal to one of the caller's directory venues: its outreach run, not started. */
+  private async link(tx: Repos, p: Principal, dealId: string, venueId: string): Promise<OutreachDealRow> {
+    const v = await this.ownVenue(tx, p, venueId);
+    const run = {
+      deal_id: dealId,
+      operator_id: v.operator_id,
+      venue_id: v.id,
+      channel_order: JSON.stringify(normaliseOrder(undefined)),
+      cursor: 0,
+      started_at: null,
+      last_touch_at: null,
+    };
+    await tx.outreach.putRun(run);
+    return run;
   }
 
   // ---- the outreach run
@@ -150,11 +158,12 @@ export class OutreachService {
    * Starts the deal's outreach (the channel order given, or the default) and sends the first touch; on a
    * started run, the next touch on demand (the cadence, window and caps still apply).
    */
-  async start(p: Principal, dealId: string, body: { channelOrder?: Channel[] | undefined }): Promise<Out<typeof StepResult>> {
+  async start(p: Principal, dealId: string, body: { channelOrder?: Channel[] | undefined; venueId?: string | undefined }): Promise<Out<typeof StepResult>> {
     await this.deps.dfy.amendDeal(p, dealId, 'dfy.outreach_start', { actor: 'operator' }, async (w, tx, now) => {
       if (w.stage !== 'outreach') throw new MoveRefused(`Deal is ${w.stage}: outreach needs the deal at outreach`, 'illegal');
-      const run = await tx.outreach.run(w.dealId);
-      if (!run) throw new MoveRefused(`Deal is ${w.stage}: outreach needs a directory venue (accept one from the shortlist)`, 'needs');
+      const run = (await tx.outreach.run(w.dealId)) ?? (body.venueId ? await this.link(tx, p, w.dealId, body.venueId) : undefined);
+      if (!run) throw new MoveRefused(`Deal is ${w.stage}: outreach needs a directory venue (accept one from the shortlist, or give venueId)`, 'needs');
+      if (body.venueId !== undefined && body.venueId !== run.venue_id) throw conflict(`Deal is ${w.stage}: its outreach is with another directory venue`);
       if (run.started_at !== null && body.channelOrder === undefined) return;
       const order = normaliseOrder(body.channelOrder);
       await tx.outreach.putRun({ ...run, channel_order: JSON.stringify(order), cursor: 0, started_at: run.started_at ?? now });
@@ -368,8 +377,8 @@ export class OutreachService {
     }
   }
 
-  private async ownVenue(p: Principal, venueId: string): Promise<OutreachDirectoryRow> {
-    const v = await this.deps.store.repos.outreach.venue(venueId);
+  private async ownVenue(repos: Repos, p: Principal, venueId: string): Promise<OutreachDirectoryRow> {
+    const v = await repos.outreach.venue(venueId);
     if (!v || v.operator_id !== p.operatorId) throw notFound('Directory venue');
     return v;
   }
