@@ -225,6 +225,7 @@ export function createServices(ctx: AppContext): Services {
     channels: outreachChannels,
     secrets: { token: config.dataKey, callback: config.outreachWebhookSecret },
     baseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
+    // HOOK POINT (issue 16): the negotiation service's recordCounterpartyReply goes here as `replies`
   });
 
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });

@@ -3,14 +3,16 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /**
  * The provider's signed callbacks (status and inbound), Twilio-style: `X-Outreach-Signature` is the base64
  * HMAC-SHA256, keyed with OUTREACH_WEBHOOK_SECRET, of the request path followed by every form parameter,
- * sorted by name, as name then value. The path (not the full URL) is signed so a proxy in front of the
+ * sorted by name, each as `\n` + URI-encoded name + `=` + URI-encoded value. Unlike Twilio's bare
+ * concatenation, the separators keep field boundaries fixed (`{a: 'bc'}` and `{a: 'b', c: ''}`-style
+ * collisions cannot share a signature). The path (not the full URL) is signed so a proxy in front of the
  * cloud does not break the check (docs/decisions/outreach.md).
  */
 export const CALLBACK_SIGNATURE_HEADER = 'x-outreach-signature';
 
 function mac(secret: string, path: string, params: Record<string, string>): Buffer {
   const h = createHmac('sha256', secret).update(path);
-  for (const k of Object.keys(params).sort()) h.update(k).update(params[k]!);
+  for (const k of Object.keys(params).sort()) h.update(`\n${encodeURIComponent(k)}=${encodeURIComponent(params[k]!)}`);
   return h.digest();
 }
 
