@@ -230,7 +230,8 @@ export function applyEvent(prev: DealState | null, dealId: string, e: DealEvent)
         s.cancelReason = d.reason;
         break;
       case 'outreach_started':
-        s.outreach = { venueId: d.venueId, channelOrder: d.channelOrder, touches: 0, lastTouchAt: null, optedOut: s.outreach?.optedOut ?? [], replies: 0 };
+        // started again with a new channel order: the count goes on (the next touch still follows up)
+        s.outreach = { touches: 0, lastTouchAt: null, optedOut: [], replies: 0, ...s.outreach, venueId: d.venueId, channelOrder: d.channelOrder };
         break;
       case 'outreach_touch':
         if (s.outreach) {

@@ -199,6 +199,12 @@ describe.each(DIALECTS)('done-for-you outreach on %s', (dialect) => {
     });
     expect((await api('POST', `/deals/${deal.id}/outreach/start`, me, { channelOrder: ['sms', 'sms'] })).status).toBe(400);
     expect((await api('POST', `/deals/${deal.id}/outreach/start`, me, { channelOrder: ['fax'] })).status).toBe(400);
+    // a new order on a started run restarts the rotation, not the conversation: the next touch follows up
+    t.clock.advance(RETRY_CADENCE_MS);
+    const again = ok(await api<Step>('POST', `/deals/${deal.id}/outreach/start`, me, { channelOrder: ['email', 'sms'] }));
+    expect(again.touch).toMatchObject({ channel: 'email', scriptId: 'follow_up.email' });
+    expect(ok(await api<DealState>('GET', `/deals/${deal.id}`, me)).outreach).toMatchObject({ touches: 2, channelOrder: ['email', 'sms'] });
+    expect(ok(await api<{ matchesStored: boolean }>('GET', `/deals/${deal.id}/replay`, me)).matchesStored).toBe(true);
   });
 
   it('the frequency cap stops a third text to a venue within a week', async () => {
