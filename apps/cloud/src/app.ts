@@ -32,6 +32,7 @@ import { accessRoutes } from './domains/access/access.routes.ts';
 import { restockRoutes } from './domains/restock/restock.routes.ts';
 import { dfyRoutes } from './domains/dfy/dfy.routes.ts';
 import { negotiationRoutes } from './domains/negotiation/negotiation.routes.ts';
+import { outreachRoutes } from './domains/outreach/outreach.routes.ts';
 import { stateMachinesRoutes } from './domains/meta/state-machines.routes.ts';
 import { financeRoutes } from './domains/finance/finance.routes.ts';
 import { prizesCabinetRoutes, prizesRoutes } from './domains/prizes/prizes.routes.ts';
@@ -118,6 +119,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(restockRoutes(kit, s.restock));
   app.use(dfyRoutes(kit, s.dfy));
   app.use(negotiationRoutes(kit, s.negotiation));
+  app.use(outreachRoutes(kit, s.outreach));
   app.use(stateMachinesRoutes(kit));
   app.use(financeRoutes(kit, s.entries, s.pnl, s.payouts));
   app.use(prizesRoutes(kit, s.prizes));

@@ -1047,6 +1047,60 @@ export type DfyNegotiationMandateRow = Selectable<DfyNegotiationMandatesTable>;
 export type DfyNegotiationRow = Selectable<DfyNegotiationsTable>;
 export type DfyNegotiationTurnRow = Selectable<DfyNegotiationTurnsTable>;
 
+export interface OutreachDirectoryTable {
+  id: string;
+  operator_id: string;
+  name: string;
+  address: string | null;
+  lat: number;
+  lng: number;
+  vertical: string;
+  time_zone: string;
+  email: string | null;
+  phone: string | null;
+  daily_visitors: number;
+  created_at: number;
+}
+
+export interface OutreachDealsTable {
+  deal_id: string;
+  operator_id: string;
+  venue_id: string;
+  /** JSON array of channels. */
+  channel_order: string;
+  cursor: number;
+  started_at: number | null;
+  last_touch_at: number | null;
+}
+
+export interface OutreachMessagesTable {
+  id: string;
+  deal_id: string;
+  operator_id: string;
+  venue_id: string;
+  channel: string;
+  to_address: string;
+  script_id: string;
+  script_version: string;
+  provider_ref: string;
+  status: string;
+  unsubscribe_hash: string | null;
+  sent_at: number;
+  status_at: number;
+}
+
+export interface OutreachOptOutsTable {
+  operator_id: string;
+  channel: string;
+  address: string;
+  source: string;
+  created_at: number;
+}
+
+export type OutreachDirectoryRow = Selectable<OutreachDirectoryTable>;
+export type OutreachDealRow = Selectable<OutreachDealsTable>;
+export type OutreachMessageRow = Selectable<OutreachMessagesTable>;
+
 export type DfyDealRow = Selectable<DfyDealsTable>;
 export type DfyCheckpointRow = Selectable<DfyCheckpointsTable>;
 export type DfyWorkOrderRow = Selectable<DfyWorkOrdersTable>;
@@ -1062,6 +1116,11 @@ export interface DB {
   dfy_negotiation_mandates: DfyNegotiationMandatesTable;
   dfy_negotiations: DfyNegotiationsTable;
   dfy_negotiation_turns: DfyNegotiationTurnsTable;
+
+  outreach_directory: OutreachDirectoryTable;
+  outreach_deals: OutreachDealsTable;
+  outreach_messages: OutreachMessagesTable;
+  outreach_opt_outs: OutreachOptOutsTable;
   access_groups: AccessGroupsTable;
   access_group_machines: AccessGroupMachinesTable;
   access_assignments: AccessAssignmentsTable;

@@ -155,6 +155,17 @@ export const Deal = z.object({
   onboarding: z.object({ online: z.boolean(), terminal: z.enum(['bound', 'failed', 'pending']), planogram: z.boolean() }).nullable(),
   openCheckpoints: z.array(z.object({ kind: z.enum(CHECKPOINT_KINDS), id: z.string() })),
   cancelReason: z.string().nullable(),
+  outreach: z
+    .object({
+      venueId: z.string().describe('the directory venue contacted'),
+      channelOrder: z.array(z.enum(['email', 'sms', 'voice'])),
+      touches: z.number().int(),
+      lastTouchAt: z.string().nullable().describe(TIMESTAMP),
+      optedOut: z.array(z.enum(['email', 'sms', 'voice'])).describe('channels the venue opted out of'),
+      replies: z.number().int(),
+    })
+    .optional()
+    .describe('present once outreach has started (docs/dfy.md#outreach-part-2)'),
   createdAt: z.string().describe(TIMESTAMP),
   updatedAt: z.string().describe(TIMESTAMP),
   timeline: z.array(

@@ -42,6 +42,15 @@ describe.each(DIALECTS)('the done-for-you sandbox seed on %s', (dialect) => {
     expect(p).toMatchObject({ dealsInFlight: 6, capitalValueUsd: 7000 });
   });
 
+  it("alice's venue directory is seeded, so the shortlisting deal has a scored shortlist; bob's is empty", async () => {
+    expect((await get<{ total: number }>('/directory', alice)).total).toBe(5);
+    expect((await get<{ total: number }>('/directory', bob)).total).toBe(0);
+    const scouting = (await get<{ records: DealState[] }>('/deals', alice, { stage: 'shortlisting' })).records[0]!;
+    const list = (await get<{ records: { name: string; score: number }[] }>(`/deals/${scouting.id}/shortlist`, alice)).records;
+    expect(list).toHaveLength(5);
+    expect(list.map((v) => v.score)).toEqual([...list.map((v) => v.score)].sort((a, b) => b - a));
+  });
+
   it('the sandbox reset clears the deals written since and restores the seed', async () => {
     const made = await call<Env<DealState>>(t.url, 'POST', '/api/v1/dfy/deals', { headers: alice, json: { tier: 'pro', hardwareVariant: 'agent' } });
     expect(made.status).toBe(200);

@@ -11,8 +11,8 @@ import type { AppStore, Repos } from '../../repos.ts';
 import type { MachinesService } from '../machines/machines.service.ts';
 import type { CredentialAdminService } from '../device-credentials/credential-admin.service.ts';
 import { CATALOG, CATALOG_VERSION, priceOf } from './catalog.ts';
-import { ACKNOWLEDGED_KINDS, CHECKPOINTS, STAGE_RANK, TERMINAL_STAGES, decideMove, type CheckpointKind, type DealStage } from './deal-graph.ts';
-import { foldDeal, type DealEvent, type DealState, type Envelope } from './deal-model.ts';
+import { ACKNOWLEDGED_KINDS, CHECKPOINTS, STAGE_RANK, TERMINAL_STAGES, decideMove, type Actor, type CheckpointKind, type DealStage } from './deal-graph.ts';
+import { foldDeal, type DealEvent, type DealState, type Envelope, type TouchChannel } from './deal-model.ts';
 import { DealWriter, MoveRefused } from './deal-writer.ts';
 import { DEFAULT_SETTINGS, approvalReasons, outsideMandate, workOrderForward, type PortfolioSettings, type WorkOrderState } from './dfy.rules.ts';
 import type {
@@ -170,12 +170,16 @@ export class DfyService {
     });
   }
 
-  /** The operator accepts a venue from the scout's shortlist: resolves scout_outreach, shortlisting → outreach. */
-  async acceptScout(p: Principal, dealId: string, venue: In<typeof Venue>): Promise<DealState> {
-    return this.onDeal(p, dealId, 'dfy.scout_accept', async (w) => {
+  /**
+   * The operator accepts a venue from the scout's shortlist: resolves scout_outreach, shortlisting → outreach.
+   * `linked`: the caller's own rows for the choice (the outreach directory link), in the same transaction.
+   */
+  async acceptScout(p: Principal, dealId: string, venue: In<typeof Venue>, linked?: (tx: Repos, w: DealWriter) => Promise<void>): Promise<DealState> {
+    return this.onDeal(p, dealId, 'dfy.scout_accept', async (w, tx) => {
       if (w.stage !== 'shortlisting') throw new MoveRefused(`Deal is ${w.stage}: accepting a scout result needs the deal at shortlisting`, 'illegal');
       w.emit({ type: 'venue_chosen', venue });
       await w.move('scout_accepted');
+      if (linked) await linked(tx, w);
     });
   }
 
@@ -659,6 +663,32 @@ export class DfyService {
         modeCounts: { auto: active.filter(({ s }) => mode(s) === 'auto').length, hybrid: 0, manual: active.filter(({ s }) => mode(s) === 'manual').length },
       },
     };
+  }
+
+  // ---- other domains' writes on a deal (outreach; negotiation)
+
+  /**
+   * A change another domain makes to a deal: locked, changed through its writer as `actor` on `channel`,
+   * flushed and audited in the one transaction the change's own rows are written in (`tx`). Only the
+   * owner's deal (404 otherwise; `p` null: a background tick or a provider callback that found the deal).
+   */
+  async amendDeal<T>(
+    p: Principal | null,
+    dealId: string,
+    action: string,
+    as: { actor: Actor; channel?: TouchChannel },
+    change: (w: DealWriter, tx: Repos, now: number) => Promise<T>,
+  ): Promise<{ deal: DealState; result: T }> {
+    const now = this.deps.clock.now();
+    return this.deps.store.transaction(async (tx) => {
+      const row = p ? await this.owned(tx, p, dealId) : await tx.dfy.deal(dealId);
+      if (!row) throw dealNotFound();
+      const w = await DealWriter.open(tx, row, now, as.actor, as.channel ?? 'api');
+      const result = await change(w, tx, now);
+      const deal = w.changed ? await w.flush() : w.deal;
+      if (w.changed) await this.deps.audit.record(tx, p, action, `deal:${w.dealId}`);
+      return { deal, result };
+    });
   }
 
   // ---- plumbing

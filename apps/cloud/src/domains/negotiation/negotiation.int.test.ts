@@ -271,5 +271,13 @@ describe.each(DIALECTS)('done-for-you negotiation on %s', (dialect) => {
       proposal: { ...n.standingOffer!, revenueSharePct: 11 },
     });
     expect(answered.turns.map((x) => x.actor)).toEqual(['engine', 'venue', 'engine']);
+    // free text from the channel never moves money: it stays for a person (reply_review, raised by outreach)
+    expect(await live.answerFromChannel(id, { channel: 'sms', text: 'Maybe 10% if you install in March?' })).toBe('left_for_review');
+    expect((await live.get(p, id)).turns).toHaveLength(3);
+    // a plain "yes" answers the standing offer, inside the mandate
+    expect(await live.answerFromChannel(id, { channel: 'sms', text: ' Yes! ' })).toBe('accepted');
+    expect(await live.get(p, id)).toMatchObject({ status: 'converged' });
+    // once it has ended, a late word changes nothing and throws nothing
+    expect(await live.answerFromChannel(id, { channel: 'sms', text: 'no' })).toBe('left_for_review');
   });
 });

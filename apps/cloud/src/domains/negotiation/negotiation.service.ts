@@ -46,6 +46,10 @@ export interface CounterpartyReply {
   walkAway?: boolean;
 }
 
+/** One-word replies read as an answer to our standing offer (answerFromChannel). */
+const ASSENT = new Set(['yes', 'y', 'accept', 'accepted', 'agree', 'agreed', 'deal']);
+const REFUSAL = new Set(['no', 'n', 'decline', 'declined', 'refuse']);
+
 type Status = 'running' | 'converged' | 'impasse' | 'outside_mandate';
 const DAY = 86_400_000;
 /** Stages a mandate may be set in: before the negotiation has produced terms. */
@@ -185,6 +189,31 @@ export class NegotiationService {
       await this.deps.audit.record(tx, null, 'dfy.negotiation_reply', `deal:${dealId} ${reply.channel}`);
       return this.viewIn(tx, null, dealId);
     });
+  }
+
+  /**
+   * A venue's free-text reply from a channel (the outreach domain's inbound callback). Money is never read out
+   * of prose: only a reply that is one plain word of assent ("yes", "accept", "agreed") or refusal ("no",
+   * "decline") answers our standing offer, and only while one awaits the venue; anything else stays with the
+   * `reply_review` checkpoint for a person, who records the venue's counter as a structured reply.
+   * Never throws for a reply it cannot use: the provider's callback must not be retried for it.
+   */
+  async answerFromChannel(
+    dealId: string,
+    reply: { channel: CounterpartyReply['channel']; text: string },
+  ): Promise<'accepted' | 'walked_away' | 'left_for_review'> {
+    const word = reply.text
+      .trim()
+      .toLowerCase()
+      .replace(/[.!]+$/, '');
+    const verdict = ASSENT.has(word) ? 'accept' : REFUSAL.has(word) ? 'walkAway' : null;
+    if (!verdict) return 'left_for_review';
+    const neg = await this.deps.store.repos.negotiation.negotiation(dealId);
+    if (!neg || neg.status !== 'running') return 'left_for_review';
+    const turns = await this.turnsOf(this.deps.store.repos, dealId);
+    if (!standingOf(turns) || turns[turns.length - 1]!.actor === 'venue') return 'left_for_review';
+    await this.recordCounterpartyReply(dealId, { channel: reply.channel, message: reply.text.trim(), [verdict]: true });
+    return verdict === 'accept' ? 'accepted' : 'walked_away';
   }
 
   /** An operator-authored offer: validated, not clamped; outside the mandate it is flagged (and escalated in the graph). */
