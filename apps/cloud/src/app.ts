@@ -51,6 +51,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
+  app.use(ctx.lifecycle.middleware());
 
   app.use(
     pinoHttp({

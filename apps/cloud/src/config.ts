@@ -55,6 +55,10 @@ const EnvSchema = z
     SOCIAL_JWKS_URL: optionalUrl,
     SOCIAL_AUDIENCE: z.string().min(1).optional(),
     POD_NAME: z.string().min(1).optional(),
+    /** On SIGTERM: keep accepting this long while readiness says draining (let a load balancer notice first). */
+    SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(120).default(0),
+    /** On SIGTERM: requests in flight get this long to finish after the listener closed; then they are cut. */
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
     /** Background loops (refund sweep, dispense decision, rollout sweep) on this replica; see docs/decisions/commands-and-loops.md. */
     JOBS_ENABLED: bool.default(true),
     /** Leader lease lifetime; the leader renews it on every tick, a follower takes over once it lapses. */
@@ -181,6 +185,8 @@ export interface Config {
   idp: { issuer: string; jwksUrl: string; audience: string | undefined } | undefined;
   social: { issuer: string; jwksUrl: string; audience: string | undefined } | undefined;
   pod: string;
+  /** Graceful stop (SIGTERM): see shutdown.ts. */
+  shutdown: { delayMs: number; graceMs: number };
   jobs: { enabled: boolean; leaseTtlSeconds: number; dispenseTimeoutSeconds: number; refundGraceSeconds: number };
   /** Agent releases: the fleet publishing public key (base64) and the trusted artifact prefix. */
   releases: { publicKey: string; artifactUrlPrefix: string };
@@ -231,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     idp: e.IDP_ISSUER && e.IDP_JWKS_URL ? { issuer: e.IDP_ISSUER, jwksUrl: e.IDP_JWKS_URL, audience: e.IDP_AUDIENCE } : undefined,
     social: e.SOCIAL_ISSUER && e.SOCIAL_JWKS_URL ? { issuer: e.SOCIAL_ISSUER, jwksUrl: e.SOCIAL_JWKS_URL, audience: e.SOCIAL_AUDIENCE } : undefined,
     pod: e.POD_NAME ?? `pod-${process.pid}`,
+    shutdown: Object.freeze({ delayMs: Math.round(e.SHUTDOWN_DELAY_SECONDS * 1000), graceMs: Math.round(e.SHUTDOWN_GRACE_SECONDS * 1000) }),
     releases: Object.freeze({
       publicKey: encodeBase64(parseReleasePublicKey(e.RELEASE_PUBLIC_KEY ?? SANDBOX_RELEASES.publicKey)!),
       artifactUrlPrefix: e.ARTIFACT_URL_PREFIX ?? SANDBOX_RELEASES.artifactUrlPrefix,

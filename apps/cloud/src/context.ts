@@ -12,6 +12,7 @@ import { NominatimGeocoder } from './domains/machines/nominatim.ts';
 import { DeviceRuntime } from './domains/device-credentials/runtime.ts';
 import { PendingNotifier } from './domains/commands/pending-notifier.ts';
 import { CommandsRepo } from './domains/commands/commands.repo.ts';
+import { Lifecycle } from './http/lifecycle.ts';
 
 /** Everything a request handler may need, built once in the composition root and passed in. */
 export interface AppContext {
@@ -34,6 +35,8 @@ export interface AppContext {
   devices: DeviceRuntime;
   /** Long-polling `GET /cabinet/pending` calls held by this process, woken when a command is enqueued here. */
   pendingNotifier: PendingNotifier;
+  /** Serving or draining (shutdown under way): readiness, `Connection: close`, requests in flight. */
+  lifecycle: Lifecycle;
 }
 
 export interface ContextOptions {
@@ -80,6 +83,7 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     geocoder: opts.geocoder !== undefined ? opts.geocoder : config.geocoder ? new NominatimGeocoder(config.geocoder) : null,
     devices: new DeviceRuntime(opts.clock),
     pendingNotifier,
+    lifecycle: new Lifecycle(),
   };
 }
 
