@@ -55,6 +55,8 @@ const EnvSchema = z
     SOCIAL_JWKS_URL: optionalUrl,
     SOCIAL_AUDIENCE: z.string().min(1).optional(),
     POD_NAME: z.string().min(1).optional(),
+    /** Replicas wake each other's held long polls at once on an enqueue (Redis pub/sub or PostgreSQL LISTEN/NOTIFY); false: the 2 s probe only. */
+    PENDING_PUSH: bool.default(true),
     /** On SIGTERM: keep accepting this long while readiness says draining (let a load balancer notice first). */
     SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(120).default(0),
     /** On SIGTERM: requests in flight get this long to finish after the listener closed; then they are cut. */
@@ -185,6 +187,8 @@ export interface Config {
   idp: { issuer: string; jwksUrl: string; audience: string | undefined } | undefined;
   social: { issuer: string; jwksUrl: string; audience: string | undefined } | undefined;
   pod: string;
+  /** Cross-replica push of enqueued commands to held long polls. */
+  pendingPush: boolean;
   /** Graceful stop (SIGTERM): see shutdown.ts. */
   shutdown: { delayMs: number; graceMs: number };
   jobs: { enabled: boolean; leaseTtlSeconds: number; dispenseTimeoutSeconds: number; refundGraceSeconds: number };
@@ -237,6 +241,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     idp: e.IDP_ISSUER && e.IDP_JWKS_URL ? { issuer: e.IDP_ISSUER, jwksUrl: e.IDP_JWKS_URL, audience: e.IDP_AUDIENCE } : undefined,
     social: e.SOCIAL_ISSUER && e.SOCIAL_JWKS_URL ? { issuer: e.SOCIAL_ISSUER, jwksUrl: e.SOCIAL_JWKS_URL, audience: e.SOCIAL_AUDIENCE } : undefined,
     pod: e.POD_NAME ?? `pod-${process.pid}`,
+    pendingPush: e.PENDING_PUSH,
     shutdown: Object.freeze({ delayMs: Math.round(e.SHUTDOWN_DELAY_SECONDS * 1000), graceMs: Math.round(e.SHUTDOWN_GRACE_SECONDS * 1000) }),
     releases: Object.freeze({
       publicKey: encodeBase64(parseReleasePublicKey(e.RELEASE_PUBLIC_KEY ?? SANDBOX_RELEASES.publicKey)!),
