@@ -23,6 +23,8 @@ export interface Database {
    * which are per database, not per schema.
    */
   dedicated?: { connect(): Promise<pg.Client>; scope: string };
+  /** PostgreSQL only: the pool's connections now (metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 /**
@@ -78,6 +80,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         await sql`select 1`.execute(db);
       },
       close: () => db.destroy(),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       dedicated: {
         scope: opts.schema ?? 'public',
         connect: async () => {
