@@ -152,24 +152,28 @@ describe('the production build', () => {
   });
 
   it.runIf(TEST_DATABASE_URL)('on PostgreSQL the leader releases its lease on SIGTERM', async () => {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
+    // a database of its own: the cloud migrates the public schema of DATABASE_URL
+    const name = `t_shutdown_${randomBytes(5).toString('hex')}`;
+    const server = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await server.connect();
+    await server.query(`create database ${name}`);
+    const u = new URL(TEST_DATABASE_URL!);
+    u.pathname = `/${name}`;
+    const admin = new pg.Client({ connectionString: u.toString() });
     try {
-      await admin.query(`create schema ${schema}`);
-      const u = new URL(TEST_DATABASE_URL!);
-      u.searchParams.set('options', `-c search_path=${schema}`);
       const p = start({ DATABASE_URL: u.toString(), POD_NAME: 'prod-test' });
       await listening(p);
-      const holders = async () => (await admin.query<{ holder: string }>(`select holder from ${schema}.job_leases`)).rows.map((r) => r.holder);
+      await admin.connect();
+      const holders = async () => (await admin.query<{ holder: string }>('select holder from job_leases')).rows.map((r) => r.holder);
       await until(async () => (await holders()).length === 1, 'the lease to be taken');
       expect((await holders())[0]).toMatch(/^prod-test:/);
       p.child.kill('SIGTERM');
       expect(await p.exited).toBe(0);
       expect(await holders()).toEqual([]);
     } finally {
-      await admin.query(`drop schema if exists ${schema} cascade`);
-      await admin.end();
+      await admin.end().catch(() => {});
+      await server.query(`drop database if exists ${name}`);
+      await server.end();
     }
   });
 });
