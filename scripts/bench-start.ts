@@ -74,7 +74,15 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 async function once(form: Form, dataDir: string, port: number): Promise<{ startMs: number; idleMb: number; loadedMb: number | null }> {
-  const env = { PATH: process.env['PATH'] ?? '', NODE_ENV: 'production', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_HOUR: '100000000' };
+  const env = {
+    PATH: process.env['PATH'] ?? '',
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_HOUR: '100000000',
+  };
   const started = Date.now();
   const child = spawn(form.node, form.args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   try {
