@@ -151,29 +151,34 @@ describe('the production build', () => {
     expect(p.out()).toMatch(/"cutRequests":1/);
   });
 
-  it.runIf(TEST_DATABASE_URL)('on PostgreSQL the leader releases its lease on SIGTERM', async () => {
-    // a database of its own: the cloud migrates the public schema of DATABASE_URL
-    const name = `t_shutdown_${randomBytes(5).toString('hex')}`;
-    const server = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await server.connect();
-    await server.query(`create database ${name}`);
-    const u = new URL(TEST_DATABASE_URL!);
-    u.pathname = `/${name}`;
-    const admin = new pg.Client({ connectionString: u.toString() });
-    try {
-      const p = start({ DATABASE_URL: u.toString(), POD_NAME: 'prod-test' });
-      await listening(p);
-      await admin.connect();
-      const holders = async () => (await admin.query<{ holder: string }>('select holder from job_leases')).rows.map((r) => r.holder);
-      await until(async () => (await holders()).length === 1, 'the lease to be taken');
-      expect((await holders())[0]).toMatch(/^prod-test:/);
-      p.child.kill('SIGTERM');
-      expect(await p.exited).toBe(0);
-      expect(await holders()).toEqual([]);
-    } finally {
-      await admin.end().catch(() => {});
-      await server.query(`drop database if exists ${name}`);
-      await server.end();
-    }
-  });
+  it.runIf(TEST_DATABASE_URL)(
+    'on PostgreSQL the leader releases its lease on SIGTERM',
+    async () => {
+      // a database of its own: the cloud migrates the public schema of DATABASE_URL
+      const name = `t_shutdown_${randomBytes(5).toString('hex')}`;
+      const server = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await server.connect();
+      await server.query(`create database ${name}`);
+      const u = new URL(TEST_DATABASE_URL!);
+      u.pathname = `/${name}`;
+      const admin = new pg.Client({ connectionString: u.toString() });
+      try {
+        const p = start({ DATABASE_URL: u.toString(), POD_NAME: 'prod-test' });
+        await listening(p);
+        await admin.connect();
+        const holders = async () => (await admin.query<{ holder: string }>('select holder from job_leases')).rows.map((r) => r.holder);
+        await until(async () => (await holders()).length === 1, 'the lease to be taken');
+        expect((await holders())[0]).toMatch(/^prod-test:/);
+        p.child.kill('SIGTERM');
+        expect(await p.exited).toBe(0);
+        expect(await holders()).toEqual([]);
+      } finally {
+        await admin.end().catch(() => {});
+        await server.query(`drop database if exists ${name}`);
+        await server.end();
+      }
+      // the process migrates a fresh database before it listens: about 20 s on two busy cores
+    },
+    90_000,
+  );
 });
