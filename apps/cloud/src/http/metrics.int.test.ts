@@ -39,11 +39,15 @@ describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
 
   it('reports held long polls, the loops with their leader state, and process metrics', async () => {
     await t.services.jobs.dispenseDecision.tick();
+    await t.services.jobs.dfyOnboarding.tick();
     const m = (await call(t.url, 'GET', '/metrics', { headers: admin })).text;
     expect(sample(m, 'vend_long_polls_held')).toBe(0);
     expect(sample(m, 'vend_loop_leader{loop="dispense-decision"}')).toBe(1);
     expect(sample(m, 'vend_loop_ticks_total{loop="dispense-decision"}')).toBeGreaterThanOrEqual(1);
     expect(sample(m, 'vend_loop_errors_total{loop="refund-sweep"}')).toBe(0);
+    // every loop of the replica is there, the done-for-you onboarding (added since) included
+    expect(sample(m, 'vend_loop_ticks_total{loop="dfy-onboarding"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(m, 'vend_loop_errors_total{loop="dfy-onboarding"}')).toBe(0);
     expect(sample(m, 'vend_draining')).toBe(0);
     expect(sample(m, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     if (dialect === 'postgres') expect(sample(m, 'vend_store_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1);
