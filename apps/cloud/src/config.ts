@@ -64,7 +64,9 @@ const EnvSchema = z
     /** Background loops (refund sweep, dispense decision, rollout sweep) on this replica; see docs/decisions/commands-and-loops.md. */
     JOBS_ENABLED: bool.default(true),
     /** Leader lease lifetime; the leader renews it on every tick, a follower takes over once it lapses. */
-    JOBS_LEASE_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
+    JOBS_LEASE_TTL_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+    /** Every loop ticks at this interval instead of its own (failover drills: scripts/cluster); unset: each loop's default. */
+    JOBS_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).optional(),
     /** A dispense whose outcome is missing this long is ruled failed and its money returned. */
     DISPENSE_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(86_400).default(120),
     /** A paid order still not vended this long is flagged as an owed refund (at most 30 days). */
@@ -191,7 +193,7 @@ export interface Config {
   pendingPush: boolean;
   /** Graceful stop (SIGTERM): see shutdown.ts. */
   shutdown: { delayMs: number; graceMs: number };
-  jobs: { enabled: boolean; leaseTtlSeconds: number; dispenseTimeoutSeconds: number; refundGraceSeconds: number };
+  jobs: { enabled: boolean; leaseTtlSeconds: number; intervalSeconds?: number; dispenseTimeoutSeconds: number; refundGraceSeconds: number };
   /** Agent releases: the fleet publishing public key (base64) and the trusted artifact prefix. */
   releases: { publicKey: string; artifactUrlPrefix: string };
   /** An outside SSP for programmatic fill; undefined: the built-in mock in sandbox mode, none in production. */
@@ -260,6 +262,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     jobs: Object.freeze({
       enabled: e.JOBS_ENABLED,
       leaseTtlSeconds: e.JOBS_LEASE_TTL_SECONDS,
+      ...(e.JOBS_INTERVAL_SECONDS !== undefined ? { intervalSeconds: e.JOBS_INTERVAL_SECONDS } : {}),
       dispenseTimeoutSeconds: e.DISPENSE_TIMEOUT_SECONDS,
       refundGraceSeconds: e.REFUND_GRACE_SECONDS,
     }),
