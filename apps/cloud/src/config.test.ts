@@ -37,6 +37,7 @@ describe('config', () => {
     expect(loadConfig({ JOBS_LEASE_TTL_SECONDS: '2', JOBS_INTERVAL_SECONDS: '0.5' }).jobs).toMatchObject({ leaseTtlSeconds: 2, intervalSeconds: 0.5 });
     expect(() => loadConfig({ JOBS_LEASE_TTL_SECONDS: '1' })).toThrow(/JOBS_LEASE_TTL_SECONDS/);
     expect(() => loadConfig({ JOBS_INTERVAL_SECONDS: '0' })).toThrow(/JOBS_INTERVAL_SECONDS/);
+    expect(() => loadConfig({ JOBS_LEASE_TTL_SECONDS: '2', JOBS_INTERVAL_SECONDS: '2' })).toThrow(/JOBS_INTERVAL_SECONDS.*below JOBS_LEASE_TTL_SECONDS/);
   });
 
   it('needs an identity-provider issuer and its JWKS together', () => {

@@ -139,6 +139,10 @@ const EnvSchema = z
         ctx.addIssue({ code: 'custom', path: [jwks], message: `${issuer} and ${jwks} must be set together` });
       }
     }
+    // the leader renews the lease on its ticks: ticking slower than the lease lives would hand it around
+    if (env.JOBS_INTERVAL_SECONDS !== undefined && env.JOBS_INTERVAL_SECONDS >= env.JOBS_LEASE_TTL_SECONDS) {
+      ctx.addIssue({ code: 'custom', path: ['JOBS_INTERVAL_SECONDS'], message: 'must be below JOBS_LEASE_TTL_SECONDS' });
+    }
   });
 
 export type Env = z.infer<typeof EnvSchema>;
