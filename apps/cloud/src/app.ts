@@ -44,6 +44,7 @@ import { pricingRoutes } from './domains/pricing/pricing.routes.ts';
 import { marketplaceRoutes } from './domains/ad-purchases/marketplace.routes.ts';
 import { adPaymentsWebhookRoutes, adPurchasesRoutes } from './domains/ad-purchases/ad-purchases.routes.ts';
 import { redactUrl } from './logger.ts';
+import { Metrics, metricsRoutes } from './http/metrics.ts';
 
 /** Builds the HTTP application from an already-constructed context. No I/O happens here. */
 export function createApp(ctx: AppContext, services: Services): Express {
@@ -51,6 +52,15 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
+  app.use(ctx.lifecycle.middleware());
+  const metrics = new Metrics({
+    heldLongPolls: () => ctx.pendingNotifier.holding(),
+    loops: () => services.jobs.all().map((l) => l.status(ctx.config.pod)),
+    pool: () => ctx.database.poolStats?.() ?? null,
+    broadcastListening: () => ctx.broadcast?.listening ?? null,
+    lifecycle: () => ({ inFlight: ctx.lifecycle.inFlight, draining: ctx.lifecycle.draining }),
+  });
+  app.use(metrics.middleware());
 
   app.use(
     pinoHttp({
@@ -99,6 +109,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   // in sandbox mode the interactive reference comes with alice's public key ready to try; never in production
   app.use(metaRoutes(kit, ctx.config.mode === 'sandbox' ? SANDBOX_CREDENTIALS.alice.apiKey : null));
   app.use(sandboxRoutes(kit, s.sandbox));
+  app.use(metricsRoutes(kit, metrics));
   app.use(inventoryRoutes(kit, s.inventory));
   app.use(ordersRoutes(kit, s.orders));
   app.use(paymentsRoutes(kit, s.payments));

@@ -32,6 +32,14 @@ describe('config', () => {
     expect(loadConfig({}).adPaymentsWebhookSecret).toBe(SANDBOX_SECRETS.AD_PAYMENTS_WEBHOOK_SECRET);
   });
 
+  it('takes a lease TTL down to 2 s and one interval for every loop (drills); unset, each loop keeps its own', () => {
+    expect(loadConfig({}).jobs).not.toHaveProperty('intervalSeconds');
+    expect(loadConfig({ JOBS_LEASE_TTL_SECONDS: '2', JOBS_INTERVAL_SECONDS: '0.5' }).jobs).toMatchObject({ leaseTtlSeconds: 2, intervalSeconds: 0.5 });
+    expect(() => loadConfig({ JOBS_LEASE_TTL_SECONDS: '1' })).toThrow(/JOBS_LEASE_TTL_SECONDS/);
+    expect(() => loadConfig({ JOBS_INTERVAL_SECONDS: '0' })).toThrow(/JOBS_INTERVAL_SECONDS/);
+    expect(() => loadConfig({ JOBS_LEASE_TTL_SECONDS: '2', JOBS_INTERVAL_SECONDS: '2' })).toThrow(/JOBS_INTERVAL_SECONDS.*below JOBS_LEASE_TTL_SECONDS/);
+  });
+
   it('needs an identity-provider issuer and its JWKS together', () => {
     expect(() => loadConfig({ IDP_ISSUER: 'https://idp.example' })).toThrow(/IDP_JWKS_URL/);
     const c = loadConfig({ IDP_ISSUER: 'https://idp.example', IDP_JWKS_URL: 'http://127.0.0.1:9/jwks' });

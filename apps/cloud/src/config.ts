@@ -55,10 +55,18 @@ const EnvSchema = z
     SOCIAL_JWKS_URL: optionalUrl,
     SOCIAL_AUDIENCE: z.string().min(1).optional(),
     POD_NAME: z.string().min(1).optional(),
+    /** Replicas wake each other's held long polls at once on an enqueue (Redis pub/sub or PostgreSQL LISTEN/NOTIFY); false: the 2 s probe only. */
+    PENDING_PUSH: bool.default(true),
+    /** On SIGTERM: keep accepting this long while readiness says draining (let a load balancer notice first). */
+    SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(120).default(0),
+    /** On SIGTERM: requests in flight get this long to finish after the listener closed; then they are cut. */
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
     /** Background loops (refund sweep, dispense decision, rollout sweep) on this replica; see docs/decisions/commands-and-loops.md. */
     JOBS_ENABLED: bool.default(true),
     /** Leader lease lifetime; the leader renews it on every tick, a follower takes over once it lapses. */
-    JOBS_LEASE_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
+    JOBS_LEASE_TTL_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+    /** Every loop ticks at this interval instead of its own (failover drills: scripts/cluster); unset: each loop's default. */
+    JOBS_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).optional(),
     /** A dispense whose outcome is missing this long is ruled failed and its money returned. */
     DISPENSE_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(86_400).default(120),
     /** A paid order still not vended this long is flagged as an owed refund (at most 30 days). */
@@ -131,6 +139,10 @@ const EnvSchema = z
         ctx.addIssue({ code: 'custom', path: [jwks], message: `${issuer} and ${jwks} must be set together` });
       }
     }
+    // the leader renews the lease on its ticks: ticking slower than the lease lives would hand it around
+    if (env.JOBS_INTERVAL_SECONDS !== undefined && env.JOBS_INTERVAL_SECONDS >= env.JOBS_LEASE_TTL_SECONDS) {
+      ctx.addIssue({ code: 'custom', path: ['JOBS_INTERVAL_SECONDS'], message: 'must be below JOBS_LEASE_TTL_SECONDS' });
+    }
   });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -181,7 +193,11 @@ export interface Config {
   idp: { issuer: string; jwksUrl: string; audience: string | undefined } | undefined;
   social: { issuer: string; jwksUrl: string; audience: string | undefined } | undefined;
   pod: string;
-  jobs: { enabled: boolean; leaseTtlSeconds: number; dispenseTimeoutSeconds: number; refundGraceSeconds: number };
+  /** Cross-replica push of enqueued commands to held long polls. */
+  pendingPush: boolean;
+  /** Graceful stop (SIGTERM): see shutdown.ts. */
+  shutdown: { delayMs: number; graceMs: number };
+  jobs: { enabled: boolean; leaseTtlSeconds: number; intervalSeconds?: number; dispenseTimeoutSeconds: number; refundGraceSeconds: number };
   /** Agent releases: the fleet publishing public key (base64) and the trusted artifact prefix. */
   releases: { publicKey: string; artifactUrlPrefix: string };
   /** An outside SSP for programmatic fill; undefined: the built-in mock in sandbox mode, none in production. */
@@ -231,6 +247,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     idp: e.IDP_ISSUER && e.IDP_JWKS_URL ? { issuer: e.IDP_ISSUER, jwksUrl: e.IDP_JWKS_URL, audience: e.IDP_AUDIENCE } : undefined,
     social: e.SOCIAL_ISSUER && e.SOCIAL_JWKS_URL ? { issuer: e.SOCIAL_ISSUER, jwksUrl: e.SOCIAL_JWKS_URL, audience: e.SOCIAL_AUDIENCE } : undefined,
     pod: e.POD_NAME ?? `pod-${process.pid}`,
+    pendingPush: e.PENDING_PUSH,
+    shutdown: Object.freeze({ delayMs: Math.round(e.SHUTDOWN_DELAY_SECONDS * 1000), graceMs: Math.round(e.SHUTDOWN_GRACE_SECONDS * 1000) }),
     releases: Object.freeze({
       publicKey: encodeBase64(parseReleasePublicKey(e.RELEASE_PUBLIC_KEY ?? SANDBOX_RELEASES.publicKey)!),
       artifactUrlPrefix: e.ARTIFACT_URL_PREFIX ?? SANDBOX_RELEASES.artifactUrlPrefix,
@@ -248,6 +266,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     jobs: Object.freeze({
       enabled: e.JOBS_ENABLED,
       leaseTtlSeconds: e.JOBS_LEASE_TTL_SECONDS,
+      ...(e.JOBS_INTERVAL_SECONDS !== undefined ? { intervalSeconds: e.JOBS_INTERVAL_SECONDS } : {}),
       dispenseTimeoutSeconds: e.DISPENSE_TIMEOUT_SECONDS,
       refundGraceSeconds: e.REFUND_GRACE_SECONDS,
     }),

@@ -260,6 +260,7 @@ export function createServices(ctx: AppContext): Services {
       startedAt: ctx.startedAt,
       metrics: ctx.metrics,
       seedSteps,
+      lifecycle: ctx.lifecycle,
     }),
     deviceKeys,
     enrolment,
