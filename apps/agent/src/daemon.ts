@@ -27,6 +27,8 @@ import { VmcDriver } from './vmc/driver.ts';
 import { serialportTransport } from './vmc/transport.ts';
 import type { SerialTransport } from './vmc/transport.ts';
 import { UpgradeManager } from './upgrade/manager.ts';
+import { describeVerdict, serviceGate } from './service/index.ts';
+import type { ServiceGate } from './service/index.ts';
 import { holdVendLock } from './upgrade/vend-hold.ts';
 import type { CheckOutcome, UpgradeHost } from './upgrade/manager.ts';
 
@@ -102,6 +104,8 @@ export class Daemon {
   readonly ads: Ads;
   /** The kiosk prize game: the event spool to the cloud and the cloud's last prize state. */
   readonly prizes: Prizes;
+  /** The service-code gate (5 wrong codes: the service functions locked 300 s; service/gate.ts). */
+  readonly service: ServiceGate;
   readonly deviceId: string;
   readonly startedAt: number;
   /** From the configuration: required to run. */
@@ -252,6 +256,7 @@ export class Daemon {
       log: this.log,
       onEventRejected: (message) => this.noteError('prizes', message),
     });
+    this.service = serviceGate(this.state, config, this.clock, this.log.child({ part: 'service' }));
     const prizesLoaded = this.prizes.load();
     if (prizesLoaded.droppedLines > 0) this.log.warn({ dropped: prizesLoaded.droppedLines }, 'prize event spool: dropped a record cut short by a crash');
     this.cloud = new CloudLoops({
@@ -269,6 +274,7 @@ export class Daemon {
       initialConfig: { block: cached?.config ?? defaultConfigBlock(config.equipmentNo), source: cached ? 'cache' : 'defaults' },
       vmcVersion: () => this.board.vmcVersion,
       upgradeReports: () => this.upgradeReports,
+      serviceReport: () => this.service.report(),
       // an authenticated call reached the cloud: a version on trial may commit
       onRegistered: () => {
         this.ads.wake();
@@ -346,6 +352,22 @@ export class Daemon {
           vends: (limit) => daemon.book.recent(limit),
           enrolNow: () => daemon.enrolNow(),
           upgradeCheck: () => daemon.upgradeCheck(),
+          service: {
+            status: () => daemon.service.status(),
+            check: async (code, action) => {
+              const verdict = await daemon.service.check(code, action, 'control');
+              const message = describeVerdict(verdict, daemon.clock);
+              switch (verdict.result) {
+                case 'ok':
+                case 'no-code':
+                  return { result: verdict.result, message };
+                case 'wrong':
+                  return { result: 'wrong', remaining: verdict.remaining, lockedUntil: iso(verdict.lockedUntil), message };
+                case 'locked':
+                  return { result: 'locked', lockedUntil: new Date(verdict.lockedUntil).toISOString(), message };
+              }
+            },
+          },
         },
         ads: daemon.ads,
         prizes: daemon.prizes,
@@ -556,6 +578,7 @@ export class Daemon {
       lastErrors: this.errors.map((e) => ({ ...e, at: iso(e.at) })).reverse(),
       ads: this.ads.status(),
       prizes: this.prizes.status(),
+      service: this.service.status(),
     };
   }
 

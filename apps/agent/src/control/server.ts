@@ -7,12 +7,16 @@ import {
   ControlEnrolment,
   ControlHealth,
   ControlPlanogram,
+  ControlServiceCheck,
+  ControlServiceStatus,
   ControlStatus,
   ControlUpgradeCheck,
   ControlVendResult,
   ControlVends,
   PAY_METHODS,
+  SERVICE_ACTIONS,
 } from '@vend/protocol';
+import type { ServiceAction } from '@vend/protocol';
 import { LOOPBACK_HOSTS } from '../config.ts';
 import { DispenseRefused } from '../spool/dispenser.ts';
 import type { WalkUpRequest } from '../spool/dispenser.ts';
@@ -30,6 +34,11 @@ export interface ControlApi {
   enrolNow(): Promise<ControlEnrolment>;
   /** Check for an upgrade now (the upgrade pipeline's trigger). */
   upgradeCheck(): Promise<ControlUpgradeCheck>;
+  /** The service-code gate: its state, and a technician's code checked for an action (service/gate.ts). */
+  service?: {
+    status(): ControlServiceStatus;
+    check(code: string, action: ServiceAction): Promise<ControlServiceCheck>;
+  };
 }
 
 export interface ControlLogger {
@@ -70,6 +79,11 @@ export const DispenseBody = z.strictObject({
     .optional(),
 });
 
+/** A technician's service code from the kiosk UI; a code that is not 6–12 digits is still checked (and counted) as wrong. */
+export const ServiceCheckBody = z.strictObject({ code: z.string().max(64), action: z.enum(SERVICE_ACTIONS) });
+
+const SERVICE_CHECK_STATUS = { ok: 200, wrong: 403, locked: 423, 'no-code': 409 } as const;
+
 /** HTTP status of each refusal: busy is a conflict; "cannot now" is 503; the cloud's own refusal keeps its meaning. */
 function refusalStatus(refusal: DispenseRefused): number {
   switch (refusal.code) {
@@ -105,6 +119,8 @@ function digest(text: string): Buffer {
  *   GET  /v1/vends?limit=N  the last vend results, newest first
  *   POST /v1/enrol          try enrolment now
  *   POST /v1/upgrade/check  check for an upgrade now (declined with a deferral while the cabinet is busy)
+ *   GET  /v1/service        the service-code gate: code set, failures, lockout
+ *   POST /v1/service/check  {code, action}: 200 ok, 403 wrong, 423 locked, 409 no code set (5 wrong: 300 s lockout)
  *   /v1/ads/..., /v1/prizes/...  the kiosk's routes: no token, an exact Host and an allowed Origin instead (kiosk.ts)
  */
 export async function startControlServer(opts: ControlServerOptions): Promise<ControlServer> {
@@ -187,6 +203,16 @@ async function handle(opts: ControlServerOptions, port: number, req: IncomingMes
       return answer(res, ControlEnrolment, await opts.api.enrolNow());
     case 'POST /v1/upgrade/check':
       return answer(res, ControlUpgradeCheck, await opts.api.upgradeCheck());
+    case 'GET /v1/service':
+      if (!opts.api.service) return refuse(res, 404, 'not-found', 'this daemon has no service-code gate');
+      return answer(res, ControlServiceStatus, opts.api.service.status());
+    case 'POST /v1/service/check': {
+      if (!opts.api.service) return refuse(res, 404, 'not-found', 'this daemon has no service-code gate');
+      const body = await readBody(req, res, ServiceCheckBody, MAX_BODY);
+      if (body === null) return;
+      const verdict = await opts.api.service.check(body.code, body.action);
+      return answer(res, ControlServiceCheck, verdict, SERVICE_CHECK_STATUS[verdict.result]);
+    }
     case 'POST /v1/dispense': {
       const body = await readBody(req, res, DispenseBody, MAX_BODY);
       if (body === null) return;
@@ -208,7 +234,7 @@ async function handle(opts: ControlServerOptions, port: number, req: IncomingMes
         res,
         404,
         'not-found',
-        `no ${route}; see GET /v1/status, /v1/planogram, /v1/vends, /v1/ads/loop, POST /v1/dispense, /v1/enrol, /v1/upgrade/check, /v1/ads/plays, /v1/prizes/events`,
+        `no ${route}; see GET /v1/status, /v1/planogram, /v1/vends, /v1/service, /v1/ads/loop, POST /v1/dispense, /v1/enrol, /v1/upgrade/check, /v1/service/check, /v1/ads/plays, /v1/prizes/events`,
       );
   }
 }

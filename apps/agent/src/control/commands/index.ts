@@ -8,6 +8,7 @@ import { enrolCommand } from './enrol.ts';
 import { exitCodeGuard } from './errors.ts';
 import { logsCommand } from './logs.ts';
 import { runCommand } from './run.ts';
+import { serviceCommand } from './service.ts';
 import { statusCommand } from './status.ts';
 
 export type { AgentCommandDeps } from './context.ts';
@@ -26,5 +27,6 @@ export function agentCommands(deps: AgentCommandDeps, setExit: (code: number) =>
     credentialCommand(context),
     logsCommand(context),
     adsCommand(context),
+    serviceCommand(context),
   ];
 }
