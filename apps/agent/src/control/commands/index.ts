@@ -4,6 +4,7 @@ import { configCommand } from './config-show.ts';
 import type { AgentCommandDeps } from './context.ts';
 import { credentialCommand } from './credential-show.ts';
 import { dispenseCommand } from './dispense.ts';
+import { doctorCommand } from './doctor.ts';
 import { enrolCommand } from './enrol.ts';
 import { exitCodeGuard } from './errors.ts';
 import { logsCommand } from './logs.ts';
@@ -21,6 +22,7 @@ export function agentCommands(deps: AgentCommandDeps, setExit: (code: number) =>
   return [
     runCommand(context),
     statusCommand(context),
+    doctorCommand(context),
     enrolCommand(context),
     dispenseCommand(context),
     configCommand(context),
