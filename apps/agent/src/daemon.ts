@@ -466,6 +466,12 @@ export class Daemon {
           });
         }
         const st = await this.driver.status();
+        if (this.board.bootId !== null && st.bootId !== this.board.bootId) {
+          // a board that restarted may carry other firmware or geometry: read INFO again (docs/vmc-protocol.md §6.4)
+          const info = await this.driver.info();
+          this.log.warn({ was: this.board.bootId, now: info.bootId, vmcVersion: info.vmcVersion }, 'the board restarted: board info read again');
+          Object.assign(this.board, { vmcVersion: info.vmcVersion, module: info.module, rows: info.rows, columnsPerRow: info.columnsPerRow });
+        }
         const problems: string[] = [];
         if (st.faults.lift) problems.push('lift fault');
         if (st.faults.dropSensor) problems.push('drop sensor fault');

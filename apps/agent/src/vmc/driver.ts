@@ -98,6 +98,9 @@ export class VmcDriver {
   /** The port and its frames (open, decode, wait, write); this class is the conversation over it. */
   private readonly link: VmcLink;
   private seq = 0;
+  /** The seq and boot of the last DISPENSE sent: the board may keep it, so a new one never reuses that seq. */
+  private lastDispenseSeq = 0;
+  private lastDispenseBoot = 0;
   private boot: number | null = null;
 
   constructor(private readonly opts: VmcDriverOptions) {
@@ -271,8 +274,12 @@ export class VmcDriver {
     const bind = (): void => {
       boot = this.boot ?? 0;
       seq = this.takeSeq();
-      if (seq === boardLastSeq) seq = this.takeSeq(); // never a seq the board would take for a retransmission
+      // never a seq the board would take for a retransmission: its last frame's, or (once the sequence has
+      // come round) the last dispense it started, which it keeps (docs/vmc-protocol.md §6.3)
+      while (seq === boardLastSeq || (seq === this.lastDispenseSeq && boot === this.lastDispenseBoot)) seq = this.takeSeq();
       bytes = encodeHostMessage(seq, { kind: 'dispense', aisle, bootId: boot });
+      this.lastDispenseSeq = seq;
+      this.lastDispenseBoot = boot;
     };
     if (resume) {
       seq = resume.seq;
