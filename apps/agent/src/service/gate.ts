@@ -179,6 +179,8 @@ export class ServiceGate {
         dropped: file.dropped,
       },
       ack: () => {
+        // nothing was carried: nothing to forget (no write, so a quiet cabinet never touches the file)
+        if (sentUpTo === 0 && sentDropped === 0) return;
         const now = this.read();
         now.pending = now.pending.filter((a) => a.id > sentUpTo);
         now.dropped = Math.max(0, now.dropped - sentDropped);

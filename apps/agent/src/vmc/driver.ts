@@ -157,12 +157,16 @@ export class VmcDriver {
     return this.lock.run(() => this.query({ kind: 'dropSensor' }, 'dropSensor'), signal);
   }
 
-  /** Every lane: motor fitted, jammed. */
-  laneScan(signal?: AbortSignal): Promise<LaneScan> {
+  /** Every lane: motor fitted, jammed. `onPage(done, pages)` after each page (a technician's progress line). */
+  laneScan(signal?: AbortSignal, onPage?: (done: number, pages: number) => void): Promise<LaneScan> {
     return this.lock.run(async () => {
       const first = await this.query({ kind: 'laneScan', page: 0 }, 'laneScan');
       const pages: VmcLaneScanPage[] = [first];
-      for (let page = 1; page < first.pages && page < 128; page++) pages.push(await this.query({ kind: 'laneScan', page: page }, 'laneScan'));
+      onPage?.(1, first.pages);
+      for (let page = 1; page < first.pages && page < 128; page++) {
+        pages.push(await this.query({ kind: 'laneScan', page: page }, 'laneScan'));
+        onPage?.(page + 1, first.pages);
+      }
       return {
         pages: first.pages,
         lanes: pages.flatMap((pg) => pg.motors.map((motor, i) => ({ aisle: pg.firstAisle + i, motor, jammed: pg.jams[i] ?? false }))),

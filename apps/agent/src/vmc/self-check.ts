@@ -19,12 +19,12 @@ export interface SelfCheckReport {
 }
 
 /** Board info, status, lane scan and drop-sensor reading, in that order; stops at the first link failure. */
-export async function runSelfCheck(driver: VmcDriver): Promise<SelfCheckReport> {
+export async function runSelfCheck(driver: VmcDriver, progress?: (line: string) => void): Promise<SelfCheckReport> {
   const report: SelfCheckReport = { ok: false, port: driver.path, link: driver.stats, problems: [] };
   try {
     report.info = await driver.info();
     report.status = await driver.status();
-    const scan: LaneScan = await driver.laneScan();
+    const scan: LaneScan = await driver.laneScan(undefined, progress ? (done, pages) => progress(`lane scan: page ${done} of ${pages}`) : undefined);
     report.lanes = {
       count: scan.lanes.length,
       jammed: scan.lanes.filter((l) => l.jammed).map((l) => l.aisle),
