@@ -584,8 +584,18 @@ export class Daemon {
       lastErrors: this.errors.map((e) => ({ ...e, at: iso(e.at) })).reverse(),
       ads: this.ads.status(),
       prizes: this.prizes.status(),
-      service: this.service.status(),
+      ...this.serviceStatus(),
     };
+  }
+
+  /** The gate's state for `status`; a gate file this user cannot read must not take the whole status down. */
+  private serviceStatus(): { service?: NonNullable<ControlStatus['service']> } {
+    try {
+      return { service: this.service.status() };
+    } catch (e) {
+      this.noteError('service', `service-code file unreadable: ${(e as Error).message}`);
+      return {};
+    }
   }
 
   // --- stopping --------------------------------------------------------------------------------

@@ -1,4 +1,6 @@
 import { scrypt, timingSafeEqual } from 'node:crypto';
+import { chownSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import { SERVICE_ACTIONS, SERVICE_CODE_LIMITS, SERVICE_CODE_PATTERN, ServiceAttempt, parseServiceCodeHash } from '@vend/protocol';
 import type { Clock, ServiceAction, ServiceCodeReport } from '@vend/protocol';
@@ -99,6 +101,12 @@ export class ServiceGate {
 
   private write(file: GateFile): void {
     writeFileAtomic(this.opts.file, JSON.stringify(file) + '\n', { mode: 0o600 });
+    // a technician's `sudo vend-agent service …` must not leave a root-owned file the daemon cannot read:
+    // the file goes to the owner of the state directory
+    if (process.getuid?.() === 0) {
+      const dir = statSync(dirname(this.opts.file));
+      if (dir.uid !== 0) chownSync(this.opts.file, dir.uid, dir.gid);
+    }
   }
 
   status(): GateStatus {
