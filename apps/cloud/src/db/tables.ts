@@ -32,6 +32,7 @@ export const RESET_ORDER: (keyof DB)[] = [
   'copy_suspicions',
   'unclaimable_serials',
   'build_records',
+  'service_code_attempts',
   'cabinet_settings',
   'gateway_settings',
   'cabinet_status',
