@@ -134,4 +134,24 @@ describe.skipIf(!socatAvailable())(`the technician on site${socatAvailable() ? '
       ['wrong', 'control'],
     ]);
   }, 120_000);
+
+  it('network: the CLI asks the daemon for a token behind the service code, and a switch needs a live one', async () => {
+    const cli = (args: string[], input?: string) =>
+      run(VEND_AGENT, ['--state-dir', agent.stateDir, '--control-port', new URL(agent.control).port, 'network', ...args], 30_000, {
+        ...(input === undefined ? {} : { input }),
+      });
+    const wrong = await cli(['token'], '000000\n');
+    expect(wrong.code, wrong.stderr).toBe(10);
+    expect(wrong.stderr).toMatch(/wrong service code: \d more wrong codes? lock/);
+    const right = await cli(['token'], '731946\n');
+    expect(right.code, right.stderr).toBe(0);
+    expect(right.stdout).toMatch(/^np_[A-Za-z0-9_-]{32}\nvalid until /);
+    // a made-up token switches nothing (and where NetworkManager is missing, nothing could): refused, exit 6
+    const bogus = await cli(['set', '--wifi', 'shop-wifi', '--open', '--token', 'np_made-up']);
+    expect(bogus.code, bogus.stderr).toBe(6);
+    expect(bogus.stderr).toMatch(/refused: the (provisioning token is unknown|network stack does not answer)/);
+    const status = await cli(['status', '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ switching: null, remembered: [], last: null });
+  }, 60_000);
 });

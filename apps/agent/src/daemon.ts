@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { CONFIG_DEFAULTS, FEATURE_DEFAULTS, systemClock } from '@vend/protocol';
 import type { BlockedReport, Clock, ConfigBlock, ControlPlanogram, ControlStatus, DeferralReport, GoodsData } from '@vend/protocol';
@@ -14,6 +15,7 @@ import { CloudLoops } from './cloud/loops.ts';
 import type { EnrolmentStatus } from './cloud/enrolment.ts';
 import { undiciTransport } from './cloud/http.ts';
 import type { HttpTransport } from './cloud/http.ts';
+import { networkControl } from './control/network-api.ts';
 import { startControlServer } from './control/server.ts';
 import type { ControlServer } from './control/server.ts';
 import { DispenseBook } from './spool/book.ts';
@@ -27,7 +29,10 @@ import { VmcDriver } from './vmc/driver.ts';
 import { serialportTransport } from './vmc/transport.ts';
 import type { SerialTransport } from './vmc/transport.ts';
 import { UpgradeManager } from './upgrade/manager.ts';
-import { describeVerdict, serviceGate } from './service/index.ts';
+import { NmcliBackend } from './network/nmcli.ts';
+import type { NetworkBackend } from './network/backend.ts';
+import { NetworkProvisioner } from './network/provisioner.ts';
+import { controlVerdict, serviceGate } from './service/index.ts';
 import type { ServiceGate } from './service/index.ts';
 import { holdVendLock } from './upgrade/vend-hold.ts';
 import type { CheckOutcome, UpgradeHost } from './upgrade/manager.ts';
@@ -58,6 +63,10 @@ export interface DaemonOptions {
   onRestart?: () => void;
   /** Run the upgrade pipeline (default true). */
   upgrades?: boolean;
+  /** The host's network stack for provisioning (default: NetworkManager through nmcli). */
+  network?: NetworkBackend;
+  /** Random bytes for provisioning tokens (default: crypto's). */
+  randomBytes?: (bytes: number) => Buffer;
 }
 
 /** One line of the status view's "last errors". */
@@ -106,6 +115,8 @@ export class Daemon {
   readonly prizes: Prizes;
   /** The service-code gate (5 wrong codes: the service functions locked 300 s; service/gate.ts). */
   readonly service: ServiceGate;
+  /** Network provisioning with revert (network/provisioner.ts). */
+  readonly network: NetworkProvisioner;
   readonly deviceId: string;
   readonly startedAt: number;
   /** From the configuration: required to run. */
@@ -288,6 +299,14 @@ export class Daemon {
       },
       runTask: (name, task) => this.run(name, task),
     });
+    this.network = new NetworkProvisioner({
+      file: this.state.path('network'),
+      backend: options.network ?? new NmcliBackend(),
+      clock: this.clock,
+      random: options.randomBytes ?? randomBytes,
+      reachable: () => this.cloud.cloudAnswers(this.abort.signal),
+      log: this.log.child({ part: 'network' }),
+    });
     // 6. the upgrade pipeline (docs/agent-upgrades.md "Wiring into the daemon")
     const host: UpgradeHost = {
       runningVersion: () => config.agentVersion,
@@ -340,6 +359,10 @@ export class Daemon {
         const boot = await daemon.upgrades.onBoot();
         daemon.log.info({ boot }, 'upgrade boot guard');
       }
+      // a switch a restart cut short goes back to the network last proven to reach the cloud
+      await daemon.network
+        .recover()
+        .catch((e: unknown) => daemon.noteError('network', `going back from an interrupted switch failed: ${(e as Error).message}`));
       // 7. the control channel (a technician can ask for status while board and cloud come up)
       daemon.control = await startControlServer({
         host: options.config.controlHost,
@@ -354,20 +377,9 @@ export class Daemon {
           upgradeCheck: () => daemon.upgradeCheck(),
           service: {
             status: () => daemon.service.status(),
-            check: async (code, action) => {
-              const verdict = await daemon.service.check(code, action, 'control');
-              const message = describeVerdict(verdict, daemon.clock);
-              switch (verdict.result) {
-                case 'ok':
-                case 'no-code':
-                  return { result: verdict.result, message };
-                case 'wrong':
-                  return { result: 'wrong', remaining: verdict.remaining, lockedUntil: iso(verdict.lockedUntil), message };
-                case 'locked':
-                  return { result: 'locked', lockedUntil: new Date(verdict.lockedUntil).toISOString(), message };
-              }
-            },
+            check: async (code, action) => controlVerdict(await daemon.service.check(code, action, 'control'), daemon.clock),
           },
+          network: networkControl(daemon.network, daemon.service, daemon.clock),
         },
         ads: daemon.ads,
         prizes: daemon.prizes,
@@ -606,6 +618,7 @@ export class Daemon {
       this.log.info({ reason }, 'vend-agent stopping');
       this.abort.abort();
       this.upgrades?.stop();
+      this.network.close();
       const deadline = new Promise<'deadline'>((resolve) => this.clock.setTimeout(() => resolve('deadline'), this.config.stopDeadlineMs));
       // the upgrade pipeline holds the vend lock (taken while free): nothing dispenses, and a remote drop
       // waiting for the lock stays pending in the cloud for the next start

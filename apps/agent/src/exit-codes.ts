@@ -23,6 +23,8 @@ export const EXIT_CODES = {
   outcomeUnknown: 9,
   /** service …: the service code was wrong, the service functions are locked (5 wrong codes: 300 s), or no code is set. */
   serviceRefused: 10,
+  /** network set: the new network did not reach the cloud within 90 s; the cabinet is back on the previous one. */
+  networkReverted: 11,
   usage: 64,
   /** A bug: an error nothing above accounts for. */
   internal: 70,

@@ -9,3 +9,4 @@ export * from './release-admin.ts';
 export * from './control.ts';
 export * from './prizes.ts';
 export * from './service-code.ts';
+export * from './network.ts';

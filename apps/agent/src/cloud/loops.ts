@@ -99,13 +99,27 @@ export class CloudLoops {
 
   /** Sends a heartbeat now; true on a 2xx. */
   async heartbeatNow(signal: AbortSignal): Promise<boolean> {
+    return (await this.tryHeartbeat(signal)) === null;
+  }
+
+  /**
+   * One probe for a network switch: a heartbeat, where any HTTP answer counts (a cabinet not enrolled
+   * yet is answered 401/428 — the network works all the same).
+   */
+  async cloudAnswers(signal: AbortSignal): Promise<boolean> {
+    const error = await this.tryHeartbeat(signal);
+    return error === null || (error instanceof CloudError && error.status !== null);
+  }
+
+  /** One heartbeat; null when the cloud took it, else what went wrong. */
+  private async tryHeartbeat(signal: AbortSignal): Promise<unknown> {
     try {
       const { body, ack } = this.heartbeatBody();
       await this.opts.client.heartbeat(body, { attempts: 1, signal });
       this.acknowledge(ack);
-      return true;
-    } catch {
-      return false;
+      return null;
+    } catch (e) {
+      return e;
     }
   }
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vend/protocol';
-import { ServiceGate, describeVerdict, hashCode } from '../service/index.ts';
-import { startControlServer } from './server.ts';
+import { ServiceGate, controlVerdict, hashCode } from '../service/index.ts';
+import { startTestControl } from './control.test-support.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'agent-service-ctl-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -14,30 +14,10 @@ describe('control channel: the service code for the kiosk UI', () => {
     const clock = new ManualClock(Date.parse('2026-11-26T12:00:00Z'));
     let hash: string | null = await hashCode('135790', Buffer.alloc(16, 1));
     const gate = new ServiceGate({ file: join(root, 'g.json'), clock, hash: () => (hash ? { hash, source: 'cloud' } : null), log: () => {} });
-    const server = await startControlServer({
-      host: '127.0.0.1',
-      port: 0,
-      token: () => 'tok',
-      log: { info: () => {}, warn: () => {} },
-      api: {
-        status: () => {
-          throw new Error('unused');
-        },
-        planogram: () => Promise.reject(new Error('unused')),
-        walkUp: () => Promise.reject(new Error('unused')),
-        vends: () => [],
-        enrolNow: () => Promise.reject(new Error('unused')),
-        upgradeCheck: () => Promise.reject(new Error('unused')),
-        service: {
-          status: () => gate.status(),
-          check: async (code, action) => {
-            const v = await gate.check(code, action, 'control');
-            const message = describeVerdict(v, clock);
-            if (v.result === 'wrong') return { ...v, lockedUntil: v.lockedUntil === null ? null : new Date(v.lockedUntil).toISOString(), message };
-            if (v.result === 'locked') return { ...v, lockedUntil: new Date(v.lockedUntil).toISOString(), message };
-            return { result: v.result, message };
-          },
-        },
+    const server = await startTestControl({
+      service: {
+        status: () => gate.status(),
+        check: async (code, action) => controlVerdict(await gate.check(code, action, 'control'), clock),
       },
     });
     const check = async (code: string, token = 'tok') => {

@@ -3,7 +3,7 @@ import { chownSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { SERVICE_ACTIONS, SERVICE_CODE_LIMITS, SERVICE_CODE_PATTERN, ServiceAttempt, parseServiceCodeHash } from '@vend/protocol';
-import type { Clock, ServiceAction, ServiceCodeReport } from '@vend/protocol';
+import type { Clock, ControlServiceCheck, ServiceAction, ServiceCodeReport } from '@vend/protocol';
 import { readJsonIfValid, writeFileAtomic } from '../state/fs-atomic.ts';
 
 /**
@@ -211,5 +211,24 @@ export function describeVerdict(verdict: GateVerdict, clock: Clock): string {
       return `the service functions are locked after ${SERVICE_CODE_LIMITS.maxFailures} wrong codes: try again in ${Math.max(1, Math.ceil((verdict.lockedUntil - clock.now()) / 1000))} s`;
     case 'no-code':
       return 'this cabinet has no service code: the operator sets one in the cloud (PUT /api/v1/machines/<serial>/service-code), or serviceCodeHash in /etc/vend-agent/config.json';
+  }
+}
+
+/** A verdict as the control channel answers it (POST /v1/service/check, /v1/network/token). */
+export function controlVerdict(verdict: GateVerdict, clock: Clock): ControlServiceCheck {
+  const message = describeVerdict(verdict, clock);
+  switch (verdict.result) {
+    case 'ok':
+    case 'no-code':
+      return { result: verdict.result, message };
+    case 'wrong':
+      return {
+        result: 'wrong',
+        remaining: verdict.remaining,
+        lockedUntil: verdict.lockedUntil === null ? null : new Date(verdict.lockedUntil).toISOString(),
+        message,
+      };
+    case 'locked':
+      return { result: 'locked', lockedUntil: new Date(verdict.lockedUntil).toISOString(), message };
   }
 }

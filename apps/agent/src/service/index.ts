@@ -4,7 +4,7 @@ import type { StateDir } from '../state/state-dir.ts';
 import { ServiceGate } from './gate.ts';
 import type { GateVerdict } from './gate.ts';
 
-export { ServiceGate, codeMatches, describeVerdict, hashCode } from './gate.ts';
+export { ServiceGate, codeMatches, controlVerdict, describeVerdict, hashCode } from './gate.ts';
 export type { GateStatus, GateVerdict } from './gate.ts';
 
 export interface GateLogger {

@@ -21,6 +21,7 @@ export const STATE_FILES = {
   prizeEvents: 'prize-events.log',
   prizeState: 'prize-state.json',
   serviceCode: 'service-code.json',
+  network: 'network.json',
 } as const;
 
 /**
@@ -55,7 +56,7 @@ export class StateDirError extends Error {}
 export class StateDirUnusable extends Error {}
 
 /** Files that hold secrets: 0600 whatever someone did to them (tightened at every start). */
-const SECRET_FILES = ['credential', 'enrolment', 'controlToken', 'config', 'journal', 'serviceCode'] as const;
+const SECRET_FILES = ['credential', 'enrolment', 'controlToken', 'config', 'journal', 'serviceCode', 'network'] as const;
 
 /**
  * The agent's durable state: one directory (default /var/lib/vend-agent, mode 0700). Every file is

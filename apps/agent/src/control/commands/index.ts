@@ -8,6 +8,7 @@ import { doctorCommand } from './doctor.ts';
 import { enrolCommand } from './enrol.ts';
 import { exitCodeGuard } from './errors.ts';
 import { logsCommand } from './logs.ts';
+import { networkCommand } from './network.ts';
 import { runCommand } from './run.ts';
 import { serviceCommand } from './service.ts';
 import { statusCommand } from './status.ts';
@@ -30,5 +31,6 @@ export function agentCommands(deps: AgentCommandDeps, setExit: (code: number) =>
     logsCommand(context),
     adsCommand(context),
     serviceCommand(context),
+    networkCommand(context),
   ];
 }
