@@ -20,11 +20,14 @@ export const NetworkRequest = z.discriminatedUnion('kind', [
       .string()
       .min(1)
       .max(32)
-      .refine((ssid) => ![...ssid].some((c) => c < ' ' || c === '\x7f'), 'an SSID without control characters'),
+      .refine(
+        (ssid) => ssid === ssid.trim() && ![...ssid].some((c) => c < ' ' || c === '\x7f'),
+        'an SSID without control characters or leading or trailing spaces',
+      ),
     /** WPA-PSK passphrase (8–63 printable ASCII characters); absent for an open network. */
     psk: z
       .string()
-      .regex(/^[\x20-\x7e]{8,63}$/, '8 to 63 printable ASCII characters')
+      .regex(/^[\x21-\x7e][\x20-\x7e]{6,61}[\x21-\x7e]$/, '8 to 63 printable ASCII characters, no leading or trailing space')
       .optional(),
   }),
   z.strictObject({

@@ -1,49 +1,48 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import type { NetworkRequest } from '@vend/protocol';
-import { writeFileAtomic } from '../state/fs-atomic.ts';
 import type { NetworkBackend } from './backend.ts';
 
-/** Runs `nmcli` with these arguments and answers its stdout; rejects with its stderr when it fails. */
-export type NmcliRunner = (args: string[]) => Promise<string>;
+/** Runs `nmcli` with these arguments (and `input` on its stdin) and answers its stdout; rejects with its stderr when it fails. */
+export type NmcliRunner = (args: string[], input?: string) => Promise<string>;
 
-export const runNmcli: NmcliRunner = (args) =>
+export const runNmcli: NmcliRunner = (args, input) =>
   new Promise((resolve, reject) => {
-    execFile('nmcli', args, { timeout: 60_000, env: { ...process.env, LC_ALL: 'C' } }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`nmcli ${args[0] === '--wait' ? args.slice(2).join(' ') : args.join(' ')}: ${stderr.trim() || err.message}`));
+    const child = execFile('nmcli', args, { timeout: 60_000, env: { ...process.env, LC_ALL: 'C.UTF-8' } }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`nmcli ${args.join(' ')}: ${stderr.trim() || err.message}`));
       else resolve(stdout);
     });
+    child.stdin?.end(input ?? '');
   });
 
 export interface NmcliBackendOptions {
   run?: NmcliRunner;
-  /** NetworkManager's keyfile directory (its `system-connections`). */
-  keyfileDir?: string;
   /** Seconds `nmcli connection up` waits for the activation (a wrong PSK fails within it). */
   activationSeconds?: number;
 }
 
-/** A GKeyFile value: backslashes doubled, a leading space kept (the schema refuses control characters). */
-function value(text: string): string {
-  return text.replaceAll('\\', '\\\\').replace(/^ /, '\\s');
-}
-
-/** The NetworkManager keyfile of a request: the PSK stays in a 0600 file, never on a command line (which `ps` shows). */
-export function keyfileOf(id: string, req: NetworkRequest): string {
-  const lines = ['[connection]', `id=${id}`];
+/**
+ * The `nmcli connection edit` script that makes a request's profile: the PSK goes through nmcli's
+ * stdin, never on a command line (which `ps` shows every user). Values run to the end of their line
+ * (nmcli trims them: the schema refuses leading and trailing spaces, and control characters, so no
+ * value can start another command).
+ */
+export function editScript(req: NetworkRequest): string {
+  const lines = ['set connection.autoconnect yes'];
   if (req.kind === 'wifi') {
-    lines.push('type=wifi', 'autoconnect=true', '', '[wifi]', 'mode=infrastructure', `ssid=${value(req.ssid)}`);
-    if (req.psk !== undefined) lines.push('', '[wifi-security]', 'key-mgmt=wpa-psk', `psk=${value(req.psk)}`);
-    lines.push('', '[ipv4]', 'method=auto');
+    lines.push(`set 802-11-wireless.ssid ${req.ssid}`, 'set 802-11-wireless.mode infrastructure');
+    if (req.psk !== undefined) lines.push('set 802-11-wireless-security.key-mgmt wpa-psk', `set 802-11-wireless-security.psk ${req.psk}`);
+    lines.push('set ipv4.method auto');
   } else {
-    lines.push('type=ethernet', `interface-name=${req.interface}`, 'autoconnect=true', '', '[ethernet]', '', '[ipv4]');
-    if (req.address === undefined) lines.push('method=auto');
+    lines.push(`set connection.interface-name ${req.interface}`);
+    if (req.address === undefined) lines.push('set ipv4.method auto');
     else {
-      lines.push('method=manual', `address1=${req.address}${req.gateway ? `,${req.gateway}` : ''}`);
-      if (req.dns?.length) lines.push(`dns=${req.dns.join(';')};`);
+      lines.push('set ipv4.method manual', `set ipv4.addresses ${req.address}`);
+      if (req.gateway) lines.push(`set ipv4.gateway ${req.gateway}`);
+      if (req.dns?.length) lines.push(`set ipv4.dns ${req.dns.join(',')}`);
     }
   }
-  lines.push('', '[ipv6]', 'method=auto', '');
+  // with autoconnect on, `save` asks whether to go ahead (it may activate at once): yes
+  lines.push('save persistent', 'yes', 'quit', '');
   return lines.join('\n');
 }
 
@@ -64,18 +63,17 @@ export function terseFields(line: string): string[] {
 }
 
 /**
- * NetworkManager through `nmcli`, the standard on Linux kiosks. Profiles are written as keyfiles and
- * loaded (`nmcli connection load`), brought up with `nmcli connection up` (which waits for the
- * activation, so a wrong PSK rejects) and deleted with `nmcli connection delete`.
+ * NetworkManager through `nmcli`, the standard on Linux kiosks. Profiles are made with `nmcli
+ * connection edit` (its commands on stdin), brought up with `nmcli connection up` (which waits for the
+ * activation, so a wrong PSK rejects) and deleted with `nmcli connection delete`. As the unprivileged
+ * vend-agent user this needs NetworkManager's polkit actions (packaging/50-vend-agent-network.rules).
  */
 export class NmcliBackend implements NetworkBackend {
   private readonly run: NmcliRunner;
-  private readonly keyfileDir: string;
   private readonly activationSeconds: number;
 
   constructor(opts: NmcliBackendOptions = {}) {
     this.run = opts.run ?? runNmcli;
-    this.keyfileDir = opts.keyfileDir ?? '/etc/NetworkManager/system-connections';
     this.activationSeconds = opts.activationSeconds ?? 45;
   }
 
@@ -90,9 +88,7 @@ export class NmcliBackend implements NetworkBackend {
   }
 
   async add(id: string, req: NetworkRequest): Promise<void> {
-    const file = join(this.keyfileDir, `${id}.nmconnection`);
-    writeFileAtomic(file, keyfileOf(id, req), { mode: 0o600 });
-    await this.run(['connection', 'load', file]);
+    await this.run(['connection', 'edit', 'type', req.kind === 'wifi' ? '802-11-wireless' : '802-3-ethernet', 'con-name', id], editScript(req));
   }
 
   async up(id: string): Promise<void> {

@@ -98,6 +98,24 @@ describe('network provisioning (spec 2 §8: verify 90 s, token 600 s, poll 3 s, 
     expect(probes.length).toBe(31);
   });
 
+  it('a probe still hanging at 90 s does not hold the revert back', async () => {
+    const { backend, clock, provisioner, file } = rig();
+    const hanging = new NetworkProvisioner({
+      file,
+      backend,
+      clock,
+      random: (bytes) => Buffer.alloc(bytes, 1),
+      reachable: () => new Promise<boolean>(() => undefined),
+      log: { info: () => undefined, warn: () => undefined },
+    });
+    const begin = clock.now();
+    const started = await hanging.apply(hanging.issueToken().token, HOME);
+    await run(clock, 91_000);
+    expect(await started.done).toMatchObject({ outcome: 'reverted', at: begin + 90_000 });
+    expect(backend.current).toBe('Wired connection 1');
+    expect((await provisioner.status()).last).toMatchObject({ outcome: 'reverted' });
+  });
+
   it('a reboot mid-switch lands on the previous connection: the journal says what was under way', async () => {
     const first = rig();
     const started = await first.provisioner.apply(first.provisioner.issueToken().token, HOME);

@@ -32,6 +32,7 @@ type NetworkFile = z.infer<typeof NetworkFile>;
 type Outcome = z.infer<typeof Outcome>;
 
 const EMPTY: NetworkFile = { nextId: 1, remembered: [], switch: null, forget: [], last: null, tokens: [] };
+const LATE = Symbol('late');
 /** Tokens kept at once: a technician pressing "new token" again does not grow the file. */
 const LIVE_TOKENS = 4;
 
@@ -159,29 +160,34 @@ export class NetworkProvisioner {
     const deadline = sw.startedAt + NETWORK_LIMITS.verifySeconds * 1000;
     try {
       await this.opts.backend.add(sw.target, req);
-      const up = await this.beforeDeadline(this.opts.backend.up(sw.target), deadline);
-      if (!up) return await this.revert(`the connection did not come up within ${NETWORK_LIMITS.verifySeconds} s`, 'reverted');
+      if ((await this.beforeDeadline(this.opts.backend.up(sw.target), deadline)) === LATE)
+        return await this.revert(`the connection did not come up within ${NETWORK_LIMITS.verifySeconds} s`, 'reverted');
     } catch (e) {
       return await this.revert(`the connection did not come up: ${(e as Error).message}`, 'reverted');
     }
     this.step('verifying');
     for (;;) {
       if (this.closed) return { label: sw.label, outcome: 'interrupted', reason: 'the agent stopped mid-switch', at: this.opts.clock.now() };
-      if (await this.opts.reachable().catch(() => false)) return this.commit();
+      // a probe still in flight at the deadline does not hold the revert back (an HTTP timeout is 8 s)
+      const answered = await this.beforeDeadline(
+        this.opts.reachable().catch(() => false),
+        deadline,
+      );
+      if (answered === true) return this.commit();
       const left = deadline - this.opts.clock.now();
-      if (left <= 0) return await this.revert(`the cloud was not reached within ${NETWORK_LIMITS.verifySeconds} s`, 'reverted');
+      if (answered === LATE || left <= 0) return await this.revert(`the cloud was not reached within ${NETWORK_LIMITS.verifySeconds} s`, 'reverted');
       await this.sleep(Math.min(NETWORK_LIMITS.pollSeconds * 1000, left));
     }
   }
 
-  /** True when `work` settled before the deadline (its rejection passes through); false when the deadline came first. */
-  private async beforeDeadline(work: Promise<void>, deadline: number): Promise<boolean> {
+  /** What `work` gave when it settled before the deadline (its rejection passes through); LATE when the deadline came first. */
+  private async beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T | typeof LATE> {
     let timer: unknown = null;
-    const late = new Promise<false>((resolve) => {
-      timer = this.opts.clock.setTimeout(() => resolve(false), Math.max(0, deadline - this.opts.clock.now()));
+    const late = new Promise<typeof LATE>((resolve) => {
+      timer = this.opts.clock.setTimeout(() => resolve(LATE), Math.max(0, deadline - this.opts.clock.now()));
     });
     try {
-      return await Promise.race([work.then(() => true as const), late]);
+      return await Promise.race([work, late]);
     } finally {
       this.opts.clock.clearTimeout(timer);
     }
