@@ -39,7 +39,10 @@ describe('control channel: network provisioning for the kiosk UI and the CLI', (
     };
     const wifi = { kind: 'wifi', ssid: 'shop-wifi', psk: 'correct horse' };
     try {
-      expect(await call('POST', '/v1/network/token', { code: '000000' })).toMatchObject({ status: 403, body: { result: 'wrong', remaining: 4 } });
+      expect(await call('POST', '/v1/network/token', { code: '000000' })).toMatchObject({
+        status: 403,
+        body: { error: 'wrong', message: expect.stringMatching(/4 more wrong codes lock/) },
+      });
       expect(gate.status().unreported).toBe(1);
       const issued = await call('POST', '/v1/network/token', { code: '135790' });
       expect(issued).toMatchObject({ status: 200, body: { expiresAt: '2026-11-26T12:10:00.000Z' } });

@@ -139,7 +139,7 @@ function digest(text: string): Buffer {
  *   GET  /v1/service        the service-code gate: code set, failures, lockout
  *   POST /v1/service/check  {code, action}: 200 ok, 403 wrong, 423 locked, 409 no code set (5 wrong: 300 s lockout)
  *   GET  /v1/network        the connection in force, networks kept, a switch under way, the last one's end
- *   POST /v1/network/token  {code}: a provisioning token (600 s, one switch) once the service code is right (refusals as /v1/service/check)
+ *   POST /v1/network/token  {code}: a provisioning token (600 s, one switch) once the service code is right; 403 wrong, 423 locked, 409 no code ({error, message})
  *   POST /v1/network        {token, network}: start a switch; 403 token unknown/used/expired, 409 a switch runs, 503 no network stack
  *   /v1/ads/..., /v1/prizes/...  the kiosk's routes: no token, an exact Host and an allowed Origin instead (kiosk.ts)
  */
@@ -272,7 +272,8 @@ async function handleNetwork(opts: ControlServerOptions, route: string, req: Inc
     if (body === null) return;
     const issued = await network.token(body.code);
     if ('token' in issued) return answer(res, ControlNetworkToken, issued);
-    return answer(res, ControlServiceCheck, issued, SERVICE_CHECK_STATUS[issued.result]);
+    // a refusal like any other ({error, message}: the CLI reads it so); GET /v1/service has the gate's detail
+    return refuse(res, SERVICE_CHECK_STATUS[issued.result], issued.result, issued.message);
   }
   const body = await readBody(req, res, NetworkApplyBody, MAX_BODY);
   if (body === null) return;

@@ -1,6 +1,9 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NetworkRequest } from '@vend/protocol';
-import { NmcliBackend, editScript, terseFields } from './nmcli.ts';
+import { NmcliBackend, editScript, runNmcli, terseFields } from './nmcli.ts';
 
 function backend(answers: Record<string, string | Error> = {}) {
   const calls: { args: string[]; input: string | undefined }[] = [];
@@ -55,5 +58,21 @@ describe('the NetworkManager backend (nmcli)', () => {
     await expect(nm.remove('vend-9')).resolves.toBeUndefined();
     await expect(nm.remove('vend-8')).rejects.toThrow(/not authorized/);
     expect(terseFields('a\\\\b:c')).toEqual(['a\\b', 'c']);
+  });
+
+  it('an nmcli that exits before reading its stdin is a refusal, not a crash of the daemon (EPIPE)', async () => {
+    const bin = mkdtempSync(join(tmpdir(), 'agent-nmcli-bin-'));
+    writeFileSync(join(bin, 'nmcli'), '#!/bin/sh\necho "Error: NetworkManager is not running." >&2\nexit 8\n');
+    chmodSync(join(bin, 'nmcli'), 0o755);
+    const path = process.env['PATH'];
+    process.env['PATH'] = `${bin}:${path ?? ''}`;
+    try {
+      const runs = Array.from({ length: 20 }, () => runNmcli(['connection', 'edit'], 'x'.repeat(1 << 20)));
+      for (const r of await Promise.allSettled(runs))
+        expect(r).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/NetworkManager is not running/) } });
+    } finally {
+      process.env['PATH'] = path;
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });

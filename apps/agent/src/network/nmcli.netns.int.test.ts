@@ -33,6 +33,7 @@ const inCabinet = (args: string[], input = ''): Promise<string> =>
     const child = execFile('ip', ['netns', 'exec', nsCabinet, ...args], { env, timeout: 60_000 }, (err, out, stderr) =>
       err ? reject(new Error(stderr || err.message)) : resolve(out),
     );
+    child.stdin?.on('error', () => {});
     child.stdin?.end(input);
   });
 const realSleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

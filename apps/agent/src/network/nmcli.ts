@@ -11,6 +11,8 @@ export const runNmcli: NmcliRunner = (args, input) =>
       if (err) reject(new Error(`nmcli ${args.join(' ')}: ${stderr.trim() || err.message}`));
       else resolve(stdout);
     });
+    // nmcli may exit before reading its stdin: the EPIPE that follows must not become an uncaught error
+    child.stdin?.on('error', () => {});
     child.stdin?.end(input ?? '');
   });
 

@@ -116,6 +116,24 @@ describe('network provisioning (spec 2 §8: verify 90 s, token 600 s, poll 3 s, 
     expect((await provisioner.status()).last).toMatchObject({ outcome: 'reverted' });
   });
 
+  it('a backend failing while going back leaves the switch in the journal for the next start, and nothing unhandled', async () => {
+    const { backend, clock, provisioner, file } = rig();
+    const started = await provisioner.apply(provisioner.issueToken().token, { ...HOME, psk: 'wrong horse' });
+    const remove = backend.remove.bind(backend);
+    backend.remove = () => Promise.reject(new Error('NetworkManager is not running'));
+    await run(clock, 500);
+    expect(await started.done).toMatchObject({ outcome: 'interrupted', reason: expect.stringMatching(/NetworkManager is not running/) });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ switch: { phase: 'reverting', target: started.id } });
+    // the unfinished switch is not overwritten by a new one (nor the token spent)
+    const token = provisioner.issueToken().token;
+    await expect(provisioner.apply(token, HOME)).rejects.toMatchObject({ code: 'busy' });
+    backend.remove = remove;
+    expect(await provisioner.recover()).toMatchObject({ outcome: 'interrupted' });
+    expect(backend.profiles.has(started.id)).toBe(false);
+    expect(backend.current).toBe('Wired connection 1');
+    expect((await (await provisioner.apply(token, { ...HOME, psk: 'wrong horse' })).done).outcome).toBe('reverted');
+  });
+
   it('a reboot mid-switch lands on the previous connection: the journal says what was under way', async () => {
     const first = rig();
     const started = await first.provisioner.apply(first.provisioner.issueToken().token, HOME);

@@ -136,6 +136,9 @@ export class NetworkProvisioner {
         throw new NetworkRefused('unavailable', `the network stack does not answer: ${(e as Error).message}`);
       }
       file = this.read();
+      // a switch the last start could not undo (NetworkManager was down) stays first in line
+      if (file.switch)
+        throw new NetworkRefused('busy', `an interrupted switch to ${file.switch.label} is still to be undone: restart the agent once NetworkManager runs`);
       if (!this.redeem(file, token))
         throw new NetworkRefused('token', 'the provisioning token is unknown, used or expired (a token lasts 600 s and serves one switch)');
       const id = `vend-${file.nextId}`;
@@ -147,9 +150,14 @@ export class NetworkProvisioner {
     }
     const { target: id, label } = file.switch;
     this.opts.log.info({ network: label, connection: id, previous: file.switch.previous }, 'network switch: applying');
-    const done = this.run(file, req);
+    // nobody may be waiting for the end (the control channel answers at once): it never rejects
+    const done = this.run(file, req).catch((e: unknown): Outcome => {
+      const reason = `the switch failed: ${(e as Error).message}; the next start finishes going back`;
+      this.opts.log.warn({ network: label, connection: id, reason }, 'network switch: failed');
+      return { label, outcome: 'interrupted', reason, at: this.opts.clock.now() };
+    });
     this.running = done;
-    void done.finally(() => {
+    void done.then(() => {
       this.running = null;
     });
     return { id, label, done };

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { ControlNetworkStatus, ControlNetworkSwitch, ControlNetworkToken, NETWORK_LIMITS, NetworkRequest } from '@vend/protocol';
 import { sleep } from '../../cloud/backoff.ts';
 import { EXIT_CODES } from '../../exit-codes.ts';
-import { ControlUnreachable } from '../client.ts';
+import { ControlNoAnswer, ControlUnreachable } from '../client.ts';
 import type { ControlClient } from '../client.ts';
 import { configOf, controlClient } from './context.ts';
 import type { CommandContext, Flags } from './context.ts';
@@ -56,7 +56,8 @@ export function networkCommand({ deps, setExit, guarded }: CommandContext): Comm
         await body(controlClient(configOf(deps, cmd)), flags);
       } catch (e) {
         if (!(e instanceof ControlUnreachable)) throw e;
-        deps.stderr(`${DAEMON_DOWN}\n`);
+        // no answer from a daemon that took the request is not "not running": say which
+        deps.stderr(`${e instanceof ControlNoAnswer ? e.message : DAEMON_DOWN}\n`);
         setExit(EXIT_CODES.daemonDown);
       }
     });
@@ -129,7 +130,8 @@ export function networkCommand({ deps, setExit, guarded }: CommandContext): Comm
           return;
         }
         deps.stderr(`switching to ${started.body.label} (${started.body.id}); waiting for the cloud…\n`);
-        for (;;) {
+        // the daemon ends a switch within 90 s (plus going back); past that, say so rather than wait on
+        for (let waited = 0; waited <= NETWORK_LIMITS.verifySeconds + 60; waited++) {
           const answer = await client.call('GET', '/v1/network', ControlNetworkStatus);
           if (answer.ok && answer.body.switching === null && answer.body.last) {
             deps.stdout(formatNetwork(answer.body));
@@ -138,6 +140,8 @@ export function networkCommand({ deps, setExit, guarded }: CommandContext): Comm
           }
           await sleep(deps.clock, 1000);
         }
+        deps.stderr('the switch has not ended: see `vend-agent network status` and the log\n');
+        setExit(EXIT_CODES.attention);
       }),
     );
   return network;
