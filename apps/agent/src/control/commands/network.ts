@@ -111,7 +111,7 @@ export function networkCommand({ deps, setExit, guarded }: CommandContext): Comm
     .option('--token <token>', 'a provisioning token (`vend-agent network token`); without it the service code is asked for')
     .addHelpText(
       'after',
-      `\nExit codes: ${EXIT_CODES.ok} connected, ${EXIT_CODES.networkReverted} back on the previous network, ${EXIT_CODES.serviceRefused} service code refused, ${EXIT_CODES.refused} token refused or a switch under way, ${EXIT_CODES.daemonDown} daemon not running.`,
+      `\nExit codes: ${EXIT_CODES.ok} connected, ${EXIT_CODES.networkReverted} back on the previous network, ${EXIT_CODES.attention} the switch had not ended after 150 s, ${EXIT_CODES.serviceRefused} service code refused, ${EXIT_CODES.refused} token refused or a switch under way, ${EXIT_CODES.daemonDown} daemon not running.`,
     )
     .action(
       withDaemon(async (client, flags) => {
