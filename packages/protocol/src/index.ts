@@ -8,3 +8,5 @@ export * from './release.ts';
 export * from './release-admin.ts';
 export * from './control.ts';
 export * from './prizes.ts';
+export * from './service-code.ts';
+export * from './network.ts';

@@ -470,6 +470,9 @@ export interface CabinetSettingsTable {
   kiosk_ui_url: string | null;
   admin_pin_enc: string | null;
   enrolment_mode: string | null;
+  /** The service code's scrypt hash and when it was set (migration 0031). */
+  service_code_hash: string | null;
+  service_code_set_at: number | null;
   updated_at: number;
 }
 
@@ -494,7 +497,20 @@ export interface CabinetStatusTable {
   /** The last deferral / blocked block after it cleared: `{version, (minFrom,) firstAt, clearedAt}` (migration 0008). */
   deferring_kept_json: string | null;
   blocked_kept_json: string | null;
+  /** The service-code lock as the cabinet last reported it: `{failures, lockedUntil}` (migration 0031). */
+  service_lock_json: string | null;
   updated_at: number;
+}
+
+/** Service-code attempts the cabinets reported (migration 0031). */
+export interface ServiceCodeAttemptsTable {
+  machine_id: string;
+  attempt_id: number;
+  at: number;
+  action: string;
+  result: string;
+  source: string;
+  received_at: number;
 }
 
 export interface DispenseReportsTable {
@@ -1171,6 +1187,7 @@ export interface DB {
   cabinet_settings: CabinetSettingsTable;
   gateway_settings: GatewaySettingsTable;
   cabinet_status: CabinetStatusTable;
+  service_code_attempts: ServiceCodeAttemptsTable;
   dispense_reports: DispenseReportsTable;
   ad_play_records: AdPlayRecordsTable;
   creatives: CreativesTable;

@@ -39,6 +39,7 @@ export const RESET_ORDER: (keyof DB)[] = [
   'copy_suspicions',
   'unclaimable_serials',
   'build_records',
+  'service_code_attempts',
   'cabinet_settings',
   'gateway_settings',
   'cabinet_status',
