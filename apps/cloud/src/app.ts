@@ -31,6 +31,8 @@ import { crewsRoutes } from './domains/crews/crews.routes.ts';
 import { accessRoutes } from './domains/access/access.routes.ts';
 import { restockRoutes } from './domains/restock/restock.routes.ts';
 import { dfyRoutes } from './domains/dfy/dfy.routes.ts';
+import { dfyModesRoutes } from './domains/dfy/dfy-modes.routes.ts';
+import { dfyInventoryRoutes } from './domains/dfy/dfy-inventory.routes.ts';
 import { stateMachinesRoutes } from './domains/meta/state-machines.routes.ts';
 import { financeRoutes } from './domains/finance/finance.routes.ts';
 import { prizesCabinetRoutes, prizesRoutes } from './domains/prizes/prizes.routes.ts';
@@ -116,6 +118,8 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(accessRoutes(kit, s.access));
   app.use(restockRoutes(kit, s.restock));
   app.use(dfyRoutes(kit, s.dfy));
+  app.use(dfyModesRoutes(kit, s.dfyModes));
+  app.use(dfyInventoryRoutes(kit, s.dfyInventory));
   app.use(stateMachinesRoutes(kit));
   app.use(financeRoutes(kit, s.entries, s.pnl, s.payouts));
   app.use(prizesRoutes(kit, s.prizes));

@@ -47,6 +47,8 @@ import { CrewsService } from './domains/crews/crews.service.ts';
 import { AccessService } from './domains/access/access.service.ts';
 import { RestockService } from './domains/restock/restock.service.ts';
 import { DfyService } from './domains/dfy/dfy.service.ts';
+import { DfyModesService } from './domains/dfy/dfy-modes.service.ts';
+import { DfyInventoryService } from './domains/dfy/dfy-inventory.service.ts';
 import { EntriesService } from './domains/finance/entries.service.ts';
 import { PayoutsService } from './domains/finance/payouts.service.ts';
 import { PnlService } from './domains/finance/pnl.service.ts';
@@ -123,6 +125,10 @@ export interface Services {
   restock: RestockService;
   /** Done-for-you placement: deals, checkpoints, confirm gates, checkout, install, onboarding, portfolio. */
   dfy: DfyService;
+  /** DFY operating modes (capability toggles, the five-level resolver) and the paid concierge. */
+  dfyModes: DfyModesService;
+  /** DFY inventory automation: refill supplier orders, the monthly cap, receiving into stock and FIFO. */
+  dfyInventory: DfyInventoryService;
   // finance: referrals/payroll/expenses, host statements and payouts, P&L and balance sheet
   entries: EntriesService;
   payouts: PayoutsService;
@@ -205,6 +211,14 @@ export function createServices(ctx: AppContext): Services {
 
   const credentialAdmin = new CredentialAdminService({ store, clock, audit, devices });
   const dfy = new DfyService({ store, clock, audit, machines, credentials: credentialAdmin, config });
+  const dfyInventory = new DfyInventoryService({ store, clock, audit, settings: dfy });
+  const dfyModes = new DfyModesService({
+    store,
+    clock,
+    audit,
+    settings: dfy,
+    onInventoryOff: (tx, machineId, now) => dfyInventory.cancelOpen(tx, machineId, now),
+  });
 
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });
 
@@ -260,6 +274,8 @@ export function createServices(ctx: AppContext): Services {
     restock,
     access: new AccessService({ store, clock, audit }),
     dfy,
+    dfyModes,
+    dfyInventory,
     entries: new EntriesService({ store, clock, audit }),
     payouts,
     pnl: new PnlService({ store, clock, payouts }),

@@ -1009,7 +1009,43 @@ export interface DfyPortfolioSettingsTable {
   updated_at: number;
 }
 
+export interface DfyModesTable {
+  kind: string;
+  subject_id: string;
+  operator_id: string;
+  toggles_json: string;
+  updated_at: number;
+}
+
+export interface DfyConciergeEnrolmentsTable {
+  id: string;
+  operator_id: string;
+  kind: string;
+  subject_id: string;
+  deal_id: string | null;
+  machine_id: string | null;
+  enrolled_at: number;
+  ended_at: number | null;
+}
+
+export interface DfySupplierOrdersTable {
+  id: string;
+  operator_id: string;
+  deal_id: string;
+  machine_id: string;
+  status: string;
+  lines_json: string;
+  estimated_cost_cents: number;
+  actual_cost_cents: number | null;
+  work_order_id: string;
+  purchase_order_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export type DfyDealRow = Selectable<DfyDealsTable>;
+export type DfySupplierOrderRow = Selectable<DfySupplierOrdersTable>;
+export type DfyConciergeEnrolmentRow = Selectable<DfyConciergeEnrolmentsTable>;
 export type DfyCheckpointRow = Selectable<DfyCheckpointsTable>;
 export type DfyWorkOrderRow = Selectable<DfyWorkOrdersTable>;
 export type DfyPaymentRow = Selectable<DfyPaymentsTable>;
@@ -1021,6 +1057,9 @@ export interface DB {
   dfy_work_orders: DfyWorkOrdersTable;
   dfy_payments: DfyPaymentsTable;
   dfy_portfolio_settings: DfyPortfolioSettingsTable;
+  dfy_modes: DfyModesTable;
+  dfy_concierge_enrolments: DfyConciergeEnrolmentsTable;
+  dfy_supplier_orders: DfySupplierOrdersTable;
   access_groups: AccessGroupsTable;
   access_group_machines: AccessGroupMachinesTable;
   access_assignments: AccessAssignmentsTable;

@@ -20,6 +20,8 @@ import * as m0018 from './0018_crews.ts';
 import * as m0019 from './0019_restock_runs.ts';
 import * as m0020 from './0020_access_groups.ts';
 import * as m0021 from './0021_dfy_deals.ts';
+import * as m0029 from './0029_dfy_modes.ts';
+import * as m0033 from './0033_dfy_supplier_orders.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +46,6 @@ export const migrations: Record<string, Migration> = {
   '0019_restock_runs': m0019,
   '0020_access_groups': m0020,
   '0021_dfy_deals': m0021,
+  '0029_dfy_modes': m0029,
+  '0033_dfy_supplier_orders': m0033,
 };

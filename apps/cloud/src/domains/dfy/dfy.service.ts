@@ -36,6 +36,8 @@ import type {
   WorkOrder,
   WorkOrderBody,
 } from './dfy.schemas.ts';
+import { conciergeFeesSince, dealSubject, subjectMode } from './mode-inputs.ts';
+import { capabilitiesOn } from './modes.ts';
 import { STARTER_PLANOGRAM } from './planogram.ts';
 
 type In<T extends z.ZodType> = z.output<T>;
@@ -465,15 +467,17 @@ export class DfyService {
       const s = stateOf(row);
       if (TERMINAL_STAGES.includes(s.stage)) continue;
       const owner = row.operator_id === p.operatorId ? settings : await this.settingsOf(row.operator_id);
-      if (!(s.autopilot ?? owner.autopilot)) continue;
+      // key rule 4: the tick acts only where the deal's resolved mode has the capability on
+      const on = capabilitiesOn((await subjectMode(repos, dealSubject(row), owner)).mode);
+      if (!Object.values(on).some(Boolean)) continue;
       result.examined++;
       await this.deps.store.transaction(async (tx) => {
         const w = await DealWriter.open(tx, row, now, 'autopilot', 'system');
-        if (w.stage === 'outreach' && w.deal.negotiation.status === 'not_started' && !w.open('negotiation_target')) {
+        if (on.negotiation && w.stage === 'outreach' && w.deal.negotiation.status === 'not_started' && !w.open('negotiation_target')) {
           await w.raise('negotiation_target', 'autopilot: ready to negotiate; starting needs a confirmed operator request');
           result.raised.push({ dealId: w.dealId, kind: 'negotiation_target' });
         }
-        if (w.stage === 'ready_to_ship' && this.deps.config.mode === 'sandbox') {
+        if (on.install && w.stage === 'ready_to_ship' && this.deps.config.mode === 'sandbox') {
           w.emit({ type: 'tracking_recorded', carrier: 'sandbox-freight', trackingNumber: `SBX${w.dealId.slice(-10).toUpperCase()}` });
           await w.move('tracking_recorded');
           result.shipped.push(w.dealId);
@@ -532,8 +536,9 @@ export class DfyService {
 
   // ---- portfolio
 
-  async settingsOf(operatorId: string): Promise<PortfolioSettings> {
-    const json = await this.deps.store.repos.dfy.settings(operatorId);
+  /** `repos`: a transaction's, when asked from inside one (SQLite has one connection). */
+  async settingsOf(operatorId: string, repos: Repos = this.deps.store.repos): Promise<PortfolioSettings> {
+    const json = await repos.dfy.settings(operatorId);
     return json ? { ...DEFAULT_SETTINGS, ...(JSON.parse(json) as PortfolioSettings) } : DEFAULT_SETTINGS;
   }
 
@@ -600,7 +605,11 @@ export class DfyService {
     const revenueMtdUsd = usd(machines.reduce((a, m) => a + Math.round(m.revenueMtdUsd * 100), 0));
     const costLines = [
       { name: 'pool fee (2%, pool-funded machines only)', usd: 0, estimate: false },
-      { name: 'concierge fees', usd: 0, estimate: false },
+      {
+        name: 'concierge fees (99 USD/month prorated by enrolled days)',
+        usd: usd(await conciergeFeesSince(repos, p.operatorId, monthStart, now)),
+        estimate: false,
+      },
       { name: 'inventory supplier orders', usd: 0, estimate: false },
     ];
     const cost = costLines.reduce((a, c) => a + c.usd, 0);
