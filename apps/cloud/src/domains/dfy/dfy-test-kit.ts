@@ -2,6 +2,8 @@ import { expect } from 'vitest';
 import { call, type SuiteServer } from '../../testing/harness.ts';
 import { newOperator } from '../machines/machines.factories.ts';
 import type { DealState } from './deal-model.ts';
+import { DealWriter } from './deal-writer.ts';
+import { STARTER_PLANOGRAM } from './planogram.ts';
 
 type H = Record<string, string>;
 export type Env<T> = { code: number; message: string; data: T };
@@ -50,6 +52,30 @@ export function dfyKit(t: SuiteServer) {
     ok(await api('POST', `/deals/${d.id}/lease/signature`, who));
     return ok(await api<DealState>('POST', `/deals/${d.id}/order/checkout`, who, { confirm: true }));
   };
+  /**
+   * A deal walked to live with its aisles at `stock` (aisle number → units; others full). Installed over HTTP;
+   * the cabinet coming online is what onboardTick would verify, so the test applies its outcome directly.
+   */
+  const live = async (who: Person, stock: Record<number, number> = {}) => {
+    const d = await placed(who);
+    ok(await api('POST', `/deals/${d.id}/shipping/tracking`, who, { carrier: 'ACME', trackingNumber: `T${d.id.slice(-6)}` }));
+    const wo = ok(await api<{ id: string }>('POST', `/deals/${d.id}/install/dispatch`, who, { confirm: true }));
+    ok(await api('POST', `/install/orders/${wo.id}`, who, { state: 'on_site' }));
+    const now = t.clock.now();
+    await t.services.store.transaction(async (tx) => {
+      const row = (await tx.dfy.deal(d.id))!;
+      const machine = (await tx.machines.machineByNo(d.machineNo!))!;
+      await tx.inventory.loadPlanogram(
+        machine.id,
+        STARTER_PLANOGRAM.map((l) => ({ ...l, stock: stock[l.aisleNo] ?? l.stock })),
+      );
+      const w = await DealWriter.open(tx, row, now, 'system', 'system');
+      w.emit({ type: 'onboarding_checked', online: true, terminal: 'bound', planogram: true });
+      await w.move('onboarded', { facts: { onboarded: true } });
+      await w.flush({ machineId: machine.id });
+    });
+    return { dealId: d.id, machineNo: d.machineNo! };
+  };
   const settings = async (who: Person, over: Record<string, unknown>) => ok(await api('PUT', '/portfolio/settings', who, { ...SETTINGS, ...over }));
-  return { db, api, ok, refused, person, atOutreach, placed, settings };
+  return { db, api, ok, refused, person, atOutreach, placed, live, settings };
 }
