@@ -14,6 +14,13 @@ type Order = {
   workOrderId: string;
   purchaseOrderId: string | null;
 };
+type Securities = {
+  hasEstimates: boolean;
+  profitMtdUsd: number;
+  profitActualMtdUsd: number;
+  modeCounts: Record<string, number>;
+  costLines: { name: string; usd: number; estimate: boolean }[];
+};
 type Tick = { examined: number; ordered: Order[]; skipped: { machineNo: string; reason: string }[] };
 
 /** Inventory automation over HTTP (spec 3 key rule 6, key rule 4's inventory-off rule, key rule 9). */
@@ -97,6 +104,10 @@ describe.each(DIALECTS)('done-for-you inventory automation on %s', (dialect) => 
     const o = ok(await api<Tick>('POST', '/inventory/tick', me)).ordered[0]!;
     expect(o.status).toBe('pending_approval');
     expect(await openCaps(me, m.dealId)).toBe(1);
+    // the securities view counts the order at its estimate, flagged; actual-only profit leaves it out
+    const sec = ok(await api<Securities>('GET', '/portfolio/securities', me));
+    expect(sec.costLines.find((c) => c.name.startsWith('inventory'))).toMatchObject({ usd: o.estimatedCostUsd, estimate: true });
+    expect(sec).toMatchObject({ hasEstimates: true, profitMtdUsd: -o.estimatedCostUsd, profitActualMtdUsd: 0, modeCounts: { auto: 1, hybrid: 0, manual: 0 } });
     refused(await api('POST', `/inventory/orders/${o.id}/receive`, me, {}), 409, /approval/);
     refused(await api('POST', `/inventory/orders/${o.id}/approve`, me, {}), 400, /confirm/);
     expect(ok(await api<Order>('POST', `/inventory/orders/${o.id}/approve`, me, { confirm: true })).status).toBe('queued');

@@ -72,4 +72,25 @@ export class DfyInventoryRepo {
         .execute();
     return open;
   }
+
+  /** Per machine of the operator: supplier orders since `since` (cancelled aside), total and actual-only cents. */
+  async costsSince(operatorId: string, since: number): Promise<Map<string, { cents: number; actualCents: number; estimate: boolean }>> {
+    const rows = await this.db
+      .selectFrom('dfy_supplier_orders')
+      .select(['machine_id', 'estimated_cost_cents', 'actual_cost_cents'])
+      .where('operator_id', '=', operatorId)
+      .where('status', '!=', 'cancelled')
+      .where('created_at', '>=', since)
+      .execute();
+    const out = new Map<string, { cents: number; actualCents: number; estimate: boolean }>();
+    for (const r of rows) {
+      const m = out.get(r.machine_id) ?? { cents: 0, actualCents: 0, estimate: false };
+      const actual = r.actual_cost_cents === null ? null : Number(r.actual_cost_cents);
+      m.cents += actual ?? Number(r.estimated_cost_cents);
+      m.actualCents += actual ?? 0;
+      m.estimate ||= actual === null;
+      out.set(r.machine_id, m);
+    }
+    return out;
+  }
 }

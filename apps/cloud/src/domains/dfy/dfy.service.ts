@@ -583,20 +583,22 @@ export class DfyService {
       live.map(({ row }) => row.machine_id).filter((x): x is string => x !== null),
       monthStart,
     );
+    const inventory = await repos.dfyInventory.costsSince(p.operatorId, monthStart);
     const machines = live.map(({ row, s }) => {
       const capitalUsd = s.priceUsd;
-      const revenueMtdUsd = usd(revenue.get(row.machine_id ?? '') ?? 0);
-      // cost lines that depend on parts 2–3 (pool fee, concierge, inventory) read zero until then
-      const profitMtdUsd = revenueMtdUsd;
+      const revenueCents = revenue.get(row.machine_id ?? '') ?? 0;
+      const revenueMtdUsd = usd(revenueCents);
+      // the pool fee (part 3, later) reads zero until then; supplier orders count at their estimate until received
+      const inv = inventory.get(row.machine_id ?? '') ?? { cents: 0, actualCents: 0, estimate: false };
       return {
         machineNo: s.machineNo!,
         dealId: s.id,
         capitalUsd,
         revenueMtdUsd,
         yieldPct: capitalUsd > 0 ? Math.round((revenueMtdUsd / capitalUsd) * 10_000) / 100 : 0,
-        profitMtdUsd,
-        profitActualMtdUsd: profitMtdUsd,
-        hasEstimates: false,
+        profitMtdUsd: usd(revenueCents - inv.cents),
+        profitActualMtdUsd: usd(revenueCents - inv.actualCents),
+        hasEstimates: inv.estimate,
       };
     });
     const capital = deals
@@ -610,15 +612,20 @@ export class DfyService {
         usd: usd(await conciergeFeesSince(repos, p.operatorId, monthStart, now)),
         estimate: false,
       },
-      { name: 'inventory supplier orders', usd: 0, estimate: false },
+      {
+        name: 'inventory supplier orders (55% of retail until received)',
+        usd: usd([...inventory.values()].reduce((a, c) => a + c.cents, 0)),
+        estimate: [...inventory.values()].some((c) => c.estimate),
+      },
     ];
     const cost = costLines.reduce((a, c) => a + c.usd, 0);
     const { rows: open } = await repos.dfy.checkpoints({ operatorId: p.operatorId, resolved: false }, 10_000, 0);
     const byKind: Record<string, number> = {};
     for (const c of open) byKind[c.kind] = (byKind[c.kind] ?? 0) + 1;
     const profit = usd(machines.reduce((a, m) => a + Math.round(m.profitMtdUsd * 100), 0));
-    const mode = (s: DealState) => ((s.autopilot ?? settings.autopilot) ? 'auto' : 'manual');
-    const active = deals.filter(({ s }) => s.stage !== 'cancelled');
+    const profitActual = usd(machines.reduce((a, m) => a + Math.round(m.profitActualMtdUsd * 100), 0));
+    const modeCounts = { auto: 0, hybrid: 0, manual: 0 };
+    for (const { row, s } of deals) if (s.stage !== 'cancelled') modeCounts[(await subjectMode(repos, dealSubject(row), settings)).mode.label]++;
     return {
       machinesOwned: live.length,
       dealsInFlight: deals.filter(({ s }) => !TERMINAL_STAGES.includes(s.stage)).length,
@@ -638,7 +645,7 @@ export class DfyService {
       securities: {
         machines,
         profitMtdUsd: profit,
-        profitActualMtdUsd: profit,
+        profitActualMtdUsd: profitActual,
         hasEstimates: machines.some((m) => m.hasEstimates),
         fleetRollups: {
           machines: machines.length,
@@ -646,7 +653,7 @@ export class DfyService {
           profitMtdUsd: profit,
           avgYieldPct: machines.length ? Math.round((machines.reduce((a, m) => a + m.yieldPct, 0) / machines.length) * 100) / 100 : 0,
         },
-        modeCounts: { auto: active.filter(({ s }) => mode(s) === 'auto').length, hybrid: 0, manual: active.filter(({ s }) => mode(s) === 'manual').length },
+        modeCounts,
       },
     };
   }
