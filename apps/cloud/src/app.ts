@@ -33,6 +33,8 @@ import { restockRoutes } from './domains/restock/restock.routes.ts';
 import { dfyRoutes } from './domains/dfy/dfy.routes.ts';
 import { dfyModesRoutes } from './domains/dfy/dfy-modes.routes.ts';
 import { dfyInventoryRoutes } from './domains/dfy/dfy-inventory.routes.ts';
+import { negotiationRoutes } from './domains/negotiation/negotiation.routes.ts';
+import { outreachRoutes } from './domains/outreach/outreach.routes.ts';
 import { stateMachinesRoutes } from './domains/meta/state-machines.routes.ts';
 import { financeRoutes } from './domains/finance/finance.routes.ts';
 import { prizesCabinetRoutes, prizesRoutes } from './domains/prizes/prizes.routes.ts';
@@ -120,6 +122,8 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(dfyRoutes(kit, s.dfy));
   app.use(dfyModesRoutes(kit, s.dfyModes));
   app.use(dfyInventoryRoutes(kit, s.dfyInventory));
+  app.use(negotiationRoutes(kit, s.negotiation));
+  app.use(outreachRoutes(kit, s.outreach));
   app.use(stateMachinesRoutes(kit));
   app.use(financeRoutes(kit, s.entries, s.pnl, s.payouts));
   app.use(prizesRoutes(kit, s.prizes));

@@ -83,6 +83,21 @@ const EnvSchema = z
     SSP_NETWORK_ID: z.string().min(1).max(128).optional(),
     /** Per call to the SSP (get_ad, proof of play): the loop never waits longer for programmatic fill. */
     SSP_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1500),
+    /** Outgoing e-mail (DFY outreach, alerts): smtp:// or smtps:// with credentials; unset: a recording outbox (nothing leaves). */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    /** The From address of outgoing e-mail. */
+    MAIL_FROM: z.email().default('placements@vend.test'),
+    /** A Twilio-style voice/text provider (DFY outreach): its REST base; unset: a recording outbox. */
+    TELEPHONY_URL: optionalUrl,
+    TELEPHONY_ACCOUNT: z.string().min(1).max(128).optional(),
+    TELEPHONY_TOKEN: z.string().min(1).max(256).optional(),
+    /** The caller id / sender number of voice calls and texts. */
+    TELEPHONY_FROM: z.string().min(1).max(32).optional(),
+    /** HMAC key of the provider's signed status and inbound callbacks (docs/decisions/outreach.md). */
+    OUTREACH_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   })
   .superRefine((env, ctx) => {
     if (env.VEND_MODE === 'production') {
@@ -103,6 +118,11 @@ const EnvSchema = z
         if (env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is set but SSP_URL is not' });
       }
     }
+    if (env.TELEPHONY_URL) {
+      for (const key of ['TELEPHONY_ACCOUNT', 'TELEPHONY_TOKEN', 'TELEPHONY_FROM', 'OUTREACH_WEBHOOK_SECRET'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when TELEPHONY_URL is set' });
+      }
+    }
     for (const [issuer, jwks] of [
       ['IDP_ISSUER', 'IDP_JWKS_URL'],
       ['SOCIAL_ISSUER', 'SOCIAL_JWKS_URL'],
@@ -121,6 +141,7 @@ export const SANDBOX_SECRETS = {
   FLEET_SECRET: 'sbx-fleet-secret-4b2d',
   WEBHOOK_SECRET: 'sbx-webhook-secret-8c1f0e',
   AD_PAYMENTS_WEBHOOK_SECRET: 'sbx-ad-payments-secret-3a7d51',
+  OUTREACH_WEBHOOK_SECRET: 'sbx-outreach-secret-6e2b94',
 } as const;
 
 /**
@@ -165,6 +186,12 @@ export interface Config {
   releases: { publicKey: string; artifactUrlPrefix: string };
   /** An outside SSP for programmatic fill; undefined: the built-in mock in sandbox mode, none in production. */
   ssp: { url: string; apiKey: string; networkId: string; timeoutMs: number } | undefined;
+  /** Outgoing e-mail: the SMTP server (undefined: the recording outbox) and the From address. */
+  mail: { smtpUrl: string | undefined; from: string };
+  /** The voice/text provider (undefined: the recording outbox). */
+  telephony: { url: string; account: string; token: string; from: string } | undefined;
+  /** The HMAC key of the outreach callbacks (the sandbox's public one; unset in production: callbacks are refused). */
+  outreachWebhookSecret: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -208,6 +235,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       publicKey: encodeBase64(parseReleasePublicKey(e.RELEASE_PUBLIC_KEY ?? SANDBOX_RELEASES.publicKey)!),
       artifactUrlPrefix: e.ARTIFACT_URL_PREFIX ?? SANDBOX_RELEASES.artifactUrlPrefix,
     }),
+    mail: Object.freeze({ smtpUrl: e.SMTP_URL, from: e.MAIL_FROM }),
+    telephony:
+      e.TELEPHONY_URL && e.TELEPHONY_ACCOUNT && e.TELEPHONY_TOKEN && e.TELEPHONY_FROM
+        ? Object.freeze({ url: e.TELEPHONY_URL.replace(/\/+$/, ''), account: e.TELEPHONY_ACCOUNT, token: e.TELEPHONY_TOKEN, from: e.TELEPHONY_FROM })
+        : undefined,
+    outreachWebhookSecret: e.OUTREACH_WEBHOOK_SECRET ?? (sandbox ? SANDBOX_SECRETS.OUTREACH_WEBHOOK_SECRET : undefined),
     ssp:
       e.SSP_URL && e.SSP_API_KEY && e.SSP_NETWORK_ID
         ? Object.freeze({ url: e.SSP_URL.replace(/\/+$/, ''), apiKey: e.SSP_API_KEY, networkId: e.SSP_NETWORK_ID, timeoutMs: e.SSP_TIMEOUT_MS })

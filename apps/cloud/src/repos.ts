@@ -17,6 +17,8 @@ import { RestockRepo } from './domains/restock/restock.repo.ts';
 import { DfyRepo } from './domains/dfy/dfy.repo.ts';
 import { DfyModesRepo } from './domains/dfy/dfy-modes.repo.ts';
 import { DfyInventoryRepo } from './domains/dfy/dfy-inventory.repo.ts';
+import { NegotiationRepo } from './domains/negotiation/negotiation.repo.ts';
+import { OutreachRepo } from './domains/outreach/outreach.repo.ts';
 import { LedgerRepo } from './domains/finance/ledger.repo.ts';
 import { PayoutsRepo } from './domains/finance/payouts.repo.ts';
 import { PrizesRepo } from './domains/prizes/prizes.repo.ts';
@@ -106,6 +108,12 @@ export class Repos {
   }
   get dfyInventory(): DfyInventoryRepo {
     return this.#once('dfyInventory', (db, dialect) => new DfyInventoryRepo(db, dialect));
+  }
+  get negotiation(): NegotiationRepo {
+    return this.#once('negotiation', (db, dialect) => new NegotiationRepo(db, dialect));
+  }
+  get outreach(): OutreachRepo {
+    return this.#once('outreach', (db, dialect) => new OutreachRepo(db, dialect));
   }
   get ledger(): LedgerRepo {
     return this.#once('ledger', (db) => new LedgerRepo(db));

@@ -49,6 +49,11 @@ import { RestockService } from './domains/restock/restock.service.ts';
 import { DfyService } from './domains/dfy/dfy.service.ts';
 import { DfyModesService } from './domains/dfy/dfy-modes.service.ts';
 import { DfyInventoryService } from './domains/dfy/dfy-inventory.service.ts';
+import { NegotiationService } from './domains/negotiation/negotiation.service.ts';
+import { OutreachService } from './domains/outreach/outreach.service.ts';
+import { outreachChannelsFor } from './domains/outreach/channels/channels-for.ts';
+import type { Channel, ChannelAdapter } from './domains/outreach/channels/channel.ts';
+import { mailSenderFor, type MailSender } from './mail/mail-sender.ts';
 import { EntriesService } from './domains/finance/entries.service.ts';
 import { PayoutsService } from './domains/finance/payouts.service.ts';
 import { PnlService } from './domains/finance/pnl.service.ts';
@@ -129,6 +134,13 @@ export interface Services {
   dfyModes: DfyModesService;
   /** DFY inventory automation: refill supplier orders, the monthly cap, receiving into stock and FIFO. */
   dfyInventory: DfyInventoryService;
+  negotiation: NegotiationService;
+  /** Done-for-you outreach: directory, shortlist, the outreach runs, provider callbacks, opt-outs. */
+  outreach: OutreachService;
+  /** The adapter of each outreach channel (null: not configured); the recording outboxes in the sandbox. */
+  outreachChannels: Record<Channel, ChannelAdapter | null>;
+  /** The one outgoing e-mail sender (SMTP, or the recording outbox): outreach, alert e-mails. */
+  mail: MailSender;
   // finance: referrals/payroll/expenses, host statements and payouts, P&L and balance sheet
   entries: EntriesService;
   payouts: PayoutsService;
@@ -219,6 +231,19 @@ export function createServices(ctx: AppContext): Services {
     settings: dfy,
     onInventoryOff: (tx, machineId, now) => dfyInventory.cancelOpen(tx, machineId, now),
   });
+  const negotiation = new NegotiationService({ store, clock, audit, dfy, config });
+  const mail = mailSenderFor(config.mail);
+  const outreachChannels = outreachChannelsFor(config, mail);
+  const outreach = new OutreachService({
+    store,
+    clock,
+    audit,
+    dfy,
+    channels: outreachChannels,
+    secrets: { token: config.dataKey, callback: config.outreachWebhookSecret },
+    baseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
+    replies: negotiation,
+  });
 
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });
 
@@ -276,6 +301,10 @@ export function createServices(ctx: AppContext): Services {
     dfy,
     dfyModes,
     dfyInventory,
+    negotiation,
+    outreach,
+    outreachChannels,
+    mail,
     entries: new EntriesService({ store, clock, audit }),
     payouts,
     pnl: new PnlService({ store, clock, payouts }),

@@ -1009,6 +1009,98 @@ export interface DfyPortfolioSettingsTable {
   updated_at: number;
 }
 
+export interface DfyNegotiationMandatesTable {
+  deal_id: string;
+  version: number;
+  operator_id: string;
+  vertical: string;
+  mandate_json: string;
+  created_at: number;
+}
+
+export interface DfyNegotiationsTable {
+  deal_id: string;
+  operator_id: string;
+  vertical: string;
+  status: string;
+  counterparty: string;
+  mandate_version: number;
+  rounds: number;
+  out_of_mandate_asks: number;
+  outcome_json: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DfyNegotiationTurnsTable {
+  deal_id: string;
+  seq: number;
+  operator_id: string;
+  actor: string;
+  channel: string;
+  mandate_version: number;
+  turn_json: string;
+  at: number;
+}
+
+export type DfyNegotiationMandateRow = Selectable<DfyNegotiationMandatesTable>;
+export type DfyNegotiationRow = Selectable<DfyNegotiationsTable>;
+export type DfyNegotiationTurnRow = Selectable<DfyNegotiationTurnsTable>;
+
+export interface OutreachDirectoryTable {
+  id: string;
+  operator_id: string;
+  name: string;
+  address: string | null;
+  lat: number;
+  lng: number;
+  vertical: string;
+  time_zone: string;
+  email: string | null;
+  phone: string | null;
+  daily_visitors: number;
+  created_at: number;
+}
+
+export interface OutreachDealsTable {
+  deal_id: string;
+  operator_id: string;
+  venue_id: string;
+  /** JSON array of channels. */
+  channel_order: string;
+  cursor: number;
+  started_at: number | null;
+  last_touch_at: number | null;
+}
+
+export interface OutreachMessagesTable {
+  id: string;
+  deal_id: string;
+  operator_id: string;
+  venue_id: string;
+  channel: string;
+  to_address: string;
+  script_id: string;
+  script_version: string;
+  provider_ref: string;
+  status: string;
+  unsubscribe_hash: string | null;
+  sent_at: number;
+  status_at: number;
+}
+
+export interface OutreachOptOutsTable {
+  operator_id: string;
+  channel: string;
+  address: string;
+  source: string;
+  created_at: number;
+}
+
+export type OutreachDirectoryRow = Selectable<OutreachDirectoryTable>;
+export type OutreachDealRow = Selectable<OutreachDealsTable>;
+export type OutreachMessageRow = Selectable<OutreachMessagesTable>;
+
 export interface DfyModesTable {
   kind: string;
   subject_id: string;
@@ -1044,8 +1136,8 @@ export interface DfySupplierOrdersTable {
 }
 
 export type DfyDealRow = Selectable<DfyDealsTable>;
-export type DfySupplierOrderRow = Selectable<DfySupplierOrdersTable>;
 export type DfyConciergeEnrolmentRow = Selectable<DfyConciergeEnrolmentsTable>;
+export type DfySupplierOrderRow = Selectable<DfySupplierOrdersTable>;
 export type DfyCheckpointRow = Selectable<DfyCheckpointsTable>;
 export type DfyWorkOrderRow = Selectable<DfyWorkOrdersTable>;
 export type DfyPaymentRow = Selectable<DfyPaymentsTable>;
@@ -1060,6 +1152,14 @@ export interface DB {
   dfy_modes: DfyModesTable;
   dfy_concierge_enrolments: DfyConciergeEnrolmentsTable;
   dfy_supplier_orders: DfySupplierOrdersTable;
+  dfy_negotiation_mandates: DfyNegotiationMandatesTable;
+  dfy_negotiations: DfyNegotiationsTable;
+  dfy_negotiation_turns: DfyNegotiationTurnsTable;
+
+  outreach_directory: OutreachDirectoryTable;
+  outreach_deals: OutreachDealsTable;
+  outreach_messages: OutreachMessagesTable;
+  outreach_opt_outs: OutreachOptOutsTable;
   access_groups: AccessGroupsTable;
   access_group_machines: AccessGroupMachinesTable;
   access_assignments: AccessAssignmentsTable;

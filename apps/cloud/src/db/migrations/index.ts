@@ -20,6 +20,8 @@ import * as m0018 from './0018_crews.ts';
 import * as m0019 from './0019_restock_runs.ts';
 import * as m0020 from './0020_access_groups.ts';
 import * as m0021 from './0021_dfy_deals.ts';
+import * as m0022 from './0022_dfy_negotiations.ts';
+import * as m0024 from './0024_outreach.ts';
 import * as m0029 from './0029_dfy_modes.ts';
 import * as m0033 from './0033_dfy_supplier_orders.ts';
 
@@ -46,6 +48,8 @@ export const migrations: Record<string, Migration> = {
   '0019_restock_runs': m0019,
   '0020_access_groups': m0020,
   '0021_dfy_deals': m0021,
+  '0022_dfy_negotiations': m0022,
+  '0024_outreach': m0024,
   '0029_dfy_modes': m0029,
   '0033_dfy_supplier_orders': m0033,
 };
