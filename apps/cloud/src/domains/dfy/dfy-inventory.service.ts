@@ -51,6 +51,9 @@ export class DfyInventoryService {
       out.examined++;
       const r = await this.deps.store
         .transaction(async (tx): Promise<{ skip: string } | { order: DfySupplierOrderRow }> => {
+          // the deal's row lock first: concurrent ticks of one machine queue here instead of deadlocking on
+          // the refill work order's foreign key against the inventory_cap raise
+          await tx.dfy.lockDeal(row.id);
           const plan = await this.plan(tx, row, now);
           if (!plan.automated) return { skip: 'inventory automation is off (autoInventory or the inventory capability)' };
           if (plan.open) return { skip: `order ${plan.open.id} is still open` };
