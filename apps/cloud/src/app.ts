@@ -31,6 +31,8 @@ import { crewsRoutes } from './domains/crews/crews.routes.ts';
 import { accessRoutes } from './domains/access/access.routes.ts';
 import { restockRoutes } from './domains/restock/restock.routes.ts';
 import { dfyRoutes } from './domains/dfy/dfy.routes.ts';
+import { dfyModesRoutes } from './domains/dfy/dfy-modes.routes.ts';
+import { dfyInventoryRoutes } from './domains/dfy/dfy-inventory.routes.ts';
 import { negotiationRoutes } from './domains/negotiation/negotiation.routes.ts';
 import { outreachRoutes } from './domains/outreach/outreach.routes.ts';
 import { stateMachinesRoutes } from './domains/meta/state-machines.routes.ts';
@@ -129,6 +131,8 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(accessRoutes(kit, s.access));
   app.use(restockRoutes(kit, s.restock));
   app.use(dfyRoutes(kit, s.dfy));
+  app.use(dfyModesRoutes(kit, s.dfyModes));
+  app.use(dfyInventoryRoutes(kit, s.dfyInventory));
   app.use(negotiationRoutes(kit, s.negotiation));
   app.use(outreachRoutes(kit, s.outreach));
   app.use(stateMachinesRoutes(kit));

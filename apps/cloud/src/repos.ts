@@ -15,6 +15,8 @@ import { CrewsRepo } from './domains/crews/crews.repo.ts';
 import { AccessRepo } from './domains/access/access.repo.ts';
 import { RestockRepo } from './domains/restock/restock.repo.ts';
 import { DfyRepo } from './domains/dfy/dfy.repo.ts';
+import { DfyModesRepo } from './domains/dfy/dfy-modes.repo.ts';
+import { DfyInventoryRepo } from './domains/dfy/dfy-inventory.repo.ts';
 import { NegotiationRepo } from './domains/negotiation/negotiation.repo.ts';
 import { OutreachRepo } from './domains/outreach/outreach.repo.ts';
 import { LedgerRepo } from './domains/finance/ledger.repo.ts';
@@ -100,6 +102,12 @@ export class Repos {
   }
   get dfy(): DfyRepo {
     return this.#once('dfy', (db, dialect) => new DfyRepo(db, dialect));
+  }
+  get dfyModes(): DfyModesRepo {
+    return this.#once('dfyModes', (db) => new DfyModesRepo(db));
+  }
+  get dfyInventory(): DfyInventoryRepo {
+    return this.#once('dfyInventory', (db, dialect) => new DfyInventoryRepo(db, dialect));
   }
   get negotiation(): NegotiationRepo {
     return this.#once('negotiation', (db, dialect) => new NegotiationRepo(db, dialect));

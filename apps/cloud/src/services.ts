@@ -47,6 +47,8 @@ import { CrewsService } from './domains/crews/crews.service.ts';
 import { AccessService } from './domains/access/access.service.ts';
 import { RestockService } from './domains/restock/restock.service.ts';
 import { DfyService } from './domains/dfy/dfy.service.ts';
+import { DfyModesService } from './domains/dfy/dfy-modes.service.ts';
+import { DfyInventoryService } from './domains/dfy/dfy-inventory.service.ts';
 import { NegotiationService } from './domains/negotiation/negotiation.service.ts';
 import { OutreachService } from './domains/outreach/outreach.service.ts';
 import { outreachChannelsFor } from './domains/outreach/channels/channels-for.ts';
@@ -128,6 +130,10 @@ export interface Services {
   restock: RestockService;
   /** Done-for-you placement: deals, checkpoints, confirm gates, checkout, install, onboarding, portfolio. */
   dfy: DfyService;
+  /** DFY operating modes (capability toggles, the five-level resolver) and the paid concierge. */
+  dfyModes: DfyModesService;
+  /** DFY inventory automation: refill supplier orders, the monthly cap, receiving into stock and FIFO. */
+  dfyInventory: DfyInventoryService;
   negotiation: NegotiationService;
   /** Done-for-you outreach: directory, shortlist, the outreach runs, provider callbacks, opt-outs. */
   outreach: OutreachService;
@@ -217,6 +223,14 @@ export function createServices(ctx: AppContext): Services {
 
   const credentialAdmin = new CredentialAdminService({ store, clock, audit, devices });
   const dfy = new DfyService({ store, clock, audit, machines, credentials: credentialAdmin, config });
+  const dfyInventory = new DfyInventoryService({ store, clock, audit, settings: dfy });
+  const dfyModes = new DfyModesService({
+    store,
+    clock,
+    audit,
+    settings: dfy,
+    onInventoryOff: (tx, machineId, now) => dfyInventory.cancelOpen(tx, machineId, now),
+  });
   const negotiation = new NegotiationService({ store, clock, audit, dfy, config });
   const mail = mailSenderFor(config.mail);
   const outreachChannels = outreachChannelsFor(config, mail);
@@ -286,6 +300,8 @@ export function createServices(ctx: AppContext): Services {
     restock,
     access: new AccessService({ store, clock, audit }),
     dfy,
+    dfyModes,
+    dfyInventory,
     negotiation,
     outreach,
     outreachChannels,

@@ -1117,7 +1117,43 @@ export type OutreachDirectoryRow = Selectable<OutreachDirectoryTable>;
 export type OutreachDealRow = Selectable<OutreachDealsTable>;
 export type OutreachMessageRow = Selectable<OutreachMessagesTable>;
 
+export interface DfyModesTable {
+  kind: string;
+  subject_id: string;
+  operator_id: string;
+  toggles_json: string;
+  updated_at: number;
+}
+
+export interface DfyConciergeEnrolmentsTable {
+  id: string;
+  operator_id: string;
+  kind: string;
+  subject_id: string;
+  deal_id: string | null;
+  machine_id: string | null;
+  enrolled_at: number;
+  ended_at: number | null;
+}
+
+export interface DfySupplierOrdersTable {
+  id: string;
+  operator_id: string;
+  deal_id: string;
+  machine_id: string;
+  status: string;
+  lines_json: string;
+  estimated_cost_cents: number;
+  actual_cost_cents: number | null;
+  work_order_id: string;
+  purchase_order_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export type DfyDealRow = Selectable<DfyDealsTable>;
+export type DfyConciergeEnrolmentRow = Selectable<DfyConciergeEnrolmentsTable>;
+export type DfySupplierOrderRow = Selectable<DfySupplierOrdersTable>;
 export type DfyCheckpointRow = Selectable<DfyCheckpointsTable>;
 export type DfyWorkOrderRow = Selectable<DfyWorkOrdersTable>;
 export type DfyPaymentRow = Selectable<DfyPaymentsTable>;
@@ -1129,6 +1165,9 @@ export interface DB {
   dfy_work_orders: DfyWorkOrdersTable;
   dfy_payments: DfyPaymentsTable;
   dfy_portfolio_settings: DfyPortfolioSettingsTable;
+  dfy_modes: DfyModesTable;
+  dfy_concierge_enrolments: DfyConciergeEnrolmentsTable;
+  dfy_supplier_orders: DfySupplierOrdersTable;
   dfy_negotiation_mandates: DfyNegotiationMandatesTable;
   dfy_negotiations: DfyNegotiationsTable;
   dfy_negotiation_turns: DfyNegotiationTurnsTable;

@@ -22,7 +22,9 @@ import * as m0020 from './0020_access_groups.ts';
 import * as m0021 from './0021_dfy_deals.ts';
 import * as m0022 from './0022_dfy_negotiations.ts';
 import * as m0024 from './0024_outreach.ts';
+import * as m0029 from './0029_dfy_modes.ts';
 import * as m0031 from './0031_service_codes.ts';
+import * as m0033 from './0033_dfy_supplier_orders.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -49,5 +51,7 @@ export const migrations: Record<string, Migration> = {
   '0021_dfy_deals': m0021,
   '0022_dfy_negotiations': m0022,
   '0024_outreach': m0024,
+  '0029_dfy_modes': m0029,
   '0031_service_codes': m0031,
+  '0033_dfy_supplier_orders': m0033,
 };

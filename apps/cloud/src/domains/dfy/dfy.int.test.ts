@@ -358,7 +358,8 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
       checkpointInbox: { open: 1, byKind: { lease_send: 1 } },
     });
     const sec = ok(await api<{ modeCounts: Record<string, number>; profitMtdUsd: number; hasEstimates: boolean }>('GET', '/portfolio/securities', me));
-    expect(sec).toMatchObject({ modeCounts: { auto: 0, hybrid: 0, manual: 2 }, profitMtdUsd: 0, hasEstimates: false, dealsInFlight: 2 });
+    // the defaults turn placement, install and inventory on, the rest off: both deals are Hybrid (key rule 4)
+    expect(sec).toMatchObject({ modeCounts: { auto: 0, hybrid: 2, manual: 0 }, profitMtdUsd: 0, hasEstimates: false, dealsInFlight: 2 });
   });
 
   it('cancelling is the correction: from any open stage, never from live or cancelled, refunds only before shipping', async () => {

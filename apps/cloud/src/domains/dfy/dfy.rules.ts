@@ -49,7 +49,8 @@ export interface PortfolioSettings {
   autoInventory: boolean;
   inventoryMonthlyCapUsd: number;
   moneyThresholdUsd: number;
-  capabilityDefaults: Record<(typeof CAPABILITIES)[number], boolean>;
+  /** null: no portfolio default, the autopilot master switch decides (key rule 4, level 5). */
+  capabilityDefaults: Record<(typeof CAPABILITIES)[number], boolean | null>;
 }
 export const DEFAULT_SETTINGS: PortfolioSettings = {
   autopilot: false,
@@ -59,5 +60,5 @@ export const DEFAULT_SETTINGS: PortfolioSettings = {
   autoInventory: false,
   inventoryMonthlyCapUsd: 500,
   moneyThresholdUsd: 0,
-  capabilityDefaults: { placement: false, outreach: false, negotiation: false, contracting: false, install: false, inventory: false },
+  capabilityDefaults: { placement: null, outreach: null, negotiation: null, contracting: null, install: null, inventory: null },
 };

@@ -6,7 +6,7 @@ import { CHECKPOINT_KINDS, DEAL_STAGES, TRIGGERS } from './deal-graph.ts';
 import { HARDWARE_VARIANTS, TOUCH_CHANNELS } from './deal-model.ts';
 import { TIERS } from './catalog.ts';
 
-const TIMESTAMP = 'YYYY-MM-DDTHH:MM:SS.mmm+0000';
+export const TIMESTAMP = 'YYYY-MM-DDTHH:MM:SS.mmm+0000';
 const id = z.string().min(1).max(64);
 export const text = (max: number) => safeString({ trim: true }).min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 /** `confirm: true`, the mark of a confirmed operator request (the four confirm gates). */
@@ -98,7 +98,12 @@ export const WorkOrderBody = z.strictObject({
   scheduledFor: z.iso.datetime({ offset: true }).optional(),
 });
 
-const Capabilities = z.strictObject(Object.fromEntries(CAPABILITIES.map((c) => [c, z.boolean()])) as Record<(typeof CAPABILITIES)[number], z.ZodBoolean>);
+const Capabilities = z.strictObject(
+  Object.fromEntries(CAPABILITIES.map((c) => [c, z.boolean().nullable().describe('null: no default, the autopilot switch decides')])) as Record<
+    (typeof CAPABILITIES)[number],
+    z.ZodNullable<z.ZodBoolean>
+  >,
+);
 export const SettingsBody = z.strictObject({
   autopilot: z.boolean(),
   autoApproveScore: z.number().int().min(0).max(100),

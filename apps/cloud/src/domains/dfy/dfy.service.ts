@@ -35,6 +35,8 @@ import type {
   WorkOrder,
   WorkOrderBody,
 } from './dfy.schemas.ts';
+import { conciergeFeesSince, dealSubject, subjectMode } from './mode-inputs.ts';
+import { capabilitiesOn } from './modes.ts';
 import { STARTER_PLANOGRAM } from './planogram.ts';
 
 type In<T extends z.ZodType> = z.output<T>;
@@ -488,15 +490,17 @@ export class DfyService {
       const s = stateOf(row);
       if (TERMINAL_STAGES.includes(s.stage)) continue;
       const owner = row.operator_id === p.operatorId ? settings : await this.settingsOf(row.operator_id);
-      if (!(s.autopilot ?? owner.autopilot)) continue;
+      // key rule 4: the tick acts only where the deal's resolved mode has the capability on
+      const on = capabilitiesOn((await subjectMode(repos, dealSubject(row), owner)).mode);
+      if (!Object.values(on).some(Boolean)) continue;
       result.examined++;
       await this.deps.store.transaction(async (tx) => {
         const w = await DealWriter.open(tx, row, now, 'autopilot', 'system');
-        if (w.stage === 'outreach' && w.deal.negotiation.status === 'not_started' && !w.open('negotiation_target')) {
+        if (on.negotiation && w.stage === 'outreach' && w.deal.negotiation.status === 'not_started' && !w.open('negotiation_target')) {
           await w.raise('negotiation_target', 'autopilot: ready to negotiate; starting needs a confirmed operator request');
           result.raised.push({ dealId: w.dealId, kind: 'negotiation_target' });
         }
-        if (w.stage === 'ready_to_ship' && this.deps.config.mode === 'sandbox') {
+        if (on.install && w.stage === 'ready_to_ship' && this.deps.config.mode === 'sandbox') {
           w.emit({ type: 'tracking_recorded', carrier: 'sandbox-freight', trackingNumber: `SBX${w.dealId.slice(-10).toUpperCase()}` });
           await w.move('tracking_recorded');
           result.shipped.push(w.dealId);
@@ -555,8 +559,9 @@ export class DfyService {
 
   // ---- portfolio
 
-  async settingsOf(operatorId: string): Promise<PortfolioSettings> {
-    const json = await this.deps.store.repos.dfy.settings(operatorId);
+  /** `repos`: a transaction's, when asked from inside one (SQLite has one connection). */
+  async settingsOf(operatorId: string, repos: Repos = this.deps.store.repos): Promise<PortfolioSettings> {
+    const json = await repos.dfy.settings(operatorId);
     return json ? { ...DEFAULT_SETTINGS, ...(JSON.parse(json) as PortfolioSettings) } : DEFAULT_SETTINGS;
   }
 
@@ -601,20 +606,22 @@ export class DfyService {
       live.map(({ row }) => row.machine_id).filter((x): x is string => x !== null),
       monthStart,
     );
+    const inventory = await repos.dfyInventory.costsSince(p.operatorId, monthStart);
     const machines = live.map(({ row, s }) => {
       const capitalUsd = s.priceUsd;
-      const revenueMtdUsd = usd(revenue.get(row.machine_id ?? '') ?? 0);
-      // cost lines that depend on parts 2–3 (pool fee, concierge, inventory) read zero until then
-      const profitMtdUsd = revenueMtdUsd;
+      const revenueCents = revenue.get(row.machine_id ?? '') ?? 0;
+      const revenueMtdUsd = usd(revenueCents);
+      // the pool fee (part 3, later) reads zero until then; supplier orders count at their estimate until received
+      const inv = inventory.get(row.machine_id ?? '') ?? { cents: 0, actualCents: 0, estimate: false };
       return {
         machineNo: s.machineNo!,
         dealId: s.id,
         capitalUsd,
         revenueMtdUsd,
         yieldPct: capitalUsd > 0 ? Math.round((revenueMtdUsd / capitalUsd) * 10_000) / 100 : 0,
-        profitMtdUsd,
-        profitActualMtdUsd: profitMtdUsd,
-        hasEstimates: false,
+        profitMtdUsd: usd(revenueCents - inv.cents),
+        profitActualMtdUsd: usd(revenueCents - inv.actualCents),
+        hasEstimates: inv.estimate,
       };
     });
     const capital = deals
@@ -623,16 +630,25 @@ export class DfyService {
     const revenueMtdUsd = usd(machines.reduce((a, m) => a + Math.round(m.revenueMtdUsd * 100), 0));
     const costLines = [
       { name: 'pool fee (2%, pool-funded machines only)', usd: 0, estimate: false },
-      { name: 'concierge fees', usd: 0, estimate: false },
-      { name: 'inventory supplier orders', usd: 0, estimate: false },
+      {
+        name: 'concierge fees (99 USD/month prorated by enrolled days)',
+        usd: usd(await conciergeFeesSince(repos, p.operatorId, monthStart, now)),
+        estimate: false,
+      },
+      {
+        name: 'inventory supplier orders (55% of retail until received)',
+        usd: usd([...inventory.values()].reduce((a, c) => a + c.cents, 0)),
+        estimate: [...inventory.values()].some((c) => c.estimate),
+      },
     ];
     const cost = costLines.reduce((a, c) => a + c.usd, 0);
     const { rows: open } = await repos.dfy.checkpoints({ operatorId: p.operatorId, resolved: false }, 10_000, 0);
     const byKind: Record<string, number> = {};
     for (const c of open) byKind[c.kind] = (byKind[c.kind] ?? 0) + 1;
     const profit = usd(machines.reduce((a, m) => a + Math.round(m.profitMtdUsd * 100), 0));
-    const mode = (s: DealState) => ((s.autopilot ?? settings.autopilot) ? 'auto' : 'manual');
-    const active = deals.filter(({ s }) => s.stage !== 'cancelled');
+    const profitActual = usd(machines.reduce((a, m) => a + Math.round(m.profitActualMtdUsd * 100), 0));
+    const modeCounts = { auto: 0, hybrid: 0, manual: 0 };
+    for (const { row, s } of deals) if (s.stage !== 'cancelled') modeCounts[(await subjectMode(repos, dealSubject(row), settings)).mode.label]++;
     return {
       machinesOwned: live.length,
       dealsInFlight: deals.filter(({ s }) => !TERMINAL_STAGES.includes(s.stage)).length,
@@ -652,7 +668,7 @@ export class DfyService {
       securities: {
         machines,
         profitMtdUsd: profit,
-        profitActualMtdUsd: profit,
+        profitActualMtdUsd: profitActual,
         hasEstimates: machines.some((m) => m.hasEstimates),
         fleetRollups: {
           machines: machines.length,
@@ -660,7 +676,7 @@ export class DfyService {
           profitMtdUsd: profit,
           avgYieldPct: machines.length ? Math.round((machines.reduce((a, m) => a + m.yieldPct, 0) / machines.length) * 100) / 100 : 0,
         },
-        modeCounts: { auto: active.filter(({ s }) => mode(s) === 'auto').length, hybrid: 0, manual: active.filter(({ s }) => mode(s) === 'manual').length },
+        modeCounts,
       },
     };
   }

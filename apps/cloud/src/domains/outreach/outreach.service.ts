@@ -9,6 +9,7 @@ import { badRequest, conflict, notFound, unauthorized } from '../../http/errors.
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
+import { dealSubject, subjectMode } from '../dfy/mode-inputs.ts';
 import type { Actor } from '../dfy/deal-graph.ts';
 import type { DealState } from '../dfy/deal-model.ts';
 import type { DealWriter } from '../dfy/deal-writer.ts';
@@ -264,11 +265,11 @@ export class OutreachService {
       const row = await repos.dfy.deal(run.deal_id);
       if (!row || row.stage !== 'outreach') continue;
       out.examined++;
-      const deal = JSON.parse(row.state_json) as DealState;
-      const auto = deal.autopilot ?? (await this.deps.dfy.settingsOf(row.operator_id)).autopilot;
+      // key rule 4: the deal's resolved outreach capability (concierge, toggles, override, defaults, switch)
+      const auto = (await subjectMode(repos, dealSubject(row), await this.deps.dfy.settingsOf(row.operator_id))).mode.capabilities.outreach.on;
       if (!auto) {
         await this.deps.dfy.amendDeal(null, row.id, 'dfy.outreach_paused', { actor: 'autopilot', channel: 'system' }, async (w) => {
-          if (!w.open('mode_resume')) await w.raise('mode_resume', 'outreach automation is paused: the deal’s autopilot is off');
+          if (!w.open('mode_resume')) await w.raise('mode_resume', 'outreach automation is paused: the deal’s outreach capability is off');
         });
         out.paused++;
         continue;
