@@ -83,11 +83,16 @@ function nodeRuntime(arch: Arch): string {
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const work = fs.mkdtempSync(`${dir}.partial-`);
   try {
-    execFileSync('npm', ['pack', '--silent', '--prefer-offline', `${pkg}@${NODE_VERSION}`], {
-      cwd: work,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      timeout: 300_000,
-    });
+    try {
+      // npm checks the tarball against the registry's sha512 integrity before writing it
+      execFileSync('npm', ['pack', '--silent', '--prefer-offline', `${pkg}@${NODE_VERSION}`], {
+        cwd: work,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        timeout: 300_000,
+      });
+    } catch (e) {
+      throw new Error(`could not fetch the runtime ${pkg}@${NODE_VERSION} from the npm registry (npm pack): ${(e as Error).message}`);
+    }
     const tgz = path.join(work, `${pkg}-${NODE_VERSION}.tgz`);
     execFileSync('tar', ['xzf', tgz, '-C', work, '--strip-components=1', 'package/bin/node', 'package/LICENSE'], { stdio: 'inherit' });
     fs.rmSync(tgz);
