@@ -1,7 +1,7 @@
 /**
  * Builds the agent as a self-contained release tree and packs it, offline (docs/agent-upgrades.md):
  *
- *   npx tsx scripts/build-agent-release.ts [--version 1.0.1] [--out-dir dist] [--tree DIR] [--no-pack]
+ *   npx tsx scripts/build-agent-release.ts [--arch x64|arm64] [--version 1.0.1] [--out-dir dist] [--tree DIR] [--no-pack]
  *   (or scripts/build-agent-release, the same with bash in front)
  *
  * The tree:
@@ -10,12 +10,16 @@
  *   package.json               {name, version}: what the agent reports as its own version
  *   bin/vend-agent             sh launcher (apps/agent/packaging/vend-agent.sh)
  *   lib/vend-agent.cjs         the agent, bundled by esbuild (entry apps/agent/src/upgrade/release-entry.ts)
- *   runtime/node               the Node.js binary running this script (process.execPath): no download
- *   prebuilds/linux-x64/*.node serialport's native binding (@serialport/bindings-cpp prebuilds)
+ *   runtime/node               Node.js 24 LTS for the target (npm registry: node-linux-<arch>, the version
+ *                              in scripts/node24-version, as scripts/setup-node24 installs), + its LICENSE
+ *   prebuilds/linux-<arch>/*.node  serialport's native binding (@serialport/bindings-cpp prebuilds, N-API)
  *
- * then `vendctl pack` (deterministic tar.gz) → `<out-dir>/vend-agent-<version>-linux-x64.tar.gz`, and
- * prints its sha256 and size (one JSON line with --json). The target is this machine's OS and
- * architecture (linux-x64): the runtime is copied, not fetched, so cross-building is not possible.
+ * then `vendctl pack` (deterministic tar.gz) → `<out-dir>/vend-agent-<version>-linux-<arch>.tar.gz`, and
+ * prints its sha256 and size (one JSON line with --json). The target is linux-x64 (default) or
+ * linux-arm64, from any machine: the runtime is not the Node running the build (that may be past its end
+ * of life, and is of one architecture only) but the registry's package, fetched once with `npm pack` and
+ * kept unpacked under .tmp/node-runtime/ (later builds are offline). The built tree runs its own
+ * `--version` when the target is this machine's; a foreign one cannot run here and is packed unrun.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,11 +32,15 @@ import * as esbuild from 'esbuild';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const AGENT = path.join(ROOT, 'apps/agent');
-const TARGET = 'linux-x64';
+export const ARCHES = ['x64', 'arm64'] as const;
+export type Arch = (typeof ARCHES)[number];
+const NODE_VERSION = fs.readFileSync(path.join(ROOT, 'scripts/node24-version'), 'utf8').trim();
 const DOTTED = /^(0|[1-9]\d{0,8})(\.(0|[1-9]\d{0,8})){0,3}$/;
 
 export interface BuildResult {
   version: string;
+  arch: Arch;
+  nodeVersion: string;
   tree: string;
   artifact: string | null;
   sha256: string | null;
@@ -63,21 +71,56 @@ function bindingsDir(): string {
   return path.dirname(fromSerialport.resolve('@serialport/bindings-cpp/package.json'));
 }
 
-export async function buildAgentRelease(o: { version: string; outDir: string; tree?: string; pack: boolean }): Promise<BuildResult> {
+/**
+ * bin/node and LICENSE of the registry's node-linux-<arch> package, unpacked once into
+ * .tmp/node-runtime/ (npm's own cache keeps the tarball too). Parallel builds may both fetch: each
+ * unpacks into its own directory and the first rename wins.
+ */
+function nodeRuntime(arch: Arch): string {
+  const pkg = `node-linux-${arch}`;
+  const dir = path.join(ROOT, '.tmp/node-runtime', `${pkg}-${NODE_VERSION}`);
+  if (fs.existsSync(path.join(dir, 'bin/node'))) return dir;
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  const work = fs.mkdtempSync(`${dir}.partial-`);
+  try {
+    try {
+      // npm checks the tarball against the registry's sha512 integrity before writing it
+      execFileSync('npm', ['pack', '--silent', '--prefer-offline', `${pkg}@${NODE_VERSION}`], {
+        cwd: work,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        timeout: 300_000,
+      });
+    } catch (e) {
+      throw new Error(`could not fetch the runtime ${pkg}@${NODE_VERSION} from the npm registry (npm pack): ${(e as Error).message}`);
+    }
+    const tgz = path.join(work, `${pkg}-${NODE_VERSION}.tgz`);
+    execFileSync('tar', ['xzf', tgz, '-C', work, '--strip-components=1', 'package/bin/node', 'package/LICENSE'], { stdio: 'inherit' });
+    fs.rmSync(tgz);
+    try {
+      fs.renameSync(work, dir);
+    } catch (e) {
+      if (!fs.existsSync(path.join(dir, 'bin/node'))) throw e;
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+export async function buildAgentRelease(o: { version: string; arch: Arch; outDir: string; tree?: string; pack: boolean }): Promise<BuildResult> {
   const started = Date.now();
-  if (`${process.platform}-${process.arch}` !== TARGET)
-    throw new Error(`this builds ${TARGET} releases from this machine's runtime; this is ${process.platform}-${process.arch}`);
+  const TARGET = `linux-${o.arch}`;
   const tree = path.resolve(o.tree ?? fs.mkdtempSync(path.join(os.tmpdir(), `vend-agent-${o.version}-`)));
   fs.rmSync(tree, { recursive: true, force: true });
   for (const d of ['bin', 'lib', 'runtime', `prebuilds/${TARGET}`]) fs.mkdirSync(path.join(tree, d), { recursive: true });
 
   // 1. the agent, one CommonJS file (so the native binding's loader finds prebuilds/ beside lib/)
-  const built = await esbuild.build({
+  const bundled = await esbuild.build({
     entryPoints: [path.join(AGENT, 'src/upgrade/release-entry.ts')],
     outfile: path.join(tree, 'lib/vend-agent.cjs'),
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: `node${NODE_VERSION.split('.')[0]}`,
     format: 'cjs',
     minify: false,
     legalComments: 'none',
@@ -87,11 +130,13 @@ export async function buildAgentRelease(o: { version: string; outDir: string; tr
     define: { 'import.meta.url': '__vendImportMetaUrl' },
     banner: { js: "'use strict';\nconst __vendImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
-  for (const w of built.warnings) process.stderr.write(`esbuild: ${w.text}\n`);
+  for (const w of bundled.warnings) process.stderr.write(`esbuild: ${w.text}\n`);
 
-  // 2. the runtime: the Node.js running this build
-  fs.copyFileSync(process.execPath, path.join(tree, 'runtime/node'));
+  // 2. the runtime: Node.js 24 LTS for the target, with the licence its redistribution requires
+  const runtime = nodeRuntime(o.arch);
+  fs.copyFileSync(path.join(runtime, 'bin/node'), path.join(tree, 'runtime/node'));
   fs.chmodSync(path.join(tree, 'runtime/node'), 0o755);
+  fs.copyFileSync(path.join(runtime, 'LICENSE'), path.join(tree, 'runtime/LICENSE'));
 
   // 3. serialport's native binding for this target
   const prebuilds = path.join(bindingsDir(), 'prebuilds', TARGET);
@@ -106,11 +151,14 @@ export async function buildAgentRelease(o: { version: string; outDir: string; tr
   fs.writeFileSync(path.join(tree, 'package.json'), JSON.stringify({ name: '@vend/agent', version: o.version, private: true }, null, 2) + '\n');
 
   // 5. it runs: the bundle, the runtime and the native binding load, and it knows its version
-  const said = execFileSync(path.join(tree, 'bin/vend-agent'), ['--version'], { encoding: 'utf8', timeout: 30_000 }).trim();
-  if (said !== o.version) throw new Error(`the built tree says ${JSON.stringify(said)}, not ${o.version}`);
+  if (`${process.platform}-${process.arch}` === TARGET) {
+    const said = execFileSync(path.join(tree, 'bin/vend-agent'), ['--version'], { encoding: 'utf8', timeout: 30_000 }).trim();
+    if (said !== o.version) throw new Error(`the built tree says ${JSON.stringify(said)}, not ${o.version}`);
+  }
 
   const treeBytes = bytesUnder(tree);
-  if (!o.pack) return { version: o.version, tree, artifact: null, sha256: null, size: null, treeBytes, seconds: (Date.now() - started) / 1000 };
+  const built = { version: o.version, arch: o.arch, nodeVersion: NODE_VERSION, tree, treeBytes };
+  if (!o.pack) return { ...built, artifact: null, sha256: null, size: null, seconds: (Date.now() - started) / 1000 };
 
   // 6. vendctl pack: the deterministic archive every cabinet can extract (files and directories only)
   fs.mkdirSync(o.outDir, { recursive: true });
@@ -121,13 +169,14 @@ export async function buildAgentRelease(o: { version: string; outDir: string; tr
     { encoding: 'utf8', cwd: ROOT, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 },
   );
   const packed = JSON.parse(out) as { sha256: string; size: number };
-  return { version: o.version, tree, artifact, sha256: packed.sha256, size: packed.size, treeBytes, seconds: (Date.now() - started) / 1000 };
+  return { ...built, artifact, sha256: packed.sha256, size: packed.size, seconds: (Date.now() - started) / 1000 };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
     options: {
       version: { type: 'string' },
+      arch: { type: 'string', default: 'x64' },
       'out-dir': { type: 'string', default: path.join(ROOT, 'dist') },
       tree: { type: 'string' },
       'no-pack': { type: 'boolean', default: false },
@@ -136,12 +185,15 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   });
   const version = values.version ?? (JSON.parse(fs.readFileSync(path.join(AGENT, 'package.json'), 'utf8')) as { version: string }).version;
   if (!DOTTED.test(version)) fail(`--version ${version} is not dotted-numeric (e.g. 1.4.2)`);
+  const arch = values.arch as Arch;
+  if (!ARCHES.includes(arch)) fail(`--arch ${values.arch} is not one of ${ARCHES.join(', ')}`);
   try {
-    const r = await buildAgentRelease({ version, outDir: values['out-dir'], ...(values.tree ? { tree: values.tree } : {}), pack: !values['no-pack'] });
+    const r = await buildAgentRelease({ version, arch, outDir: values['out-dir'], ...(values.tree ? { tree: values.tree } : {}), pack: !values['no-pack'] });
     if (values.json) process.stdout.write(JSON.stringify(r) + '\n');
     else {
       process.stdout.write(
         [
+          `target   linux-${r.arch}, Node ${r.nodeVersion}`,
           `tree     ${r.tree} (${(r.treeBytes / 1024 / 1024).toFixed(1)} MiB)`,
           ...(r.artifact
             ? [`artifact ${r.artifact}`, `sha256   ${r.sha256}`, `size     ${r.size} bytes (${((r.size ?? 0) / 1024 / 1024).toFixed(1)} MiB)`]

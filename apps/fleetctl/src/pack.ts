@@ -74,7 +74,8 @@ export async function packRelease(dir: string, version: string, out: string, opt
       {
         file: tmp,
         cwd: path.resolve(dir),
-        gzip: { level: 9 },
+        // 6, not 9: on a release tree (a 120 MiB Node binary) level 9 takes four times as long to save 0.6 %
+        gzip: { level: 6 },
         portable: true,
         noDirRecurse: true,
         follow: false,
