@@ -41,6 +41,7 @@ import { marketplacePagesRoutes } from './domains/marketplace-pages/pages.routes
 import { pricingRoutes } from './domains/pricing/pricing.routes.ts';
 import { marketplaceRoutes } from './domains/ad-purchases/marketplace.routes.ts';
 import { adPaymentsWebhookRoutes, adPurchasesRoutes } from './domains/ad-purchases/ad-purchases.routes.ts';
+import { webhooksRoutes } from './domains/webhooks/webhooks.routes.ts';
 import { redactUrl } from './logger.ts';
 
 /** Builds the HTTP application from an already-constructed context. No I/O happens here. */
@@ -125,6 +126,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(pricingRoutes(kit, s.pricing));
   app.use(marketplaceRoutes(kit, s.marketplace, s.testProcessor));
   app.use(adPurchasesRoutes(kit, s.adPurchases));
+  app.use(webhooksRoutes(kit, s.webhooks));
   // the built-in mock SSP stands in for an outside one in the sandbox only
   if (ctx.config.mode === 'sandbox') app.use(mockSspRoutes(kit, s.sspMock));
 

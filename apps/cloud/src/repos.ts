@@ -35,6 +35,7 @@ import { ReleasesRepo } from './domains/releases/releases.repo.ts';
 import { SandboxRepo } from './domains/sandbox/sandbox.repo.ts';
 import { MockSspRepo } from './domains/ssp/mock-ssp.repo.ts';
 import { LeaseRepo } from './jobs/lease.repo.ts';
+import { WebhooksRepo } from './domains/webhooks/webhooks.repo.ts';
 
 /**
  * Every repository, bound to one handle: the database (`store.repos`) or one transaction (the `tx`
@@ -158,6 +159,9 @@ export class Repos {
   }
   get sspMock(): MockSspRepo {
     return this.#once('sspMock', (db) => new MockSspRepo(db));
+  }
+  get webhooks(): WebhooksRepo {
+    return this.#once('webhooks', (db) => new WebhooksRepo(db));
   }
 }
 

@@ -62,6 +62,10 @@ import { PricingService } from './domains/pricing/pricing.service.ts';
 import { MarketplaceService } from './domains/ad-purchases/marketplace.service.ts';
 import { AdPurchasesService } from './domains/ad-purchases/ad-purchases.service.ts';
 import { TestProcessor } from './domains/ad-purchases/test-processor.ts';
+import { WebhookEvents } from './domains/webhooks/webhook-events.ts';
+import { WebhookDeliveryService } from './domains/webhooks/webhook-delivery.service.ts';
+import { UndiciWebhookSender, type WebhookSender } from './domains/webhooks/webhook-sender.ts';
+import { WebhooksService } from './domains/webhooks/webhooks.service.ts';
 
 /**
  * Every service of the cloud, each built exactly once (in `createServices`). Route factories and
@@ -148,14 +152,30 @@ export interface Services {
   adPurchases: AdPurchasesService;
   /** The built-in test payment processor (sandbox only; null otherwise: no processor, purchases answer 503). */
   testProcessor: TestProcessor | null;
+  // outbound webhooks
+  /** The outbox: domains call `emit` inside the transaction of the change they report. */
+  events: WebhookEvents;
+  /** The delivery loop's work: signs and sends due deliveries, retries, disables failing endpoints. */
+  webhookDelivery: WebhookDeliveryService;
+  /** Operators' webhook endpoints, the test event and the deliveries log. */
+  webhooks: WebhooksService;
   /** The background loops and their leader lease; started by main.ts (startJobs), read by the status endpoints. */
   jobs: Jobs;
 }
 
 /** The composition root: repositories, clock and collaborators go in as each service's named `Deps`, in dependency order. */
-export function createServices(ctx: AppContext): Services {
+export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookSender; webhookTimeoutMs?: number } = {}): Services {
   const store = createAppStore(ctx.database);
   const { clock, audit, config, devices, rateLimiter, sealer } = ctx;
+  const events = new WebhookEvents({ clock });
+  const webhookDelivery = new WebhookDeliveryService({
+    store,
+    clock,
+    sealer,
+    logger: ctx.logger,
+    sender: opts.webhookSender ?? new UndiciWebhookSender(),
+    ...(opts.webhookTimeoutMs === undefined ? {} : { timeoutMs: opts.webhookTimeoutMs }),
+  });
 
   const jwt = config.idp ? new IdpBearerVerifier(new IdentityTokenVerifier(config.idp, clock), store.repos.auth, config.rateLimitPerHour) : null;
   const auth = new AuthService({ store, clock, config, jwt });
@@ -173,7 +193,7 @@ export function createServices(ctx: AppContext): Services {
   const inventory = new InventoryService({ store, audit, clock });
   const orders = new OrdersService({ store });
   const sales = new SalesService({ store, clock, audit, tax });
-  const commands = new CommandsService({ store, clock, audit, sales, pending: ctx.pendingNotifier });
+  const commands = new CommandsService({ store, clock, audit, sales, pending: ctx.pendingNotifier, events });
 
   const deviceKeys = new DeviceKeyVerifier({ store, clock, audit, devices });
   const enrolment = new EnrolmentService({ store, clock, audit, devices });
@@ -274,6 +294,22 @@ export function createServices(ctx: AppContext): Services {
     marketplace: new MarketplaceService({ store, clock, audit, rateLimiter, pricing, creatives, processor: testProcessor, config }),
     adPurchases: new AdPurchasesService({ store, clock, audit, campaigns, creatives, processor: testProcessor }),
     testProcessor,
-    jobs: new Jobs({ store, clock, audit, logger: ctx.logger, redis: ctx.redis, commands, releases: agentFleet, ads: adDelivery, dfy, config }),
+    events,
+    webhookDelivery,
+    webhooks: new WebhooksService({ store, clock, audit, sealer, events, delivery: webhookDelivery, config }),
+    jobs: new Jobs({
+      store,
+      clock,
+      audit,
+      logger: ctx.logger,
+      redis: ctx.redis,
+      commands,
+      releases: agentFleet,
+      ads: adDelivery,
+      dfy,
+      webhooks: webhookDelivery,
+      events,
+      config,
+    }),
   };
 }

@@ -1014,7 +1014,66 @@ export type DfyCheckpointRow = Selectable<DfyCheckpointsTable>;
 export type DfyWorkOrderRow = Selectable<DfyWorkOrdersTable>;
 export type DfyPaymentRow = Selectable<DfyPaymentsTable>;
 
+export interface WebhookEndpointsTable {
+  id: string;
+  operator_id: string;
+  url: string;
+  /** Space-separated event types the endpoint subscribes to. */
+  event_types: string;
+  description: string | null;
+  /** The signing secret, sealed with the DATA_KEY (Sealer): it is read back to sign each delivery. */
+  secret_sealed: string;
+  enabled: number;
+  consecutive_failures: number;
+  disabled_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookStreamsTable {
+  operator_id: string;
+  stream: string;
+  seq: number;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  operator_id: string;
+  type: string;
+  stream: string;
+  seq: number;
+  machine_no: string | null;
+  /** The exact JSON body every endpoint receives (signed byte for byte). */
+  body: string;
+  created_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  stream: string;
+  seq: number;
+  /** pending → delivered, or failed once its 24 h of retries ran out. */
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_attempt_at: number | null;
+  response_code: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookEventRow = Selectable<WebhookEventsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+
 export interface DB {
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_streams: WebhookStreamsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   dfy_deals: DfyDealsTable;
   dfy_deal_events: DfyDealEventsTable;
   dfy_checkpoints: DfyCheckpointsTable;

@@ -6,6 +6,10 @@ import type { DB } from './schema.ts';
  * The audit log is kept: it records the reset itself.
  */
 export const RESET_ORDER: (keyof DB)[] = [
+  'webhook_deliveries',
+  'webhook_events',
+  'webhook_streams',
+  'webhook_endpoints',
   'access_sessions',
   'access_assignments',
   'access_group_machines',

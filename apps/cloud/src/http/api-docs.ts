@@ -77,6 +77,8 @@ const TAGS: Record<string, string> = {
     "Restock runs (spec 1 §4.9): one driver visit to one machine of a crew's fleet, planned from par levels (planned → in_progress → done, or cancelled); completing puts the stock into the aisles once.",
   'done-for-you':
     'The done-for-you placement pipeline (spec 3): catalog, pre-orders, deals and their forward-only stages, the checkpoint inbox, the four confirm gates, checkout, install work orders, portfolio views and replay.',
+  webhooks:
+    'Outbound webhooks (issue 20): endpoints subscribed to fleet events, signed like the inbound webhooks, delivered from a durable outbox with retries for 24 h; the deliveries log.',
   meta: 'The live state machines, generated from the tables the API enforces.',
   pricing: 'The public price lists, versioned data in integer cents: self-serve screen ads and the operator subscription (spec 1 §2.10).',
   'ad marketplace':
