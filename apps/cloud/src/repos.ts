@@ -36,6 +36,7 @@ import { SandboxRepo } from './domains/sandbox/sandbox.repo.ts';
 import { MockSspRepo } from './domains/ssp/mock-ssp.repo.ts';
 import { LeaseRepo } from './jobs/lease.repo.ts';
 import { WebhooksRepo } from './domains/webhooks/webhooks.repo.ts';
+import { AlertsRepo } from './domains/alerts/alerts.repo.ts';
 
 /**
  * Every repository, bound to one handle: the database (`store.repos`) or one transaction (the `tx`
@@ -159,6 +160,9 @@ export class Repos {
   }
   get sspMock(): MockSspRepo {
     return this.#once('sspMock', (db) => new MockSspRepo(db));
+  }
+  get alerts(): AlertsRepo {
+    return this.#once('alerts', (db) => new AlertsRepo(db));
   }
   get webhooks(): WebhooksRepo {
     return this.#once('webhooks', (db) => new WebhooksRepo(db));

@@ -66,6 +66,10 @@ import { WebhookEvents } from './domains/webhooks/webhook-events.ts';
 import { WebhookDeliveryService } from './domains/webhooks/webhook-delivery.service.ts';
 import { UndiciWebhookSender, type WebhookSender } from './domains/webhooks/webhook-sender.ts';
 import { WebhooksService } from './domains/webhooks/webhooks.service.ts';
+import { AlertsService } from './domains/alerts/alerts.service.ts';
+import { FleetEvents } from './domains/alerts/fleet-events.ts';
+import { PresenceService } from './domains/alerts/presence.service.ts';
+import { RecordingAlertMailer, type AlertMailer } from './domains/alerts/alert-mailer.ts';
 
 /**
  * Every service of the cloud, each built exactly once (in `createServices`). Route factories and
@@ -152,9 +156,15 @@ export interface Services {
   adPurchases: AdPurchasesService;
   /** The built-in test payment processor (sandbox only; null otherwise: no processor, purchases answer 503). */
   testProcessor: TestProcessor | null;
-  // outbound webhooks
-  /** The outbox: domains call `emit` inside the transaction of the change they report. */
-  events: WebhookEvents;
+  // outbound webhooks and alerts
+  /** The webhook outbox alone (the test event, alert notifications). */
+  outbox: WebhookEvents;
+  /** What domains emit fleet events into, inside the transaction of the change: the outbox and the alert rules. */
+  events: FleetEvents;
+  /** Alert rules, alerts, and the alert loop's notifications (webhook and e-mail). */
+  alerts: AlertsService;
+  /** The presence sweep: machine.online / machine.offline once per change. */
+  presence: PresenceService;
   /** The delivery loop's work: signs and sends due deliveries, retries, disables failing endpoints. */
   webhookDelivery: WebhookDeliveryService;
   /** Operators' webhook endpoints, the test event and the deliveries log. */
@@ -164,10 +174,14 @@ export interface Services {
 }
 
 /** The composition root: repositories, clock and collaborators go in as each service's named `Deps`, in dependency order. */
-export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookSender; webhookTimeoutMs?: number } = {}): Services {
+export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookSender; webhookTimeoutMs?: number; alertMailer?: AlertMailer } = {}): Services {
   const store = createAppStore(ctx.database);
   const { clock, audit, config, devices, rateLimiter, sealer } = ctx;
-  const events = new WebhookEvents({ clock });
+  const outbox = new WebhookEvents({ clock });
+  // no mail adapter is wired yet: alert e-mails are recorded (docs/decisions/webhooks.md)
+  const alerts = new AlertsService({ store, clock, audit, outbox, mailer: opts.alertMailer ?? new RecordingAlertMailer(), logger: ctx.logger });
+  const events = new FleetEvents({ outbox, alerts });
+  const presence = new PresenceService({ store, clock, events });
   const webhookDelivery = new WebhookDeliveryService({
     store,
     clock,
@@ -294,9 +308,12 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
     marketplace: new MarketplaceService({ store, clock, audit, rateLimiter, pricing, creatives, processor: testProcessor, config }),
     adPurchases: new AdPurchasesService({ store, clock, audit, campaigns, creatives, processor: testProcessor }),
     testProcessor,
+    outbox,
     events,
+    alerts,
+    presence,
     webhookDelivery,
-    webhooks: new WebhooksService({ store, clock, audit, sealer, events, delivery: webhookDelivery, config }),
+    webhooks: new WebhooksService({ store, clock, audit, sealer, events: outbox, delivery: webhookDelivery, config }),
     jobs: new Jobs({
       store,
       clock,
@@ -309,6 +326,8 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
       dfy,
       webhooks: webhookDelivery,
       events,
+      presence,
+      alerts,
       config,
     }),
   };

@@ -79,6 +79,8 @@ const TAGS: Record<string, string> = {
     'The done-for-you placement pipeline (spec 3): catalog, pre-orders, deals and their forward-only stages, the checkpoint inbox, the four confirm gates, checkout, install work orders, portfolio views and replay.',
   webhooks:
     'Outbound webhooks (issue 20): endpoints subscribed to fleet events, signed like the inbound webhooks, delivered from a durable outbox with retries for 24 h; the deliveries log.',
+  alerts:
+    'Alert rules (issue 20): which fleet events raise an alert on which machines, quiet hours, webhook and e-mail delivery; one live alert per rule and condition until it clears.',
   meta: 'The live state machines, generated from the tables the API enforces.',
   pricing: 'The public price lists, versioned data in integer cents: self-serve screen ads and the operator subscription (spec 1 §2.10).',
   'ad marketplace':

@@ -9,7 +9,9 @@ import type { AgentFleetService } from '../domains/releases/agent-fleet.service.
 import type { AdDeliveryService } from '../domains/ad-delivery/ad-delivery.service.ts';
 import type { DfyService } from '../domains/dfy/dfy.service.ts';
 import type { WebhookDeliveryService } from '../domains/webhooks/webhook-delivery.service.ts';
-import type { WebhookEvents } from '../domains/webhooks/webhook-events.ts';
+import type { EventSink } from '../domains/webhooks/webhook-events.ts';
+import type { AlertsService } from '../domains/alerts/alerts.service.ts';
+import type { PresenceService } from '../domains/alerts/presence.service.ts';
 import { createLease, type LeaderLease } from './lease.ts';
 import { Loop, type LoopWork } from './loop.ts';
 
@@ -21,6 +23,8 @@ export const INTERVALS_MS = {
   popRetry: 60_000,
   dfyOnboarding: 5_000,
   webhookDelivery: 5_000,
+  presenceSweep: 30_000,
+  alertNotify: 15_000,
 } as const;
 /** Most items one sweep resolves; the rest wait for the next tick. */
 const BATCH = 500;
@@ -43,7 +47,11 @@ export interface JobsDeps {
   /** Sends due outbound webhook deliveries (the webhook delivery loop). */
   webhooks: Pick<WebhookDeliveryService, 'deliverDue'>;
   /** The outbox: an order flagged refund_owed reaches the operator's webhooks. */
-  events: Pick<WebhookEvents, 'emit'>;
+  events: EventSink;
+  /** Raises machine.online / machine.offline (the presence sweep). */
+  presence: Pick<PresenceService, 'sweep'>;
+  /** Notifies due alerts and closes cleared ones (the alert loop). */
+  alerts: Pick<AlertsService, 'notifyDue'>;
   config: Pick<Config, 'jobs' | 'pod' | 'redisKeyPrefix'>;
 }
 
@@ -129,6 +137,8 @@ export class Jobs {
   readonly popRetry: Loop;
   readonly dfyOnboarding: Loop;
   readonly webhookDelivery: Loop;
+  readonly presenceSweep: Loop;
+  readonly alertNotify: Loop;
   private readonly pod: string;
 
   constructor(d: JobsDeps) {
@@ -190,10 +200,34 @@ export class Jobs {
       intervalMs: INTERVALS_MS.webhookDelivery,
       work: () => d.webhooks.deliverDue(),
     });
+    this.presenceSweep = new Loop({
+      ...common,
+      name: 'presence-sweep',
+      description:
+        'raises machine.offline for machines unseen more than 10 minutes and machine.online when they are back, once per change (resolved: machines changed)',
+      intervalMs: INTERVALS_MS.presenceSweep,
+      work: () => d.presence.sweep(),
+    });
+    this.alertNotify = new Loop({
+      ...common,
+      name: 'alert-notify',
+      description: 'notifies alerts whose quiet hours are over and closes alerts clear for 30 minutes, by webhook and e-mail (resolved: alerts handled)',
+      intervalMs: INTERVALS_MS.alertNotify,
+      work: () => d.alerts.notifyDue(),
+    });
   }
 
   all(): Loop[] {
-    return [this.refundSweep, this.dispenseDecision, this.rolloutSweep, this.popRetry, this.dfyOnboarding, this.webhookDelivery];
+    return [
+      this.refundSweep,
+      this.dispenseDecision,
+      this.rolloutSweep,
+      this.popRetry,
+      this.dfyOnboarding,
+      this.webhookDelivery,
+      this.presenceSweep,
+      this.alertNotify,
+    ];
   }
 
   status(name: 'refund-sweep' | 'dispense-decision' | 'rollout-sweep') {

@@ -21,6 +21,7 @@ import * as m0019 from './0019_restock_runs.ts';
 import * as m0020 from './0020_access_groups.ts';
 import * as m0021 from './0021_dfy_deals.ts';
 import * as m0026 from './0026_webhooks.ts';
+import * as m0027 from './0027_alerts.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020_access_groups': m0020,
   '0021_dfy_deals': m0021,
   '0026_webhooks': m0026,
+  '0027_alerts': m0027,
 };

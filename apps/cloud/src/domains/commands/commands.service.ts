@@ -12,7 +12,7 @@ import type { SalesService, SoldOrder } from '../orders/sales.service.ts';
 import type { CommandRecord, CommandStatus } from './commands.repo.ts';
 import type { CommandView } from './commands.schemas.ts';
 import type { PendingNotifier } from './pending-notifier.ts';
-import type { WebhookEvents } from '../webhooks/webhook-events.ts';
+import type { EventSink } from '../webhooks/webhook-events.ts';
 
 /** The agent polls this many pending commands at most per call (oldest first); the rest follow on later polls. */
 export const PENDING_LIMIT = 100;
@@ -69,7 +69,7 @@ export interface CommandsDeps {
   /** Wakes this process's long-polling pending calls of a machine when a command is enqueued for it. */
   pending?: Pick<PendingNotifier, 'notify'>;
   /** The outbox: acknowledged, failed and expired commands reach the operator's webhooks. */
-  events: Pick<WebhookEvents, 'emit'>;
+  events: EventSink;
 }
 
 /**

@@ -20,6 +20,8 @@ export const EVENT_TYPES = [
   'dfy.checkpoint_raised',
   'agent.upgrade_blocked',
   'agent.upgrade_reverted',
+  'alert.opened',
+  'alert.cleared',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent only by `POST /webhooks/{id}/test`, to that endpoint; never subscribed to. */
@@ -34,6 +36,11 @@ export interface OutboundEvent {
   data: Record<string, unknown>;
 }
 
+/** What a domain hands its fleet events to, inside the transaction of the change (the outbox, or the outbox plus alert rules). */
+export interface EventSink {
+  emit(tx: Repos, e: OutboundEvent): Promise<unknown>;
+}
+
 /** Where deliveries of events of no machine are ordered. */
 const OPERATOR_STREAM = '';
 
@@ -42,7 +49,7 @@ const OPERATOR_STREAM = '';
  * delivered to the operator's subscribed endpoints. The event and its deliveries commit with the change
  * or not at all: nothing is lost on a crash after the commit, nothing is sent for a rolled-back change.
  */
-export class WebhookEvents {
+export class WebhookEvents implements EventSink {
   constructor(private readonly deps: { clock: Clock }) {}
 
   /** Records the event for every enabled endpoint of the operator subscribed to its type; answers its id, or null when none is. */
