@@ -43,6 +43,7 @@ import { marketplaceRoutes } from './domains/ad-purchases/marketplace.routes.ts'
 import { adPaymentsWebhookRoutes, adPurchasesRoutes } from './domains/ad-purchases/ad-purchases.routes.ts';
 import { webhooksRoutes } from './domains/webhooks/webhooks.routes.ts';
 import { alertsRoutes } from './domains/alerts/alerts.routes.ts';
+import { dexRoutes } from './domains/dex/dex.routes.ts';
 import { redactUrl } from './logger.ts';
 
 /** Builds the HTTP application from an already-constructed context. No I/O happens here. */
@@ -129,6 +130,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(adPurchasesRoutes(kit, s.adPurchases));
   app.use(webhooksRoutes(kit, s.webhooks));
   app.use(alertsRoutes(kit, s.alerts));
+  app.use(dexRoutes(kit, s.dex));
   // the built-in mock SSP stands in for an outside one in the sandbox only
   if (ctx.config.mode === 'sandbox') app.use(mockSspRoutes(kit, s.sspMock));
 

@@ -68,6 +68,7 @@ import { UndiciWebhookSender, type WebhookSender } from './domains/webhooks/webh
 import { WebhooksService } from './domains/webhooks/webhooks.service.ts';
 import { AlertsService } from './domains/alerts/alerts.service.ts';
 import { FleetEvents } from './domains/alerts/fleet-events.ts';
+import { DexService } from './domains/dex/dex.service.ts';
 import { PresenceService } from './domains/alerts/presence.service.ts';
 import { RecordingAlertMailer, type AlertMailer } from './domains/alerts/alert-mailer.ts';
 
@@ -165,6 +166,8 @@ export interface Services {
   alerts: AlertsService;
   /** The presence sweep: machine.online / machine.offline once per change. */
   presence: PresenceService;
+  /** DEX/EVA-DTS audit export and import. */
+  dex: DexService;
   /** The delivery loop's work: signs and sends due deliveries, retries, disables failing endpoints. */
   webhookDelivery: WebhookDeliveryService;
   /** Operators' webhook endpoints, the test event and the deliveries log. */
@@ -312,6 +315,7 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
     events,
     alerts,
     presence,
+    dex: new DexService({ store, clock }),
     webhookDelivery,
     webhooks: new WebhooksService({ store, clock, audit, sealer, events: outbox, delivery: webhookDelivery, config }),
     jobs: new Jobs({
