@@ -8,3 +8,4 @@ export * from './release.ts';
 export * from './release-admin.ts';
 export * from './control.ts';
 export * from './prizes.ts';
+export * from './dex.ts';

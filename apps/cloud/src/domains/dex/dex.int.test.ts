@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, suiteServer } from '../../testing/harness.ts';
+import { renderDex, type DexAudit } from '@vend/protocol';
+import { call } from '../../testing/harness.ts';
 import { ALICE_MACHINE_2, alice, bob, machineId, setAisle } from '../commands/commands.test-support.ts';
+import type { DexReconciliation } from './dex.schemas.ts';
 
 /**
  * An EVA-DTS reader written from the structure, independent of dex.format.ts: segments on CR LF lines,
@@ -127,6 +130,9 @@ describe.each(DIALECTS)('DEX export on %s', (dialect) => {
     // VA1's period total is the sum of the products'
     expect([...bySelection.values()].reduce((n, p) => n + p.pa2[3]!, 0)).toBe(650);
     expect(one(s, 'EA2')[0]).toBe('OFV');
+    // cash and cashless make up the paid total, for the period and since initialisation
+    expect(nums(one(s, 'CA2'))[2]! + nums(one(s, 'DA2'))[2]!).toBe(va1[2]);
+    expect(nums(one(s, 'CA2'))[0]! + nums(one(s, 'DA2'))[0]!).toBe(va1[0]);
 
     // the reader's CRC check can fail: one changed digit is caught
     const tampered = Buffer.from(r.raw.toString('latin1').replace('VA1*', 'VA1*9'), 'latin1');
@@ -138,5 +144,56 @@ describe.each(DIALECTS)('DEX export on %s', (dialect) => {
     expect((await dex({ from: '2027-01-10', to: '2027-01-09' })).status).toBe(400);
     expect((await dex({ from: '2027-02-30' })).status).toBe(400);
     expect((await dex({})).status).toBe(200);
+  });
+
+  it('reconciles a board’s DEX file against the cloud’s vends of the period, per selection, with the over/short', async () => {
+    t.clock.advance(Date.parse('2027-02-02T12:00:00Z') - t.clock.now());
+    await sell('2027-02-01T08:00:00Z', 1, 2, 300, 'card');
+    await sell('2027-02-01T09:00:00Z', 2, 1, 200, 'cash');
+    await sell('2027-02-01T10:00:00Z', 3, 1, 0, 'remote'); // a free vend turns the spring too
+    await sell('2027-01-31T10:00:00Z', 3, 4, 1000, 'card'); // before the board's reset: outside the period
+    const tally = (count: number) => ({ count, cents: 0 });
+    const lane = (selection: number, sinceReset: number) => ({
+      selection,
+      priceCents: 0,
+      productId: '',
+      sinceInit: tally(100 + sinceReset),
+      inPeriod: tally(sinceReset),
+    });
+    const board: DexAudit = {
+      sender: 'VMCSIM',
+      machineNo: 'BOARD-77',
+      model: 'SH',
+      agentVersion: '2.4.1',
+      at: t.clock.now(),
+      paid: { sinceInit: tally(0), inPeriod: tally(0) },
+      cash: { sinceInit: tally(0), inPeriod: tally(0) },
+      cashless: { sinceInit: tally(0), inPeriod: tally(0) },
+      free: { sinceInit: tally(0), inPeriod: tally(0) },
+      products: [lane(1, 2), lane(2, 3), lane(3, 0), lane(4, 0)],
+      failedVends: tally(7),
+      failedInPeriod: tally(2),
+    };
+    const file = renderDex(board);
+    const post = (json: unknown, headers: Record<string, string> = alice) =>
+      call<{ data: DexReconciliation }>(t.url, 'POST', `/api/v1/machines/${ALICE_MACHINE_2}/dex`, { headers, json });
+    const r = await post({ dex: file, from: '2027-02-01', to: '2027-02-02' });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data).toMatchObject({ boardId: 'BOARD-77', counters: 'since_reset', from: '2027-02-01', to: '2027-02-02', failedVends: 2 });
+    expect(r.body.data.selections.filter((l) => l.selection <= 4)).toEqual([
+      { selection: 1, board: 2, cloud: 2, difference: 0, status: 'match' },
+      { selection: 2, board: 3, cloud: 1, difference: 2, status: 'over' },
+      { selection: 3, board: 0, cloud: 1, difference: -1, status: 'short' },
+      { selection: 4, board: 0, cloud: 0, difference: 0, status: 'match' },
+    ]);
+    expect(r.body.data.total).toEqual({ board: 5, cloud: 4, difference: 1, status: 'over' });
+    // without from: the board's since-initialisation counters against every sale up to `to`
+    const all = await post({ dex: file, to: '2027-02-02' });
+    expect(all.body.data).toMatchObject({ counters: 'since_init', from: null });
+    expect(all.body.data.selections.find((l) => l.selection === 2)?.board).toBe(103);
+    // a file damaged in transit is refused, not reconciled
+    expect((await post({ dex: file.replace('PA2*102', 'PA2*103'), from: '2027-02-01' })).status).toBe(400);
+    expect((await post({ dex: 'hello', from: '2027-02-01' })).status).toBe(400);
+    expect((await post({ dex: file }, bob)).status).toBe(404);
   });
 });

@@ -2,7 +2,8 @@ import { Router } from 'express';
 import { principalOf } from '../../http/authenticate.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
 import type { DexService } from './dex.service.ts';
-import { DexParams, DexQuery } from './dex.schemas.ts';
+import { DexImportBody, DexParams, DexQuery, DexReconciliation } from './dex.schemas.ts';
+import { sendOk } from '../../http/envelope.ts';
 
 /** DEX/EVA-DTS audit export (docs/dex.md). */
 export function dexRoutes({ docs, guard }: RouteKit, dex: DexService): Router {
@@ -30,6 +31,27 @@ export function dexRoutes({ docs, guard }: RouteKit, dex: DexService): Router {
       res.status(200).type('text/plain; charset=latin1').setHeader('content-disposition', `attachment; filename="${file.fileName}"`);
       res.send(Buffer.from(file.text, 'latin1'));
     },
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: '/api/v1/machines/:machineNo/dex',
+      tag: 'machines',
+      summary:
+        "Reconcile a DEX file read from the machine's board against the cloud's sales: per selection, the board's vend count against the units recorded, with the over/short (writes nothing)",
+      auth: 'operator',
+      groupSessions: true,
+      scopes: ['orders:read'],
+      params: DexParams,
+      body: DexImportBody,
+      response: DexReconciliation,
+      errors: [404],
+    },
+    guard('orders:read'),
+    async ({ params, body }, req, res) => sendOk(res, await dex.reconcile(principalOf(req), params.machineNo, body)),
   );
   return r;
 }

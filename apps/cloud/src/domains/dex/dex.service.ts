@@ -1,10 +1,10 @@
-import type { Clock } from '@vend/protocol';
+import { parseDex, renderDex, type Clock, type DexAudit, type DexProduct, type DexSegment, type DexTally } from '@vend/protocol';
 import { badRequest, machineNotFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { AppStore } from '../../repos.ts';
 import { canSeeMachine } from '../machines/ownership.ts';
-import { renderDex, type DexAudit, type DexProduct, type Tally } from './dex.format.ts';
 import type { AuditSale } from './dex.repo.ts';
+import type { DexImportBody, DexReconciliation } from './dex.schemas.ts';
 
 export interface DexDeps {
   store: AppStore;
@@ -15,8 +15,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The longest period one export covers. */
 export const MAX_DAYS = 366;
 
-const none = (): Tally => ({ count: 0, cents: 0 });
-const add = (t: Tally, s: AuditSale) => {
+const none = (): DexTally => ({ count: 0, cents: 0 });
+const add = (t: DexTally, s: AuditSale) => {
   t.count += s.quantity;
   t.cents += s.charged_cents;
 };
@@ -32,15 +32,11 @@ export class DexService {
   constructor(private readonly d: DexDeps) {}
 
   /** `from`/`to`: UTC days, inclusive; default today. */
-  async export(p: Principal, machineNo: string, q: { from?: string | undefined; to?: string | undefined }): Promise<{ fileName: string; text: string }> {
+  async export(p: Principal, machineNo: string, q: Period): Promise<{ fileName: string; text: string }> {
     const repos = this.d.store.repos;
-    const m = await repos.machines.machineByNo(machineNo);
-    if (!m || !canSeeMachine(p, m)) throw machineNotFound();
-    const today = new Date(this.d.clock.now()).toISOString().slice(0, 10);
-    const start = Date.parse(`${q.from ?? q.to ?? today}T00:00:00Z`);
-    const end = Date.parse(`${q.to ?? q.from ?? today}T00:00:00Z`) + DAY_MS;
-    if (end <= start) throw badRequest('from must not be after to');
-    if (end - start > MAX_DAYS * DAY_MS) throw badRequest(`A DEX export covers at most ${MAX_DAYS} days`);
+    const m = await this.machine(p, machineNo);
+    const today = this.today();
+    const { start, end } = period(q.from ?? q.to ?? today, q.to ?? q.from ?? today);
 
     const [sales, aisles, failed] = [await repos.dex.salesBefore(m.id, end), await repos.dex.aisles(m.id), await repos.dex.failedVendTimes(m.id, end)];
     const pair = () => ({ sinceInit: none(), inPeriod: none() });
@@ -79,7 +75,91 @@ export class DexService {
       if (inPeriod) add(prod.inPeriod, s);
     }
     audit.products = [...products.values()].sort((a, b) => a.selection - b.selection);
-    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     return { fileName: `${m.machine_no}_${day(start)}_${day(end - DAY_MS)}.dex`, text: renderDex(audit) };
   }
+
+  /**
+   * Reconciles a DEX file read from the machine's board against the cloud's sales: per selection, the
+   * vends the board counted against the units the cloud recorded as vended. With `from` the board's
+   * "since reset" counters (PA203) are compared with that period; without, its "since initialisation"
+   * counters (PA201) with every sale up to `to`. Writes nothing.
+   */
+  async reconcile(p: Principal, machineNo: string, body: DexImportBody): Promise<DexReconciliation> {
+    const m = await this.machine(p, machineNo);
+    const parsed = parseDex(body.dex);
+    if (!parsed.ok) throw badRequest(`Not a readable DEX file: ${parsed.error}`);
+    const to = body.to ?? this.today();
+    const { start, end } = body.from === undefined ? { start: 0, end: period(to, to).end } : period(body.from, to);
+    const sinceReset = body.from !== undefined;
+    const board = boardCounts(parsed.segments, sinceReset);
+    const cloud = new Map<number, number>();
+    for (const s of await this.d.store.repos.dex.salesBefore(m.id, end)) {
+      if (s.created_at >= start) cloud.set(s.aisle_no, (cloud.get(s.aisle_no) ?? 0) + s.quantity);
+    }
+    const selections = [...new Set([...board.bySelection.keys(), ...cloud.keys()])]
+      .sort((a, b) => a - b)
+      .map((selection) => ({ selection, ...compare(board.bySelection.get(selection) ?? 0, cloud.get(selection) ?? 0) }));
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    return {
+      machineNo: m.machine_no,
+      boardId: board.id,
+      counters: sinceReset ? 'since_reset' : 'since_init',
+      from: sinceReset ? day(start) : null,
+      to: day(end - DAY_MS),
+      selections,
+      total: compare(sum(selections.map((l) => l.board)), sum(selections.map((l) => l.cloud))),
+      failedVends: board.failed,
+    };
+  }
+
+  private async machine(p: Principal, machineNo: string) {
+    const m = await this.d.store.repos.machines.machineByNo(machineNo);
+    if (!m || !canSeeMachine(p, m)) throw machineNotFound();
+    return m;
+  }
+
+  private today(): string {
+    return day(this.d.clock.now());
+  }
+}
+
+export interface Period {
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** UTC days `from`…`to`, inclusive, as [start, end) epoch ms; 400 when backwards or too long. */
+function period(from: string, to: string): { start: number; end: number } {
+  const start = Date.parse(`${from}T00:00:00Z`);
+  const end = Date.parse(`${to}T00:00:00Z`) + DAY_MS;
+  if (end <= start) throw badRequest('from must not be after to');
+  if (end - start > MAX_DAYS * DAY_MS) throw badRequest(`A DEX period covers at most ${MAX_DAYS} days`);
+  return { start, end };
+}
+
+/** The board's vend counts per selection (PA1 followed by its PA2), its id and its failed-vend count. */
+function boardCounts(segments: DexSegment[], sinceReset: boolean): { id: string; bySelection: Map<number, number>; failed: number | null } {
+  const at = sinceReset ? 2 : 0;
+  const bySelection = new Map<number, number>();
+  let selection: number | null = null;
+  let failed: number | null = null;
+  for (const s of segments) {
+    if (s.id === 'PA1') selection = Number.parseInt(s.elements[0] ?? '', 10);
+    else if (s.id === 'PA2' && selection !== null && Number.isInteger(selection)) {
+      const n = Number.parseInt(s.elements[at] ?? '', 10);
+      if (!Number.isInteger(n) || n < 0)
+        throw badRequest(`Not a readable DEX file: PA2 of selection ${selection} has no ${sinceReset ? 'PA203' : 'PA201'} count`);
+      bySelection.set(selection, (bySelection.get(selection) ?? 0) + n);
+      selection = null;
+    } else if (s.id === 'EA2' && s.elements[0] === 'OFV') failed = Number.parseInt(s.elements[sinceReset ? 2 : 1] ?? '', 10) || 0;
+  }
+  const id = segments.find((s) => s.id === 'ID1')?.elements[0] || (segments[0]?.elements[0] ?? '');
+  return { id, bySelection, failed };
+}
+
+function compare(board: number, cloud: number) {
+  const difference = board - cloud;
+  return { board, cloud, difference, status: difference === 0 ? ('match' as const) : difference > 0 ? ('over' as const) : ('short' as const) };
 }
