@@ -207,9 +207,9 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
   const tax = new TaxService({ store, clock, audit });
   const machines = new MachinesService({ store, clock, audit, geocoder: ctx.geocoder, config, tax });
   const cabinetSettings = new CabinetSettingsService({ store, clock, audit, sealer, config });
-  const inventory = new InventoryService({ store, audit, clock });
+  const inventory = new InventoryService({ store, audit, clock, events });
   const orders = new OrdersService({ store });
-  const sales = new SalesService({ store, clock, audit, tax });
+  const sales = new SalesService({ store, clock, audit, tax, events });
   const commands = new CommandsService({ store, clock, audit, sales, pending: ctx.pendingNotifier, events });
 
   const deviceKeys = new DeviceKeyVerifier({ store, clock, audit, devices });

@@ -8,7 +8,7 @@ import { refundSweepWork } from '../../jobs/jobs.ts';
 import type { Delivery, Endpoint, EndpointWithSecret } from './webhooks.schemas.ts';
 import { DISABLE_AFTER_FAILURES, FIRST_BACKOFF_MS, RETRY_WINDOW_MS } from './webhooks.rules.ts';
 import { startReceiver, type Receiver } from './webhooks.test-support.ts';
-import { commandsApi, paidOrder } from '../commands/commands.test-support.ts';
+import { commandsApi, machineId, paidOrder, setAisle } from '../commands/commands.test-support.ts';
 import type { EventType } from './webhook-events.ts';
 
 type H = Record<string, string>;
@@ -227,6 +227,37 @@ describe.each(DIALECTS)('outbound webhooks on %s', (dialect) => {
     // one machine, one stream: they arrived in the order the changes committed
     expect(rx.got.map((g) => g.json.type)).toEqual(['dispense.failed', 'command.acknowledged', 'command.expired', 'order.refund_owed']);
     expect(ep.eventTypes).toEqual(types);
+  });
+
+  it('wires order.paid, aisle.low and aisle.out from the sale, and aisle.fault from the operator’s edit', async () => {
+    const rx = await receiver();
+    await subscribe(alice, rx.url, ['order.paid', 'aisle.low', 'aisle.out', 'aisle.fault']);
+    const machine = 'SBX-ALICE-0002';
+    await setAisle(t, machine, 6, { stock: 2, faulted: false, priceCents: 125 });
+    await db()
+      .updateTable('aisles')
+      .set({ alert_threshold: 1 })
+      .where('machine_id', '=', await machineId(t, machine))
+      .where('aisle_no', '=', 6)
+      .execute();
+    const m = { machineId: await machineId(t, machine), machineNo: machine };
+    const first = await t.services.sales.openWalkup(m, { aisleNo: 6, quantity: 1, payMethod: 'cash' }, { vended: true });
+    await t.services.sales.openWalkup(m, { aisleNo: 6, quantity: 1, payMethod: 'cash' }, { vended: true });
+    const patch = await call(t.url, 'PUT', `/api/v1/inventory/machines/${machine}/aisles/7`, { headers: alice, json: { faulted: true } });
+    expect(patch.status, patch.text).toBe(200);
+    await call(t.url, 'PUT', `/api/v1/inventory/machines/${machine}/aisles/7`, { headers: alice, json: { faulted: true } }); // already faulted: no second event
+    for (let i = 0; i < 6; i++) await tick();
+    const seen = rx.got.map((g) => [g.json.type, g.json.data['aisleNo']]);
+    // the stock leaves the aisle as the sale is recorded, before the order is announced, in one transaction
+    expect(seen).toEqual([
+      ['aisle.low', 6],
+      ['order.paid', 6],
+      ['aisle.out', 6],
+      ['order.paid', 6],
+      ['aisle.fault', 7],
+    ]);
+    expect(rx.got[1]!.json.data).toMatchObject({ orderNumber: first.orderNumber, chargedCents: 125, payMethod: 'cash' });
+    expect(rx.got[0]!.json.data).toMatchObject({ stock: 1, alertThreshold: 1 });
   });
 });
 
