@@ -309,7 +309,7 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
     supply,
     pricing,
     marketplace: new MarketplaceService({ store, clock, audit, rateLimiter, pricing, creatives, processor: testProcessor, config }),
-    adPurchases: new AdPurchasesService({ store, clock, audit, campaigns, creatives, processor: testProcessor }),
+    adPurchases: new AdPurchasesService({ store, clock, audit, campaigns, creatives, processor: testProcessor, events }),
     testProcessor,
     outbox,
     events,

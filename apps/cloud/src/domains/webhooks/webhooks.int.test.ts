@@ -9,6 +9,7 @@ import type { Delivery, Endpoint, EndpointWithSecret } from './webhooks.schemas.
 import { DISABLE_AFTER_FAILURES, FIRST_BACKOFF_MS, RETRY_WINDOW_MS } from './webhooks.rules.ts';
 import { startReceiver, type Receiver } from './webhooks.test-support.ts';
 import { commandsApi, machineId, paidOrder, setAisle } from '../commands/commands.test-support.ts';
+import { paidPurchase, qrOf } from '../ad-purchases/ad-purchases.test-support.ts';
 import type { EventType } from './webhook-events.ts';
 
 type H = Record<string, string>;
@@ -258,6 +259,24 @@ describe.each(DIALECTS)('outbound webhooks on %s', (dialect) => {
     ]);
     expect(rx.got[1]!.json.data).toMatchObject({ orderNumber: first.orderNumber, chargedCents: 125, payMethod: 'cash' });
     expect(rx.got[0]!.json.data).toMatchObject({ stock: 1, alertThreshold: 1 });
+  });
+
+  it('wires campaign.approved and campaign.rejected from the operator’s decision on a paid ad purchase', async () => {
+    const rx = await receiver();
+    await subscribe(alice, rx.url, ['campaign.approved', 'campaign.rejected']);
+    const source = { machineNo: 'SBX-ALICE-0001', qrId: qrOf(t, 'SBX-ALICE-0001') };
+    const approved = await paidPurchase(t, { source });
+    const rejected = await paidPurchase(t, { source });
+    const decide = (id: string, action: string, json: Record<string, unknown>) =>
+      call(t.url, 'POST', `/api/v1/ad-purchases/${id}/${action}`, { headers: alice, json });
+    expect((await decide(approved.purchaseId, 'approve', {})).status).toBe(200);
+    expect((await decide(rejected.purchaseId, 'reject', { reason: 'not on our screens' })).status).toBe(200);
+    for (let i = 0; i < 3; i++) await tick();
+    expect(rx.got.map((g) => [g.json.type, g.json.data['purchaseId'], g.json.data['reason']])).toEqual([
+      ['campaign.approved', approved.purchaseId, null],
+      ['campaign.rejected', rejected.purchaseId, 'not on our screens'],
+    ]);
+    expect(rx.got[0]!.json.data['campaignId']).toEqual(expect.any(String));
   });
 });
 
