@@ -243,7 +243,7 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
   const credentialAdmin = new CredentialAdminService({ store, clock, audit, devices });
   const dfy = new DfyService({ store, clock, audit, machines, credentials: credentialAdmin, config });
 
-  const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });
+  const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config, events });
 
   return {
     store,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@vend/protocol';
+import { HeartbeatRequest, ManualClock } from '@vend/protocol';
 import { DIALECTS, TEST_EPOCH, call, freshDatabase, startTestServer, suiteServer, type TestServer } from '../../testing/harness.ts';
 import { OPERATOR_IDS, SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { newOperator } from '../machines/machines.factories.ts';
@@ -277,6 +277,35 @@ describe.each(DIALECTS)('outbound webhooks on %s', (dialect) => {
       ['campaign.rejected', rejected.purchaseId, 'not on our screens'],
     ]);
     expect(rx.got[0]!.json.data['campaignId']).toEqual(expect.any(String));
+  });
+
+  it('wires agent.upgrade_blocked once per block an agent reports, not on every heartbeat carrying it', async () => {
+    const rx = await receiver();
+    await subscribe(alice, rx.url, ['agent.upgrade_blocked']);
+    const machine = 'SBX-ALICE-0001';
+    const caller = {
+      machineId: await machineId(t, machine),
+      machineNo: machine,
+      operatorId: OPERATOR_IDS.alice,
+      retired: false,
+      via: 'device-key' as const,
+      keyId: null,
+      generation: null,
+      credentialDeviceId: null,
+      provisioned: false,
+    };
+    const beat = (blocked: { version: string; minFrom: string } | null, seconds: number) =>
+      t.services.gateway.heartbeat(caller, HeartbeatRequest.parse({ agentVersion: '1.0.0', blocked: blocked && { ...blocked, count: 1, seconds } }));
+    await beat({ version: '2.0.0', minFrom: '1.5.0' }, 10);
+    t.clock.advance(60 * 60 * 1000);
+    await beat({ version: '2.0.0', minFrom: '1.5.0' }, 3610); // the same block, still reported
+    t.clock.advance(60 * 60 * 1000);
+    await beat({ version: '2.1.0', minFrom: '1.5.0' }, 5); // a new release, blocked too
+    for (let i = 0; i < 3; i++) await tick();
+    expect(rx.got.map((g) => [g.json.type, g.json.machineNo, g.json.data['version']])).toEqual([
+      ['agent.upgrade_blocked', machine, '2.0.0'],
+      ['agent.upgrade_blocked', machine, '2.1.0'],
+    ]);
   });
 });
 
