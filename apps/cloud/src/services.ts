@@ -241,7 +241,7 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
   const prizes = new PrizesService({ store, clock, audit });
 
   const credentialAdmin = new CredentialAdminService({ store, clock, audit, devices });
-  const dfy = new DfyService({ store, clock, audit, machines, credentials: credentialAdmin, config });
+  const dfy = new DfyService({ store, clock, audit, machines, credentials: credentialAdmin, config, events });
 
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config, events });
 

@@ -1,3 +1,4 @@
+import type { EventSink } from '../webhooks/webhook-events.ts';
 import type { Clock } from '@vend/protocol';
 import type { z } from 'zod';
 import type { Config } from '../../config.ts';
@@ -49,6 +50,8 @@ export interface DfyDeps {
   /** Install day: the deal opens an enrolment arm on its pin so the shipped cabinet can enrol. */
   credentials: Pick<CredentialAdminService, 'arm'>;
   config: Pick<Config, 'mode'>;
+  /** Fleet events: a checkpoint raised on a deal reaches the operator's webhooks and alert rules. */
+  events: EventSink;
 }
 
 /** A cabinet is verified online when its last heartbeat is this recent (spec 1 §8: unseen > ~10 min is down). */
@@ -396,7 +399,7 @@ export class DfyService {
         await w.move('install_began');
         arm = w.deal.machineNo;
       }
-      await w.flush();
+      await this.flush(tx, w);
       await this.deps.audit.record(tx, p, 'dfy.work_order', `work_order:${id} ${from}->${body.state}`);
     });
     // the arm is the device-credentials domain's own write (its transaction, its audit record)
@@ -440,7 +443,7 @@ export class DfyService {
         w.emit({ type: 'onboarding_checked', online: true, terminal: bind.ok ? 'bound' : 'failed', planogram: true });
         if (!bind.ok) await w.raise('cashless_fail', bind.reason);
         await w.move('onboarded', { facts: { onboarded: true } });
-        await w.flush({ machineId: m.id });
+        await this.flush(tx, w, { machineId: m.id });
         await this.deps.audit.record(tx, null, 'dfy.live', `deal:${w.dealId} machine:${m.machine_no} terminal:${bind.ok ? 'bound' : 'failed'}`);
         return true;
       });
@@ -491,7 +494,7 @@ export class DfyService {
           });
         }
         if (!w.changed) return;
-        await w.flush();
+        await this.flush(tx, w);
         await this.deps.audit.record(tx, p, 'dfy.autopilot_tick', `deal:${w.dealId}`);
       });
     }
@@ -524,7 +527,7 @@ export class DfyService {
       if (!ACKNOWLEDGED_KINDS.includes(kind)) throw conflict(`Checkpoint ${kind} is resolved only by ${CHECKPOINTS[kind].resolvedBy}`);
       const w = await DealWriter.open(tx, (await tx.dfy.lockDeal(c.deal_id))!, now, 'operator');
       await w.resolve(kind, 'acknowledged');
-      await w.flush();
+      await this.flush(tx, w);
       await this.deps.audit.record(tx, p, 'dfy.checkpoint_ack', `checkpoint:${c.id}`);
       return checkpointView((await tx.dfy.checkpoint(checkpointId))!, w.stage);
     });
@@ -665,6 +668,20 @@ export class DfyService {
     });
   }
 
+  /** Flushes the deal and tells the operator's webhooks and alert rules of each checkpoint raised meanwhile, in the same transaction. */
+  private async flush(tx: Repos, w: DealWriter, set: { machineId?: string } = {}): Promise<DealState> {
+    const deal = await w.flush(set);
+    for (const c of w.takeRaised()) {
+      await this.deps.events.emit(tx, {
+        operatorId: w.operatorId,
+        type: 'dfy.checkpoint_raised',
+        machineNo: null,
+        data: { dealId: w.dealId, stage: deal.stage, ...c },
+      });
+    }
+    return deal;
+  }
+
   private async write(
     p: Principal,
     action: string,
@@ -674,7 +691,7 @@ export class DfyService {
     return this.deps.store.transaction(async (tx) => {
       const out = await make(tx, now);
       const w = out instanceof DealWriter ? out : out.w;
-      const deal = await w.flush(out instanceof DealWriter ? {} : { machineId: out.machineId });
+      const deal = await this.flush(tx, w, out instanceof DealWriter ? {} : { machineId: out.machineId });
       await this.deps.audit.record(tx, p, action, `deal:${w.dealId}`);
       return deal;
     });

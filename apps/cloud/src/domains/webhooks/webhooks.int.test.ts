@@ -307,6 +307,21 @@ describe.each(DIALECTS)('outbound webhooks on %s', (dialect) => {
       ['agent.upgrade_blocked', machine, '2.1.0'],
     ]);
   });
+
+  it('wires dfy.checkpoint_raised from the deal that raises it, once per checkpoint', async () => {
+    const rx = await receiver();
+    await subscribe(alice, rx.url, ['dfy.checkpoint_raised']);
+    const made = await call<Env<{ id: string; openCheckpoints: { id: string; kind: string }[] }>>(t.url, 'POST', '/api/v1/dfy/deals', {
+      headers: alice,
+      json: { tier: 'pro', hardwareVariant: 'agent' },
+    });
+    expect(made.status, made.text).toBe(200);
+    for (let i = 0; i < 3; i++) await tick();
+    const raised = made.body.data.openCheckpoints;
+    expect(raised.length).toBeGreaterThan(0);
+    expect(rx.got.map((g) => g.json.data)).toEqual(raised.map((c) => expect.objectContaining({ dealId: made.body.data.id, checkpointId: c.id, kind: c.kind })));
+    expect(rx.got.every((g) => g.json.type === 'dfy.checkpoint_raised' && g.json.machineNo === null)).toBe(true);
+  });
 });
 
 describe.each(DIALECTS)('outbound webhooks across a crash on %s', (dialect) => {
