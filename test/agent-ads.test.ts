@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlAdLoop, ControlAdPlaysAccepted, ControlStatus } from '@vend/protocol';
 import { VEND_AGENT, run } from './support/processes.ts';
+import { openStoreReadonly } from './support/sqlite.ts';
 import { cleanup, startAgent, startCloud, tempDir, waitFor } from './support/cabinet-rig.ts';
 import type { AgentOptions, AgentProc, CloudProc } from './support/cabinet-rig.ts';
 
@@ -58,7 +58,7 @@ const adsStatus = async (): Promise<NonNullable<ControlStatus['ads']>> => {
 
 /** The plays the agent delivered for the machine (the sandbox seed's week of plays aside), oldest first (read while the cloud runs). */
 function ledger(): { entry: string; playedAt: number }[] {
-  const db = new Database(join(cloud.dataDir, 'vend-sandbox.sqlite'), { readonly: true, fileMustExist: true });
+  const db = openStoreReadonly(join(cloud.dataDir, 'vend-sandbox.sqlite'));
   try {
     return db
       .prepare(

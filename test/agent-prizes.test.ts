@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControlPrizeEventsAccepted, ControlPrizeState, ControlStatus } from '@vend/protocol';
 import { VEND_AGENT, run } from './support/processes.ts';
+import { openStoreReadonly } from './support/sqlite.ts';
 import { cleanup, startAgent, startCloud, tempDir, waitFor } from './support/cabinet-rig.ts';
 import type { AgentOptions, AgentProc, CloudProc } from './support/cabinet-rig.ts';
 
@@ -55,7 +55,7 @@ const prizesStatus = async (): Promise<NonNullable<ControlStatus['prizes']>> => 
 
 /** The events the agent delivered for the machine (the sandbox seed's aside), by event id: verdict and how many rows. */
 function ledger(): Map<string, { refusal: string | null; rows: number }> {
-  const db = new Database(join(cloud.dataDir, 'vend-sandbox.sqlite'), { readonly: true, fileMustExist: true });
+  const db = openStoreReadonly(join(cloud.dataDir, 'vend-sandbox.sqlite'));
   try {
     const rows = db
       .prepare(

@@ -109,6 +109,9 @@ describe.skipIf(!socatAvailable())(`vmc-sim ↔ vend-agent vmc test${socatAvaila
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/board info +firmware 7\.1\.3, module SH, 4 rows × 5 columns/);
     expect(second.stdout).toMatch(/result: OK/);
+    // progress while the lane scan runs, on stderr (20 lanes: one page); none with --json
+    expect(second.stderr).toMatch(/^lane scan: page 1 of 1$/m);
+    expect(first.stderr).not.toMatch(/lane scan/);
 
     // a blind drop sensor is a fault too
     await fetch(`${control}/actions`, { method: 'POST', body: JSON.stringify({ do: 'dropSensor', healthy: false }) });

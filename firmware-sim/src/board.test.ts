@@ -204,6 +204,65 @@ describe('board: retransmission never runs the motor twice', () => {
     );
   });
 
+  it('a dispense refused busy while another runs does not evict it: a late retransmission of the running one is a duplicate', () => {
+    const r = rig({ module: 'SH' });
+    r.dispense(5, 3);
+    expect(resultOf(r.dispense(6, 4))).toMatchObject({ aisle: 4, code: 'busy' });
+    // the running dispense asked again after the refused one: recognised, still running, not started again
+    expect(r.dispense(5, 3)).toMatchObject([{ seq: 5, kind: 'dispenseAck', message: { disposition: 'duplicate', aisle: 3 } }]);
+    expect(resultOf(r.drain(2000))).toMatchObject({ aisle: 3, code: 'success' });
+    expect(r.board.motorLog.map((m) => m.aisle)).toEqual([3]);
+    // the refused one, retransmitted while it is the last frame: the same refusal again, nothing runs
+    const busyAgain = r.dispense(6, 4);
+    expect(busyAgain.map((f) => f.kind)).toEqual(['dispenseAck', 'result']);
+    expect(resultOf(busyAgain)).toMatchObject({ aisle: 4, code: 'busy' });
+    expect(r.board.motorLog).toHaveLength(1);
+  });
+
+  it('the last dispense the board started keeps its stored RESULT after queries and refusals, until another one starts', () => {
+    const r = rig({ module: 'SH' });
+    r.dispense(10, 12);
+    r.drain(5000);
+    r.send(11, { kind: 'info' });
+    expect(resultOf(r.dispense(12, 61))).toMatchObject({ code: 'unknownAisle' });
+    const again = r.dispense(10, 12);
+    expect(again.map((f) => f.kind)).toEqual(['dispenseAck', 'result']);
+    expect(again[0]!.message).toMatchObject({ disposition: 'duplicate', estimateMs: 0 });
+    expect(resultOf(again)).toMatchObject({ aisle: 12, code: 'success' });
+    expect(r.board.motorLog).toHaveLength(1);
+    // a sequenced query retransmitted gets its stored reply, byte for byte
+    const info = r.send(13, { kind: 'dropSensor' });
+    expect(r.send(13, { kind: 'dropSensor' })).toEqual(info);
+    // a new dispense that starts replaces the kept one: the old frame is then a new request (a host never resends it)
+    r.dispense(14, 13);
+    r.drain(5000);
+    expect(r.board.motorLog.map((m) => m.aisle)).toEqual([12, 13]);
+  });
+
+  it("plays the protocol document's busy example (§8) frame for frame, with §7's timings", () => {
+    const r = rig({ module: 'SH_YAxis', motorMs: 1200, dropMs: 300, liftMsPerRow: 400 });
+    expect(r.dispense(48, 12)).toMatchObject([{ seq: 48, kind: 'dispenseAck', message: { disposition: 'accepted', estimateMs: 3100 } }]);
+    r.drain(100);
+    const busy = r.dispense(49, 13);
+    expect(busy).toMatchObject([
+      { seq: 49, kind: 'dispenseAck', message: { disposition: 'accepted', aisle: 13, estimateMs: 0 } },
+      { seq: 49, kind: 'result', message: { aisle: 13, code: 'busy', motorMs: 0, dropDetected: false, liftRow: 2 } },
+    ]);
+    r.drain(500);
+    expect(r.dispense(48, 12)).toMatchObject([{ seq: 48, kind: 'dispenseAck', message: { disposition: 'duplicate', aisle: 12, estimateMs: 2500 } }]);
+    expect(r.drain(2500)).toMatchObject([{ seq: 48, kind: 'result', message: { aisle: 12, code: 'success', motorMs: 1200, dropDetected: true, liftRow: 2 } }]);
+    expect(r.board.motorLog.map((m) => m.aisle)).toEqual([12]);
+  });
+
+  it("a jam: the ACK estimates a vend (§7), the RESULT comes when the motor stalls, and the lane stays flagged (the document's fault example)", () => {
+    const r = rig({ module: 'SH_YAxis', motorMs: 1200, dropMs: 300, liftMsPerRow: 400 });
+    r.board.lane(7).jammed = true;
+    expect(r.dispense(44, 7)).toMatchObject([{ kind: 'dispenseAck', message: { estimateMs: 2300 } }]);
+    expect(r.drain(1599)).toEqual([]);
+    expect(r.drain(1)).toMatchObject([{ kind: 'result', message: { aisle: 7, code: 'motorJam', motorMs: 1200, liftRow: 1 } }]);
+    expect(r.send(45, { kind: 'status' })[0]?.message).toMatchObject({ faults: { jammedLanes: true } });
+  });
+
   it('NAKs a reused sequence number with different content instead of guessing', () => {
     const r = rig();
     r.dispense(9, 12);

@@ -95,15 +95,17 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * the frames it is given and the injected clock. It never touches a port; the simulator wires it
  * to one.
  *
- * The rule everything rests on: the board remembers its last sequenced frame. The same frame again
- * (same sequence number, same bytes) is a retransmission: it is acknowledged again and the stored
- * result re-sent, and the motor never runs twice.
+ * The rule everything rests on: the board remembers its last sequenced frame, and the last dispense it
+ * started. The same frame again (same sequence number, same bytes) is a retransmission: it is
+ * acknowledged again and the stored result re-sent, and the motor never runs twice.
  */
 export class VmcBoard {
   readonly config: Readonly<BoardConfig>;
   private lanes: Lane[] = [];
   private bootIdValue = 1;
   private last: LastFrame | null = null;
+  /** The last DISPENSE the board started (motor or lift), kept until it starts another (docs/vmc-protocol.md §6.3). */
+  private kept: LastFrame | null = null;
   private job: Job | null = null;
   private lastDispense: Job | null = null;
   private liftRowNow = 0;
@@ -147,6 +149,7 @@ export class VmcBoard {
     if (this.job) for (const t of this.job.timers) this.clock.clearTimeout(t);
     this.job = null;
     this.last = null;
+    this.kept = null;
     this.lastDispense = null;
     this.liftRowNow = 0;
     this.busyUntil = 0;
@@ -270,24 +273,30 @@ export class VmcBoard {
       return;
     }
     const raw = encodeVmcFrame(frame);
-    if (this.last && this.last.seq === seq) {
-      if (!sameBytes(this.last.raw, raw)) {
+    // The dispense the board last started is recognised whatever came after it (a refused dispense, a
+    // query): evicting it would let a late retransmission of it run the motor a second time.
+    const stored = this.last && this.last.seq === seq ? this.last : this.kept && this.kept.seq === seq && sameBytes(this.kept.raw, raw) ? this.kept : null;
+    if (stored) {
+      if (!sameBytes(stored.raw, raw)) {
         this.send('nak', seq, { kind: 'nak', reason: 'sequenceConflict', command: frame.command });
         return;
       }
       this.retransmissions++;
-      const job = this.last.job;
+      const job = stored.job;
       if (job) {
         this.send('reply', seq, { kind: 'dispenseAck', disposition: 'duplicate', aisle: job.aisle, estimateMs: this.remaining(job) });
         if (job.result && !job.result.withheld) this.emit({ kind: 'result', seq, message: job.result.message, bytes: job.result.bytes });
       } else {
-        this.emit(this.last.reply);
+        this.emit(stored.reply);
       }
       return;
     }
     if (message.kind === 'dispense') {
       const job = this.dispense(seq, message.aisle);
       this.last = { seq, raw, reply: this.ackOf(job, 'accepted'), job };
+      // refused at once (busy, unknown aisle, no motor, lane empty: its RESULT goes with the ACK) it is
+      // only the last frame; started, it is also the kept dispense
+      if (!job.result) this.kept = this.last;
       this.emit(this.last.reply);
       if (job.result) this.emit({ kind: 'result', seq, message: job.result.message, bytes: job.result.bytes });
       return;
@@ -394,8 +403,9 @@ export class VmcBoard {
       this.motorLog.push({ at: this.clock.now(), seq, aisle, row, column, bootId: this.bootIdValue, request, jammed });
     });
     if (jammed) {
-      job.estimateMs = travel + motorMs;
-      at(job.estimateMs, () => {
+      // the estimate is a vend's (the board cannot know the lane will stall); the RESULT comes when the motor stalls
+      job.estimateMs = travel + motorMs + travel + dropMs;
+      at(travel + motorMs, () => {
         this.liftRowNow = 0;
         this.finish(job, 'motorJam', motorMs, false, lift ? row : 0);
       });

@@ -22,14 +22,19 @@ export interface Finished {
   stderr: string;
 }
 
-/** Runs a command to completion (killed after `timeoutMs`). */
-export function run(bin: string, args: string[], timeoutMs = 30_000): Promise<Finished> {
+/** Runs a command to completion (killed after `timeoutMs`); `input` is written to its stdin, `env` replaces the environment. */
+export function run(bin: string, args: string[], timeoutMs = 30_000, opts: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: ROOT,
+      stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      ...(opts.env ? { env: opts.env } : {}),
+    });
+    if (opts.input !== undefined) child.stdin?.end(opts.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {

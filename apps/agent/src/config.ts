@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { isDottedVersion } from '@vend/protocol';
+import { ServiceCodeHash, isDottedVersion } from '@vend/protocol';
 
 /**
  * The agent's configuration: flags over environment over a JSON file over defaults, validated by
@@ -87,6 +87,15 @@ export const AgentConfigSchema = z.object({
   artifactPrefix: z.string().min(1).optional(),
   /** systemd's $INVOCATION_ID of this start (shared with the boot guard). */
   invocationId: z.string().min(1).optional(),
+  /**
+   * A service-code hash (`scrypt$…`, from `vend-agent service hash-code`) for a cabinet whose operator
+   * has set none in the cloud (an install before enrolment); the cloud's, once delivered, wins.
+   */
+  serviceCodeHash: ServiceCodeHash.optional(),
+  /** systemd's notify socket and watchdog ($NOTIFY_SOCKET, $WATCHDOG_USEC, $WATCHDOG_PID; systemd/notify.ts). */
+  notifySocket: z.string().min(1).optional(),
+  watchdogUsec: intIn(0, 86_400_000_000).optional(),
+  watchdogPid: intIn(1, 4_194_304).optional(),
   /** Screen ads (docs/agent.md "Screen advertising"): how often the attract loop is fetched (jittered ±20 %). */
   adRefreshSeconds: intIn(1, 3600).default(60),
   /** A loop older than this is served with `stale: true`. */
@@ -141,6 +150,10 @@ export const ENV_NAMES: Readonly<Record<keyof AgentConfigInput, string>> = Objec
   releasePublicKey: 'VEND_AGENT_RELEASE_PUBLIC_KEY',
   artifactPrefix: 'VEND_AGENT_ARTIFACT_PREFIX',
   invocationId: 'INVOCATION_ID',
+  serviceCodeHash: 'VEND_AGENT_SERVICE_CODE_HASH',
+  notifySocket: 'NOTIFY_SOCKET',
+  watchdogUsec: 'WATCHDOG_USEC',
+  watchdogPid: 'WATCHDOG_PID',
   adRefreshSeconds: 'VEND_AGENT_AD_REFRESH_SECONDS',
   adStaleSeconds: 'VEND_AGENT_AD_STALE_SECONDS',
   adPlaySpoolMax: 'VEND_AGENT_AD_PLAY_SPOOL_MAX',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { CONFIG_DEFAULTS, FEATURE_DEFAULTS, systemClock } from '@vend/protocol';
 import type { BlockedReport, Clock, ConfigBlock, ControlPlanogram, ControlStatus, DeferralReport, GoodsData } from '@vend/protocol';
@@ -14,6 +15,7 @@ import { CloudLoops } from './cloud/loops.ts';
 import type { EnrolmentStatus } from './cloud/enrolment.ts';
 import { undiciTransport } from './cloud/http.ts';
 import type { HttpTransport } from './cloud/http.ts';
+import { networkControl } from './control/network-api.ts';
 import { startControlServer } from './control/server.ts';
 import type { ControlServer } from './control/server.ts';
 import { DispenseBook } from './spool/book.ts';
@@ -27,6 +29,11 @@ import { VmcDriver } from './vmc/driver.ts';
 import { serialportTransport } from './vmc/transport.ts';
 import type { SerialTransport } from './vmc/transport.ts';
 import { UpgradeManager } from './upgrade/manager.ts';
+import { NmcliBackend } from './network/nmcli.ts';
+import type { NetworkBackend } from './network/backend.ts';
+import { NetworkProvisioner } from './network/provisioner.ts';
+import { controlVerdict, serviceGate } from './service/index.ts';
+import type { ServiceGate } from './service/index.ts';
 import { holdVendLock } from './upgrade/vend-hold.ts';
 import type { CheckOutcome, UpgradeHost } from './upgrade/manager.ts';
 
@@ -56,6 +63,10 @@ export interface DaemonOptions {
   onRestart?: () => void;
   /** Run the upgrade pipeline (default true). */
   upgrades?: boolean;
+  /** The host's network stack for provisioning (default: NetworkManager through nmcli). */
+  network?: NetworkBackend;
+  /** Random bytes for provisioning tokens (default: crypto's). */
+  randomBytes?: (bytes: number) => Buffer;
 }
 
 /** One line of the status view's "last errors". */
@@ -102,6 +113,10 @@ export class Daemon {
   readonly ads: Ads;
   /** The kiosk prize game: the event spool to the cloud and the cloud's last prize state. */
   readonly prizes: Prizes;
+  /** The service-code gate (5 wrong codes: the service functions locked 300 s; service/gate.ts). */
+  readonly service: ServiceGate;
+  /** Network provisioning with revert (network/provisioner.ts). */
+  readonly network: NetworkProvisioner;
   readonly deviceId: string;
   readonly startedAt: number;
   /** From the configuration: required to run. */
@@ -252,6 +267,7 @@ export class Daemon {
       log: this.log,
       onEventRejected: (message) => this.noteError('prizes', message),
     });
+    this.service = serviceGate(this.state, config, this.clock, this.log.child({ part: 'service' }));
     const prizesLoaded = this.prizes.load();
     if (prizesLoaded.droppedLines > 0) this.log.warn({ dropped: prizesLoaded.droppedLines }, 'prize event spool: dropped a record cut short by a crash');
     this.cloud = new CloudLoops({
@@ -269,6 +285,7 @@ export class Daemon {
       initialConfig: { block: cached?.config ?? defaultConfigBlock(config.equipmentNo), source: cached ? 'cache' : 'defaults' },
       vmcVersion: () => this.board.vmcVersion,
       upgradeReports: () => this.upgradeReports,
+      serviceReport: () => this.service.report(),
       // an authenticated call reached the cloud: a version on trial may commit
       onRegistered: () => {
         this.ads.wake();
@@ -281,6 +298,14 @@ export class Daemon {
         this.prizes.nudge();
       },
       runTask: (name, task) => this.run(name, task),
+    });
+    this.network = new NetworkProvisioner({
+      file: this.state.path('network'),
+      backend: options.network ?? new NmcliBackend(),
+      clock: this.clock,
+      random: options.randomBytes ?? randomBytes,
+      reachable: () => this.cloud.cloudAnswers(this.abort.signal),
+      log: this.log.child({ part: 'network' }),
     });
     // 6. the upgrade pipeline (docs/agent-upgrades.md "Wiring into the daemon")
     const host: UpgradeHost = {
@@ -334,6 +359,10 @@ export class Daemon {
         const boot = await daemon.upgrades.onBoot();
         daemon.log.info({ boot }, 'upgrade boot guard');
       }
+      // a switch a restart cut short goes back to the network last proven to reach the cloud
+      await daemon.network
+        .recover()
+        .catch((e: unknown) => daemon.noteError('network', `going back from an interrupted switch failed: ${(e as Error).message}`));
       // 7. the control channel (a technician can ask for status while board and cloud come up)
       daemon.control = await startControlServer({
         host: options.config.controlHost,
@@ -346,6 +375,11 @@ export class Daemon {
           vends: (limit) => daemon.book.recent(limit),
           enrolNow: () => daemon.enrolNow(),
           upgradeCheck: () => daemon.upgradeCheck(),
+          service: {
+            status: () => daemon.service.status(),
+            check: async (code, action) => controlVerdict(await daemon.service.check(code, action, 'control'), daemon.clock),
+          },
+          network: networkControl(daemon.network, daemon.service, daemon.clock),
         },
         ads: daemon.ads,
         prizes: daemon.prizes,
@@ -444,6 +478,12 @@ export class Daemon {
           });
         }
         const st = await this.driver.status();
+        if (this.board.bootId !== null && st.bootId !== this.board.bootId) {
+          // a board that restarted may carry other firmware or geometry: read INFO again (docs/vmc-protocol.md §6.4)
+          const info = await this.driver.info();
+          this.log.warn({ was: this.board.bootId, now: info.bootId, vmcVersion: info.vmcVersion }, 'the board restarted: board info read again');
+          Object.assign(this.board, { vmcVersion: info.vmcVersion, module: info.module, rows: info.rows, columnsPerRow: info.columnsPerRow });
+        }
         const problems: string[] = [];
         if (st.faults.lift) problems.push('lift fault');
         if (st.faults.dropSensor) problems.push('drop sensor fault');
@@ -556,7 +596,18 @@ export class Daemon {
       lastErrors: this.errors.map((e) => ({ ...e, at: iso(e.at) })).reverse(),
       ads: this.ads.status(),
       prizes: this.prizes.status(),
+      ...this.serviceStatus(),
     };
+  }
+
+  /** The gate's state for `status`; a gate file this user cannot read must not take the whole status down. */
+  private serviceStatus(): { service?: NonNullable<ControlStatus['service']> } {
+    try {
+      return { service: this.service.status() };
+    } catch (e) {
+      this.noteError('service', `service-code file unreadable: ${(e as Error).message}`);
+      return {};
+    }
   }
 
   // --- stopping --------------------------------------------------------------------------------
@@ -567,6 +618,7 @@ export class Daemon {
       this.log.info({ reason }, 'vend-agent stopping');
       this.abort.abort();
       this.upgrades?.stop();
+      this.network.close();
       const deadline = new Promise<'deadline'>((resolve) => this.clock.setTimeout(() => resolve('deadline'), this.config.stopDeadlineMs));
       // the upgrade pipeline holds the vend lock (taken while free): nothing dispenses, and a remote drop
       // waiting for the lock stays pending in the cloud for the next start

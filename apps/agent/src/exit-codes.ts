@@ -21,6 +21,10 @@ export const EXIT_CODES = {
   revoked: 8,
   /** dispense: the daemon took the request but gave no answer in time — the vend may still be in progress. */
   outcomeUnknown: 9,
+  /** service …: the service code was wrong, the service functions are locked (5 wrong codes: 300 s), or no code is set. */
+  serviceRefused: 10,
+  /** network set: the new network did not reach the cloud within 90 s; the cabinet is back on the previous one. */
+  networkReverted: 11,
   usage: 64,
   /** A bug: an error nothing above accounts for. */
   internal: 70,

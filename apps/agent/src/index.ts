@@ -12,3 +12,4 @@ export { undiciTransport, HttpTransportError } from './cloud/http.ts';
 export type { HttpTransport, HttpRequest, HttpResponse } from './cloud/http.ts';
 export { Daemon } from './daemon.ts';
 export type { QuietFacts } from './daemon.ts';
+export { ServiceNotifier, systemdNotify } from './systemd/notify.ts';

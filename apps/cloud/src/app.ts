@@ -31,6 +31,8 @@ import { crewsRoutes } from './domains/crews/crews.routes.ts';
 import { accessRoutes } from './domains/access/access.routes.ts';
 import { restockRoutes } from './domains/restock/restock.routes.ts';
 import { dfyRoutes } from './domains/dfy/dfy.routes.ts';
+import { negotiationRoutes } from './domains/negotiation/negotiation.routes.ts';
+import { outreachRoutes } from './domains/outreach/outreach.routes.ts';
 import { stateMachinesRoutes } from './domains/meta/state-machines.routes.ts';
 import { financeRoutes } from './domains/finance/finance.routes.ts';
 import { prizesCabinetRoutes, prizesRoutes } from './domains/prizes/prizes.routes.ts';
@@ -45,6 +47,7 @@ import { webhooksRoutes } from './domains/webhooks/webhooks.routes.ts';
 import { alertsRoutes } from './domains/alerts/alerts.routes.ts';
 import { dexRoutes } from './domains/dex/dex.routes.ts';
 import { redactUrl } from './logger.ts';
+import { Metrics, metricsRoutes } from './http/metrics.ts';
 
 /** Builds the HTTP application from an already-constructed context. No I/O happens here. */
 export function createApp(ctx: AppContext, services: Services): Express {
@@ -52,6 +55,15 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
+  app.use(ctx.lifecycle.middleware());
+  const metrics = new Metrics({
+    heldLongPolls: () => ctx.pendingNotifier.holding(),
+    loops: () => services.jobs.all().map((l) => l.status(ctx.config.pod)),
+    pool: () => ctx.database.poolStats?.() ?? null,
+    broadcastListening: () => ctx.broadcast?.listening ?? null,
+    lifecycle: () => ({ inFlight: ctx.lifecycle.inFlight, draining: ctx.lifecycle.draining }),
+  });
+  app.use(metrics.middleware());
 
   app.use(
     pinoHttp({
@@ -100,6 +112,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   // in sandbox mode the interactive reference comes with alice's public key ready to try; never in production
   app.use(metaRoutes(kit, ctx.config.mode === 'sandbox' ? SANDBOX_CREDENTIALS.alice.apiKey : null));
   app.use(sandboxRoutes(kit, s.sandbox));
+  app.use(metricsRoutes(kit, metrics));
   app.use(inventoryRoutes(kit, s.inventory));
   app.use(ordersRoutes(kit, s.orders));
   app.use(paymentsRoutes(kit, s.payments));
@@ -119,6 +132,8 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(accessRoutes(kit, s.access));
   app.use(restockRoutes(kit, s.restock));
   app.use(dfyRoutes(kit, s.dfy));
+  app.use(negotiationRoutes(kit, s.negotiation));
+  app.use(outreachRoutes(kit, s.outreach));
   app.use(stateMachinesRoutes(kit));
   app.use(financeRoutes(kit, s.entries, s.pnl, s.payouts));
   app.use(prizesRoutes(kit, s.prizes));

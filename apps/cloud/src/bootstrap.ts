@@ -9,6 +9,8 @@ import { seedPrizeGame } from './domains/prizes/sandbox-seed.ts';
 import { seedRestock } from './domains/restock/sandbox-seed.ts';
 import { seedAccess } from './domains/access/sandbox-seed.ts';
 import { seedDfy } from './domains/dfy/sandbox-seed.ts';
+import { seedNegotiation } from './domains/negotiation/sandbox-seed.ts';
+import { seedOutreach } from './domains/outreach/sandbox-seed.ts';
 import type { CreativesService } from './domains/creatives/creatives.service.ts';
 import type { PayoutsService } from './domains/finance/payouts.service.ts';
 import type { RestockService } from './domains/restock/restock.service.ts';
@@ -36,6 +38,8 @@ export function sandboxSeedSteps(dialect: Dialect, deps: SeedDeps): SeedStep[] {
     (db, now) => seedRestock(new Repos(db, dialect), now, deps),
     (db, now) => seedAccess(new Repos(db, dialect), now),
     (db, now) => seedDfy(new Repos(db, dialect), now),
+    (db, now) => seedNegotiation(new Repos(db, dialect), now),
+    (db, now) => seedOutreach(new Repos(db, dialect), now),
   ];
 }
 

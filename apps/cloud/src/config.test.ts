@@ -32,6 +32,14 @@ describe('config', () => {
     expect(loadConfig({}).adPaymentsWebhookSecret).toBe(SANDBOX_SECRETS.AD_PAYMENTS_WEBHOOK_SECRET);
   });
 
+  it('takes a lease TTL down to 2 s and one interval for every loop (drills); unset, each loop keeps its own', () => {
+    expect(loadConfig({}).jobs).not.toHaveProperty('intervalSeconds');
+    expect(loadConfig({ JOBS_LEASE_TTL_SECONDS: '2', JOBS_INTERVAL_SECONDS: '0.5' }).jobs).toMatchObject({ leaseTtlSeconds: 2, intervalSeconds: 0.5 });
+    expect(() => loadConfig({ JOBS_LEASE_TTL_SECONDS: '1' })).toThrow(/JOBS_LEASE_TTL_SECONDS/);
+    expect(() => loadConfig({ JOBS_INTERVAL_SECONDS: '0' })).toThrow(/JOBS_INTERVAL_SECONDS/);
+    expect(() => loadConfig({ JOBS_LEASE_TTL_SECONDS: '2', JOBS_INTERVAL_SECONDS: '2' })).toThrow(/JOBS_INTERVAL_SECONDS.*below JOBS_LEASE_TTL_SECONDS/);
+  });
+
   it('needs an identity-provider issuer and its JWKS together', () => {
     expect(() => loadConfig({ IDP_ISSUER: 'https://idp.example' })).toThrow(/IDP_JWKS_URL/);
     const c = loadConfig({ IDP_ISSUER: 'https://idp.example', IDP_JWKS_URL: 'http://127.0.0.1:9/jwks' });
@@ -76,5 +84,28 @@ describe('config', () => {
     expect(loadConfig({ STUDIO_URL: 'https://studio.example', STUDIO_TIMEOUT_MS: '2500' }).studio).toEqual({ url: 'https://studio.example', timeoutMs: 2500 });
     expect(() => loadConfig({ STUDIO_URL: 'not a url' })).toThrow(/STUDIO_URL/);
     expect(() => loadConfig({ STUDIO_URL: 'https://studio.example', STUDIO_TIMEOUT_MS: '50' })).toThrow(/STUDIO_TIMEOUT_MS/);
+  });
+
+  it('configures outreach e-mail and telephony, the callbacks key only from the sandbox default or the environment', () => {
+    expect(loadConfig({}).mail).toEqual({ smtpUrl: undefined, from: 'placements@vend.test' });
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example:465', MAIL_FROM: 'a@b.example' }).mail).toEqual({
+      smtpUrl: 'smtps://u:p@mail.example:465',
+      from: 'a@b.example',
+    });
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example' })).toThrow(/SMTP_URL/);
+    expect(loadConfig({}).telephony).toBeUndefined();
+    expect(() => loadConfig({ TELEPHONY_URL: 'https://tel.example' })).toThrow(
+      /TELEPHONY_ACCOUNT.*\n.*TELEPHONY_TOKEN.*\n.*TELEPHONY_FROM.*\n.*OUTREACH_WEBHOOK_SECRET/s,
+    );
+    const tel = {
+      TELEPHONY_URL: 'https://tel.example/v1/',
+      TELEPHONY_ACCOUNT: 'AC1',
+      TELEPHONY_TOKEN: 't',
+      TELEPHONY_FROM: '+15005550006',
+      OUTREACH_WEBHOOK_SECRET: 'x'.repeat(16),
+    };
+    expect(loadConfig(tel).telephony).toEqual({ url: 'https://tel.example/v1', account: 'AC1', token: 't', from: '+15005550006' });
+    expect(loadConfig({}).outreachWebhookSecret).toBe(SANDBOX_SECRETS.OUTREACH_WEBHOOK_SECRET);
+    expect(loadConfig(PRODUCTION_ENV).outreachWebhookSecret).toBeUndefined();
   });
 });

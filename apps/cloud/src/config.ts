@@ -55,10 +55,18 @@ const EnvSchema = z
     SOCIAL_JWKS_URL: optionalUrl,
     SOCIAL_AUDIENCE: z.string().min(1).optional(),
     POD_NAME: z.string().min(1).optional(),
+    /** Replicas wake each other's held long polls at once on an enqueue (Redis pub/sub or PostgreSQL LISTEN/NOTIFY); false: the 2 s probe only. */
+    PENDING_PUSH: bool.default(true),
+    /** On SIGTERM: keep accepting this long while readiness says draining (let a load balancer notice first). */
+    SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(120).default(0),
+    /** On SIGTERM: requests in flight get this long to finish after the listener closed; then they are cut. */
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
     /** Background loops (refund sweep, dispense decision, rollout sweep) on this replica; see docs/decisions/commands-and-loops.md. */
     JOBS_ENABLED: bool.default(true),
     /** Leader lease lifetime; the leader renews it on every tick, a follower takes over once it lapses. */
-    JOBS_LEASE_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
+    JOBS_LEASE_TTL_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+    /** Every loop ticks at this interval instead of its own (failover drills: scripts/cluster); unset: each loop's default. */
+    JOBS_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).optional(),
     /** A dispense whose outcome is missing this long is ruled failed and its money returned. */
     DISPENSE_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(86_400).default(120),
     /** A paid order still not vended this long is flagged as an owed refund (at most 30 days). */
@@ -83,6 +91,21 @@ const EnvSchema = z
     SSP_NETWORK_ID: z.string().min(1).max(128).optional(),
     /** Per call to the SSP (get_ad, proof of play): the loop never waits longer for programmatic fill. */
     SSP_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1500),
+    /** Outgoing e-mail (DFY outreach, alerts): smtp:// or smtps:// with credentials; unset: a recording outbox (nothing leaves). */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    /** The From address of outgoing e-mail. */
+    MAIL_FROM: z.email().default('placements@vend.test'),
+    /** A Twilio-style voice/text provider (DFY outreach): its REST base; unset: a recording outbox. */
+    TELEPHONY_URL: optionalUrl,
+    TELEPHONY_ACCOUNT: z.string().min(1).max(128).optional(),
+    TELEPHONY_TOKEN: z.string().min(1).max(256).optional(),
+    /** The caller id / sender number of voice calls and texts. */
+    TELEPHONY_FROM: z.string().min(1).max(32).optional(),
+    /** HMAC key of the provider's signed status and inbound callbacks (docs/decisions/outreach.md). */
+    OUTREACH_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   })
   .superRefine((env, ctx) => {
     if (env.VEND_MODE === 'production') {
@@ -103,6 +126,11 @@ const EnvSchema = z
         if (env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is set but SSP_URL is not' });
       }
     }
+    if (env.TELEPHONY_URL) {
+      for (const key of ['TELEPHONY_ACCOUNT', 'TELEPHONY_TOKEN', 'TELEPHONY_FROM', 'OUTREACH_WEBHOOK_SECRET'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when TELEPHONY_URL is set' });
+      }
+    }
     for (const [issuer, jwks] of [
       ['IDP_ISSUER', 'IDP_JWKS_URL'],
       ['SOCIAL_ISSUER', 'SOCIAL_JWKS_URL'],
@@ -110,6 +138,10 @@ const EnvSchema = z
       if (Boolean(env[issuer]) !== Boolean(env[jwks])) {
         ctx.addIssue({ code: 'custom', path: [jwks], message: `${issuer} and ${jwks} must be set together` });
       }
+    }
+    // the leader renews the lease on its ticks: ticking slower than the lease lives would hand it around
+    if (env.JOBS_INTERVAL_SECONDS !== undefined && env.JOBS_INTERVAL_SECONDS >= env.JOBS_LEASE_TTL_SECONDS) {
+      ctx.addIssue({ code: 'custom', path: ['JOBS_INTERVAL_SECONDS'], message: 'must be below JOBS_LEASE_TTL_SECONDS' });
     }
   });
 
@@ -121,6 +153,7 @@ export const SANDBOX_SECRETS = {
   FLEET_SECRET: 'sbx-fleet-secret-4b2d',
   WEBHOOK_SECRET: 'sbx-webhook-secret-8c1f0e',
   AD_PAYMENTS_WEBHOOK_SECRET: 'sbx-ad-payments-secret-3a7d51',
+  OUTREACH_WEBHOOK_SECRET: 'sbx-outreach-secret-6e2b94',
 } as const;
 
 /**
@@ -160,11 +193,21 @@ export interface Config {
   idp: { issuer: string; jwksUrl: string; audience: string | undefined } | undefined;
   social: { issuer: string; jwksUrl: string; audience: string | undefined } | undefined;
   pod: string;
-  jobs: { enabled: boolean; leaseTtlSeconds: number; dispenseTimeoutSeconds: number; refundGraceSeconds: number };
+  /** Cross-replica push of enqueued commands to held long polls. */
+  pendingPush: boolean;
+  /** Graceful stop (SIGTERM): see shutdown.ts. */
+  shutdown: { delayMs: number; graceMs: number };
+  jobs: { enabled: boolean; leaseTtlSeconds: number; intervalSeconds?: number; dispenseTimeoutSeconds: number; refundGraceSeconds: number };
   /** Agent releases: the fleet publishing public key (base64) and the trusted artifact prefix. */
   releases: { publicKey: string; artifactUrlPrefix: string };
   /** An outside SSP for programmatic fill; undefined: the built-in mock in sandbox mode, none in production. */
   ssp: { url: string; apiKey: string; networkId: string; timeoutMs: number } | undefined;
+  /** Outgoing e-mail: the SMTP server (undefined: the recording outbox) and the From address. */
+  mail: { smtpUrl: string | undefined; from: string };
+  /** The voice/text provider (undefined: the recording outbox). */
+  telephony: { url: string; account: string; token: string; from: string } | undefined;
+  /** The HMAC key of the outreach callbacks (the sandbox's public one; unset in production: callbacks are refused). */
+  outreachWebhookSecret: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -204,10 +247,18 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     idp: e.IDP_ISSUER && e.IDP_JWKS_URL ? { issuer: e.IDP_ISSUER, jwksUrl: e.IDP_JWKS_URL, audience: e.IDP_AUDIENCE } : undefined,
     social: e.SOCIAL_ISSUER && e.SOCIAL_JWKS_URL ? { issuer: e.SOCIAL_ISSUER, jwksUrl: e.SOCIAL_JWKS_URL, audience: e.SOCIAL_AUDIENCE } : undefined,
     pod: e.POD_NAME ?? `pod-${process.pid}`,
+    pendingPush: e.PENDING_PUSH,
+    shutdown: Object.freeze({ delayMs: Math.round(e.SHUTDOWN_DELAY_SECONDS * 1000), graceMs: Math.round(e.SHUTDOWN_GRACE_SECONDS * 1000) }),
     releases: Object.freeze({
       publicKey: encodeBase64(parseReleasePublicKey(e.RELEASE_PUBLIC_KEY ?? SANDBOX_RELEASES.publicKey)!),
       artifactUrlPrefix: e.ARTIFACT_URL_PREFIX ?? SANDBOX_RELEASES.artifactUrlPrefix,
     }),
+    mail: Object.freeze({ smtpUrl: e.SMTP_URL, from: e.MAIL_FROM }),
+    telephony:
+      e.TELEPHONY_URL && e.TELEPHONY_ACCOUNT && e.TELEPHONY_TOKEN && e.TELEPHONY_FROM
+        ? Object.freeze({ url: e.TELEPHONY_URL.replace(/\/+$/, ''), account: e.TELEPHONY_ACCOUNT, token: e.TELEPHONY_TOKEN, from: e.TELEPHONY_FROM })
+        : undefined,
+    outreachWebhookSecret: e.OUTREACH_WEBHOOK_SECRET ?? (sandbox ? SANDBOX_SECRETS.OUTREACH_WEBHOOK_SECRET : undefined),
     ssp:
       e.SSP_URL && e.SSP_API_KEY && e.SSP_NETWORK_ID
         ? Object.freeze({ url: e.SSP_URL.replace(/\/+$/, ''), apiKey: e.SSP_API_KEY, networkId: e.SSP_NETWORK_ID, timeoutMs: e.SSP_TIMEOUT_MS })
@@ -215,6 +266,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     jobs: Object.freeze({
       enabled: e.JOBS_ENABLED,
       leaseTtlSeconds: e.JOBS_LEASE_TTL_SECONDS,
+      ...(e.JOBS_INTERVAL_SECONDS !== undefined ? { intervalSeconds: e.JOBS_INTERVAL_SECONDS } : {}),
       dispenseTimeoutSeconds: e.DISPENSE_TIMEOUT_SECONDS,
       refundGraceSeconds: e.REFUND_GRACE_SECONDS,
     }),

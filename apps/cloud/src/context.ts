@@ -12,6 +12,8 @@ import { NominatimGeocoder } from './domains/machines/nominatim.ts';
 import { DeviceRuntime } from './domains/device-credentials/runtime.ts';
 import { PendingNotifier } from './domains/commands/pending-notifier.ts';
 import { CommandsRepo } from './domains/commands/commands.repo.ts';
+import { Lifecycle } from './http/lifecycle.ts';
+import { openBroadcast, type Broadcast } from './db/broadcast.ts';
 
 /** Everything a request handler may need, built once in the composition root and passed in. */
 export interface AppContext {
@@ -34,6 +36,10 @@ export interface AppContext {
   devices: DeviceRuntime;
   /** Long-polling `GET /cabinet/pending` calls held by this process, woken when a command is enqueued here. */
   pendingNotifier: PendingNotifier;
+  /** Cross-replica push of enqueued commands (Redis pub/sub or PostgreSQL LISTEN/NOTIFY); null on SQLite or with PENDING_PUSH=false. */
+  broadcast: Broadcast | null;
+  /** Serving or draining (shutdown under way): readiness, `Connection: close`, requests in flight. */
+  lifecycle: Lifecycle;
 }
 
 export interface ContextOptions {
@@ -62,9 +68,24 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
       ? {
           probe: (ids) => commandsRepo.machinesWithPending(ids),
           onProbeError: (err) => opts.logger.warn({ err: (err as Error).message }, 'pending probe failed'),
+          onPublishError: (err) => opts.logger.warn({ err: (err as Error).message }, 'pending wake publish failed'),
         }
       : {},
   );
+  // Replicas sharing a store tell each other of every enqueue at once (docs/decisions/scale-out.md); the
+  // probe above stays as the safety net for a message lost while a listener reconnects.
+  const broadcast =
+    config.pendingPush && (redis || database.dialect === 'postgres')
+      ? await openBroadcast(
+          { database, redis, redisKeyPrefix: config.redisKeyPrefix },
+          {
+            channel: 'vend_pending_wake',
+            onMessage: (machineId) => pendingNotifier.wake(machineId),
+            onError: (err, what) => opts.logger.warn({ err: (err as Error).message }, `pending wake: ${what}`),
+          },
+        )
+      : null;
+  if (broadcast) pendingNotifier.connect({ publish: (machineId) => broadcast.publish(machineId) });
   return {
     config,
     database,
@@ -80,6 +101,8 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     geocoder: opts.geocoder !== undefined ? opts.geocoder : config.geocoder ? new NominatimGeocoder(config.geocoder) : null,
     devices: new DeviceRuntime(opts.clock),
     pendingNotifier,
+    broadcast,
+    lifecycle: new Lifecycle(),
   };
 }
 
@@ -88,6 +111,7 @@ export async function closeContext(ctx: AppContext, jobs?: { stop(): Promise<voi
   // held pending calls answer with what they have and none starts, before the store goes
   ctx.pendingNotifier.close();
   await jobs?.stop();
+  await ctx.broadcast?.close();
   await ctx.database.close();
   if (ctx.redis) ctx.redis.disconnect();
 }

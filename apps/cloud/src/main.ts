@@ -1,12 +1,13 @@
 import { systemClock } from '@vend/protocol';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
-import { closeContext, createContext } from './context.ts';
+import { createContext } from './context.ts';
 import { listen } from './server.ts';
 import { createServices } from './services.ts';
 import { seedIfEmpty } from './bootstrap.ts';
 import { SANDBOX_CREDENTIALS } from './db/seed.ts';
-import { startJobs, stopJobs } from './jobs/jobs.ts';
+import { startJobs } from './jobs/jobs.ts';
+import { gracefulShutdown } from './shutdown.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -50,14 +51,12 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const deadline = setTimeout(() => process.exit(1), 10_000);
+    logger.info({ signal, ...config.shutdown }, 'shutting down: draining');
+    // the last resort: whatever hangs past the delay, the grace and a margin, the process still ends
+    const deadline = setTimeout(() => process.exit(1), config.shutdown.delayMs + config.shutdown.graceMs + 5_000);
     deadline.unref();
-    await stopJobs(services);
-    // held pending calls answer now (with what they have) rather than losing their connection
-    ctx.pendingNotifier.close();
-    await server.close();
-    await closeContext(ctx, services.jobs);
+    const report = await gracefulShutdown(ctx, services, server, config.shutdown, logger);
+    logger.info(report, 'stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -15,6 +15,8 @@ import { CrewsRepo } from './domains/crews/crews.repo.ts';
 import { AccessRepo } from './domains/access/access.repo.ts';
 import { RestockRepo } from './domains/restock/restock.repo.ts';
 import { DfyRepo } from './domains/dfy/dfy.repo.ts';
+import { NegotiationRepo } from './domains/negotiation/negotiation.repo.ts';
+import { OutreachRepo } from './domains/outreach/outreach.repo.ts';
 import { LedgerRepo } from './domains/finance/ledger.repo.ts';
 import { PayoutsRepo } from './domains/finance/payouts.repo.ts';
 import { PrizesRepo } from './domains/prizes/prizes.repo.ts';
@@ -101,6 +103,12 @@ export class Repos {
   }
   get dfy(): DfyRepo {
     return this.#once('dfy', (db, dialect) => new DfyRepo(db, dialect));
+  }
+  get negotiation(): NegotiationRepo {
+    return this.#once('negotiation', (db, dialect) => new NegotiationRepo(db, dialect));
+  }
+  get outreach(): OutreachRepo {
+    return this.#once('outreach', (db, dialect) => new OutreachRepo(db, dialect));
   }
   get ledger(): LedgerRepo {
     return this.#once('ledger', (db) => new LedgerRepo(db));

@@ -47,6 +47,11 @@ import { CrewsService } from './domains/crews/crews.service.ts';
 import { AccessService } from './domains/access/access.service.ts';
 import { RestockService } from './domains/restock/restock.service.ts';
 import { DfyService } from './domains/dfy/dfy.service.ts';
+import { NegotiationService } from './domains/negotiation/negotiation.service.ts';
+import { OutreachService } from './domains/outreach/outreach.service.ts';
+import { outreachChannelsFor } from './domains/outreach/channels/channels-for.ts';
+import type { Channel, ChannelAdapter } from './domains/outreach/channels/channel.ts';
+import { mailSenderFor, type MailSender } from './mail/mail-sender.ts';
 import { EntriesService } from './domains/finance/entries.service.ts';
 import { PayoutsService } from './domains/finance/payouts.service.ts';
 import { PnlService } from './domains/finance/pnl.service.ts';
@@ -70,7 +75,7 @@ import { AlertsService } from './domains/alerts/alerts.service.ts';
 import { FleetEvents } from './domains/alerts/fleet-events.ts';
 import { DexService } from './domains/dex/dex.service.ts';
 import { PresenceService } from './domains/alerts/presence.service.ts';
-import { RecordingAlertMailer, type AlertMailer } from './domains/alerts/alert-mailer.ts';
+import { MailSenderAlertMailer, type AlertMailer } from './domains/alerts/alert-mailer.ts';
 
 /**
  * Every service of the cloud, each built exactly once (in `createServices`). Route factories and
@@ -132,6 +137,13 @@ export interface Services {
   restock: RestockService;
   /** Done-for-you placement: deals, checkpoints, confirm gates, checkout, install, onboarding, portfolio. */
   dfy: DfyService;
+  negotiation: NegotiationService;
+  /** Done-for-you outreach: directory, shortlist, the outreach runs, provider callbacks, opt-outs. */
+  outreach: OutreachService;
+  /** The adapter of each outreach channel (null: not configured); the recording outboxes in the sandbox. */
+  outreachChannels: Record<Channel, ChannelAdapter | null>;
+  /** The one outgoing e-mail sender (SMTP, or the recording outbox): outreach, alert e-mails. */
+  mail: MailSender;
   // finance: referrals/payroll/expenses, host statements and payouts, P&L and balance sheet
   entries: EntriesService;
   payouts: PayoutsService;
@@ -181,8 +193,8 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
   const store = createAppStore(ctx.database);
   const { clock, audit, config, devices, rateLimiter, sealer } = ctx;
   const outbox = new WebhookEvents({ clock });
-  // no mail adapter is wired yet: alert e-mails are recorded (docs/decisions/webhooks.md)
-  const alerts = new AlertsService({ store, clock, audit, outbox, mailer: opts.alertMailer ?? new RecordingAlertMailer(), logger: ctx.logger });
+  const mail = mailSenderFor(config.mail);
+  const alerts = new AlertsService({ store, clock, audit, outbox, mailer: opts.alertMailer ?? new MailSenderAlertMailer(mail), logger: ctx.logger });
   const events = new FleetEvents({ outbox, alerts });
   const presence = new PresenceService({ store, clock, events });
   const webhookDelivery = new WebhookDeliveryService({
@@ -242,6 +254,18 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
 
   const credentialAdmin = new CredentialAdminService({ store, clock, audit, devices });
   const dfy = new DfyService({ store, clock, audit, machines, credentials: credentialAdmin, config, events });
+  const negotiation = new NegotiationService({ store, clock, audit, dfy, config });
+  const outreachChannels = outreachChannelsFor(config, mail);
+  const outreach = new OutreachService({
+    store,
+    clock,
+    audit,
+    dfy,
+    channels: outreachChannels,
+    secrets: { token: config.dataKey, callback: config.outreachWebhookSecret },
+    baseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
+    replies: negotiation,
+  });
 
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config, events });
 
@@ -272,6 +296,7 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
       startedAt: ctx.startedAt,
       metrics: ctx.metrics,
       seedSteps,
+      lifecycle: ctx.lifecycle,
     }),
     deviceKeys,
     enrolment,
@@ -297,6 +322,10 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
     restock,
     access: new AccessService({ store, clock, audit }),
     dfy,
+    negotiation,
+    outreach,
+    outreachChannels,
+    mail,
     entries: new EntriesService({ store, clock, audit }),
     payouts,
     pnl: new PnlService({ store, clock, payouts }),

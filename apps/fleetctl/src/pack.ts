@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
 import * as tar from 'tar';
-import { isDottedVersion } from '@vend/protocol';
+import { RELEASE_MAX_UNPACK_RATIO, isDottedVersion, releaseUnpackCap } from '@vend/protocol';
 import { CliError, EXIT_CODES, fileError } from './errors.ts';
 import { digestFile } from './files.ts';
 
@@ -95,5 +97,23 @@ export async function packRelease(dir: string, version: string, out: string, opt
     throw err instanceof CliError ? err : fileError(err, out, 'write');
   }
   const { sha256, size } = await digestFile(outAbs);
+  // cabinets refuse a release that unpacks past its cap (releaseUnpackCap of the signed size): say so now, not in the field
+  const unpacked = await unpackedBytes(outAbs);
+  if (unpacked > releaseUnpackCap(size)) {
+    await fs.promises.rm(outAbs, { force: true });
+    throw new CliError(
+      EXIT_CODES.dataError,
+      `the tree unpacks to ${unpacked} bytes, more than agents accept from a ${size}-byte artifact (${RELEASE_MAX_UNPACK_RATIO}× its size + 1 MiB = ${releaseUnpackCap(size)}): cabinets would refuse it`,
+    );
+  }
   return { file: outAbs, sha256, size, entries };
+}
+
+/** Bytes of the decompressed tar stream (what the agent counts against the cap). */
+async function unpackedBytes(file: string): Promise<number> {
+  let n = 0;
+  const gunzip = zlib.createGunzip();
+  gunzip.on('data', (chunk: Buffer) => (n += chunk.length));
+  await pipeline(fs.createReadStream(file), gunzip);
+  return n;
 }

@@ -182,6 +182,29 @@ export const ControlPrizesStatus = z.object({
 export type ControlPrizesStatus = z.infer<typeof ControlPrizesStatus>;
 
 /** GET /v1/status: everything `vend-agent status` shows. Times are ISO strings (null: never). */
+/** GET /v1/service: the service-code gate (never the code or its hash). */
+export const ControlServiceStatus = z.object({
+  codeSet: z.boolean(),
+  /** Where the hash in force came from: the cloud's configuration block, the local configuration, or none. */
+  source: z.enum(['cloud', 'local', 'none']),
+  failures: z.number().int(),
+  /** Wrong codes left before the lockout (0 while locked). */
+  remaining: z.number().int(),
+  lockedUntil: z.string().nullable(),
+  /** Attempts not yet carried to the cloud by a heartbeat. */
+  unreported: z.number().int(),
+});
+export type ControlServiceStatus = z.infer<typeof ControlServiceStatus>;
+
+/** POST /v1/service/check `{code, action}`: 200 ok, 403 wrong, 423 locked, 409 no code set; `message` says it for a person. */
+export const ControlServiceCheck = z.discriminatedUnion('result', [
+  z.object({ result: z.literal('ok'), message: z.string() }),
+  z.object({ result: z.literal('wrong'), remaining: z.number().int(), lockedUntil: z.string().nullable(), message: z.string() }),
+  z.object({ result: z.literal('locked'), lockedUntil: z.string(), message: z.string() }),
+  z.object({ result: z.literal('no-code'), message: z.string() }),
+]);
+export type ControlServiceCheck = z.infer<typeof ControlServiceCheck>;
+
 export const ControlStatus = z.object({
   agent: z.object({
     version: z.string(),
@@ -249,6 +272,8 @@ export const ControlStatus = z.object({
   ads: ControlAdsStatus.optional(),
   /** The kiosk prize game (absent from a daemon that predates it). */
   prizes: ControlPrizesStatus.optional(),
+  /** The service-code gate (absent from a daemon that predates it). */
+  service: ControlServiceStatus.optional(),
 });
 export type ControlStatus = z.infer<typeof ControlStatus>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { VMC_MAX_COLUMNS, VMC_MAX_ROWS } from './vmc/constants.ts';
 import { UpgradeOffer } from './release.ts';
+import { ServiceCodeHash, ServiceCodeReport } from './service-code.ts';
 import { safeString } from './text.ts';
 
 /**
@@ -135,6 +136,11 @@ export const ConfigBlock = z.object({
   adminPin: z.string(),
   /** `operator` when an operator set it, `derived` when the cloud derived the cabinet's default. */
   adminPinSource: z.enum(ADMIN_PIN_SOURCES),
+  /**
+   * The hash of the cabinet's service code (service-code.ts), never the code; null or absent when the
+   * operator has set none (then the agent's locally configured hash, if any, applies).
+   */
+  serviceCode: ServiceCodeHash.nullable().optional(),
 });
 export type ConfigBlock = z.infer<typeof ConfigBlock>;
 
@@ -206,6 +212,8 @@ export const HeartbeatRequest = SerialCarrier.extend({
   deferring: DeferralReport.nullable().optional(),
   blocked: BlockedReport.nullable().optional(),
   capabilities: capabilitiesField.optional(),
+  /** The service-code lock and the attempts since the last heartbeat the cloud answered. */
+  serviceCode: ServiceCodeReport.optional(),
 });
 export type HeartbeatRequest = z.infer<typeof HeartbeatRequest>;
 export const HeartbeatData = z.object({ status: z.literal('online'), serverTime: z.string() });

@@ -8,4 +8,6 @@ export * from './release.ts';
 export * from './release-admin.ts';
 export * from './control.ts';
 export * from './prizes.ts';
+export * from './service-code.ts';
+export * from './network.ts';
 export * from './dex.ts';

@@ -33,6 +33,23 @@ export const RELEASE_SIGNED_FIELDS = ['version', 'sha256', 'size', 'url', 'migra
 export type ReleaseSignedField = (typeof RELEASE_SIGNED_FIELDS)[number];
 /** Largest artifact a release may name (4 GiB); the agent stops downloading at the signed size. */
 export const MAX_RELEASE_SIZE = 4 * 1024 ** 3;
+/**
+ * What a release may unpack to is bounded by what was signed: at most this many times its signed
+ * (compressed) `size`, plus RELEASE_UNPACK_ALLOWANCE for the headers and padding of a small tree, and
+ * never more than MAX_RELEASE_UNPACKED_BYTES. Measured over the decompressed tar stream (headers
+ * included), so it bounds the work of reading the archive as well as the bytes written. The release
+ * tree unpacks to about 2.7× its artifact; the builder refuses to pack one that would pass the cap.
+ * Not a new signed field: adding one would change the signed bytes of every release (spec 2 §9) and
+ * no agent already in the field could verify a release signed that way.
+ */
+export const RELEASE_MAX_UNPACK_RATIO = 4;
+export const RELEASE_UNPACK_ALLOWANCE = 1024 * 1024;
+export const MAX_RELEASE_UNPACKED_BYTES = 2 * 1024 ** 3;
+
+/** The most the release of signed size `size` may unpack to (its tar stream, headers included), in bytes. */
+export function releaseUnpackCap(size: number): number {
+  return Math.min(MAX_RELEASE_UNPACKED_BYTES, RELEASE_MAX_UNPACK_RATIO * size + RELEASE_UNPACK_ALLOWANCE);
+}
 export const MAX_RELEASE_URL_LENGTH = 2048;
 
 // ---------------------------------------------------------------------------------------------

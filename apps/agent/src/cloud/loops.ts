@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { BlockedReport, Clock, ConfigBlock, DeferralReport } from '@vend/protocol';
+import type { BlockedReport, Clock, ConfigBlock, DeferralReport, HeartbeatRequest, ServiceCodeReport } from '@vend/protocol';
 import type { AgentConfig } from '../config.ts';
 import type { Dispenser } from '../spool/dispenser.ts';
 import type { ReportSpool } from '../spool/spool.ts';
@@ -32,6 +32,8 @@ export interface CloudLoopsOptions {
   vmcVersion: () => string | null;
   /** The upgrade pipeline's reports, carried in every heartbeat. */
   upgradeReports: () => { deferring: DeferralReport | null; blocked: BlockedReport | null };
+  /** The service-code block of the next heartbeat, and what to do once the cloud answered it. */
+  serviceReport?: () => { report: ServiceCodeReport; ack: () => void } | null;
   /** Register succeeded: an authenticated call reached the cloud. */
   onRegistered: () => void;
   /** A loop step failed (the status view's "last errors"). */
@@ -97,11 +99,27 @@ export class CloudLoops {
 
   /** Sends a heartbeat now; true on a 2xx. */
   async heartbeatNow(signal: AbortSignal): Promise<boolean> {
+    return (await this.tryHeartbeat(signal)) === null;
+  }
+
+  /**
+   * One probe for a network switch: a heartbeat, where any HTTP answer counts (a cabinet not enrolled
+   * yet is answered 401/428 — the network works all the same).
+   */
+  async cloudAnswers(signal: AbortSignal): Promise<boolean> {
+    const error = await this.tryHeartbeat(signal);
+    return error === null || (error instanceof CloudError && error.status !== null);
+  }
+
+  /** One heartbeat; null when the cloud took it, else what went wrong. */
+  private async tryHeartbeat(signal: AbortSignal): Promise<unknown> {
     try {
-      await this.opts.client.heartbeat(this.heartbeatBody(), { attempts: 1, signal });
-      return true;
-    } catch {
-      return false;
+      const { body, ack } = this.heartbeatBody();
+      await this.opts.client.heartbeat(body, { attempts: 1, signal });
+      this.acknowledge(ack);
+      return null;
+    } catch (e) {
+      return e;
     }
   }
 
@@ -149,19 +167,44 @@ export class CloudLoops {
     return false;
   }
 
-  private heartbeatBody() {
+  private heartbeatBody(): { body: Omit<HeartbeatRequest, 'equipmentNo'>; ack: () => void } {
     const vmcVersion = this.opts.vmcVersion();
     const reports = this.opts.upgradeReports();
+    const service = this.serviceReport();
     return {
-      agentVersion: this.opts.config.agentVersion,
-      ...(vmcVersion ? { vmcVersion } : {}),
-      deferring: reports.deferring,
-      blocked: reports.blocked,
+      body: {
+        agentVersion: this.opts.config.agentVersion,
+        ...(vmcVersion ? { vmcVersion } : {}),
+        deferring: reports.deferring,
+        blocked: reports.blocked,
+        ...(service ? { serviceCode: service.report } : {}),
+      },
+      ack: () => service?.ack(),
     };
   }
 
+  /** The service-code block; a gate that cannot be read (a bad disk) must not stop the heartbeat. */
+  private serviceReport(): { report: ServiceCodeReport; ack: () => void } | null {
+    try {
+      return this.opts.serviceReport?.() ?? null;
+    } catch (e) {
+      this.opts.log.warn({ error: (e as Error).message }, 'service-code report unavailable');
+      return null;
+    }
+  }
+
   private async heartbeat(signal: AbortSignal): Promise<void> {
-    await this.opts.client.heartbeat(this.heartbeatBody(), { attempts: 2, signal });
+    const { body, ack } = this.heartbeatBody();
+    await this.opts.client.heartbeat(body, { attempts: 2, signal });
+    this.acknowledge(ack);
+  }
+
+  private acknowledge(ack: () => void): void {
+    try {
+      ack();
+    } catch (e) {
+      this.opts.log.warn({ error: (e as Error).message }, 'service-code report: cannot forget what the cloud has');
+    }
   }
 
   /** The pending leg as a long poll: again at once after a held or fresh answer, else after pollInterval (long-poll.ts). */

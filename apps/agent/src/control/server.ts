@@ -6,13 +6,22 @@ import { z } from 'zod';
 import {
   ControlEnrolment,
   ControlHealth,
+  ControlNetworkStatus,
+  ControlNetworkSwitch,
+  ControlNetworkToken,
+  NetworkRequest,
   ControlPlanogram,
+  ControlServiceCheck,
+  ControlServiceStatus,
   ControlStatus,
   ControlUpgradeCheck,
   ControlVendResult,
   ControlVends,
   PAY_METHODS,
+  SERVICE_ACTIONS,
 } from '@vend/protocol';
+import type { ServiceAction } from '@vend/protocol';
+import { NetworkRefused } from '../network/provisioner.ts';
 import { LOOPBACK_HOSTS } from '../config.ts';
 import { DispenseRefused } from '../spool/dispenser.ts';
 import type { WalkUpRequest } from '../spool/dispenser.ts';
@@ -30,6 +39,19 @@ export interface ControlApi {
   enrolNow(): Promise<ControlEnrolment>;
   /** Check for an upgrade now (the upgrade pipeline's trigger). */
   upgradeCheck(): Promise<ControlUpgradeCheck>;
+  /** The service-code gate: its state, and a technician's code checked for an action (service/gate.ts). */
+  service?: {
+    status(): ControlServiceStatus;
+    check(code: string, action: ServiceAction): Promise<ControlServiceCheck>;
+  };
+  /** Network provisioning (network/provisioner.ts): a token after the service code, then a switch with it. */
+  network?: {
+    status(): Promise<ControlNetworkStatus>;
+    /** The service code checked for `network`; a token when it was right, else the gate's verdict. */
+    token(code: string): Promise<ControlNetworkToken | ControlServiceCheck>;
+    /** Starts a switch (NetworkRefused: no live token, another switch runs, no network stack). */
+    apply(token: string, req: NetworkRequest): Promise<ControlNetworkSwitch>;
+  };
 }
 
 export interface ControlLogger {
@@ -70,6 +92,15 @@ export const DispenseBody = z.strictObject({
     .optional(),
 });
 
+/** A technician's service code from the kiosk UI; a code that is not 6–12 digits is still checked (and counted) as wrong. */
+export const ServiceCheckBody = z.strictObject({ code: z.string().max(64), action: z.enum(SERVICE_ACTIONS) });
+
+const SERVICE_CHECK_STATUS = { ok: 200, wrong: 403, locked: 423, 'no-code': 409 } as const;
+
+export const NetworkTokenBody = z.strictObject({ code: z.string().max(64) });
+export const NetworkApplyBody = z.strictObject({ token: z.string().max(128), network: NetworkRequest });
+const NETWORK_REFUSAL_STATUS = { token: 403, busy: 409, unavailable: 503 } as const;
+
 /** HTTP status of each refusal: busy is a conflict; "cannot now" is 503; the cloud's own refusal keeps its meaning. */
 function refusalStatus(refusal: DispenseRefused): number {
   switch (refusal.code) {
@@ -105,6 +136,11 @@ function digest(text: string): Buffer {
  *   GET  /v1/vends?limit=N  the last vend results, newest first
  *   POST /v1/enrol          try enrolment now
  *   POST /v1/upgrade/check  check for an upgrade now (declined with a deferral while the cabinet is busy)
+ *   GET  /v1/service        the service-code gate: code set, failures, lockout
+ *   POST /v1/service/check  {code, action}: 200 ok, 403 wrong, 423 locked, 409 no code set (5 wrong: 300 s lockout)
+ *   GET  /v1/network        the connection in force, networks kept, a switch under way, the last one's end
+ *   POST /v1/network/token  {code}: a provisioning token (600 s, one switch) once the service code is right; 403 wrong, 423 locked, 409 no code ({error, message})
+ *   POST /v1/network        {token, network}: start a switch; 403 token unknown/used/expired, 409 a switch runs, 503 no network stack
  *   /v1/ads/..., /v1/prizes/...  the kiosk's routes: no token, an exact Host and an allowed Origin instead (kiosk.ts)
  */
 export async function startControlServer(opts: ControlServerOptions): Promise<ControlServer> {
@@ -187,6 +223,20 @@ async function handle(opts: ControlServerOptions, port: number, req: IncomingMes
       return answer(res, ControlEnrolment, await opts.api.enrolNow());
     case 'POST /v1/upgrade/check':
       return answer(res, ControlUpgradeCheck, await opts.api.upgradeCheck());
+    case 'GET /v1/service':
+      if (!opts.api.service) return refuse(res, 404, 'not-found', 'this daemon has no service-code gate');
+      return answer(res, ControlServiceStatus, opts.api.service.status());
+    case 'POST /v1/service/check': {
+      if (!opts.api.service) return refuse(res, 404, 'not-found', 'this daemon has no service-code gate');
+      const body = await readBody(req, res, ServiceCheckBody, MAX_BODY);
+      if (body === null) return;
+      const verdict = await opts.api.service.check(body.code, body.action);
+      return answer(res, ControlServiceCheck, verdict, SERVICE_CHECK_STATUS[verdict.result]);
+    }
+    case 'GET /v1/network':
+    case 'POST /v1/network/token':
+    case 'POST /v1/network':
+      return handleNetwork(opts, route, req, res);
     case 'POST /v1/dispense': {
       const body = await readBody(req, res, DispenseBody, MAX_BODY);
       if (body === null) return;
@@ -208,7 +258,31 @@ async function handle(opts: ControlServerOptions, port: number, req: IncomingMes
         res,
         404,
         'not-found',
-        `no ${route}; see GET /v1/status, /v1/planogram, /v1/vends, /v1/ads/loop, POST /v1/dispense, /v1/enrol, /v1/upgrade/check, /v1/ads/plays, /v1/prizes/events`,
+        `no ${route}; see GET /v1/status, /v1/planogram, /v1/vends, /v1/service, /v1/network, /v1/ads/loop, POST /v1/dispense, /v1/enrol, /v1/upgrade/check, /v1/service/check, /v1/network/token, /v1/network, /v1/ads/plays, /v1/prizes/events`,
       );
+  }
+}
+
+async function handleNetwork(opts: ControlServerOptions, route: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const network = opts.api.network;
+  if (!network) return refuse(res, 404, 'not-found', 'this daemon does no network provisioning');
+  if (route === 'GET /v1/network') return answer(res, ControlNetworkStatus, await network.status());
+  if (route === 'POST /v1/network/token') {
+    const body = await readBody(req, res, NetworkTokenBody, MAX_BODY);
+    if (body === null) return;
+    const issued = await network.token(body.code);
+    if ('token' in issued) return answer(res, ControlNetworkToken, issued);
+    // a refusal like any other ({error, message}: the CLI reads it so); GET /v1/service has the gate's detail
+    return refuse(res, SERVICE_CHECK_STATUS[issued.result], issued.result, issued.message);
+  }
+  const body = await readBody(req, res, NetworkApplyBody, MAX_BODY);
+  if (body === null) return;
+  try {
+    const started = await network.apply(body.token, body.network);
+    opts.log.info({ connection: started.id, network: started.label }, 'network switch through the control channel');
+    return answer(res, ControlNetworkSwitch, started);
+  } catch (e) {
+    if (e instanceof NetworkRefused) return refuse(res, NETWORK_REFUSAL_STATUS[e.code], e.code, e.message);
+    throw e;
   }
 }

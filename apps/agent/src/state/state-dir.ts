@@ -20,6 +20,8 @@ export const STATE_FILES = {
   adMedia: 'ad-media',
   prizeEvents: 'prize-events.log',
   prizeState: 'prize-state.json',
+  serviceCode: 'service-code.json',
+  network: 'network.json',
 } as const;
 
 /**
@@ -54,7 +56,7 @@ export class StateDirError extends Error {}
 export class StateDirUnusable extends Error {}
 
 /** Files that hold secrets: 0600 whatever someone did to them (tightened at every start). */
-const SECRET_FILES = ['credential', 'enrolment', 'controlToken', 'config', 'journal'] as const;
+const SECRET_FILES = ['credential', 'enrolment', 'controlToken', 'config', 'journal', 'serviceCode', 'network'] as const;
 
 /**
  * The agent's durable state: one directory (default /var/lib/vend-agent, mode 0700). Every file is

@@ -1,5 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Transform } from 'node:stream';
+import type { TransformCallback } from 'node:stream';
+import zlib from 'node:zlib';
 import { Parser } from 'tar';
 import type { ReadEntry } from 'tar';
 
@@ -16,6 +19,11 @@ import type { ReadEntry } from 'tar';
  * no `.`, `..` or empty segment and no backslash or colon (CVE-2021-32804 `////x`, CVE-2021-37701,
  * -37712, -37713), and at most `maxDepth` deep (CVE-2024-28863). Members node-tar would silently skip
  * (unknown types, oversized metadata) refuse the artifact too, and parse warnings are errors.
+ *
+ * The archive is decompressed here (zlib), not by node-tar, and the decompressed tar stream is counted:
+ * past `maxStreamBytes` (the caller sets it from the signed size: releaseUnpackCap) the read stops and
+ * the artifact is refused — the explicit ratio limit, over the whole stream. node-tar's own check
+ * (a running 1000:1 ratio) would let a 256 KiB artifact expand to 250 MiB.
  */
 
 export interface ExtractLimits {
@@ -25,9 +33,30 @@ export interface ExtractLimits {
   maxPathLength: number;
   /** Sum of the members' sizes (a tar bomb is refused before anything is written). */
   maxUnpackedBytes: number;
+  /** Bytes of the decompressed tar stream (headers and padding included) read at most; past it the artifact is refused. */
+  maxStreamBytes: number;
 }
 
-export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = { maxEntries: 20_000, maxDepth: 32, maxPathLength: 255, maxUnpackedBytes: 2 * 1024 ** 3 };
+export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
+  maxEntries: 20_000,
+  maxDepth: 32,
+  maxPathLength: 255,
+  maxUnpackedBytes: 2 * 1024 ** 3,
+  maxStreamBytes: 2 * 1024 ** 3,
+};
+
+/** Passes the decompressed stream through, failing once more than `max` bytes came (none of the excess is passed on). */
+class StreamCap extends Transform {
+  seen = 0;
+  constructor(private readonly max: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.seen += chunk.length;
+    if (this.seen > this.max) return done(new ArchiveError(`the archive unpacks to more than ${this.max} bytes (its cap, by the signed size)`));
+    done(null, chunk);
+  }
+}
 
 export class ArchiveError extends Error {
   readonly code = 'bad-archive';
@@ -119,19 +148,28 @@ class MemberChecker {
  * One pass of node-tar's parser over `archive`; `onEntry` runs for each member (synchronously, in
  * order) and refuses the artifact by throwing. Members node-tar would skip refuse it as well.
  */
-function parseArchive(archive: string, onEntry: (entry: ReadEntry) => void): Promise<void> {
+function parseArchive(archive: string, maxStreamBytes: number, onEntry: (entry: ReadEntry) => void): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let failed: Error | null = null;
     const input = fs.createReadStream(archive);
+    // gzip (every release) is decompressed here so that the stream can be counted; a plain tar is read as it is
+    const gunzip = isGzip(archive) ? zlib.createGunzip() : null;
+    const cap = new StreamCap(maxStreamBytes);
     const parser = new Parser({ strict: true, maxMetaEntrySize: 64 * 1024 });
     const fail = (err: unknown): void => {
       if (failed) return;
       failed = err instanceof ArchiveError ? err : new ArchiveError(`unreadable archive: ${(err as Error)?.message ?? String(err)}`);
-      input.unpipe(parser);
+      input.unpipe();
+      gunzip?.unpipe();
+      cap.unpipe(parser);
       input.destroy();
+      gunzip?.destroy();
+      cap.destroy();
       parser.abort(failed);
       reject(failed);
     };
+    gunzip?.on('error', fail);
+    cap.on('error', fail);
     parser.on('error', fail);
     parser.on('warn', (code: string, message: string) => fail(new ArchiveError(`${code}: ${message}`)));
     parser.on('ignoredEntry', (entry: ReadEntry) =>
@@ -150,8 +188,18 @@ function parseArchive(archive: string, onEntry: (entry: ReadEntry) => void): Pro
       if (!failed) resolve();
     });
     input.on('error', fail);
-    input.pipe(parser);
+    (gunzip ? input.pipe(gunzip) : input).pipe(cap).pipe(parser);
   });
+}
+
+function isGzip(file: string): boolean {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    return fs.readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
@@ -175,7 +223,7 @@ export async function extractRelease(
 
   // pass 1: every header, nothing written
   const scan = new MemberChecker(lim);
-  await parseArchive(archive, (entry) => {
+  await parseArchive(archive, lim.maxStreamBytes, (entry) => {
     scan.check(entry);
     entry.resume();
   });
@@ -190,7 +238,7 @@ export async function extractRelease(
   let directories = 0;
   const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
   try {
-    await parseArchive(archive, (entry) => {
+    await parseArchive(archive, lim.maxStreamBytes, (entry) => {
       const problem = checker.check(entry);
       const target = path.join(staging, ...problem.rel.split('/'));
       if (!target.startsWith(staging + path.sep)) throw new ArchiveError(`member ${shown(problem.rel)} resolves outside the staging directory`);

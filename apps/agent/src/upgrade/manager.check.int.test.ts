@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { releaseUnpackCap } from '@vend/protocol';
 import { fsyncPath } from './fs-atomic.ts';
 import type { SyncKind } from './fs-atomic.ts';
 import {
@@ -95,13 +96,51 @@ describe('UpgradeManager.check: spec 2 §4.4 in order, nothing downloaded before
     expect(host.deferral).toBeNull();
   });
 
-  it('8: without room for 3x the artifact nothing is downloaded', async () => {
+  it('8: without room for the artifact and all it may unpack to (by its signed size) nothing is downloaded', async () => {
     const { offer, size } = await publish('1.0.1');
-    expect(await manager({ freeBytes: async () => 3 * size - 1 }).check(offer)).toMatchObject({ result: 'refused', step: 8, code: 'no-disk-room' });
+    const need = size + releaseUnpackCap(size) + 16 * 1024 * 1024;
+    expect(need).toBeGreaterThan(3 * size);
+    const refused = await manager({ freeBytes: async () => need - 1 }).check(offer);
+    expect(refused).toMatchObject({ result: 'refused', step: 8, code: 'no-disk-room' });
+    expect(refused).toMatchObject({
+      reason: expect.stringMatching(new RegExp(`the ${size}-byte artifact, the ${releaseUnpackCap(size)} bytes it may unpack to`)),
+    });
     expect(artifacts.requests).toEqual([]);
-    // exactly 3x passes the first gate (the unpacked size is checked again after the header pass)
-    const free = [3 * size];
+    // exactly that passes the first gate (the unpacked size is checked again after the header pass)
+    const free = [need];
     expect(await manager({ freeBytes: async () => free.shift() ?? 10 * 1024 ** 3 }).check(offer)).toMatchObject({ result: 'installed' });
+  });
+
+  it('9: a validly signed small artifact that unpacks huge is refused by its signed size, with nothing written past the cap', async () => {
+    // 64 MiB of zeros gzip to about 64 KiB: the signed size allows 4 × that + 1 MiB
+    const { offer, size } = await publish('1.0.1', { extra: { 'lib/blob.bin': Buffer.alloc(64 * 1024 * 1024) } });
+    expect(size).toBeLessThan(256 * 1024);
+    const out = await manager().check(offer);
+    expect(out).toMatchObject({
+      result: 'refused',
+      step: 9,
+      code: 'bad-archive',
+      reason: expect.stringMatching(/more than \d+ bytes unpacked|unpacks to more than/),
+    });
+    // refused on the headers: no staging directory left, nothing of the tree written anywhere
+    expect(rootListing()).toEqual(['current', 'upgrade']);
+    expect(fs.readdirSync(path.join(root, 'upgrade'))).toEqual(['journal.json']);
+    expect(versionOf('current')).toBe('1.0.0');
+  });
+
+  it('9: an archive whose headers stay small but whose stream passes the cap is cut off at the cap', async () => {
+    // 4000 empty members: 2 MiB of tar headers, a few KiB of gzip
+    const extra = Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [`lib/e/${i}`, '']));
+    const { offer, size } = await publish('1.0.1', { extra });
+    expect(4000 * 512).toBeGreaterThan(releaseUnpackCap(size));
+    const out = await manager().check(offer);
+    expect(out).toMatchObject({
+      result: 'refused',
+      step: 9,
+      code: 'bad-archive',
+      reason: expect.stringMatching(/unpacks to more than \d+ bytes \(its cap, by the signed size\)/),
+    });
+    expect(rootListing()).toEqual(['current', 'upgrade']);
   });
 
   it('8: a tree that unpacks to more than the free space is refused after the header pass, before writing', async () => {

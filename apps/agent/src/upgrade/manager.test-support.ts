@@ -33,19 +33,27 @@ export function launcher(version: string): string {
 }
 
 /** Writes a release tree for `version` into `dir`. */
-export function writeTree(dir: string, version: string, o: { versionFile?: string; launcher?: string | null } = {}): void {
+export interface TreeOptions {
+  versionFile?: string;
+  launcher?: string | null;
+  /** Extra files of the tree: relative path → contents (a bomb: a large run of zeros, which gzip makes tiny). */
+  extra?: Record<string, Buffer | string>;
+}
+
+export function writeTree(dir: string, version: string, o: TreeOptions = {}): void {
   fs.mkdirSync(path.join(dir, 'bin'), { recursive: true });
   fs.mkdirSync(path.join(dir, 'lib'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'VERSION'), `${o.versionFile ?? version}\n`);
   if (o.launcher !== null) fs.writeFileSync(path.join(dir, 'bin/vend-agent'), o.launcher ?? launcher(version), { mode: 0o755 });
   fs.writeFileSync(path.join(dir, 'lib/agent.txt'), `agent ${version}\n`.repeat(200));
+  for (const [rel, contents] of Object.entries(o.extra ?? {})) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), contents);
+  }
 }
 
 /** A release artifact (tar.gz) for `version` and its digest and size. */
-export async function artifact(
-  version: string,
-  o: { versionFile?: string; launcher?: string | null } = {},
-): Promise<{ bytes: Buffer; sha256: string; size: number }> {
+export async function artifact(version: string, o: TreeOptions = {}): Promise<{ bytes: Buffer; sha256: string; size: number }> {
   const src = fs.mkdtempSync(path.join(tmp, 'src-'));
   writeTree(src, version, o);
   const file = path.join(tmp, `a-${version}-${Math.random().toString(16).slice(2)}.tar.gz`);
@@ -168,12 +176,7 @@ export function manager(o: Partial<UpgradeManagerOptions> = {}): UpgradeManager 
   });
 }
 
-export async function publish(
-  version: string,
-  o: { versionFile?: string; launcher?: string | null } = {},
-  fields: Partial<SignedReleaseFields> = {},
-  policy: Partial<UpgradeOffer> = {},
-) {
+export async function publish(version: string, o: TreeOptions = {}, fields: Partial<SignedReleaseFields> = {}, policy: Partial<UpgradeOffer> = {}) {
   const a = await artifact(version, o);
   const off = offerFor(a, version, fields, policy);
   artifacts.files.set(off.url, a.bytes);

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { compareVersions, parseReleasePublicKey } from '@vend/protocol';
+import { compareVersions, parseReleasePublicKey, releaseUnpackCap } from '@vend/protocol';
 import type { BlockedReport, Clock, DeferralReport, UpgradeOffer } from '@vend/protocol';
 import { DEFAULT_DOWNLOAD_LIMITS, DownloadError, downloadArtifact, undiciArtifactFetch } from './download.ts';
 import type { ArtifactFetch, DownloadLimits } from './download.ts';
@@ -305,11 +305,15 @@ export class UpgradeManager {
     const journal = loaded ?? (await this.trees.ensure(currentVersion));
     await this.trees.cleanTransient();
 
-    // 8. disk room: the download, the staged tree and some margin
+    // 8. disk room: the download, the most the signed size lets it unpack to, and some margin
+    const unpackCap = releaseUnpackCap(offer.size);
     const free = await this.freeBytes(layout.root);
-    const need = this.limits.diskFactor * offer.size;
+    const need = Math.max(this.limits.diskFactor * offer.size, offer.size + unpackCap + EXTRACT_MARGIN_BYTES);
     if (free < need)
-      throw new Refusal('no-disk-room', `${free} bytes free under ${layout.root}; ${need} needed (${this.limits.diskFactor}× the ${offer.size}-byte artifact)`);
+      throw new Refusal(
+        'no-disk-room',
+        `${free} bytes free under ${layout.root}; ${need} needed (the ${offer.size}-byte artifact, the ${unpackCap} bytes it may unpack to, ${EXTRACT_MARGIN_BYTES} spare)`,
+      );
 
     // 9. download (signed size, deadline, digest) and extraction into a fresh 0700 staging directory
     await fs.promises.mkdir(layout.downloads, { recursive: true, mode: 0o700 });
@@ -347,7 +351,12 @@ export class UpgradeManager {
       try {
         const freeNow = await this.freeBytes(layout.root);
         await extractRelease(file, staging, {
-          limits: this.limits.extract,
+          // bounded by what was signed: the cap follows the signed size (and never exceeds the configured limits)
+          limits: {
+            ...this.limits.extract,
+            maxUnpackedBytes: Math.min(this.limits.extract.maxUnpackedBytes, unpackCap),
+            maxStreamBytes: Math.min(this.limits.extract.maxStreamBytes, unpackCap),
+          },
           // the headers say how much the tree takes: refuse before writing when it cannot fit
           onScanned: (bytes) => {
             if (bytes + EXTRACT_MARGIN_BYTES > freeNow) {

@@ -98,6 +98,9 @@ export class VmcDriver {
   /** The port and its frames (open, decode, wait, write); this class is the conversation over it. */
   private readonly link: VmcLink;
   private seq = 0;
+  /** The seq and boot of the last DISPENSE sent: the board may keep it, so a new one never reuses that seq. */
+  private lastDispenseSeq = 0;
+  private lastDispenseBoot = 0;
   private boot: number | null = null;
 
   constructor(private readonly opts: VmcDriverOptions) {
@@ -154,12 +157,16 @@ export class VmcDriver {
     return this.lock.run(() => this.query({ kind: 'dropSensor' }, 'dropSensor'), signal);
   }
 
-  /** Every lane: motor fitted, jammed. */
-  laneScan(signal?: AbortSignal): Promise<LaneScan> {
+  /** Every lane: motor fitted, jammed. `onPage(done, pages)` after each page (a technician's progress line). */
+  laneScan(signal?: AbortSignal, onPage?: (done: number, pages: number) => void): Promise<LaneScan> {
     return this.lock.run(async () => {
       const first = await this.query({ kind: 'laneScan', page: 0 }, 'laneScan');
       const pages: VmcLaneScanPage[] = [first];
-      for (let page = 1; page < first.pages && page < 128; page++) pages.push(await this.query({ kind: 'laneScan', page: page }, 'laneScan'));
+      onPage?.(1, first.pages);
+      for (let page = 1; page < first.pages && page < 128; page++) {
+        pages.push(await this.query({ kind: 'laneScan', page: page }, 'laneScan'));
+        onPage?.(page + 1, first.pages);
+      }
       return {
         pages: first.pages,
         lanes: pages.flatMap((pg) => pg.motors.map((motor, i) => ({ aisle: pg.firstAisle + i, motor, jammed: pg.jams[i] ?? false }))),
@@ -271,8 +278,12 @@ export class VmcDriver {
     const bind = (): void => {
       boot = this.boot ?? 0;
       seq = this.takeSeq();
-      if (seq === boardLastSeq) seq = this.takeSeq(); // never a seq the board would take for a retransmission
+      // never a seq the board would take for a retransmission: its last frame's, or (once the sequence has
+      // come round) the last dispense it started, which it keeps (docs/vmc-protocol.md §6.3)
+      while (seq === boardLastSeq || (seq === this.lastDispenseSeq && boot === this.lastDispenseBoot)) seq = this.takeSeq();
       bytes = encodeHostMessage(seq, { kind: 'dispense', aisle, bootId: boot });
+      this.lastDispenseSeq = seq;
+      this.lastDispenseBoot = boot;
     };
     if (resume) {
       seq = resume.seq;

@@ -19,12 +19,12 @@ export interface SelfCheckReport {
 }
 
 /** Board info, status, lane scan and drop-sensor reading, in that order; stops at the first link failure. */
-export async function runSelfCheck(driver: VmcDriver): Promise<SelfCheckReport> {
+export async function runSelfCheck(driver: VmcDriver, progress?: (line: string) => void): Promise<SelfCheckReport> {
   const report: SelfCheckReport = { ok: false, port: driver.path, link: driver.stats, problems: [] };
   try {
     report.info = await driver.info();
     report.status = await driver.status();
-    const scan: LaneScan = await driver.laneScan();
+    const scan: LaneScan = await driver.laneScan(undefined, progress ? (done, pages) => progress(`lane scan: page ${done} of ${pages}`) : undefined);
     report.lanes = {
       count: scan.lanes.length,
       jammed: scan.lanes.filter((l) => l.jammed).map((l) => l.aisle),
@@ -85,6 +85,25 @@ export function formatSelfCheck(report: SelfCheckReport): string {
   row('link', `${report.link.framesSent} frames sent, ${report.link.retransmissions} retransmissions, ${report.link.badFrames} damaged frames received`);
   if (report.error) lines.push(`error: ${report.error.code}: ${report.error.message}`);
   if (report.problems.length) lines.push(`problems: ${report.problems.join('; ')}`);
-  lines.push(report.ok ? 'result: OK' : report.error ? 'result: BOARD NOT REACHABLE' : 'result: PROBLEMS FOUND');
+  lines.push(report.ok ? 'result: OK' : report.error ? resultOfError(report.error) : 'result: PROBLEMS FOUND');
   return lines.join('\n');
+}
+
+/** What a NAK reason means for the technician in front of the board (docs/vmc-protocol.md §5). */
+const NAK_MEANS: Record<string, string> = {
+  unknownCommand:
+    'it does not know that command: its firmware is older than the protocol this agent speaks (compare "firmware" above with the board maker’s release)',
+  badArgument: 'it found an argument out of range: its own geometry (board info) and what was asked disagree — power-cycle the board, then run this again',
+  sequenceConflict: 'a sequencing refusal: another program may be talking to the board on this port (is the daemon running?)',
+  sequenceZero: 'a sequencing refusal: this agent sent a frame the board cannot accept — run it again; if it repeats, report it with --verbose output',
+  bootMismatch: 'the board restarted during the check — run it again',
+};
+
+/** The result line when the check stopped on a link error: unreachable, or reachable but refusing. */
+function resultOfError(error: NonNullable<SelfCheckReport['error']>): string {
+  if (error.code !== 'board_refused') return 'result: BOARD NOT REACHABLE';
+  const m = /refused (\w+) \(NAK (\w+)\)/.exec(error.message);
+  const what = m ? `the ${m[1]} request` : 'a request';
+  const why = (m && NAK_MEANS[m[2]!]) ?? 'see the error above';
+  return `result: BOARD ANSWERED BUT REFUSED ${what} (the port and the cable work): ${why}`;
 }

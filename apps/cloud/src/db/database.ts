@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -16,7 +17,30 @@ export interface Database {
   describe: string;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * PostgreSQL only: a new connection outside the pool, on the same server and schema, for LISTEN (a
+   * listening session must stay on one connection); `scope` tells the schema apart in channel names,
+   * which are per database, not per schema.
+   */
+  dedicated?: { connect(): Promise<pg.Client>; scope: string };
+  /** PostgreSQL only: the pool's connections now (metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
+
+/**
+ * better-sqlite3 is a native module built for one Node ABI (the machine's Node 20, by pnpm install).
+ * scripts/setup builds a second copy for the project's Node 24 into `build/node-v<abi>/` of the same
+ * package (docs/decisions/scale-out.md); a process on that runtime loads it. Undefined: the default build.
+ */
+export function sqliteNativeBinding(): string | undefined {
+  if (nativeBinding === null) {
+    const pkg = path.dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json'));
+    const file = path.join(pkg, 'build', `node-v${process.versions.modules}`, 'better_sqlite3.node');
+    nativeBinding = fs.existsSync(file) ? file : undefined;
+  }
+  return nativeBinding;
+}
+let nativeBinding: string | undefined | null = null;
 
 const INT8_OID = 20;
 
@@ -56,11 +80,21 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         await sql`select 1`.execute(db);
       },
       close: () => db.destroy(),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      dedicated: {
+        scope: opts.schema ?? 'public',
+        connect: async () => {
+          const client = new pg.Client({ connectionString: opts.url, ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}) });
+          await client.connect();
+          return client;
+        },
+      },
     };
   } else {
     const file = opts.sqliteFile ?? ':memory:';
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    const sqlite = new SQLite(file);
+    const binding = sqliteNativeBinding();
+    const sqlite = new SQLite(file, binding ? { nativeBinding: binding } : {});
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');

@@ -470,6 +470,9 @@ export interface CabinetSettingsTable {
   kiosk_ui_url: string | null;
   admin_pin_enc: string | null;
   enrolment_mode: string | null;
+  /** The service code's scrypt hash and when it was set (migration 0031). */
+  service_code_hash: string | null;
+  service_code_set_at: number | null;
   updated_at: number;
 }
 
@@ -494,7 +497,20 @@ export interface CabinetStatusTable {
   /** The last deferral / blocked block after it cleared: `{version, (minFrom,) firstAt, clearedAt}` (migration 0008). */
   deferring_kept_json: string | null;
   blocked_kept_json: string | null;
+  /** The service-code lock as the cabinet last reported it: `{failures, lockedUntil}` (migration 0031). */
+  service_lock_json: string | null;
   updated_at: number;
+}
+
+/** Service-code attempts the cabinets reported (migration 0031). */
+export interface ServiceCodeAttemptsTable {
+  machine_id: string;
+  attempt_id: number;
+  at: number;
+  action: string;
+  result: string;
+  source: string;
+  received_at: number;
 }
 
 export interface DispenseReportsTable {
@@ -1009,6 +1025,98 @@ export interface DfyPortfolioSettingsTable {
   updated_at: number;
 }
 
+export interface DfyNegotiationMandatesTable {
+  deal_id: string;
+  version: number;
+  operator_id: string;
+  vertical: string;
+  mandate_json: string;
+  created_at: number;
+}
+
+export interface DfyNegotiationsTable {
+  deal_id: string;
+  operator_id: string;
+  vertical: string;
+  status: string;
+  counterparty: string;
+  mandate_version: number;
+  rounds: number;
+  out_of_mandate_asks: number;
+  outcome_json: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DfyNegotiationTurnsTable {
+  deal_id: string;
+  seq: number;
+  operator_id: string;
+  actor: string;
+  channel: string;
+  mandate_version: number;
+  turn_json: string;
+  at: number;
+}
+
+export type DfyNegotiationMandateRow = Selectable<DfyNegotiationMandatesTable>;
+export type DfyNegotiationRow = Selectable<DfyNegotiationsTable>;
+export type DfyNegotiationTurnRow = Selectable<DfyNegotiationTurnsTable>;
+
+export interface OutreachDirectoryTable {
+  id: string;
+  operator_id: string;
+  name: string;
+  address: string | null;
+  lat: number;
+  lng: number;
+  vertical: string;
+  time_zone: string;
+  email: string | null;
+  phone: string | null;
+  daily_visitors: number;
+  created_at: number;
+}
+
+export interface OutreachDealsTable {
+  deal_id: string;
+  operator_id: string;
+  venue_id: string;
+  /** JSON array of channels. */
+  channel_order: string;
+  cursor: number;
+  started_at: number | null;
+  last_touch_at: number | null;
+}
+
+export interface OutreachMessagesTable {
+  id: string;
+  deal_id: string;
+  operator_id: string;
+  venue_id: string;
+  channel: string;
+  to_address: string;
+  script_id: string;
+  script_version: string;
+  provider_ref: string;
+  status: string;
+  unsubscribe_hash: string | null;
+  sent_at: number;
+  status_at: number;
+}
+
+export interface OutreachOptOutsTable {
+  operator_id: string;
+  channel: string;
+  address: string;
+  source: string;
+  created_at: number;
+}
+
+export type OutreachDirectoryRow = Selectable<OutreachDirectoryTable>;
+export type OutreachDealRow = Selectable<OutreachDealsTable>;
+export type OutreachMessageRow = Selectable<OutreachMessagesTable>;
+
 export type DfyDealRow = Selectable<DfyDealsTable>;
 export type DfyCheckpointRow = Selectable<DfyCheckpointsTable>;
 export type DfyWorkOrderRow = Selectable<DfyWorkOrdersTable>;
@@ -1136,6 +1244,14 @@ export interface DB {
   dfy_work_orders: DfyWorkOrdersTable;
   dfy_payments: DfyPaymentsTable;
   dfy_portfolio_settings: DfyPortfolioSettingsTable;
+  dfy_negotiation_mandates: DfyNegotiationMandatesTable;
+  dfy_negotiations: DfyNegotiationsTable;
+  dfy_negotiation_turns: DfyNegotiationTurnsTable;
+
+  outreach_directory: OutreachDirectoryTable;
+  outreach_deals: OutreachDealsTable;
+  outreach_messages: OutreachMessagesTable;
+  outreach_opt_outs: OutreachOptOutsTable;
   access_groups: AccessGroupsTable;
   access_group_machines: AccessGroupMachinesTable;
   access_assignments: AccessAssignmentsTable;
@@ -1186,6 +1302,7 @@ export interface DB {
   cabinet_settings: CabinetSettingsTable;
   gateway_settings: GatewaySettingsTable;
   cabinet_status: CabinetStatusTable;
+  service_code_attempts: ServiceCodeAttemptsTable;
   dispense_reports: DispenseReportsTable;
   ad_play_records: AdPlayRecordsTable;
   creatives: CreativesTable;

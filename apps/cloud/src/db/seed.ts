@@ -3,6 +3,7 @@ import type { DB, OrdersTable } from './schema.ts';
 import { SeededRandom } from '../random.ts';
 import { hashPassword, hashSecret, type Sealer } from '../crypto/secrets.ts';
 import { ADMIN_SCOPES, FACTORY_SCOPES, STANDARD_OPERATOR_SCOPES, formatScopes } from '../http/scopes.ts';
+import { STARTER_PRODUCTS } from './starter-products.ts';
 
 /**
  * The sandbox's fixed credentials. Documented in README.md and docs/sandbox.md; they exist only
@@ -28,19 +29,6 @@ const SEED = 20261122;
 /** Orders in the seed carry this prefix, so a reset can tell them from orders written later. */
 export const SEED_ORDER_PREFIX = 'SBX';
 const DAY = 86_400_000;
-
-const PRODUCTS = [
-  ['SKU-COLA-355', 'Cola 355ml', 175],
-  ['SKU-WATER-500', 'Spring water 500ml', 125],
-  ['SKU-CHIPS-SALT', 'Sea salt chips', 150],
-  ['SKU-BAR-CHOC', 'Chocolate bar', 195],
-  ['SKU-NUTS-MIX', 'Trail mix', 250],
-  ['SKU-GUM-MINT', 'Mint gum', 100],
-  ['SKU-TEA-ICED', 'Iced tea', 225],
-  ['SKU-COOKIE-OAT', 'Oat cookie', 175],
-  ['SKU-JUICE-OJ', 'Orange juice', 275],
-  ['SKU-ENERGY-250', 'Energy drink', 325],
-] as const;
 
 interface SeedMachine {
   no: string;
@@ -104,6 +92,17 @@ export function merchantAccountOf(operatorId: string): string {
  * starts from (operators, credentials, machines, stock, orders). The composition root hands the steps
  * in (bootstrap.ts): the store knows no domain.
  */
+/**
+ * The demo passwords' hashes, computed once per process: scrypt is deliberately slow (about 50 ms each) and a
+ * sandbox reset re-seeds; a salted hash of a public demo password may be reused.
+ */
+const seedHashes = new Map<string, Promise<string>>();
+function seedPasswordHash(password: string): Promise<string> {
+  let hash = seedHashes.get(password);
+  if (!hash) seedHashes.set(password, (hash = hashPassword(password)));
+  return hash;
+}
+
 export type SeedStep = (db: Kysely<DB>, now: number) => Promise<void>;
 
 /**
@@ -139,17 +138,17 @@ export async function seedSandbox(db: Kysely<DB>, now: number, sealer: Sealer, s
   }
   await db
     .updateTable('operators')
-    .set({ password_hash: await hashPassword(c.alice.password), mfa_secret_enc: sealer.seal(c.alice.totpSecret), mfa_enabled: 1 })
+    .set({ password_hash: await seedPasswordHash(c.alice.password), mfa_secret_enc: sealer.seal(c.alice.totpSecret), mfa_enabled: 1 })
     .where('id', '=', OPERATOR_IDS.alice)
     .execute();
   await db
     .updateTable('operators')
-    .set({ password_hash: await hashPassword(c.bob.password) })
+    .set({ password_hash: await seedPasswordHash(c.bob.password) })
     .where('id', '=', OPERATOR_IDS.bob)
     .execute();
   await db
     .updateTable('operators')
-    .set({ password_hash: await hashPassword(c.dave.password) })
+    .set({ password_hash: await seedPasswordHash(c.dave.password) })
     .where('id', '=', OPERATOR_IDS.dave)
     .execute();
 
@@ -218,7 +217,7 @@ export async function seedSandbox(db: Kysely<DB>, now: number, sealer: Sealer, s
       })
       .execute();
     for (let aisle = 1; aisle <= 10; aisle++) {
-      const [sku, product, price] = PRODUCTS[aisle - 1]!;
+      const { sku, productName: product, priceCents: price } = STARTER_PRODUCTS[aisle - 1]!;
       const max = rng.pick([8, 10, 12]);
       await db
         .insertInto('aisles')
@@ -255,7 +254,7 @@ export async function seedSandbox(db: Kysely<DB>, now: number, sealer: Sealer, s
       for (let i = 0; i < count; i++) {
         const at = today - day * DAY + rng.int(6 * 3600, 22 * 3600) * 1000;
         const aisle = rng.int(1, 10);
-        const price = PRODUCTS[aisle - 1]![2];
+        const price = STARTER_PRODUCTS[aisle - 1]!.priceCents;
         const method = rng.pick(PAY_METHODS);
         const refunded = rng.chance(3);
         n++;

@@ -2,6 +2,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { withStatementCache } from './statement-cache.ts';
+import { sqliteNativeBinding } from './database.ts';
 
 const opened: SQLite.Database[] = [];
 afterEach(() => {
@@ -9,7 +10,8 @@ afterEach(() => {
 });
 
 function sqlite(): SQLite.Database {
-  const db = new SQLite(':memory:');
+  const binding = sqliteNativeBinding();
+  const db = new SQLite(':memory:', binding ? { nativeBinding: binding } : {});
   opened.push(db);
   db.exec('create table t (id integer primary key, v text)');
   return db;

@@ -77,6 +77,10 @@ const TAGS: Record<string, string> = {
     "Restock runs (spec 1 §4.9): one driver visit to one machine of a crew's fleet, planned from par levels (planned → in_progress → done, or cancelled); completing puts the stock into the aisles once.",
   'done-for-you':
     'The done-for-you placement pipeline (spec 3): catalog, pre-orders, deals and their forward-only stages, the checkpoint inbox, the four confirm gates, checkout, install work orders, portfolio views and replay.',
+  negotiation:
+    "The negotiation of a done-for-you deal (spec 3 §2, §4, key rules 1–3): the versioned mandate, the confirmed start, the deterministic engine's turns against the venue (a seeded persona in the sandbox), advice, operator turns and the negotiation graphs.",
+  'dfy outreach':
+    'Done-for-you outreach (spec 3 §1, §4, key rule 8): the venue directory and scored shortlist, outreach start and preview over e-mail, text and voice (round-robin, calling window, caps, 24 h cadence, one versioned script library), the intro draft, signed provider callbacks and opt-outs.',
   webhooks:
     'Outbound webhooks (issue 20): endpoints subscribed to fleet events, signed like the inbound webhooks, delivered from a durable outbox with retries for 24 h; the deliveries log.',
   alerts:

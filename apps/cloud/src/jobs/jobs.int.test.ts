@@ -193,6 +193,16 @@ describe('loop scheduling on the injected clock', () => {
       expect(await status(t, name)).toMatchObject({ enabled: false, running: false, ticks: 0 });
     }
   });
+
+  it('JOBS_INTERVAL_SECONDS (failover drills): every loop ticks at that interval instead of its own', async () => {
+    t = await startTestServer('sqlite', { env: { JOBS_INTERVAL_SECONDS: '0.5' } });
+    t.services.jobs.start();
+    manual(t).advance(500);
+    await Promise.all(t.services.jobs.all().map((l) => l.whenIdle()));
+    for (const name of ['refund-sweep', 'dispense-decision', 'rollout-sweep']) {
+      expect(await status(t, name)).toMatchObject({ intervalSeconds: 0.5, ticks: 1, sweeps: 1 });
+    }
+  });
 });
 
 /**

@@ -154,11 +154,12 @@ export class Jobs {
       ttlMs: j.leaseTtlSeconds * 1000,
     });
     const common = { enabled: j.enabled, clock: d.clock, lease: this.lease, logger: d.logger };
+    const every = (ms: number) => (j.intervalSeconds !== undefined ? j.intervalSeconds * 1000 : ms);
     this.refundSweep = new Loop({
       ...common,
       name: 'refund-sweep',
       description: `flags paid orders not vended ${j.refundGraceSeconds}s after they were opened as refund_owed`,
-      intervalMs: INTERVALS_MS.refundSweep,
+      intervalMs: every(INTERVALS_MS.refundSweep),
       work: refundSweepWork(d, j.refundGraceSeconds * 1000),
       extra: { graceSeconds: j.refundGraceSeconds },
     });
@@ -166,7 +167,7 @@ export class Jobs {
       ...common,
       name: 'dispense-decision',
       description: `rules a vend failed and returns its money when no outcome arrived within ${j.dispenseTimeoutSeconds}s (pending commands expire; paid cabinet orders are refunded)`,
-      intervalMs: INTERVALS_MS.dispenseDecision,
+      intervalMs: every(INTERVALS_MS.dispenseDecision),
       work: dispenseDecisionWork(d, j.dispenseTimeoutSeconds * 1000),
       extra: { timeoutSeconds: j.dispenseTimeoutSeconds },
     });
@@ -175,14 +176,14 @@ export class Jobs {
       name: 'rollout-sweep',
       description:
         'with a rollout in flight, counts its progress over the whole fleet and writes a rollout_progress snapshot when the phase or a count changed (resolved: snapshots written)',
-      intervalMs: INTERVALS_MS.rolloutSweep,
+      intervalMs: every(INTERVALS_MS.rolloutSweep),
       work: rolloutSweepWork(d),
     });
     this.popRetry = new Loop({
       ...common,
       name: 'pop-retry',
       description: 'fires the proof-of-play URLs of programmatic plays whose first call failed (at most 5 tries each; resolved: fired)',
-      intervalMs: INTERVALS_MS.popRetry,
+      intervalMs: every(INTERVALS_MS.popRetry),
       work: () => d.ads.retryPops(),
     });
     this.dfyOnboarding = new Loop({
@@ -190,7 +191,7 @@ export class Jobs {
       name: 'dfy-onboarding',
       description:
         'moves installing done-for-you deals live once the cabinet is verified online through the gateway: binds the payment terminal (a failure raises cashless_fail) and loads the starter planogram (resolved: deals gone live)',
-      intervalMs: INTERVALS_MS.dfyOnboarding,
+      intervalMs: every(INTERVALS_MS.dfyOnboarding),
       work: () => d.dfy.onboardTick(),
     });
     this.webhookDelivery = new Loop({

@@ -125,6 +125,8 @@ export class Loop {
       this.sweeps++;
       this.resolved += n;
       this.lastSweepAt = this.opts.clock.now();
+      // one line per sweep with the lease holder: how a failover drill proves no two replicas swept at once
+      this.opts.logger.debug({ loop: this.name, holder: this.opts.lease.holder, resolved: n }, 'background sweep');
       if (n > 0) this.opts.logger.info({ loop: this.name, resolved: n }, 'background sweep resolved items');
       return { leader: true, resolved: n };
     } catch (err) {

@@ -157,12 +157,12 @@ export interface Replicas {
  * DATA_DIR volume), in one process. Only `a` seeds. Each replica gets a borrowed handle (a server's
  * close() closes the database it was given); `close` stops both, then the store and the directory.
  */
-export async function startReplicas(dialect: Dialect): Promise<Replicas> {
+export async function startReplicas(dialect: Dialect, extraEnv: Record<string, string> = {}): Promise<Replicas> {
   const clock = new ManualClock(Date.parse('2026-11-20T12:00:00Z'));
   const database = await freshDatabase(dialect);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-data-'));
   const borrowed: Database = { ...database, close: async () => {} };
-  const env = { DATA_DIR: dataDir };
+  const env = { ...extraEnv, DATA_DIR: dataDir };
   const a = await startTestServer(dialect, { database: borrowed, clock, env });
   const b = await startTestServer(dialect, { database: borrowed, clock, seed: false, env });
   return {

@@ -24,6 +24,10 @@ export interface AgentCommandDeps {
   logStdout?: NodeJS.WritableStream | null;
   /** `run` tells its caller it is up (default: the ready line on stdout). */
   onReady?: (daemon: Daemon) => void;
+  /** How `run` talks to systemd's notify socket (default: systemd-notify; tests capture it). */
+  notify?: (assignments: string[]) => Promise<void>;
+  /** Reads the technician's service code (default: a prompt without echo on a terminal, else the first line of stdin). */
+  readSecret?: (prompt: string) => Promise<string>;
   /** How long `dispense` waits for the control channel's answer (default 90 s: a vend takes up to 30 s, plus the cloud's order). */
   dispenseTimeoutMs?: number;
 }

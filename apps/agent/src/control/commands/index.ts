@@ -4,10 +4,13 @@ import { configCommand } from './config-show.ts';
 import type { AgentCommandDeps } from './context.ts';
 import { credentialCommand } from './credential-show.ts';
 import { dispenseCommand } from './dispense.ts';
+import { doctorCommand } from './doctor.ts';
 import { enrolCommand } from './enrol.ts';
 import { exitCodeGuard } from './errors.ts';
 import { logsCommand } from './logs.ts';
+import { networkCommand } from './network.ts';
 import { runCommand } from './run.ts';
+import { serviceCommand } from './service.ts';
 import { statusCommand } from './status.ts';
 
 export type { AgentCommandDeps } from './context.ts';
@@ -20,11 +23,14 @@ export function agentCommands(deps: AgentCommandDeps, setExit: (code: number) =>
   return [
     runCommand(context),
     statusCommand(context),
+    doctorCommand(context),
     enrolCommand(context),
     dispenseCommand(context),
     configCommand(context),
     credentialCommand(context),
     logsCommand(context),
     adsCommand(context),
+    serviceCommand(context),
+    networkCommand(context),
   ];
 }

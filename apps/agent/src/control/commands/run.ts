@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { AgentConfigError } from '../../config.ts';
 import { Daemon } from '../../daemon.ts';
 import { EXIT_CODES } from '../../exit-codes.ts';
+import { ServiceNotifier } from '../../systemd/notify.ts';
 import { configOf } from './context.ts';
 import type { CommandContext, Flags } from './context.ts';
 
@@ -65,6 +66,22 @@ export function runCommand({ deps, setExit, guarded }: CommandContext): Command 
               equipmentNo: config.equipmentNo,
             }) + '\n',
           );
+        // systemd (Type=notify, WatchdogSec=): ready now; the watchdog pinged from this event loop
+        let notifyFailed = false;
+        const notifier = new ServiceNotifier({
+          socket: config.notifySocket,
+          watchdogUsec: config.watchdogUsec,
+          watchdogPid: config.watchdogPid,
+          clock: deps.clock,
+          ...(deps.notify ? { send: deps.notify } : {}),
+          onError: (e) => {
+            if (notifyFailed) return;
+            notifyFailed = true;
+            daemon.log.warn({ error: e.message }, 'cannot notify systemd (systemd-notify failed); the watchdog may restart the agent');
+          },
+        });
+        void notifier.ready(`serving on ${daemon.control?.url ?? 'no control channel'}`);
+        if (notifier.enabled) daemon.log.info({ watchdogMs: notifier.watchdogMs }, 'systemd notified: ready');
         const signals = deps.signals ?? process;
         const signal = await Promise.race([
           restartRequested,
@@ -73,6 +90,7 @@ export function runCommand({ deps, setExit, guarded }: CommandContext): Command 
             signals.once('SIGINT', () => resolve('SIGINT'));
           }),
         ]);
+        await notifier.stopping(`stopping (${signal})`);
         await daemon.stop(signal);
         setExit(EXIT_CODES.ok);
       }),

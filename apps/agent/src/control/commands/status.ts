@@ -78,6 +78,19 @@ export function formatStatus(status: ControlStatus, now: number): string {
     lines.push(row('prize events', formatSpool(events, 'event', now)));
     lines.push(row('prize state', state.fetchedAt === null ? 'never heard from the cloud' : `from the cloud ${ago(state.fetchedAt, now)} (${state.source})`));
   }
+  if (status.service) {
+    const sv = status.service;
+    lines.push(
+      row(
+        'service code',
+        !sv.codeSet
+          ? 'none set (service actions refused; the operator sets one in the cloud)'
+          : sv.lockedUntil
+            ? `LOCKED until ${sv.lockedUntil} after 5 wrong codes`
+            : `set (${sv.source}), ${sv.failures} wrong code(s) since the last right one`,
+      ),
+    );
+  }
   lines.push(row('config', `poll ${config.pollInterval}s, heartbeat ${config.heartbeatInterval}s, ${config.dispatchMode} (from ${config.source})`));
   if (status.lastErrors.length) {
     lines.push('  last errors');

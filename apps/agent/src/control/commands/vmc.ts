@@ -83,7 +83,8 @@ export function vmcCommand(deps: VmcCommandDeps, setExit: (code: number) => void
         log: makeLogger(flags.verbose ? 'debug' : 'silent', deps.stderr),
       });
       try {
-        const report = await runSelfCheck(driver);
+        // progress on stderr while the lane scan runs (a page of 21 lanes at a time), so stdout stays the report
+        const report = await runSelfCheck(driver, flags.json ? undefined : (line) => deps.stderr(`${line}\n`));
         deps.stdout(flags.json ? JSON.stringify(report) + '\n' : formatSelfCheck(report) + '\n');
         if (report.error) setExit(report.error.code === 'board_refused' ? EXIT_CODES.protocolError : EXIT_CODES.boardUnavailable);
         else setExit(report.ok ? EXIT_CODES.ok : EXIT_CODES.boardFault);

@@ -20,8 +20,11 @@ import * as m0018 from './0018_crews.ts';
 import * as m0019 from './0019_restock_runs.ts';
 import * as m0020 from './0020_access_groups.ts';
 import * as m0021 from './0021_dfy_deals.ts';
+import * as m0022 from './0022_dfy_negotiations.ts';
+import * as m0024 from './0024_outreach.ts';
 import * as m0026 from './0026_webhooks.ts';
 import * as m0027 from './0027_alerts.ts';
+import * as m0031 from './0031_service_codes.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -46,6 +49,9 @@ export const migrations: Record<string, Migration> = {
   '0019_restock_runs': m0019,
   '0020_access_groups': m0020,
   '0021_dfy_deals': m0021,
+  '0022_dfy_negotiations': m0022,
+  '0024_outreach': m0024,
   '0026_webhooks': m0026,
   '0027_alerts': m0027,
+  '0031_service_codes': m0031,
 };

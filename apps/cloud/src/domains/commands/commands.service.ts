@@ -137,7 +137,7 @@ export class CommandsService {
       if (!existing) throw conflict('The command could not be recorded; retry the request');
       return this.duplicateOf(existing, req);
     }
-    // committed: wake this process's long-polling pending calls of the machine (other replicas re-check the store)
+    // committed: wake the long-polling pending calls of the machine, here and (broadcast) on every other replica
     this.d.pending?.notify(machine.id);
     const created = await repo.commandById(machine.id, id);
     return { ...toView(created!), duplicate: false };

@@ -90,4 +90,28 @@ describe('PendingNotifier', () => {
     expect(await h.ended).toBe('shutdown');
     expect(n.hold('a', 1_000)).toBeNull();
   });
+
+  it('connected to a broadcast, notify wakes here and publishes; wake (a message from elsewhere) does not publish again', async () => {
+    const n = new PendingNotifier(new ManualClock(0));
+    const published: string[] = [];
+    n.connect({ publish: async (id) => void published.push(id) });
+    const h = n.hold('a', 10_000)!;
+    n.notify('a');
+    expect(await h.ended).toBe('notified');
+    const h2 = n.hold('b', 10_000)!;
+    n.wake('b');
+    expect(await h2.ended).toBe('notified');
+    expect(published).toEqual(['a']);
+  });
+
+  it('a failed publish is reported, and the local wake still happened', async () => {
+    const errors: unknown[] = [];
+    const n = new PendingNotifier(new ManualClock(0), { onPublishError: (e) => errors.push(e) });
+    n.connect({ publish: () => Promise.reject(new Error('redis down')) });
+    const h = n.hold('a', 10_000)!;
+    n.notify('a');
+    expect(await h.ended).toBe('notified');
+    await settle();
+    expect(errors).toHaveLength(1);
+  });
 });

@@ -22,6 +22,13 @@ export interface PendingNotifierOptions {
   probe?: (machineIds: string[]) => Promise<string[]>;
   /** A probe that fails is logged by the caller's choice; the holds go on (their timeout still ends them). */
   onProbeError?: (err: unknown) => void;
+  /** A publish to the other replicas that fails is logged by the caller's choice; their probe still finds the command. */
+  onPublishError?: (err: unknown) => void;
+}
+
+/** Tells every replica (this one included) that a machine has a new command: see `connect`. */
+export interface WakePublisher {
+  publish(machineId: string): Promise<void>;
 }
 
 export const PENDING_NOTIFIER_DEFAULTS: PendingNotifierOptions = Object.freeze({ maxPerMachine: 4, recheckMs: 2_000 });
@@ -46,6 +53,7 @@ export class PendingNotifier {
   private held = 0;
   private probeTimer: unknown = null;
   private probing = false;
+  private publisher: WakePublisher | null = null;
   readonly opts: PendingNotifierOptions;
 
   constructor(
@@ -93,8 +101,23 @@ export class PendingNotifier {
     return { ended, release: () => waiter.finish('aborted') };
   }
 
-  /** A command was enqueued for the machine: every hold of it ends now (each re-reads the store). */
+  /**
+   * Cross-replica push (docs/decisions/scale-out.md): from now on `notify` also publishes the machine to
+   * every replica, whose subscriber calls `wake` — a hold on another replica ends at once instead of at its
+   * next probe. The probe stays as the safety net for a publish that was lost.
+   */
+  connect(publisher: WakePublisher): void {
+    this.publisher = publisher;
+  }
+
+  /** A command was enqueued for the machine (here): every hold of it on every replica ends now (each re-reads the store). */
   notify(machineId: string): void {
+    this.wake(machineId);
+    this.publisher?.publish(machineId).catch((err: unknown) => this.opts.onPublishError?.(err));
+  }
+
+  /** Ends this process's holds of the machine (a local enqueue, or a message from another replica). */
+  wake(machineId: string): void {
     const set = this.waiters.get(machineId);
     if (!set) return;
     for (const w of [...set]) w.finish('notified');
@@ -113,7 +136,7 @@ export class PendingNotifier {
     try {
       const ids = [...this.waiters.keys()];
       for (let i = 0; i < ids.length; i += PROBE_CHUNK) {
-        for (const id of await probe(ids.slice(i, i + PROBE_CHUNK))) this.notify(id);
+        for (const id of await probe(ids.slice(i, i + PROBE_CHUNK))) this.wake(id);
       }
     } catch (err) {
       this.opts.onProbeError?.(err);

@@ -48,8 +48,16 @@ describe('the built-in poster of a brief', () => {
     const a = await renderer.briefPoster('Coffee 2 for 1');
     const b = await renderer.briefPoster('Coffee 2 for 7');
     expect(a.equals(b)).toBe(false);
-    // the same brief always makes the same bytes (the content hash is stable)
-    expect((await renderer.briefPoster('Coffee 2 for 1')).equals(a)).toBe(true);
+    // the same brief always makes the same bytes (the content hash is stable), rendered afresh
+    const fresh = new PosterRenderer({ keepRecent: false });
+    const again = await fresh.briefPoster('Coffee 2 for 1');
+    expect(again).not.toBe(a);
+    expect(again.equals(a)).toBe(true);
+  });
+
+  it('keeps recent renders: the same brief again is answered without rendering', async () => {
+    const first = await renderer.briefPoster('Seed poster, rendered once');
+    expect(await new PosterRenderer().briefPoster('Seed poster, rendered once')).toBe(first);
   });
 
   it('needs no installed font: text in Latin, Greek, Cyrillic and Vietnamese comes from the bundled glyph outlines', async () => {

@@ -182,12 +182,34 @@ class TextPainter {
   }
 }
 
+/** Rendered brief posters, oldest first; shared by every renderer in the process. */
+const RECENT_POSTERS = new Map<string, Promise<Buffer>>();
+const RECENT_POSTERS_MAX = 32;
+
 /** Renders the built-in studio's poster and the machines' house posters. Pure CPU: no I/O after the fonts are read. */
 export class PosterRenderer {
   readonly #text = new TextPainter();
 
-  /** A 9:16 poster of a brief: its text, wrapped and centred, on a colour derived from it. */
-  async briefPoster(brief: string): Promise<Buffer> {
+  /** `keepRecent: false` renders every call afresh (the determinism test). */
+  constructor(private readonly opts: { keepRecent?: boolean } = {}) {}
+
+  /**
+   * A 9:16 poster of a brief: its text, wrapped and centred, on a colour derived from it. The render is a
+   * pure function of the brief and costs a fifth of a second of CPU, so recent ones are kept (every sandbox
+   * reset renders the same seed poster; a buyer retries the same brief).
+   */
+  briefPoster(brief: string): Promise<Buffer> {
+    if (this.opts.keepRecent === false) return this.#renderBrief(brief);
+    const hit = RECENT_POSTERS.get(brief);
+    if (hit) return hit;
+    const rendering = this.#renderBrief(brief);
+    RECENT_POSTERS.set(brief, rendering);
+    if (RECENT_POSTERS.size > RECENT_POSTERS_MAX) RECENT_POSTERS.delete(RECENT_POSTERS.keys().next().value!);
+    rendering.catch(() => RECENT_POSTERS.delete(brief));
+    return rendering;
+  }
+
+  async #renderBrief(brief: string): Promise<Buffer> {
     const cleaned = cleanText(brief);
     const text = [...cleaned].length > MAX_BRIEF_CHARS ? `${[...cleaned].slice(0, MAX_BRIEF_CHARS - 1).join('')}…` : cleaned || '…';
     const colours = posterColours(cleaned);

@@ -294,10 +294,18 @@ export const CHECKPOINTS: Record<CheckpointKind, { raisedAt: readonly DealStage[
     raisedWhen: 'the deal enters outreach, or an autopilot tick finds an outreach deal with none',
     resolvedBy: 'start_negotiation (confirmed)',
   },
-  call_outcome: { raisedAt: ['outreach'], raisedWhen: 'a voice touch needs its outcome recorded (part 2)', resolvedBy: 'acknowledgement' },
-  contact_verify: { raisedAt: ['outreach'], raisedWhen: 'a venue contact needs verifying (part 2)', resolvedBy: 'acknowledgement' },
-  mode_resume: { raisedAt: ['outreach'], raisedWhen: 'automation paused by a mode change (part 3)', resolvedBy: 'acknowledgement' },
-  reply_review: { raisedAt: ['outreach'], raisedWhen: 'a venue reply needs a human read (part 2)', resolvedBy: 'acknowledgement' },
+  call_outcome: { raisedAt: ['outreach'], raisedWhen: 'outreach placed a voice call: its outcome is for a person to record', resolvedBy: 'acknowledgement' },
+  contact_verify: {
+    raisedAt: ['outreach'],
+    raisedWhen: 'outreach started on a venue with no e-mail or phone, or a send or its delivery failed',
+    resolvedBy: 'acknowledgement',
+  },
+  mode_resume: { raisedAt: ['outreach'], raisedWhen: 'the outreach pass found the deal’s automation paused (autopilot off)', resolvedBy: 'acknowledgement' },
+  reply_review: {
+    raisedAt: ['outreach'],
+    raisedWhen: 'a venue replied by text or e-mail: automated touches wait until it is read',
+    resolvedBy: 'acknowledgement',
+  },
   negotiation_review: {
     raisedAt: ['outreach'],
     raisedWhen: 'agreed terms are recorded for review',

@@ -67,7 +67,25 @@ export type DealEventData =
   | { type: 'autopilot_set'; enabled: boolean | null }
   | { type: 'onboarding_checked'; online: boolean; terminal: 'bound' | 'failed' | 'pending'; planogram: boolean }
   | { type: 'refunded'; amountCents: number; paymentIds: string[]; reason: string }
-  | { type: 'cancel_requested'; reason: string };
+  | { type: 'cancel_requested'; reason: string }
+  // outreach (part 2): the channel and script version of a touch ride on the event itself
+  | { type: 'outreach_started'; venueId: string; channelOrder: OutreachChannel[] }
+  | { type: 'outreach_touch'; messageId: string; scriptId: string; to: string }
+  | { type: 'outreach_delivery'; messageId: string; status: string }
+  | { type: 'opted_out'; outreachChannel: OutreachChannel; source: 'stop_reply' | 'unsubscribe_link' }
+  | { type: 'reply_received'; outreachChannel: OutreachChannel; stop: boolean };
+
+export type OutreachChannel = 'email' | 'sms' | 'voice';
+
+/** A deal's outreach (absent until outreach starts, so deals stored before part 2 replay unchanged). */
+export interface OutreachState {
+  venueId: string;
+  channelOrder: OutreachChannel[];
+  touches: number;
+  lastTouchAt: string | null;
+  optedOut: OutreachChannel[];
+  replies: number;
+}
 
 export interface DealEvent {
   seq: number;
@@ -109,6 +127,7 @@ export interface DealState {
   onboarding: { online: boolean; terminal: 'bound' | 'failed' | 'pending'; planogram: boolean } | null;
   openCheckpoints: { kind: CheckpointKind; id: string }[];
   cancelReason: string | null;
+  outreach?: OutreachState;
   createdAt: string;
   updatedAt: string;
   timeline: Touch[];
@@ -209,6 +228,24 @@ export function applyEvent(prev: DealState | null, dealId: string, e: DealEvent)
         break;
       case 'cancel_requested':
         s.cancelReason = d.reason;
+        break;
+      case 'outreach_started':
+        // started again with a new channel order: the count goes on (the next touch still follows up)
+        s.outreach = { touches: 0, lastTouchAt: null, optedOut: [], replies: 0, ...s.outreach, venueId: d.venueId, channelOrder: d.channelOrder };
+        break;
+      case 'outreach_touch':
+        if (s.outreach) {
+          s.outreach.touches++;
+          s.outreach.lastTouchAt = e.at;
+        }
+        break;
+      case 'outreach_delivery':
+        break;
+      case 'opted_out':
+        if (s.outreach && !s.outreach.optedOut.includes(d.outreachChannel)) s.outreach.optedOut.push(d.outreachChannel);
+        break;
+      case 'reply_received':
+        if (s.outreach) s.outreach.replies++;
         break;
     }
   }

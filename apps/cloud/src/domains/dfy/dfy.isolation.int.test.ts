@@ -7,6 +7,17 @@ type H = Record<string, string>;
 type Env<T> = { code: number; message: string; data: T };
 
 const VENUE = { name: 'Civic Center', address: '1 Main St', lat: 34.05, lng: -118.25 };
+const DIRECTORY_VENUE = {
+  name: 'Civic Center',
+  address: null,
+  lat: 34.05,
+  lng: -118.25,
+  vertical: 'office',
+  timeZone: 'America/Los_Angeles',
+  email: 'desk@civic.test',
+  phone: null,
+  dailyVisitors: 500,
+};
 const ENVELOPE = { revenueShareTargetPct: 10, revenueShareMaxPct: 15, termMinMonths: 12, termTargetMonths: 24, termMaxMonths: 36 };
 
 /**
@@ -42,6 +53,12 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
     // a second deal at each early gate, so every deal action has a deal where it would otherwise apply
     const early = ok(await api<DealState>('POST', '/deals', o, { tier: 'pro', hardwareVariant: 'reyeah' }));
     const target = ok(await api<{ records: { id: string; kind: string }[] }>('GET', '/checkpoints', o, undefined, { dealId: early.id })).records[0]!;
+    // outreach: the owner's directory venue and a deal whose outreach has started
+    ok(await api('POST', '/directory/import', o, { venues: [DIRECTORY_VENUE] }));
+    const venueId = ok(await api<{ records: { id: string }[] }>('GET', '/directory', o)).records[0]!.id;
+    const reach = ok(await api<DealState>('POST', '/deals', o, { tier: 'pro', hardwareVariant: 'agent' }));
+    ok(await api('POST', `/deals/${reach.id}/shortlist/accept`, o, { venueId }));
+    ok(await api('POST', `/deals/${reach.id}/outreach/start`, o, {}));
 
     const snapshot = async () =>
       JSON.stringify(
@@ -51,6 +68,13 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
           db().selectFrom('dfy_checkpoints').selectAll().orderBy('id').execute(),
           db().selectFrom('dfy_work_orders').selectAll().orderBy('id').execute(),
           db().selectFrom('dfy_payments').selectAll().orderBy('id').execute(),
+          db().selectFrom('dfy_negotiation_mandates').selectAll().orderBy('deal_id').orderBy('version').execute(),
+          db().selectFrom('dfy_negotiations').selectAll().orderBy('deal_id').execute(),
+          db().selectFrom('dfy_negotiation_turns').selectAll().orderBy('deal_id').orderBy('seq').execute(),
+          db().selectFrom('outreach_directory').selectAll().orderBy('id').execute(),
+          db().selectFrom('outreach_deals').selectAll().orderBy('deal_id').execute(),
+          db().selectFrom('outreach_messages').selectAll().orderBy('id').execute(),
+          db().selectFrom('outreach_opt_outs').selectAll().orderBy('address').execute(),
         ]),
       );
     const before = await snapshot();
@@ -63,6 +87,17 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
       ['POST', `/deals/${early.id}/advance`, { to: 'outreach' }],
       ['POST', `/deals/${early.id}/scout/accept`, { venue: VENUE }],
       ['POST', `/deals/${d.id}/negotiation/start`, { confirm: true, envelope: ENVELOPE }],
+      ['POST', `/deals/${early.id}/negotiation/start`, { confirm: true }],
+      ['PUT', `/deals/${early.id}/negotiation/envelope`, ENVELOPE],
+      ['GET', `/deals/${d.id}/negotiation`],
+      ['POST', `/deals/${d.id}/negotiation/step`, {}],
+      ['POST', `/deals/${d.id}/negotiation/advise`],
+      [
+        'POST',
+        `/deals/${d.id}/negotiation/operator-turn`,
+        { proposal: { revenueSharePct: 9, termMonths: 24, power: 'venue_outlet', installDate: '2026-12-01' } },
+      ],
+      ['GET', `/deals/${d.id}/negotiation/graph`],
       ['POST', `/deals/${d.id}/negotiation/terms`, { revenueSharePct: 10, termMonths: 24, rounds: 2 }],
       ['POST', `/deals/${d.id}/negotiation/review`],
       ['POST', `/deals/${d.id}/negotiation/approve-terms`, { confirm: true }],
@@ -79,6 +114,11 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
       ['POST', `/checkpoints/${scout.id}/acknowledge`],
       ['POST', `/checkpoints/${target.id}/acknowledge`],
       ['GET', '/checkpoints', undefined, { dealId: d.id }],
+      ['GET', `/deals/${early.id}/shortlist`],
+      ['POST', `/deals/${early.id}/shortlist/accept`, { venueId }],
+      ['POST', `/deals/${reach.id}/outreach/start`, {}],
+      ['GET', `/deals/${reach.id}/outreach/preview`],
+      ['POST', `/deals/${reach.id}/assist/outreach-draft`, {}],
     ];
     const got = [];
     for (const [method, path, json, query] of matrix) {
@@ -91,6 +131,8 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
     // lists and views: the other operator sees none of it
     expect(ok(await api<{ total: number }>('GET', '/deals', x)).total).toBe(0);
     expect(ok(await api<{ total: number }>('GET', '/checkpoints', x)).total).toBe(0);
+    expect(ok(await api<{ negotiations: unknown[]; verticals: unknown[] }>('GET', '/negotiation/graphs', x))).toEqual({ negotiations: [], verticals: [] });
+    expect(ok(await api<{ negotiations: unknown[] }>('GET', '/negotiation/graphs', o)).negotiations).toHaveLength(1);
     expect(ok(await api<{ dealsInFlight: number; capitalValueUsd: number; checkpointInbox: { open: number } }>('GET', '/portfolio', x))).toMatchObject({
       dealsInFlight: 0,
       capitalValueUsd: 0,
@@ -112,8 +154,14 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
     );
     expect(ok(await api<{ autopilot: boolean }>('GET', '/portfolio/settings', o)).autopilot).toBe(false);
     // the owner still sees both deals; the pin machine is not the other operator's either
-    expect(ok(await api<{ total: number }>('GET', '/deals', o)).total).toBe(2);
+    expect(ok(await api<{ total: number }>('GET', '/deals', o)).total).toBe(3);
     const pin = ok(await api<DealState>('GET', `/deals/${d.id}`, o)).machineNo!;
     expect((await call(t.url, 'GET', `/api/v1/machines/${pin}`, { headers: x })).status).toBe(404);
+    // the other operator's own deal cannot take the owner's directory venue, nor see it in a shortlist
+    expect(ok(await api<{ total: number }>('GET', '/directory', x)).total).toBe(0);
+    const mine = ok(await api<DealState>('POST', '/deals', x, { tier: 'entry', hardwareVariant: 'agent' }));
+    expect(ok(await api<{ records: unknown[] }>('GET', `/deals/${mine.id}/shortlist`, x)).records).toEqual([]);
+    expect((await api('POST', `/deals/${mine.id}/shortlist/accept`, x, { venueId })).status).toBe(404);
+    expect(ok(await api<DealState>('GET', `/deals/${mine.id}`, x)).stage).toBe('shortlisting');
   });
 });

@@ -27,7 +27,6 @@ import {
   Securities,
   Settings,
   SettingsBody,
-  StartNegotiationBody,
   TermsBody,
   TickResult,
   TrackingBody,
@@ -114,7 +113,6 @@ export function dfyRoutes({ docs, guard }: RouteKit, dfy: DfyService): Router {
     body:
       | typeof AdvanceBody
       | typeof ScoutAcceptBody
-      | typeof StartNegotiationBody
       | typeof TermsBody
       | typeof ConfirmBody
       | typeof CheckoutBody
@@ -147,12 +145,6 @@ export function dfyRoutes({ docs, guard }: RouteKit, dfy: DfyService): Router {
     "Accept a venue from the scout's shortlist (resolves scout_outreach; shortlisting → outreach)",
     ScoutAcceptBody,
     (p, id, b: { venue: Parameters<DfyService['acceptScout']>[2] }) => dfy.acceptScout(p, id, b.venue),
-  );
-  move(
-    'negotiation/start',
-    'Confirm gate: start the negotiation inside its mandate (resolves negotiation_target)',
-    StartNegotiationBody,
-    (p, id, b: Parameters<DfyService['startNegotiation']>[2]) => dfy.startNegotiation(p, id, b),
   );
   move(
     'negotiation/terms',

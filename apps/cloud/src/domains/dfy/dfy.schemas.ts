@@ -8,9 +8,9 @@ import { TIERS } from './catalog.ts';
 
 const TIMESTAMP = 'YYYY-MM-DDTHH:MM:SS.mmm+0000';
 const id = z.string().min(1).max(64);
-const text = (max: number) => safeString({ trim: true }).min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+export const text = (max: number) => safeString({ trim: true }).min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 /** `confirm: true`, the mark of a confirmed operator request (the four confirm gates). */
-const confirm = z.literal(true, { error: 'confirm: true is required' }).describe('must be true: this action needs an explicit confirmed request');
+export const confirm = z.literal(true, { error: 'confirm: true is required' }).describe('must be true: this action needs an explicit confirmed request');
 
 export const Venue = z.strictObject({
   name: text(200),
@@ -77,7 +77,6 @@ export const Envelope = z
     message: 'terms must satisfy termMinMonths ≤ termTargetMonths ≤ termMaxMonths',
     path: ['termTargetMonths'],
   });
-export const StartNegotiationBody = z.strictObject({ confirm, envelope: Envelope });
 export const TermsBody = z.strictObject({
   revenueSharePct: z.number().min(0).max(100),
   termMonths: z.number().int().min(1).max(240),
@@ -156,6 +155,17 @@ export const Deal = z.object({
   onboarding: z.object({ online: z.boolean(), terminal: z.enum(['bound', 'failed', 'pending']), planogram: z.boolean() }).nullable(),
   openCheckpoints: z.array(z.object({ kind: z.enum(CHECKPOINT_KINDS), id: z.string() })),
   cancelReason: z.string().nullable(),
+  outreach: z
+    .object({
+      venueId: z.string().describe('the directory venue contacted'),
+      channelOrder: z.array(z.enum(['email', 'sms', 'voice'])),
+      touches: z.number().int(),
+      lastTouchAt: z.string().nullable().describe(TIMESTAMP),
+      optedOut: z.array(z.enum(['email', 'sms', 'voice'])).describe('channels the venue opted out of'),
+      replies: z.number().int(),
+    })
+    .optional()
+    .describe('present once outreach has started (docs/dfy.md#outreach-part-2)'),
   createdAt: z.string().describe(TIMESTAMP),
   updatedAt: z.string().describe(TIMESTAMP),
   timeline: z.array(

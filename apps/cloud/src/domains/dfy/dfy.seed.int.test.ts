@@ -33,8 +33,22 @@ describe.each(DIALECTS)('the done-for-you sandbox seed on %s', (dialect) => {
     );
     for (const d of deals) expect((await get<{ matchesStored: boolean }>(`/deals/${d.id}/replay`, alice)).matchesStored).toBe(true);
     expect((await get<{ total: number }>('/deals', bob)).total).toBe(0);
+    // a negotiation in progress: our offer of round 2 awaits the sandbox venue
+    const negotiating = deals.find((d) => d.venue?.name === 'Maple Office Park')!;
+    const n = await get<{ status: string; awaiting: string; rounds: number; turns: unknown[] }>(`/deals/${negotiating.id}/negotiation`, alice);
+    expect(n).toMatchObject({ status: 'running', awaiting: 'venue', rounds: 2 });
+    expect(n.turns).toHaveLength(3);
     const p = await get<{ dealsInFlight: number; capitalValueUsd: number }>('/portfolio', alice);
-    expect(p).toMatchObject({ dealsInFlight: 5, capitalValueUsd: 7000 });
+    expect(p).toMatchObject({ dealsInFlight: 6, capitalValueUsd: 7000 });
+  });
+
+  it("alice's venue directory is seeded, so the shortlisting deal has a scored shortlist; bob's is empty", async () => {
+    expect((await get<{ total: number }>('/directory', alice)).total).toBe(5);
+    expect((await get<{ total: number }>('/directory', bob)).total).toBe(0);
+    const scouting = (await get<{ records: DealState[] }>('/deals', alice, { stage: 'shortlisting' })).records[0]!;
+    const list = (await get<{ records: { name: string; score: number }[] }>(`/deals/${scouting.id}/shortlist`, alice)).records;
+    expect(list).toHaveLength(5);
+    expect(list.map((v) => v.score)).toEqual([...list.map((v) => v.score)].sort((a, b) => b - a));
   });
 
   it('the sandbox reset clears the deals written since and restores the seed', async () => {

@@ -12,8 +12,8 @@ import type { AppStore, Repos } from '../../repos.ts';
 import type { MachinesService } from '../machines/machines.service.ts';
 import type { CredentialAdminService } from '../device-credentials/credential-admin.service.ts';
 import { CATALOG, CATALOG_VERSION, priceOf } from './catalog.ts';
-import { ACKNOWLEDGED_KINDS, CHECKPOINTS, STAGE_RANK, TERMINAL_STAGES, decideMove, type CheckpointKind, type DealStage } from './deal-graph.ts';
-import { foldDeal, type DealEvent, type DealState } from './deal-model.ts';
+import { ACKNOWLEDGED_KINDS, CHECKPOINTS, STAGE_RANK, TERMINAL_STAGES, decideMove, type Actor, type CheckpointKind, type DealStage } from './deal-graph.ts';
+import { foldDeal, type DealEvent, type DealState, type Envelope, type TouchChannel } from './deal-model.ts';
 import { DealWriter, MoveRefused } from './deal-writer.ts';
 import { DEFAULT_SETTINGS, approvalReasons, outsideMandate, workOrderForward, type PortfolioSettings, type WorkOrderState } from './dfy.rules.ts';
 import type {
@@ -29,7 +29,6 @@ import type {
   Replay,
   Securities,
   SettingsBody,
-  StartNegotiationBody,
   TermsBody,
   TickResult,
   TrackingBody,
@@ -174,32 +173,40 @@ export class DfyService {
     });
   }
 
-  /** The operator accepts a venue from the scout's shortlist: resolves scout_outreach, shortlisting → outreach. */
-  async acceptScout(p: Principal, dealId: string, venue: In<typeof Venue>): Promise<DealState> {
-    return this.onDeal(p, dealId, 'dfy.scout_accept', async (w) => {
+  /**
+   * The operator accepts a venue from the scout's shortlist: resolves scout_outreach, shortlisting → outreach.
+   * `linked`: the caller's own rows for the choice (the outreach directory link), in the same transaction.
+   */
+  async acceptScout(p: Principal, dealId: string, venue: In<typeof Venue>, linked?: (tx: Repos, w: DealWriter) => Promise<void>): Promise<DealState> {
+    return this.onDeal(p, dealId, 'dfy.scout_accept', async (w, tx) => {
       if (w.stage !== 'shortlisting') throw new MoveRefused(`Deal is ${w.stage}: accepting a scout result needs the deal at shortlisting`, 'illegal');
       w.emit({ type: 'venue_chosen', venue });
       await w.move('scout_accepted');
+      if (linked) await linked(tx, w);
     });
   }
 
-  /** Confirm gate 1: start the negotiation inside a mandate (resolves negotiation_target). */
-  async startNegotiation(p: Principal, dealId: string, body: In<typeof StartNegotiationBody>): Promise<DealState> {
-    return this.onDeal(p, dealId, 'dfy.negotiation_start', async (w) => {
-      w.checkAction('start_negotiation', body.confirm);
+  /**
+   * Confirm gate 1: start the negotiation inside a mandate (resolves negotiation_target), inside the caller's
+   * transaction — the negotiation domain stores its mandate and opening turn in the same one. `null` (no
+   * operator credential: a tick, a channel) is refused by the table's gate.
+   */
+  async startNegotiationIn(tx: Repos, p: Principal | null, dealId: string, envelope: Envelope, confirmed: boolean): Promise<DealState> {
+    return this.changeIn(tx, p, dealId, 'dfy.negotiation_start', async (w) => {
+      w.checkAction('start_negotiation', confirmed);
       if (w.deal.negotiation.status !== 'not_started') throw conflict(`Deal is ${w.stage}: the negotiation was already started`);
       await w.resolve('negotiation_target', 'start_negotiation');
-      w.emit({ type: 'negotiation_started', envelope: body.envelope });
+      w.emit({ type: 'negotiation_started', envelope });
     });
   }
 
   /**
    * The terms the negotiation converged on, for review: raises negotiation_review and, near the mandate
-   * edge (key rule 2), terms_approval. Terms outside the mandate are refused (409). Part 2's engine
-   * records them through the same operation.
+   * edge (key rule 2), terms_approval. Terms outside the mandate are refused (409). The negotiation engine
+   * records them inside its own transaction; `null` is the system (a venue's reply from a real channel).
    */
-  async recordTerms(p: Principal, dealId: string, terms: In<typeof TermsBody>): Promise<DealState> {
-    return this.onDeal(p, dealId, 'dfy.terms_record', async (w) => {
+  async recordTermsIn(tx: Repos, p: Principal | null, dealId: string, terms: In<typeof TermsBody>): Promise<DealState> {
+    return this.changeIn(tx, p, dealId, 'dfy.terms_record', async (w) => {
       const n = w.deal.negotiation;
       if (w.stage !== 'outreach' || n.status === 'not_started' || !n.envelope) {
         throw new MoveRefused(`Deal is ${w.stage}: recording terms needs the deal at outreach with a negotiation started`, 'needs');
@@ -213,6 +220,22 @@ export class DfyService {
       // terms recorded again, now inside the comfortable band: the earlier approval request is moot
       else await w.resolve('terms_approval', 'superseded');
     });
+  }
+
+  async recordTerms(p: Principal, dealId: string, terms: In<typeof TermsBody>): Promise<DealState> {
+    return this.deps.store.transaction((tx) => this.recordTermsIn(tx, p, dealId, terms));
+  }
+
+  /** Raises a checkpoint on a deal inside the caller's transaction (an escalation of the negotiation). */
+  async raiseIn(tx: Repos, p: Principal | null, dealId: string, kind: CheckpointKind, detail: string): Promise<DealState> {
+    return this.changeIn(tx, p, dealId, `dfy.checkpoint_${kind}`, async (w) => {
+      await w.raise(kind, detail);
+    });
+  }
+
+  /** The deal inside the caller's transaction, as its owner sees it (another operator's: 404; null: the system). */
+  async dealIn(tx: Repos, p: Principal | null, dealId: string): Promise<DealState> {
+    return stateOf(await this.owned(tx, p, dealId));
   }
 
   /** The reviewed negotiation: resolves negotiation_review, outreach → lease_chat (raises lease_send). */
@@ -645,12 +668,49 @@ export class DfyService {
     };
   }
 
+  // ---- other domains' writes on a deal (outreach; negotiation)
+
+  /**
+   * A change another domain makes to a deal: locked, changed through its writer as `actor` on `channel`,
+   * flushed and audited in the one transaction the change's own rows are written in (`tx`). Only the
+   * owner's deal (404 otherwise; `p` null: a background tick or a provider callback that found the deal).
+   */
+  async amendDeal<T>(
+    p: Principal | null,
+    dealId: string,
+    action: string,
+    as: { actor: Actor; channel?: TouchChannel },
+    change: (w: DealWriter, tx: Repos, now: number) => Promise<T>,
+  ): Promise<{ deal: DealState; result: T }> {
+    const now = this.deps.clock.now();
+    return this.deps.store.transaction(async (tx) => {
+      const row = p ? await this.owned(tx, p, dealId) : await tx.dfy.deal(dealId);
+      if (!row) throw dealNotFound();
+      const w = await DealWriter.open(tx, row, now, as.actor, as.channel ?? 'api');
+      const result = await change(w, tx, now);
+      const deal = w.changed ? await w.flush() : w.deal;
+      if (w.changed) await this.deps.audit.record(tx, p, action, `deal:${w.dealId}`);
+      return { deal, result };
+    });
+  }
+
   // ---- plumbing
 
-  private async owned(repos: Repos, p: Principal, dealId: string): Promise<DfyDealRow> {
+  private async owned(repos: Repos, p: Principal | null, dealId: string): Promise<DfyDealRow> {
     const row = await repos.dfy.deal(dealId);
-    if (!row || !(p.admin || row.operator_id === p.operatorId)) throw dealNotFound();
+    if (!row || !(p === null || p.admin || row.operator_id === p.operatorId)) throw dealNotFound();
     return row;
+  }
+
+  /** One change to an existing deal inside the caller's transaction: locked, changed through its writer, flushed, audited. */
+  private async changeIn(tx: Repos, p: Principal | null, dealId: string, action: string, change: (w: DealWriter) => Promise<void>): Promise<DealState> {
+    const now = this.deps.clock.now();
+    const row = await this.owned(tx, p, dealId);
+    const w = await DealWriter.open(tx, row, now, p ? 'operator' : 'system', p ? 'api' : 'system');
+    await change(w);
+    const deal = await w.flush();
+    await this.deps.audit.record(tx, p, action, `deal:${w.dealId}`);
+    return deal;
   }
 
   /** One write on an existing deal: locked, changed through its writer, flushed and audited in one transaction. */

@@ -15,6 +15,7 @@ describe('configuration block', () => {
       kioskUiUrl: '/kiosk/VM-0001-AB',
       adminPin: '123456',
       adminPinSource: 'derived',
+      serviceCode: null,
     });
   });
 

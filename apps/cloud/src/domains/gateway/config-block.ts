@@ -20,6 +20,8 @@ export interface StoredSettings {
   heartbeat_interval: number | null;
   dispatch_mode: string | null;
   kiosk_ui_url: string | null;
+  /** The service code's hash (migration 0031); absent or null: none set. */
+  service_code_hash?: string | null;
 }
 
 /** Per-machine feature settings as stored: explicit booleans only (anything else in the JSON is ignored). */
@@ -92,5 +94,7 @@ export function buildConfigBlock(input: {
     kioskUiUrl: s?.kiosk_ui_url ?? defaultKioskUiUrl(input.machineNo),
     adminPin: input.adminPin.pin,
     adminPinSource: input.adminPin.source,
+    // the hash only, never the code: the cabinet checks a technician's code against it offline
+    serviceCode: s?.service_code_hash ?? null,
   };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ManualClock } from '@vend/protocol';
 import { type PendingData } from '@vend/protocol';
@@ -207,6 +208,47 @@ describe.each(DIALECTS.filter((d) => d === 'postgres'))('pending long poll acros
     clock.advance(2_000); // across processes the re-check finds it; in this one process the signal already did
     const r = await answer;
     expect(r.body.data.commands.map((x) => x.commandId)).toEqual([cmd.body.data.commandId]);
+  });
+});
+
+/**
+ * Cross-replica push (docs/decisions/scale-out.md): an enqueue on one replica is broadcast (PostgreSQL
+ * LISTEN/NOTIFY, or Redis pub/sub when REDIS_URL is set) and wakes a hold on another at once. The replicas'
+ * ManualClock never moves here, so the store probe never runs: only the broadcast can answer the hold.
+ */
+const PUSH_SETUPS: { name: string; dialect: 'sqlite' | 'postgres'; env: Record<string, string> }[] = [
+  ...DIALECTS.filter((d) => d === 'postgres').map((d) => ({ name: 'PostgreSQL LISTEN/NOTIFY', dialect: d, env: {} })),
+  ...(process.env['REDIS_URL']
+    ? [
+        {
+          name: 'Redis pub/sub',
+          dialect: 'sqlite' as const,
+          env: { REDIS_URL: process.env['REDIS_URL'], REDIS_KEY_PREFIX: `t${randomBytes(4).toString('hex')}:` },
+        },
+      ]
+    : []),
+];
+describe.each(PUSH_SETUPS)('pending long poll pushed across replicas: $name', ({ dialect, env }) => {
+  let replicas: Replicas;
+  beforeAll(async () => {
+    replicas = await startReplicas(dialect, env);
+  });
+  afterAll(async () => replicas.close());
+
+  it('an enqueue on replica a answers a hold on replica b without waiting for b to probe', async () => {
+    const { a, b } = replicas;
+    expect(b.ctx.broadcast?.listening).toBe(true);
+    const c = await cabinet(a);
+    let settled = false;
+    const answer = poll(b, c.key, '20').finally(() => (settled = true));
+    await until(() => b.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold on b');
+    const probes = vi.spyOn(b.ctx.pendingNotifier, 'probeNow');
+    const cmd = await enqueue(a, c.serial);
+    await until(() => settled, 'the answer on b', 10_000);
+    const r = await answer;
+    expect(r.body.data.commands.map((x) => x.commandId)).toEqual([cmd.body.data.commandId]);
+    expect(probes).not.toHaveBeenCalled();
+    probes.mockRestore();
   });
 });
 

@@ -1,8 +1,8 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
-import type { CabinetStatusTable, DB, DispenseReportsTable } from '../../db/schema.ts';
+import type { CabinetStatusTable, DB, DispenseReportsTable, ServiceCodeAttemptsTable } from '../../db/schema.ts';
 
-/** SQL of the cabinet gateway, the one writer of `cabinet_status` and `dispense_reports`. */
+/** SQL of the cabinet gateway, the one writer of `cabinet_status`, `dispense_reports` and `service_code_attempts`. */
 export class GatewayRepo {
   constructor(
     private readonly db: Kysely<DB>,
@@ -66,5 +66,27 @@ export class GatewayRepo {
 
   async setReportStatus(dispenseId: string, status: string | null): Promise<void> {
     await this.db.updateTable('dispense_reports').set({ status }).where('dispense_id', '=', dispenseId).execute();
+  }
+
+  /** Keeps the service-code attempts a heartbeat carried, each once (a repeated heartbeat repeats them). */
+  async recordServiceAttempts(rows: Insertable<ServiceCodeAttemptsTable>[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db
+      .insertInto('service_code_attempts')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['machine_id', 'attempt_id', 'at']).doNothing())
+      .execute();
+  }
+
+  /** The newest service-code attempts of a machine. */
+  serviceAttempts(machineId: string, limit: number) {
+    return this.db
+      .selectFrom('service_code_attempts')
+      .selectAll()
+      .where('machine_id', '=', machineId)
+      .orderBy('at', 'desc')
+      .orderBy('attempt_id', 'desc')
+      .limit(limit)
+      .execute();
   }
 }

@@ -140,7 +140,8 @@ export class GatewayService implements CabinetPresence {
   }
 
   /**
-   * Heartbeat: online, software versions, capabilities, and the agent's deferral / blocked reports
+   * Heartbeat: online, software versions, capabilities, the service-code lock and attempts (kept once each),
+   * and the agent's deferral / blocked reports
    * (a missing or null block means the condition ended). `firstReportedAt` is the cloud's: it is kept
    * while the same block (version, and floor for blocked) is reported, and when that block cleared and
    * comes back within one upgrade check interval — an agent restart clears it until the agent's next
@@ -164,6 +165,15 @@ export class GatewayService implements CabinetPresence {
         ...(body.agentVersion !== undefined ? { agent_version: body.agentVersion } : {}),
         ...(body.vmcVersion !== undefined ? { vmc_version: body.vmcVersion } : {}),
       });
+      if (body.serviceCode)
+        await tx.gateway.recordServiceAttempts(
+          body.serviceCode.attempts.flatMap((a) => {
+            const at = Date.parse(a.at);
+            return Number.isFinite(at)
+              ? [{ machine_id: caller.machineId, attempt_id: a.id, at, action: a.action, result: a.result, source: a.source, received_at: now }]
+              : [];
+          }),
+        );
       const deferring = carryBlock(
         body.deferring ?? null,
         status?.deferring_json,
@@ -190,6 +200,9 @@ export class GatewayService implements CabinetPresence {
         blocked_first_at: blocked.firstAt,
         ...(blocked.kept !== undefined ? { blocked_kept_json: blocked.kept } : {}),
         ...(body.capabilities !== undefined ? { capabilities_json: JSON.stringify(body.capabilities) } : {}),
+        ...(body.serviceCode
+          ? { service_lock_json: JSON.stringify({ failures: body.serviceCode.failures, lockedUntil: body.serviceCode.lockedUntil, reportedAt: now }) }
+          : {}),
         report_fp: fingerprint,
         report_at: now,
         updated_at: now,

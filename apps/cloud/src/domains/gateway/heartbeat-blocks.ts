@@ -70,7 +70,15 @@ export function carryBlock<T extends { version: string; minFrom?: string | undef
 
 /** What a heartbeat reports, as the short fingerprint stored with it (`cabinet_status.report_fp`). */
 export function reportFingerprint(body: HeartbeatRequest): string {
-  const json = JSON.stringify([body.agentVersion ?? null, body.vmcVersion ?? null, body.deferring ?? null, body.blocked ?? null, body.capabilities ?? null]);
+  // the service-code block only when sent, so the fingerprints of heartbeats without one stay what they were
+  const json = JSON.stringify([
+    body.agentVersion ?? null,
+    body.vmcVersion ?? null,
+    body.deferring ?? null,
+    body.blocked ?? null,
+    body.capabilities ?? null,
+    ...(body.serviceCode ? [body.serviceCode] : []),
+  ]);
   return createHash('sha256').update(json).digest('base64url');
 }
 

@@ -29,4 +29,14 @@ export class CabinetSettingsRepo {
       .onConflict((oc) => oc.column('machine_id').doUpdateSet({ enrolment_mode: mode, updated_at: now }))
       .execute();
   }
+
+  /** Sets (a hash) or clears (null) the service code. */
+  async setServiceCode(machineId: string, hash: string | null, now: number): Promise<void> {
+    const set = { service_code_hash: hash, service_code_set_at: hash === null ? null : now, updated_at: now };
+    await this.db
+      .insertInto('cabinet_settings')
+      .values({ machine_id: machineId, features_json: '{}', ...set })
+      .onConflict((oc) => oc.column('machine_id').doUpdateSet(set))
+      .execute();
+  }
 }

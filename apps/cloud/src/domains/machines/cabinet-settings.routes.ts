@@ -3,7 +3,7 @@ import { principalOf } from '../../http/authenticate.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
 import type { CabinetSettingsService } from './cabinet-settings.service.ts';
-import { MachineNoParams, SettingsBody, SettingsData } from './cabinet-settings.schemas.ts';
+import { MachineNoParams, ServiceCodeBody, ServiceCodeData, SettingsBody, SettingsData } from './cabinet-settings.schemas.ts';
 
 /** Operator API: the per-machine configuration the cabinet receives (owner or admin). */
 export function cabinetSettingsRoutes({ docs, guard }: RouteKit, settings: CabinetSettingsService): Router {
@@ -47,6 +47,64 @@ export function cabinetSettingsRoutes({ docs, guard }: RouteKit, settings: Cabin
     },
     guard('machines:write'),
     async ({ params, body }, req, res) => sendOk(res, await settings.put(principalOf(req), params.machineNo, body)),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'get',
+      path: '/api/v1/machines/:machineNo/service-code',
+      tag,
+      summary: "Whether a cabinet's service code is set (never the code), its lock and the attempts the cabinet reported (owner or admin)",
+      auth: 'operator',
+      groupSessions: true,
+      scopes: ['machines:read'],
+      params: MachineNoParams,
+      response: ServiceCodeData,
+      errors: [404],
+    },
+    guard('machines:read'),
+    async ({ params }, req, res) => sendOk(res, await settings.getServiceCode(principalOf(req), params.machineNo)),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'put',
+      path: '/api/v1/machines/:machineNo/service-code',
+      tag,
+      summary: "Set or rotate a cabinet's service code (6–12 digits; stored and delivered to the cabinet as a hash only)",
+      auth: 'operator',
+      groupSessions: true,
+      scopes: ['machines:write'],
+      params: MachineNoParams,
+      body: ServiceCodeBody,
+      response: ServiceCodeData,
+      errors: [404],
+    },
+    guard('machines:write'),
+    async ({ params, body }, req, res) => sendOk(res, await settings.setServiceCode(principalOf(req), params.machineNo, body.code)),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'delete',
+      path: '/api/v1/machines/:machineNo/service-code',
+      tag,
+      summary: "Remove a cabinet's service code (its service functions then answer only to a locally configured code)",
+      auth: 'operator',
+      groupSessions: true,
+      scopes: ['machines:write'],
+      params: MachineNoParams,
+      response: ServiceCodeData,
+      errors: [404],
+    },
+    guard('machines:write'),
+    async ({ params }, req, res) => sendOk(res, await settings.setServiceCode(principalOf(req), params.machineNo, null)),
   );
 
   return r;

@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { CONFIG_BOUNDS, ConfigBlock, DISPATCH_MODES, FEATURE_NAMES, MODULES, SERIAL_FIELD_MAX, safeString, type FeatureName } from '@vend/protocol';
+import {
+  CONFIG_BOUNDS,
+  ConfigBlock,
+  DISPATCH_MODES,
+  FEATURE_NAMES,
+  MODULES,
+  SERIAL_FIELD_MAX,
+  SERVICE_ACTIONS,
+  SERVICE_ATTEMPT_RESULTS,
+  ServiceCode,
+  safeString,
+  type FeatureName,
+} from '@vend/protocol';
 
 export const MachineNoParams = z.object({ machineNo: safeString().min(1).max(SERIAL_FIELD_MAX) });
 
@@ -46,3 +58,19 @@ export const SettingsData = z.object({
   config: ConfigBlock,
 });
 export type SettingsData = z.infer<typeof SettingsData>;
+
+/** PUT …/service-code: set or rotate the cabinet's service code (stored and delivered hashed only). */
+export const ServiceCodeBody = z.strictObject({ code: ServiceCode });
+export type ServiceCodeInput = z.infer<typeof ServiceCodeBody>;
+
+/** The service code of a cabinet as the operator sees it: whether one is set (never the code), the lock and the attempts the cabinet reported. */
+export const ServiceCodeData = z.object({
+  machineNo: z.string(),
+  set: z.boolean(),
+  setAt: z.string().nullable(),
+  /** The lock as the cabinet last reported it (null: it never reported one). */
+  lock: z.object({ failures: z.number().int(), lockedUntil: z.string().nullable(), reportedAt: z.string() }).nullable(),
+  /** The last 50 attempts the cabinet reported, newest first. */
+  attempts: z.array(z.object({ at: z.string(), action: z.enum(SERVICE_ACTIONS), result: z.enum(SERVICE_ATTEMPT_RESULTS), source: z.enum(['cli', 'control']) })),
+});
+export type ServiceCodeData = z.infer<typeof ServiceCodeData>;

@@ -1,6 +1,6 @@
 import type { Clock, ConfigBlock } from '@vend/protocol';
 import type { Config } from '../../config.ts';
-import type { Sealer } from '../../crypto/secrets.ts';
+import { hashPassword, type Sealer } from '../../crypto/secrets.ts';
 import type { AuditLog } from '../../http/audit.ts';
 import { AppError, badRequest, machineNotFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
@@ -9,7 +9,8 @@ import { derivedAdminPin } from '../device-credentials/device-keys.ts';
 import { buildConfigBlock, parseCapabilities, parseFeatureSettings } from '../gateway/config-block.ts';
 import type { MachineRef } from './machines.repo.ts';
 import { canSeeMachine } from './ownership.ts';
-import type { SettingsData, SettingsInput } from './cabinet-settings.schemas.ts';
+import type { ServiceCodeData, SettingsData, SettingsInput } from './cabinet-settings.schemas.ts';
+import { formatTimestamp } from '../../http/time-format.ts';
 
 export interface CabinetSettingsDeps {
   store: AppStore;
@@ -112,5 +113,55 @@ export class CabinetSettingsService {
       await this.deps.audit.record(tx, p, 'cabinet.settings', `machine:${m.machine_no}`);
     });
     return this.settingsView(m.id, m.machine_no);
+  }
+
+  // --- the service code (spec 2 §8; docs/decisions/agent.md "Service code") -----------------------
+
+  async serviceCodeView(machineId: string, machineNo: string): Promise<ServiceCodeData> {
+    const repos = this.deps.store.repos;
+    const [s, status, attempts] = await Promise.all([
+      repos.cabinetSettings.settings(machineId),
+      repos.gateway.status(machineId),
+      repos.gateway.serviceAttempts(machineId, 50),
+    ]);
+    let lock: ServiceCodeData['lock'] = null;
+    try {
+      const l = JSON.parse(status?.service_lock_json ?? 'null') as { failures: number; lockedUntil: string | null; reportedAt: number } | null;
+      if (l) lock = { failures: l.failures, lockedUntil: l.lockedUntil, reportedAt: formatTimestamp(l.reportedAt)! };
+    } catch {
+      lock = null;
+    }
+    return {
+      machineNo,
+      set: Boolean(s?.service_code_hash),
+      setAt: s?.service_code_set_at ? formatTimestamp(Number(s.service_code_set_at)) : null,
+      lock,
+      attempts: attempts.map((a) => ({
+        at: formatTimestamp(Number(a.at))!,
+        action: a.action as ServiceCodeData['attempts'][number]['action'],
+        result: a.result as ServiceCodeData['attempts'][number]['result'],
+        source: a.source as ServiceCodeData['attempts'][number]['source'],
+      })),
+    };
+  }
+
+  async getServiceCode(p: Principal, machineNo: string): Promise<ServiceCodeData> {
+    const m = await this.settingsMachine(p, machineNo, false);
+    return this.serviceCodeView(m.id, m.machine_no);
+  }
+
+  /**
+   * Sets or rotates (a new code replaces the old) or clears (null) the cabinet's service code. Stored
+   * as an scrypt hash only; the cabinet receives that hash at its next configuration refresh.
+   */
+  async setServiceCode(p: Principal, machineNo: string, code: string | null): Promise<ServiceCodeData> {
+    const m = await this.settingsMachine(p, machineNo, true);
+    const hash = code === null ? null : await hashPassword(code);
+    const now = this.deps.clock.now();
+    await this.deps.store.transaction(async (tx) => {
+      await tx.cabinetSettings.setServiceCode(m.id, hash, now);
+      await this.deps.audit.record(tx, p, code === null ? 'cabinet.service-code.clear' : 'cabinet.service-code.set', `machine:${m.machine_no}`);
+    });
+    return this.serviceCodeView(m.id, m.machine_no);
   }
 }

@@ -168,4 +168,15 @@ describe.each(DIALECTS)('sandbox core on %s', (dialect) => {
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ code: 400, data: null });
   });
+
+  // last in the suite: the server stays draining
+  it('readiness is 200 ready while serving, 503 draining once shutdown began (liveness unaffected, sockets closed after each answer)', async () => {
+    const ready = await call<{ data: { status: string; db: string } }>(t.url, 'GET', '/ready');
+    expect([ready.status, ready.body.data]).toEqual([200, { status: 'ready', db: 'ok' }]);
+    t.ctx.lifecycle.startDraining();
+    const draining = await call(t.url, 'GET', '/ready');
+    expect([draining.status, draining.body]).toEqual([503, { code: 503, message: 'draining', data: { status: 'draining', db: 'unchecked' } }]);
+    expect(draining.headers.get('connection')).toBe('close');
+    expect((await call(t.url, 'GET', '/health')).status).toBe(200);
+  });
 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { sendOk } from '../../http/envelope.ts';
 import { principalOf } from '../../http/authenticate.ts';
 import type { SandboxService } from './sandbox.service.ts';
-import { AuditData, AuditQuery, HealthData, ReadinessQuery, ResetQuery } from './sandbox.schemas.ts';
+import { AuditData, AuditQuery, HealthData, ReadinessQuery, ReadyData, ResetQuery } from './sandbox.schemas.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
 import { renderReadinessPage } from './readiness-page.ts';
 import { sendPage } from '../../http/html.ts';
@@ -28,6 +28,27 @@ export function sandboxRoutes({ docs, adminGuard }: RouteKit, service: SandboxSe
       const h = await service.health();
       const healthy = h.db === 'ok' && h.redis !== 'error';
       res.status(healthy ? 200 : 503).json({ code: healthy ? 200 : 503, message: healthy ? 'success' : 'degraded', data: h });
+    },
+  );
+
+  // Readiness of this replica for new work (load balancers, orchestrators): 503 once shutdown began.
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'get',
+      path: '/ready',
+      tag: 'sandbox',
+      summary: 'Readiness for traffic: 200 ready; 503 draining (shutdown under way) or unavailable (store down)',
+      auth: 'none',
+      response: ReadyData,
+      errors: [503],
+    },
+    [],
+    async (_input, _req, res) => {
+      const ready = await service.ready();
+      const code = ready.status === 'ready' ? 200 : 503;
+      res.status(code).json({ code, message: ready.status, data: ready });
     },
   );
 

@@ -21,3 +21,7 @@ export const AuditData = z
   )
   .describe('Newest first; the total number of records is in the X-Total-Count header');
 export const HealthData = z.object({ db: z.enum(['ok', 'error']), redis: z.enum(['ok', 'error', 'disabled']) });
+export const ReadyData = z.object({
+  status: z.enum(['ready', 'draining', 'unavailable']).describe('draining: shutdown has begun, send no new work here'),
+  db: z.enum(['ok', 'error', 'unchecked']),
+});

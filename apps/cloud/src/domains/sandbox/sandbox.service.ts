@@ -9,6 +9,7 @@ import { offsetOf, type Paging } from '../../http/paging.ts';
 import type { AppStore } from '../../repos.ts';
 import type { Principal } from '../../http/principal.ts';
 import { AppError } from '../../http/errors.ts';
+import type { Lifecycle } from '../../http/lifecycle.ts';
 
 export interface SelfTestResult {
   check: string;
@@ -43,6 +44,8 @@ export interface SandboxDeps {
   metrics: { writeFailures: number };
   /** Each domain's part of the seed, from the composition root (bootstrap.ts). */
   seedSteps: readonly SeedStep[];
+  /** Whether this process is draining (shutdown under way), for readiness. */
+  lifecycle: Pick<Lifecycle, 'draining'>;
 }
 
 /** The sandbox's own endpoints: health, readiness with a live self-test, persistence status, the audit log, and reset. */
@@ -66,6 +69,16 @@ export class SandboxService {
       );
     }
     return { db, redis };
+  }
+
+  /**
+   * Readiness to take traffic (`GET /ready`): `draining` once shutdown began, `unavailable` while the store
+   * does not answer, else `ready`. Unlike /health it is about this replica taking new work.
+   */
+  async ready(): Promise<{ status: 'ready' | 'draining' | 'unavailable'; db: string }> {
+    if (this.deps.lifecycle.draining) return { status: 'draining', db: 'unchecked' };
+    const { db } = await this.health();
+    return { status: db === 'ok' ? 'ready' : 'unavailable', db };
   }
 
   async selfTest(baseUrl: string): Promise<SelfTestResult[]> {

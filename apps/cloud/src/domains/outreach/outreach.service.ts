@@ -1,0 +1,430 @@
+import { createHmac } from 'node:crypto';
+import type { Clock } from '@vend/protocol';
+import type { z } from 'zod';
+import { newId } from '../../crypto/ids.ts';
+import { sha256Hex } from '../../crypto/secrets.ts';
+import type { OutreachDealRow, OutreachDirectoryRow } from '../../db/schema.ts';
+import type { AuditLog } from '../../http/audit.ts';
+import { badRequest, conflict, notFound, unauthorized } from '../../http/errors.ts';
+import type { Principal } from '../../http/principal.ts';
+import { formatTimestamp } from '../../http/time-format.ts';
+import type { AppStore, Repos } from '../../repos.ts';
+import type { Actor } from '../dfy/deal-graph.ts';
+import type { DealState } from '../dfy/deal-model.ts';
+import type { DealWriter } from '../dfy/deal-writer.ts';
+import { MoveRefused } from '../dfy/deal-writer.ts';
+import type { DfyService } from '../dfy/dfy.service.ts';
+import type { Channel, ChannelAdapter, RenderedMessage } from './channels/channel.ts';
+import { verifyCallback } from './channels/callback-signature.ts';
+import { FREQUENCY_CAP, RETRY_CADENCE_MS, ineligibility, isStopReply, normaliseOrder, pickChannel, scoreVenue, type Ineligible } from './outreach.rules.ts';
+import type {
+  CallbackResult,
+  DirectoryVenue,
+  DirectoryVenueInput,
+  Draft,
+  ImportResult,
+  InboundCallback,
+  Preview,
+  Shortlist,
+  ShortlistQuery,
+  StatusCallback,
+  StepResult,
+} from './outreach.schemas.ts';
+import { SCRIPT_LIBRARY_VERSION, renderScript, scriptKindFor } from './scripts.ts';
+import { scriptFactsOf } from './script-facts.ts';
+
+type Out<T extends z.ZodType> = z.output<T>;
+
+/**
+ * The hook an inbound venue reply is handed to once it is recorded (the negotiation domain's
+ * `answerFromChannel`, wired in the composition root): a reply becomes a negotiation turn there.
+ */
+export interface CounterpartyReplyHook {
+  answerFromChannel(dealId: string, reply: { channel: Channel; text: string }): Promise<unknown>;
+}
+
+export interface OutreachDeps {
+  store: AppStore;
+  clock: Clock;
+  audit: AuditLog;
+  dfy: Pick<DfyService, 'amendDeal' | 'acceptScout' | 'getDeal' | 'settingsOf'>;
+  /** The adapter of each channel; null: not configured. */
+  channels: Record<Channel, ChannelAdapter | null>;
+  /** Keys the unsubscribe tokens (HMAC) and checks the provider callbacks' signatures. */
+  secrets: { token: string; callback: string | undefined };
+  /** Where the links in messages and the providers' callbacks point (PUBLIC_BASE_URL). */
+  baseUrl: string;
+  /** The negotiation domain: a reply that plainly answers our standing offer becomes the venue's turn there. */
+  replies?: CounterpartyReplyHook;
+}
+
+export const STATUS_CALLBACK_PATH = '/api/v1/dfy/outreach/callbacks/status';
+export const INBOUND_CALLBACK_PATH = '/api/v1/dfy/outreach/callbacks/inbound';
+export const UNSUBSCRIBE_PATH = '/api/v1/dfy/outreach/unsubscribe';
+/** Provider statuses that mean the address did not take the message: its contact needs verifying. */
+const FAILED_STATUSES = new Set(['failed', 'undelivered', 'bounced', 'canceled']);
+const BATCH = 200;
+
+const dealNotFound = () => notFound('Deal');
+
+/**
+ * Done-for-you outreach (spec 3 §1, §3, §4, key rule 8; docs/decisions/outreach.md): the venue directory
+ * and the scored shortlist, the outreach run of a deal (round-robin over its channel order, calling window,
+ * frequency caps, 24 h cadence), every message rendered from the one script library, the signed provider
+ * callbacks, opt-outs, and the checkpoints the outreach stage raises. Stage moves and checkpoints go
+ * through the DFY service (one transaction with this domain's rows).
+ */
+export class OutreachService {
+  constructor(private readonly deps: OutreachDeps) {}
+
+  // ---- the venue directory and the shortlist
+
+  async importDirectory(p: Principal, venues: Out<typeof DirectoryVenueInput>[]): Promise<Out<typeof ImportResult>> {
+    const now = this.deps.clock.now();
+    const names = new Set<string>();
+    for (const v of venues) {
+      if (names.has(v.name.toLowerCase())) throw badRequest(`Venue "${v.name}" appears twice in the import`);
+      names.add(v.name.toLowerCase());
+    }
+    return this.deps.store.transaction(async (tx) => {
+      const r = await tx.outreach.upsertVenues(
+        venues.map((v) => ({
+          id: newId('ovn', now),
+          operator_id: p.operatorId,
+          name: v.name,
+          address: v.address,
+          lat: v.lat,
+          lng: v.lng,
+          vertical: v.vertical.toLowerCase(),
+          time_zone: v.timeZone,
+          email: v.email?.toLowerCase() ?? null,
+          phone: v.phone,
+          daily_visitors: v.dailyVisitors,
+          created_at: now,
+        })),
+      );
+      await this.deps.audit.record(tx, p, 'dfy.directory_import', `directory:${p.operatorId} +${r.created} ~${r.updated}`);
+      return { ...r, total: (await tx.outreach.directory(p.operatorId)).length };
+    });
+  }
+
+  async directory(p: Principal) {
+    const rows = await this.deps.store.repos.outreach.directory(p.operatorId);
+    return { total: rows.length, records: rows.map(venueView) };
+  }
+
+  /** The directory scored for the deal's placement: its tier, and the spot and vertical asked for. */
+  async shortlist(p: Principal, dealId: string, q: Out<typeof ShortlistQuery>): Promise<Out<typeof Shortlist>> {
+    const deal = await this.deps.dfy.getDeal(p, dealId);
+    if ((q.lat === undefined) !== (q.lng === undefined)) throw badRequest('lat and lng go together');
+    const near = q.lat !== undefined && q.lng !== undefined ? { lat: q.lat, lng: q.lng } : deal.venue;
+    const rows = await this.deps.store.repos.outreach.directory(p.operatorId);
+    const scored = rows
+      .map((r) => ({
+        ...venueView(r),
+        ...scoreVenue({ ...r, dailyVisitors: r.daily_visitors }, { tier: deal.tier, near, vertical: q.vertical?.toLowerCase() ?? null }),
+      }))
+      .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+    return { dealId: deal.id, records: scored.slice(0, q.size) };
+  }
+
+  /** Accepts a shortlisted directory venue: the scout result (resolves scout_outreach; shortlisting → outreach). */
+  async acceptShortlisted(p: Principal, dealId: string, venueId: string): Promise<DealState> {
+    const v = await this.ownVenue(this.deps.store.repos, p, venueId);
+    return this.deps.dfy.acceptScout(p, dealId, { name: v.name, address: v.address, lat: v.lat, lng: v.lng }, async (tx, w) => {
+      await this.link(tx, p, w.dealId, v.id);
+    });
+  }
+
+  /** Links a deal to one of the caller's directory venues: its outreach run, not started. */
+  private async link(tx: Repos, p: Principal, dealId: string, venueId: string): Promise<OutreachDealRow> {
+    const v = await this.ownVenue(tx, p, venueId);
+    const run = {
+      deal_id: dealId,
+      operator_id: v.operator_id,
+      venue_id: v.id,
+      channel_order: JSON.stringify(normaliseOrder(undefined)),
+      cursor: 0,
+      started_at: null,
+      last_touch_at: null,
+    };
+    await tx.outreach.putRun(run);
+    return run;
+  }
+
+  // ---- the outreach run
+
+  /**
+   * Starts the deal's outreach (the channel order given, or the default) and sends the first touch; on a
+   * started run, the next touch on demand (the cadence, window and caps still apply).
+   */
+  async start(p: Principal, dealId: string, body: { channelOrder?: Channel[] | undefined; venueId?: string | undefined }): Promise<Out<typeof StepResult>> {
+    await this.deps.dfy.amendDeal(p, dealId, 'dfy.outreach_start', { actor: 'operator' }, async (w, tx, now) => {
+      if (w.stage !== 'outreach') throw new MoveRefused(`Deal is ${w.stage}: outreach needs the deal at outreach`, 'illegal');
+      const run = (await tx.outreach.run(w.dealId)) ?? (body.venueId ? await this.link(tx, p, w.dealId, body.venueId) : undefined);
+      if (!run) throw new MoveRefused(`Deal is ${w.stage}: outreach needs a directory venue (accept one from the shortlist, or give venueId)`, 'needs');
+      if (body.venueId !== undefined && body.venueId !== run.venue_id) throw conflict(`Deal is ${w.stage}: its outreach is with another directory venue`);
+      if (run.started_at !== null && body.channelOrder === undefined) return;
+      const order = normaliseOrder(body.channelOrder);
+      await tx.outreach.putRun({ ...run, channel_order: JSON.stringify(order), cursor: 0, started_at: run.started_at ?? now });
+      w.emit({ type: 'outreach_started', venueId: run.venue_id, channelOrder: order }, { scriptVersion: SCRIPT_LIBRARY_VERSION });
+      const venue = (await tx.outreach.venue(run.venue_id))!;
+      // no way to reach the venue at all: a person must find a contact before anything is sent
+      if (!venue.email && !venue.phone) await w.raise('contact_verify', `${venue.name}: no e-mail or phone in the directory`);
+    });
+    return this.step(dealId, 'operator', p);
+  }
+
+  /**
+   * One outreach step: the next touch when the cadence allows, on the first channel of the rotation that has
+   * contact info, configuration, no opt-out and (voice, text) the calling window and room under its cap.
+   * The touch is claimed (message row, cursor, deal event) in one transaction before it is sent, so two
+   * steps never send twice; a send the provider refuses marks it failed and raises contact_verify.
+   */
+  async step(dealId: string, actor: Actor, p: Principal | null): Promise<Out<typeof StepResult>> {
+    const claim = await this.deps.dfy.amendDeal(p, dealId, 'dfy.outreach_touch', { actor }, async (w, tx, now) => {
+      const empty = { touch: null, skipped: [] as { channel: Channel; reason: Ineligible }[] };
+      if (w.stage !== 'outreach') throw new MoveRefused(`Deal is ${w.stage}: outreach needs the deal at outreach`, 'illegal');
+      const run = await tx.outreach.run(w.dealId);
+      if (!run?.started_at) throw new MoveRefused(`Deal is ${w.stage}: outreach has not started`, 'needs');
+      if (w.open('reply_review')) return { ...empty, waiting: { reason: 'reply_review' as const, until: null } };
+      if (run.last_touch_at !== null && now < Number(run.last_touch_at) + RETRY_CADENCE_MS) {
+        return { ...empty, waiting: { reason: 'cadence' as const, until: formatTimestamp(Number(run.last_touch_at) + RETRY_CADENCE_MS) } };
+      }
+      const plan = await this.plan(tx, run, w.deal, now);
+      const picked = pickChannel(plan.order, run.cursor, (c) => plan.channels[c].reason);
+      if (picked.channel === null) {
+        const never = picked.skipped.every((s) => s.reason === 'no_contact' || s.reason === 'opted_out' || s.reason === 'not_configured');
+        return { touch: null, skipped: picked.skipped, waiting: { reason: never ? ('no_channel' as const) : ('no_channel_now' as const), until: null } };
+      }
+      const c = plan.channels[picked.channel];
+      const messageId = newId('omsg', now);
+      await tx.outreach.insertMessage({
+        id: messageId,
+        deal_id: w.dealId,
+        operator_id: w.operatorId,
+        venue_id: run.venue_id,
+        channel: picked.channel,
+        to_address: c.to!,
+        script_id: c.message.scriptId,
+        script_version: c.message.scriptVersion,
+        provider_ref: messageId,
+        status: 'sending',
+        unsubscribe_hash: c.token ? sha256Hex(c.token) : null,
+        sent_at: now,
+        status_at: now,
+      });
+      await tx.outreach.putRun({ ...run, cursor: picked.nextCursor, last_touch_at: now });
+      w.emit(
+        { type: 'outreach_touch', messageId, scriptId: c.message.scriptId, to: c.to! },
+        { channel: picked.channel, scriptVersion: c.message.scriptVersion },
+      );
+      // a call's outcome (reached, voicemail, call back) is for a person to record
+      if (picked.channel === 'voice') await w.raise('call_outcome', `call to ${c.to} (${c.message.scriptId})`);
+      return {
+        touch: { messageId, channel: picked.channel, to: c.to!, message: c.message },
+        skipped: picked.skipped,
+        waiting: null,
+      };
+    });
+    const r = claim.result;
+    if (!r.touch) return { dealId, touch: null, waiting: r.waiting, skipped: r.skipped };
+    const t = r.touch;
+    let status = 'sent';
+    let providerRef = t.messageId;
+    try {
+      providerRef = (await this.deps.channels[t.channel]!.send(t.to, t.message, `${this.deps.baseUrl}${STATUS_CALLBACK_PATH}`)).providerRef;
+    } catch {
+      status = 'failed';
+    }
+    await this.deps.dfy.amendDeal(null, dealId, 'dfy.outreach_sent', { actor, channel: t.channel }, async (w, tx) => {
+      await tx.outreach.setSent(t.messageId, providerRef, status, this.deps.clock.now());
+      if (status === 'failed') {
+        w.emit({ type: 'outreach_delivery', messageId: t.messageId, status }, { scriptVersion: t.message.scriptVersion });
+        await w.raise('contact_verify', `${t.channel} to ${t.to} could not be sent`);
+      }
+    });
+    return {
+      dealId,
+      touch: { messageId: t.messageId, channel: t.channel, to: t.to, scriptId: t.message.scriptId, scriptVersion: t.message.scriptVersion, status },
+      waiting: null,
+      skipped: r.skipped,
+    };
+  }
+
+  /**
+   * The autopilot's outreach pass (part 3 calls it from the deal tick): every started run whose deal is at
+   * outreach takes its next step when autonomy allows; a deal whose autopilot is off raises mode_resume
+   * (automation paused: the operator resumes it, or steps on demand).
+   */
+  async tick(): Promise<{ examined: number; touches: number; paused: number }> {
+    const repos = this.deps.store.repos;
+    const out = { examined: 0, touches: 0, paused: 0 };
+    for (const run of await repos.outreach.startedRuns(BATCH)) {
+      const row = await repos.dfy.deal(run.deal_id);
+      if (!row || row.stage !== 'outreach') continue;
+      out.examined++;
+      const deal = JSON.parse(row.state_json) as DealState;
+      const auto = deal.autopilot ?? (await this.deps.dfy.settingsOf(row.operator_id)).autopilot;
+      if (!auto) {
+        await this.deps.dfy.amendDeal(null, row.id, 'dfy.outreach_paused', { actor: 'autopilot', channel: 'system' }, async (w) => {
+          if (!w.open('mode_resume')) await w.raise('mode_resume', 'outreach automation is paused: the deal’s autopilot is off');
+        });
+        out.paused++;
+        continue;
+      }
+      const r = await this.step(row.id, 'autopilot', null);
+      if (r.touch) out.touches++;
+    }
+    return out;
+  }
+
+  /** The exact per-channel renders of the deal's next touch, with whether each channel could carry it now. */
+  async preview(p: Principal, dealId: string): Promise<Out<typeof Preview>> {
+    const deal = await this.deps.dfy.getDeal(p, dealId);
+    const run = await this.deps.store.repos.outreach.run(deal.id);
+    if (!run) throw new MoveRefused(`Deal is ${deal.stage}: outreach needs a directory venue (accept one from the shortlist)`, 'needs');
+    const plan = await this.plan(this.deps.store.repos, run, deal, this.deps.clock.now());
+    return {
+      dealId: deal.id,
+      stage: deal.stage,
+      scriptKind: plan.kind,
+      scriptVersion: SCRIPT_LIBRARY_VERSION,
+      channels: plan.order.map((channel) => {
+        const c = plan.channels[channel];
+        return { channel, to: c.to, eligibleNow: c.reason === null, reason: c.reason, message: c.message };
+      }),
+    };
+  }
+
+  /** An intro e-mail drafted from the script library for the deal's venue (nothing is sent). */
+  async draft(p: Principal, dealId: string, senderName: string | undefined): Promise<Out<typeof Draft>> {
+    const deal = await this.deps.dfy.getDeal(p, dealId);
+    const run = await this.deps.store.repos.outreach.run(deal.id);
+    const venue = run ? await this.deps.store.repos.outreach.venue(run.venue_id) : undefined;
+    const venueName = venue?.name ?? deal.venue?.name;
+    if (!venueName) throw new MoveRefused(`Deal is ${deal.stage}: a draft needs a venue on the deal`, 'needs');
+    const m = renderScript('intro', 'email', { ...scriptFactsOf(deal, venueName, senderName), unsubscribeUrl: this.unsubscribeUrl(deal.id, 1) });
+    return { subject: m.subject!, body: m.body, scriptId: m.scriptId, scriptVersion: m.scriptVersion, to: venue?.email ?? null };
+  }
+
+  // ---- provider callbacks and opt-outs
+
+  /** A provider's signed delivery status: recorded on the message; a failed delivery raises contact_verify. */
+  async statusCallback(body: Out<typeof StatusCallback>): Promise<Out<typeof CallbackResult>> {
+    const ref = body.MessageSid ?? body.CallSid;
+    const status = (body.MessageStatus ?? body.CallStatus ?? '').toLowerCase();
+    if (!ref || !status) throw badRequest('A status callback names MessageSid or CallSid and its status');
+    const m = await this.deps.store.repos.outreach.messageByProviderRef(ref);
+    if (!m) return { accepted: false, dealId: null, effect: 'unknown message' };
+    await this.deps.dfy.amendDeal(null, m.deal_id, 'dfy.outreach_status', { actor: 'system', channel: m.channel as Channel }, async (w, tx, now) => {
+      await tx.outreach.setStatus(m.id, status, now);
+      w.emit({ type: 'outreach_delivery', messageId: m.id, status }, { scriptVersion: m.script_version });
+      if (FAILED_STATUSES.has(status) && w.stage === 'outreach') await w.raise('contact_verify', `${m.channel} to ${m.to_address}: ${status}`);
+    });
+    return { accepted: true, dealId: m.deal_id, effect: FAILED_STATUSES.has(status) ? 'contact_verify' : 'recorded' };
+  }
+
+  /**
+   * A venue's reply (a text, or an inbound e-mail), signed by the provider: "STOP" opts the address out at
+   * once; anything else raises reply_review and pauses automated touches until a person has read it.
+   */
+  async inbound(body: Out<typeof InboundCallback>): Promise<Out<typeof CallbackResult>> {
+    const from = body.Channel === 'email' ? body.From.trim().toLowerCase() : body.From.trim();
+    const m = await this.deps.store.repos.outreach.lastMessageTo(from);
+    if (!m) return { accepted: false, dealId: null, effect: 'unknown sender' };
+    const channel = body.Channel;
+    const stop = isStopReply(body.Body);
+    await this.deps.dfy.amendDeal(null, m.deal_id, 'dfy.outreach_reply', { actor: 'system', channel }, async (w, tx, now) => {
+      w.emit({ type: 'reply_received', outreachChannel: channel, stop });
+      if (stop) await this.optOut(tx, w, m.operator_id, channel, from, 'stop_reply', now);
+      else if (w.stage === 'outreach') await w.raise('reply_review', `${channel} from ${from}: ${body.Body.slice(0, 200)}`);
+    });
+    if (!stop) await this.deps.replies?.answerFromChannel(m.deal_id, { channel, text: body.Body });
+    return { accepted: true, dealId: m.deal_id, effect: stop ? 'opted_out' : 'reply_review' };
+  }
+
+  /** The unsubscribe link of an e-mail: the address is opted out at once (idempotent). */
+  async unsubscribe(token: string): Promise<{ unsubscribed: boolean }> {
+    const m = await this.deps.store.repos.outreach.messageByUnsubscribeHash(sha256Hex(token));
+    if (!m) throw notFound('Unsubscribe link');
+    await this.deps.dfy.amendDeal(null, m.deal_id, 'dfy.outreach_unsubscribe', { actor: 'system', channel: 'email' }, async (w, tx, now) => {
+      await this.optOut(tx, w, m.operator_id, 'email', m.to_address, 'unsubscribe_link', now);
+    });
+    return { unsubscribed: true };
+  }
+
+  // ---- plumbing
+
+  private async optOut(
+    tx: Repos,
+    w: DealWriter,
+    operatorId: string,
+    channel: Channel,
+    address: string,
+    source: 'stop_reply' | 'unsubscribe_link',
+    now: number,
+  ) {
+    if (await tx.outreach.optOut(operatorId, channel, address, source, now)) w.emit({ type: 'opted_out', outreachChannel: channel, source });
+  }
+
+  /** A provider callback is judged on its signature before anything of it is read (401). */
+  verifyCallback(path: string, params: unknown, signature: unknown): void {
+    const fields = params && typeof params === 'object' ? Object.entries(params) : [];
+    const strings = Object.fromEntries(fields.filter((e): e is [string, string] => typeof e[1] === 'string'));
+    if (Object.keys(strings).length !== fields.length || !verifyCallback(this.deps.secrets.callback, path, strings, signature)) {
+      throw unauthorized('Callback signature missing or invalid');
+    }
+  }
+
+  private async ownVenue(repos: Repos, p: Principal, venueId: string): Promise<OutreachDirectoryRow> {
+    const v = await repos.outreach.venue(venueId);
+    if (!v || v.operator_id !== p.operatorId) throw notFound('Directory venue');
+    return v;
+  }
+
+  /** What the next touch would be on each channel: address, render, and why it cannot go now (if so). */
+  private async plan(repos: Repos, run: OutreachDealRow, deal: DealState, now: number) {
+    const venue = await repos.outreach.venue(run.venue_id);
+    if (!venue) throw dealNotFound();
+    const order = JSON.parse(run.channel_order) as Channel[];
+    const optOuts = await repos.outreach.optedOut(run.operator_id);
+    const touches = deal.outreach?.touches ?? 0;
+    const kind = scriptKindFor(touches);
+    const token = this.unsubscribeToken(deal.id, touches + 1);
+    const facts = { ...scriptFactsOf(deal, venue.name), unsubscribeUrl: `${this.deps.baseUrl}${UNSUBSCRIBE_PATH}/${token}` };
+    const channels = {} as Record<Channel, { to: string | null; reason: Ineligible | null; message: RenderedMessage; token: string | null }>;
+    for (const channel of order) {
+      const to = channel === 'email' ? venue.email : venue.phone;
+      const optedOut = to !== null && optOuts.some((o) => o.channel === channel && o.address === to);
+      const recentTouches = await repos.outreach.countSince(venue.id, [channel], now - FREQUENCY_CAP.windowMs);
+      const reason = ineligibility(channel, { address: to, configured: this.deps.channels[channel] !== null, optedOut, recentTouches }, now, venue.time_zone);
+      channels[channel] = { to, reason, message: renderScript(kind, channel, facts), token: channel === 'email' ? token : null };
+    }
+    return { order, kind, channels };
+  }
+
+  /** The unsubscribe token of a deal's n-th touch: keyed, so the preview shows the very link that is sent; only its hash is stored. */
+  private unsubscribeToken(dealId: string, touch: number): string {
+    return createHmac('sha256', this.deps.secrets.token).update(`outreach-unsubscribe:${dealId}:${touch}`).digest('base64url');
+  }
+
+  private unsubscribeUrl(dealId: string, touch: number): string {
+    return `${this.deps.baseUrl}${UNSUBSCRIBE_PATH}/${this.unsubscribeToken(dealId, touch)}`;
+  }
+}
+
+function venueView(r: OutreachDirectoryRow): Out<typeof DirectoryVenue> {
+  return {
+    id: r.id,
+    name: r.name,
+    address: r.address,
+    lat: Number(r.lat),
+    lng: Number(r.lng),
+    vertical: r.vertical,
+    timeZone: r.time_zone,
+    email: r.email,
+    phone: r.phone,
+    dailyVisitors: Number(r.daily_visitors),
+  };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { SANDBOX_CREDENTIALS } from '../db/seed.ts';
+import { DIALECTS, call, suiteServer } from '../testing/harness.ts';
+
+const admin = { 'x-api-key': SANDBOX_CREDENTIALS.admin.apiKey };
+const alice = { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey };
+
+/** One sample's value from the exposition text, or undefined when the series is absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
+  const t = suiteServer(dialect);
+
+  it('is for admins only: 401 without a key, 403 for an operator', async () => {
+    expect((await call(t.url, 'GET', '/metrics')).status).toBe(401);
+    expect((await call(t.url, 'GET', '/metrics', { headers: alice })).status).toBe(403);
+  });
+
+  it('counts requests by route pattern (never the raw path) and status, with latency histograms', async () => {
+    await call(t.url, 'GET', '/health');
+    await call(t.url, 'GET', '/api/v1/machines/SBX-ALICE-0001', { headers: alice });
+    await call(t.url, 'GET', '/api/v1/machines/SBX-BOB-0001', { headers: alice }); // not hers: 404
+    await call(t.url, 'GET', '/no/such/route');
+    const r = await call(t.url, 'GET', '/metrics', { headers: admin });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const m = r.text;
+    expect(sample(m, 'vend_http_requests_total{route="/health",method="GET",status="200"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(m, 'vend_http_requests_total{route="/api/v1/machines/:machineNo",method="GET",status="200"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(m, 'vend_http_requests_total{route="/api/v1/machines/:machineNo",method="GET",status="404"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(m, 'vend_http_requests_total{route="unmatched",method="GET",status="404"}')).toBeGreaterThanOrEqual(1);
+    expect(m).not.toContain('SBX-ALICE-0001');
+    expect(sample(m, 'vend_http_request_duration_seconds_count{route="/health",method="GET",status="200"}')).toBeGreaterThanOrEqual(1);
+    expect(m).toMatch(/vend_http_request_duration_seconds_bucket\{le="0\.05",route="\/health",method="GET",status="200"\} \d+/);
+  });
+
+  it('reports held long polls, the loops with their leader state, and process metrics', async () => {
+    await t.services.jobs.dispenseDecision.tick();
+    await t.services.jobs.dfyOnboarding.tick();
+    const m = (await call(t.url, 'GET', '/metrics', { headers: admin })).text;
+    expect(sample(m, 'vend_long_polls_held')).toBe(0);
+    expect(sample(m, 'vend_loop_leader{loop="dispense-decision"}')).toBe(1);
+    expect(sample(m, 'vend_loop_ticks_total{loop="dispense-decision"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(m, 'vend_loop_errors_total{loop="refund-sweep"}')).toBe(0);
+    // every loop of the replica is there, the done-for-you onboarding (added since) included
+    expect(sample(m, 'vend_loop_ticks_total{loop="dfy-onboarding"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(m, 'vend_loop_errors_total{loop="dfy-onboarding"}')).toBe(0);
+    expect(sample(m, 'vend_draining')).toBe(0);
+    expect(sample(m, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    if (dialect === 'postgres') expect(sample(m, 'vend_store_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1);
+    else expect(m).not.toContain('vend_store_pool_connections{');
+  });
+});
