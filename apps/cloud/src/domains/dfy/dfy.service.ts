@@ -688,7 +688,7 @@ export class DfyService {
       if (!row) throw dealNotFound();
       const w = await DealWriter.open(tx, row, now, as.actor, as.channel ?? 'api');
       const result = await change(w, tx, now);
-      const deal = w.changed ? await w.flush() : w.deal;
+      const deal = w.changed ? await this.flush(tx, w) : w.deal;
       if (w.changed) await this.deps.audit.record(tx, p, action, `deal:${w.dealId}`);
       return { deal, result };
     });
@@ -708,7 +708,7 @@ export class DfyService {
     const row = await this.owned(tx, p, dealId);
     const w = await DealWriter.open(tx, row, now, p ? 'operator' : 'system', p ? 'api' : 'system');
     await change(w);
-    const deal = await w.flush();
+    const deal = await this.flush(tx, w);
     await this.deps.audit.record(tx, p, action, `deal:${w.dealId}`);
     return deal;
   }
