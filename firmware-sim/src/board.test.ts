@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ManualClock, VMC_LANES_PER_PAGE, decodeVmcFrame, encodeHostMessage, encodeVmcFrame, parseBoardFrame } from '@vend/protocol';
+import { ManualClock, VMC_LANES_PER_PAGE, decodeVmcFrame, encodeHostMessage, encodeVmcFrame, parseBoardFrame, parseDex, renderDex } from '@vend/protocol';
 import type { VmcBoardMessage, VmcHostMessage } from '@vend/protocol';
 import { VmcBoard } from './board.ts';
 import type { BoardConfig } from './board.ts';
@@ -303,5 +303,33 @@ describe('board: retransmission never runs the motor twice', () => {
     expect(r.board.motorLog).toHaveLength(1);
     // the next request reports normally
     expect(resultOf([...r.dispense(2, 3), ...r.drain(10_000)]).code).toBe('success');
+  });
+});
+
+describe('board: DEX audit', () => {
+  it('counts vends per lane since creation and since power-up, and failed vends, in a file that reads back', () => {
+    const r = rig();
+    let seq = 1;
+    const vend = (aisle: number) => {
+      r.dispense(seq++, aisle);
+      r.drain(10_000);
+    };
+    vend(3);
+    vend(3);
+    r.board.lane(5).jammed = true;
+    vend(5);
+    r.board.reboot();
+    vend(3);
+    const parsed = parseDex(renderDex(r.board.dexAudit(r.clock.now())));
+    if (!parsed.ok) throw new Error(parsed.error);
+    const seg = (id: string) => parsed.segments.filter((s) => s.id === id).map((s) => s.elements);
+    const pa1 = seg('PA1');
+    const pa2 = seg('PA2');
+    const lane3 = pa2[pa1.findIndex((p) => p[0] === '3')]!;
+    expect(lane3.slice(0, 4).map(Number)).toEqual([3, 0, 1, 0]);
+    expect(pa2[pa1.findIndex((p) => p[0] === '5')]!.map(Number)).toEqual([0, 0, 0, 0]);
+    expect(seg('VA1')[0]!.map(Number)).toEqual([0, 3, 0, 1]);
+    expect(seg('EA2')[0]).toEqual(['OFV', '1', '0', '']);
+    expect(seg('DXS')[0]![0]).toBe('VMCSIM');
   });
 });

@@ -9,7 +9,7 @@ import {
   parseHostFrame,
   rowColumnOf,
 } from '@vend/protocol';
-import type { Clock, VmcBoardMessage, VmcBoardStateName, VmcFrame, VmcHostMessage, VmcModule, VmcResultName } from '@vend/protocol';
+import type { Clock, DexAudit, VmcBoardMessage, VmcBoardStateName, VmcFrame, VmcHostMessage, VmcModule, VmcResultName } from '@vend/protocol';
 import type { Random } from './rng.ts';
 
 export interface BoardConfig {
@@ -116,6 +116,11 @@ export class VmcBoard {
   private sensorHealthy = true;
   private missDropsLeft = 0;
   private withholdLeft = 0;
+  /** The audit counters a DEX read reports: vends per lane and failed vends, since creation and since power-up. */
+  private readonly vendsSinceInit: number[] = [];
+  private vendsSinceBoot: number[] = [];
+  private failedSinceInit = 0;
+  private failedSinceBoot = 0;
   /** Every motor run since the board object was created (survives reboots: it is QA's record). */
   readonly motorLog: MotorRun[] = [];
   /** Retransmissions recognised (acknowledged again without running anything). */
@@ -130,6 +135,7 @@ export class VmcBoard {
     this.config = Object.freeze({ ...DEFAULT_BOARD_CONFIG, ...config });
     const n = aisleCount(this.config);
     for (let aisle = 1; aisle <= n; aisle++) this.lanes.push({ aisle, stock: this.config.stock, motor: true, jammed: false });
+    this.vendsSinceInit.push(...this.lanes.map(() => 0));
     encodeBoardMessage(0, this.infoMessage()); // validates version and geometry up front
     this.powerUp();
   }
@@ -155,6 +161,8 @@ export class VmcBoard {
     if (id === this.bootIdValue) id = (id % VMC_U14_MAX) + 1;
     this.bootIdValue = id;
     this.dropsCounted = 0;
+    this.vendsSinceBoot = this.lanes.map(() => 0);
+    this.failedSinceBoot = 0;
   }
 
   // --- QA controls --------------------------------------------------------------------------
@@ -203,6 +211,37 @@ export class VmcBoard {
     };
   }
   /** Dispense requests accepted as new (not retransmissions), since creation. */
+  /**
+   * What a DEX read of the board reports (docs/dex.md): vends per selection since the board was created
+   * ("since initialisation") and since its last power-up ("since reset"), and failed vends. The board
+   * knows no prices or payments: values are 0 and every vend is counted as paid.
+   */
+  dexAudit(now: number): DexAudit {
+    const tally = (count: number) => ({ count, cents: 0 });
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    const total = { sinceInit: tally(sum(this.vendsSinceInit)), inPeriod: tally(sum(this.vendsSinceBoot)) };
+    return {
+      sender: 'VMCSIM',
+      machineNo: `VMCSIM-${this.bootIdValue}`,
+      model: this.config.module,
+      agentVersion: this.config.vmcVersion,
+      at: now,
+      paid: total,
+      cash: { sinceInit: tally(0), inPeriod: tally(0) },
+      cashless: { sinceInit: tally(0), inPeriod: tally(0) },
+      free: { sinceInit: tally(0), inPeriod: tally(0) },
+      products: this.lanes.map((l, i) => ({
+        selection: l.aisle,
+        priceCents: 0,
+        productId: '',
+        sinceInit: tally(this.vendsSinceInit[i]!),
+        inPeriod: tally(this.vendsSinceBoot[i]!),
+      })),
+      failedVends: tally(this.failedSinceInit),
+      failedInPeriod: tally(this.failedSinceBoot),
+    };
+  }
+
   get dispenseRequests(): number {
     return this.requests;
   }
@@ -385,6 +424,13 @@ export class VmcBoard {
   }
 
   private finish(job: Job, code: VmcResultName, motorMs: number, dropDetected: boolean, liftRow: number): void {
+    if (code === 'success') {
+      this.vendsSinceInit[job.aisle - 1]!++;
+      this.vendsSinceBoot[job.aisle - 1]!++;
+    } else if (code !== 'busy') {
+      this.failedSinceInit++;
+      this.failedSinceBoot++;
+    }
     const message = { kind: 'result' as const, aisle: job.aisle, code, motorMs, dropDetected, liftRow };
     const withheld = code !== 'busy' && this.withholdLeft > 0;
     if (withheld) this.withholdLeft--;

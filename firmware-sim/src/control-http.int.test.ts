@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '@vend/protocol';
+import { ManualClock, parseDex } from '@vend/protocol';
 import { startControlServer } from './control-http.ts';
 import type { ControlServer } from './control-http.ts';
 import { MockSerialLink } from './fronts/mock.ts';
@@ -85,5 +85,17 @@ describe('control port', () => {
   it('serves the motor log', async () => {
     const { url } = await up();
     expect(await (await fetch(`${url}/motor-log`)).json()).toEqual([]);
+  });
+});
+
+describe('control port: DEX read', () => {
+  it('GET /dex answers the board audit as a DEX file whose CRC and segment count check out', async () => {
+    const { url } = await up();
+    const res = await fetch(`${url}/dex`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const parsed = parseDex(Buffer.from(await res.arrayBuffer()).toString('latin1'));
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect(parsed.segments.filter((s) => s.id === 'PA1')).toHaveLength(60);
   });
 });

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { renderDex } from '@vend/protocol';
 import { ACTION_HELP, parseAction } from './actions.ts';
 import type { SimAction } from './actions.ts';
 import type { VmcSimulator } from './simulator.ts';
@@ -18,6 +19,7 @@ export const CONTROL_HELP = [
   'vmc-sim control port (loopback only)',
   '  GET  /state       board, lanes, faults and counters (JSON)',
   '  GET  /motor-log   every motor run: time, seq, aisle, row, column, boot id (JSON)',
+  "  GET  /dex         the board's audit as an EVA-DTS 6.1 DEX file (vends per lane since creation and since power-up)",
   '  POST /actions     one action object or an array of them (JSON), applied in order:',
   ...ACTION_HELP.map((l) => `      ${l}`),
 ].join('\n');
@@ -72,6 +74,11 @@ async function handle(sim: VmcSimulator, req: IncomingMessage, res: ServerRespon
   if (req.method === 'GET' && path === '/') return send(res, 200, CONTROL_HELP);
   if (req.method === 'GET' && path === '/state') return send(res, 200, sim.snapshot());
   if (req.method === 'GET' && path === '/motor-log') return send(res, 200, sim.motorLog);
+  if (req.method === 'GET' && path === '/dex') {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=latin1' });
+    res.end(Buffer.from(renderDex(sim.board.dexAudit(sim.now())), 'latin1'));
+    return;
+  }
   if (path === '/actions') {
     if (req.method !== 'POST') return send(res, 405, { ok: false, error: 'POST an action' });
     let json: unknown;

@@ -193,6 +193,11 @@ export class VmcSimulator {
     await this.opts.front.replug();
   }
 
+  /** The simulator's clock (the DEX read is stamped with it). */
+  now(): number {
+    return this.opts.clock.now();
+  }
+
   snapshot(): SimState {
     const b = this.board;
     return {

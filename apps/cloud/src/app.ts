@@ -45,6 +45,9 @@ import { marketplacePagesRoutes } from './domains/marketplace-pages/pages.routes
 import { pricingRoutes } from './domains/pricing/pricing.routes.ts';
 import { marketplaceRoutes } from './domains/ad-purchases/marketplace.routes.ts';
 import { adPaymentsWebhookRoutes, adPurchasesRoutes } from './domains/ad-purchases/ad-purchases.routes.ts';
+import { webhooksRoutes } from './domains/webhooks/webhooks.routes.ts';
+import { alertsRoutes } from './domains/alerts/alerts.routes.ts';
+import { dexRoutes } from './domains/dex/dex.routes.ts';
 import { redactUrl } from './logger.ts';
 import { Metrics, metricsRoutes } from './http/metrics.ts';
 
@@ -144,6 +147,9 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(pricingRoutes(kit, s.pricing));
   app.use(marketplaceRoutes(kit, s.marketplace, s.testProcessor));
   app.use(adPurchasesRoutes(kit, s.adPurchases));
+  app.use(webhooksRoutes(kit, s.webhooks));
+  app.use(alertsRoutes(kit, s.alerts));
+  app.use(dexRoutes(kit, s.dex));
   // the built-in mock SSP stands in for an outside one in the sandbox only
   if (ctx.config.mode === 'sandbox') app.use(mockSspRoutes(kit, s.sspMock));
 

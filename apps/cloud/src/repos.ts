@@ -39,6 +39,9 @@ import { ReleasesRepo } from './domains/releases/releases.repo.ts';
 import { SandboxRepo } from './domains/sandbox/sandbox.repo.ts';
 import { MockSspRepo } from './domains/ssp/mock-ssp.repo.ts';
 import { LeaseRepo } from './jobs/lease.repo.ts';
+import { WebhooksRepo } from './domains/webhooks/webhooks.repo.ts';
+import { AlertsRepo } from './domains/alerts/alerts.repo.ts';
+import { DexRepo } from './domains/dex/dex.repo.ts';
 
 /**
  * Every repository, bound to one handle: the database (`store.repos`) or one transaction (the `tx`
@@ -174,6 +177,15 @@ export class Repos {
   }
   get sspMock(): MockSspRepo {
     return this.#once('sspMock', (db) => new MockSspRepo(db));
+  }
+  get dex(): DexRepo {
+    return this.#once('dex', (db) => new DexRepo(db));
+  }
+  get alerts(): AlertsRepo {
+    return this.#once('alerts', (db) => new AlertsRepo(db));
+  }
+  get webhooks(): WebhooksRepo {
+    return this.#once('webhooks', (db) => new WebhooksRepo(db));
   }
 }
 

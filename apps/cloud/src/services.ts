@@ -69,6 +69,15 @@ import { PricingService } from './domains/pricing/pricing.service.ts';
 import { MarketplaceService } from './domains/ad-purchases/marketplace.service.ts';
 import { AdPurchasesService } from './domains/ad-purchases/ad-purchases.service.ts';
 import { TestProcessor } from './domains/ad-purchases/test-processor.ts';
+import { WebhookEvents } from './domains/webhooks/webhook-events.ts';
+import { WebhookDeliveryService } from './domains/webhooks/webhook-delivery.service.ts';
+import { UndiciWebhookSender, type WebhookSender } from './domains/webhooks/webhook-sender.ts';
+import { WebhooksService } from './domains/webhooks/webhooks.service.ts';
+import { AlertsService } from './domains/alerts/alerts.service.ts';
+import { FleetEvents } from './domains/alerts/fleet-events.ts';
+import { DexService } from './domains/dex/dex.service.ts';
+import { PresenceService } from './domains/alerts/presence.service.ts';
+import { MailSenderAlertMailer, type AlertMailer } from './domains/alerts/alert-mailer.ts';
 
 /**
  * Every service of the cloud, each built exactly once (in `createServices`). Route factories and
@@ -166,14 +175,42 @@ export interface Services {
   adPurchases: AdPurchasesService;
   /** The built-in test payment processor (sandbox only; null otherwise: no processor, purchases answer 503). */
   testProcessor: TestProcessor | null;
+  // outbound webhooks and alerts
+  /** The webhook outbox alone (the test event, alert notifications). */
+  outbox: WebhookEvents;
+  /** What domains emit fleet events into, inside the transaction of the change: the outbox and the alert rules. */
+  events: FleetEvents;
+  /** Alert rules, alerts, and the alert loop's notifications (webhook and e-mail). */
+  alerts: AlertsService;
+  /** The presence sweep: machine.online / machine.offline once per change. */
+  presence: PresenceService;
+  /** DEX/EVA-DTS audit export and import. */
+  dex: DexService;
+  /** The delivery loop's work: signs and sends due deliveries, retries, disables failing endpoints. */
+  webhookDelivery: WebhookDeliveryService;
+  /** Operators' webhook endpoints, the test event and the deliveries log. */
+  webhooks: WebhooksService;
   /** The background loops and their leader lease; started by main.ts (startJobs), read by the status endpoints. */
   jobs: Jobs;
 }
 
 /** The composition root: repositories, clock and collaborators go in as each service's named `Deps`, in dependency order. */
-export function createServices(ctx: AppContext): Services {
+export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookSender; webhookTimeoutMs?: number; alertMailer?: AlertMailer } = {}): Services {
   const store = createAppStore(ctx.database);
   const { clock, audit, config, devices, rateLimiter, sealer } = ctx;
+  const outbox = new WebhookEvents({ clock });
+  const mail = mailSenderFor(config.mail);
+  const alerts = new AlertsService({ store, clock, audit, outbox, mailer: opts.alertMailer ?? new MailSenderAlertMailer(mail), logger: ctx.logger });
+  const events = new FleetEvents({ outbox, alerts });
+  const presence = new PresenceService({ store, clock, events });
+  const webhookDelivery = new WebhookDeliveryService({
+    store,
+    clock,
+    sealer,
+    logger: ctx.logger,
+    sender: opts.webhookSender ?? new UndiciWebhookSender(),
+    ...(opts.webhookTimeoutMs === undefined ? {} : { timeoutMs: opts.webhookTimeoutMs }),
+  });
 
   const jwt = config.idp ? new IdpBearerVerifier(new IdentityTokenVerifier(config.idp, clock), store.repos.auth, config.rateLimitPerHour) : null;
   const auth = new AuthService({ store, clock, config, jwt });
@@ -188,10 +225,10 @@ export function createServices(ctx: AppContext): Services {
   const tax = new TaxService({ store, clock, audit });
   const machines = new MachinesService({ store, clock, audit, geocoder: ctx.geocoder, config, tax });
   const cabinetSettings = new CabinetSettingsService({ store, clock, audit, sealer, config });
-  const inventory = new InventoryService({ store, audit, clock });
+  const inventory = new InventoryService({ store, audit, clock, events });
   const orders = new OrdersService({ store });
-  const sales = new SalesService({ store, clock, audit, tax });
-  const commands = new CommandsService({ store, clock, audit, sales, pending: ctx.pendingNotifier });
+  const sales = new SalesService({ store, clock, audit, tax, events });
+  const commands = new CommandsService({ store, clock, audit, sales, pending: ctx.pendingNotifier, events });
 
   const deviceKeys = new DeviceKeyVerifier({ store, clock, audit, devices });
   const enrolment = new EnrolmentService({ store, clock, audit, devices });
@@ -222,8 +259,8 @@ export function createServices(ctx: AppContext): Services {
   const prizes = new PrizesService({ store, clock, audit });
 
   const credentialAdmin = new CredentialAdminService({ store, clock, audit, devices });
-  const dfy = new DfyService({ store, clock, audit, machines, credentials: credentialAdmin, config });
-  const dfyInventory = new DfyInventoryService({ store, clock, audit, settings: dfy });
+  const dfy = new DfyService({ store, clock, audit, machines, credentials: credentialAdmin, config, events });
+  const dfyInventory = new DfyInventoryService({ store, clock, audit, settings: dfy, deals: dfy });
   const dfyModes = new DfyModesService({
     store,
     clock,
@@ -232,7 +269,6 @@ export function createServices(ctx: AppContext): Services {
     onInventoryOff: (tx, machineId, now) => dfyInventory.cancelOpen(tx, machineId, now),
   });
   const negotiation = new NegotiationService({ store, clock, audit, dfy, config });
-  const mail = mailSenderFor(config.mail);
   const outreachChannels = outreachChannelsFor(config, mail);
   const outreach = new OutreachService({
     store,
@@ -245,7 +281,7 @@ export function createServices(ctx: AppContext): Services {
     replies: negotiation,
   });
 
-  const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config });
+  const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config, events });
 
   return {
     store,
@@ -318,8 +354,30 @@ export function createServices(ctx: AppContext): Services {
     supply,
     pricing,
     marketplace: new MarketplaceService({ store, clock, audit, rateLimiter, pricing, creatives, processor: testProcessor, config }),
-    adPurchases: new AdPurchasesService({ store, clock, audit, campaigns, creatives, processor: testProcessor }),
+    adPurchases: new AdPurchasesService({ store, clock, audit, campaigns, creatives, processor: testProcessor, events }),
     testProcessor,
-    jobs: new Jobs({ store, clock, audit, logger: ctx.logger, redis: ctx.redis, commands, releases: agentFleet, ads: adDelivery, dfy, config }),
+    outbox,
+    events,
+    alerts,
+    presence,
+    dex: new DexService({ store, clock }),
+    webhookDelivery,
+    webhooks: new WebhooksService({ store, clock, audit, sealer, events: outbox, delivery: webhookDelivery, config }),
+    jobs: new Jobs({
+      store,
+      clock,
+      audit,
+      logger: ctx.logger,
+      redis: ctx.redis,
+      commands,
+      releases: agentFleet,
+      ads: adDelivery,
+      dfy,
+      webhooks: webhookDelivery,
+      events,
+      presence,
+      alerts,
+      config,
+    }),
   };
 }

@@ -10,3 +10,4 @@ export * from './control.ts';
 export * from './prizes.ts';
 export * from './service-code.ts';
 export * from './network.ts';
+export * from './dex.ts';

@@ -1158,7 +1158,122 @@ export type DfyCheckpointRow = Selectable<DfyCheckpointsTable>;
 export type DfyWorkOrderRow = Selectable<DfyWorkOrdersTable>;
 export type DfyPaymentRow = Selectable<DfyPaymentsTable>;
 
+export interface WebhookEndpointsTable {
+  id: string;
+  operator_id: string;
+  url: string;
+  /** Space-separated event types the endpoint subscribes to. */
+  event_types: string;
+  description: string | null;
+  /** The signing secret, sealed with the DATA_KEY (Sealer): it is read back to sign each delivery. */
+  secret_sealed: string;
+  enabled: number;
+  consecutive_failures: number;
+  disabled_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookStreamsTable {
+  operator_id: string;
+  stream: string;
+  seq: number;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  operator_id: string;
+  type: string;
+  stream: string;
+  seq: number;
+  machine_no: string | null;
+  /** The exact JSON body every endpoint receives (signed byte for byte). */
+  body: string;
+  created_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  stream: string;
+  seq: number;
+  /** pending → delivered, or failed once its 24 h of retries ran out. */
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_attempt_at: number | null;
+  response_code: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookEventRow = Selectable<WebhookEventsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+export interface MachinePresenceTable {
+  machine_id: string;
+  /** `online` or `offline`, as the presence sweep last concluded. */
+  state: string;
+  changed_at: number;
+}
+
+export interface AlertRulesTable {
+  id: string;
+  operator_id: string;
+  name: string;
+  /** Space-separated event types that raise an alert. */
+  event_types: string;
+  /** `fleet`, `machine` (scope_ref: machine number) or `group` (scope_ref: access group id). */
+  scope: string;
+  scope_ref: string | null;
+  /** Quiet hours as minutes after local midnight in `time_zone`; both null: none. */
+  quiet_start_min: number | null;
+  quiet_end_min: number | null;
+  time_zone: string;
+  /** 1: alerts go to the operator's endpoints subscribed to alert.opened / alert.cleared. */
+  webhook: number;
+  /** Space-separated e-mail recipients ('' for none). */
+  emails: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AlertsTable {
+  id: string;
+  operator_id: string;
+  rule_id: string;
+  /** What the alert is about, e.g. `machine.offline:SBX-1`; at most one open alert per (rule, condition). */
+  condition: string;
+  type: string;
+  machine_no: string | null;
+  /** `open`, `clearing` (cleared, held until it stays clear), `cleared` or `resolved` (closed by hand). */
+  state: string;
+  occurrences: number;
+  data: string;
+  opened_at: number;
+  /** When the opening is to be notified (quiet hours push it); null once notified. */
+  notify_at: number | null;
+  notified_at: number | null;
+  /** While `clearing`: when it becomes `cleared` unless the condition returns. */
+  clear_at: number | null;
+  cleared_at: number | null;
+  updated_at: number;
+}
+
+export type AlertRuleRow = Selectable<AlertRulesTable>;
+export type AlertRow = Selectable<AlertsTable>;
+
 export interface DB {
+  machine_presence: MachinePresenceTable;
+  alert_rules: AlertRulesTable;
+  alerts: AlertsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_streams: WebhookStreamsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   dfy_deals: DfyDealsTable;
   dfy_deal_events: DfyDealEventsTable;
   dfy_checkpoints: DfyCheckpointsTable;

@@ -6,6 +6,13 @@ import type { DB } from './schema.ts';
  * The audit log is kept: it records the reset itself.
  */
 export const RESET_ORDER: (keyof DB)[] = [
+  'alerts',
+  'alert_rules',
+  'machine_presence',
+  'webhook_deliveries',
+  'webhook_events',
+  'webhook_streams',
+  'webhook_endpoints',
   'access_sessions',
   'access_assignments',
   'access_group_machines',

@@ -81,6 +81,10 @@ const TAGS: Record<string, string> = {
     "The negotiation of a done-for-you deal (spec 3 §2, §4, key rules 1–3): the versioned mandate, the confirmed start, the deterministic engine's turns against the venue (a seeded persona in the sandbox), advice, operator turns and the negotiation graphs.",
   'dfy outreach':
     'Done-for-you outreach (spec 3 §1, §4, key rule 8): the venue directory and scored shortlist, outreach start and preview over e-mail, text and voice (round-robin, calling window, caps, 24 h cadence, one versioned script library), the intro draft, signed provider callbacks and opt-outs.',
+  webhooks:
+    'Outbound webhooks (issue 20): endpoints subscribed to fleet events, signed like the inbound webhooks, delivered from a durable outbox with retries for 24 h; the deliveries log.',
+  alerts:
+    'Alert rules (issue 20): which fleet events raise an alert on which machines, quiet hours, webhook and e-mail delivery; one live alert per rule and condition until it clears.',
   meta: 'The live state machines, generated from the tables the API enforces.',
   pricing: 'The public price lists, versioned data in integer cents: self-serve screen ads and the operator subscription (spec 1 §2.10).',
   'ad marketplace':

@@ -8,11 +8,24 @@ import type { CommandsService } from '../domains/commands/commands.service.ts';
 import type { AgentFleetService } from '../domains/releases/agent-fleet.service.ts';
 import type { AdDeliveryService } from '../domains/ad-delivery/ad-delivery.service.ts';
 import type { DfyService } from '../domains/dfy/dfy.service.ts';
+import type { WebhookDeliveryService } from '../domains/webhooks/webhook-delivery.service.ts';
+import type { EventSink } from '../domains/webhooks/webhook-events.ts';
+import type { AlertsService } from '../domains/alerts/alerts.service.ts';
+import type { PresenceService } from '../domains/alerts/presence.service.ts';
 import { createLease, type LeaderLease } from './lease.ts';
 import { Loop, type LoopWork } from './loop.ts';
 
 /** How often each loop ticks. The decision loop ticks often so a missing outcome is ruled soon after its timeout. */
-export const INTERVALS_MS = { refundSweep: 60_000, dispenseDecision: 5_000, rolloutSweep: 60_000, popRetry: 60_000, dfyOnboarding: 5_000 } as const;
+export const INTERVALS_MS = {
+  refundSweep: 60_000,
+  dispenseDecision: 5_000,
+  rolloutSweep: 60_000,
+  popRetry: 60_000,
+  dfyOnboarding: 5_000,
+  webhookDelivery: 5_000,
+  presenceSweep: 30_000,
+  alertNotify: 15_000,
+} as const;
 /** Most items one sweep resolves; the rest wait for the next tick. */
 const BATCH = 500;
 
@@ -31,6 +44,14 @@ export interface JobsDeps {
   ads: Pick<AdDeliveryService, 'retryPops'>;
   /** Moves installing done-for-you deals live once their cabinet is verified online (auto-onboarding). */
   dfy: Pick<DfyService, 'onboardTick'>;
+  /** Sends due outbound webhook deliveries (the webhook delivery loop). */
+  webhooks: Pick<WebhookDeliveryService, 'deliverDue'>;
+  /** The outbox: an order flagged refund_owed reaches the operator's webhooks. */
+  events: EventSink;
+  /** Raises machine.online / machine.offline (the presence sweep). */
+  presence: Pick<PresenceService, 'sweep'>;
+  /** Notifies due alerts and closes cleared ones (the alert loop). */
+  alerts: Pick<AlertsService, 'notifyDue'>;
   config: Pick<Config, 'jobs' | 'pod' | 'redisKeyPrefix'>;
 }
 
@@ -40,7 +61,7 @@ export interface JobsDeps {
  * reported a failed drop while the money stayed captured, and anything the decision loop did not
  * settle). One transaction per order, with its audit record.
  */
-export function refundSweepWork(d: Pick<JobsDeps, 'store' | 'clock' | 'audit'>, graceMs: number): LoopWork {
+export function refundSweepWork(d: Pick<JobsDeps, 'store' | 'clock' | 'audit' | 'events'>, graceMs: number): LoopWork {
   return async () => {
     const now = d.clock.now();
     const due = await d.store.repos.orders.paidNotVended(now - graceMs, BATCH, false);
@@ -49,6 +70,14 @@ export function refundSweepWork(d: Pick<JobsDeps, 'store' | 'clock' | 'audit'>, 
       const done = await d.store.transaction(async (tx) => {
         if (!(await tx.orders.settleUnvended(o.order_number, 'refund_owed', now))) return false;
         await d.audit.record(tx, null, 'order.refund_owed', `order:${o.order_number}`);
+        const order = (await tx.orders.order(o.order_number))!;
+        const m = await tx.machines.machineById(order.machine_id);
+        await d.events.emit(tx, {
+          operatorId: order.operator_id,
+          type: 'order.refund_owed',
+          machineNo: m?.machine_no ?? null,
+          data: { orderNumber: order.order_number, aisleNo: order.aisle_no, chargedCents: order.charged_cents, payMethod: order.pay_method },
+        });
         return true;
       });
       if (done) flagged++;
@@ -107,6 +136,9 @@ export class Jobs {
   readonly rolloutSweep: RolloutSweep;
   readonly popRetry: Loop;
   readonly dfyOnboarding: Loop;
+  readonly webhookDelivery: Loop;
+  readonly presenceSweep: Loop;
+  readonly alertNotify: Loop;
   private readonly pod: string;
 
   constructor(d: JobsDeps) {
@@ -162,10 +194,41 @@ export class Jobs {
       intervalMs: every(INTERVALS_MS.dfyOnboarding),
       work: () => d.dfy.onboardTick(),
     });
+    this.webhookDelivery = new Loop({
+      ...common,
+      name: 'webhook-delivery',
+      description: 'sends due outbound webhook deliveries in order per machine, retrying failures with exponential backoff for 24 h (resolved: attempts made)',
+      intervalMs: INTERVALS_MS.webhookDelivery,
+      work: () => d.webhooks.deliverDue(),
+    });
+    this.presenceSweep = new Loop({
+      ...common,
+      name: 'presence-sweep',
+      description:
+        'raises machine.offline for machines unseen more than 10 minutes and machine.online when they are back, once per change (resolved: machines changed)',
+      intervalMs: INTERVALS_MS.presenceSweep,
+      work: () => d.presence.sweep(),
+    });
+    this.alertNotify = new Loop({
+      ...common,
+      name: 'alert-notify',
+      description: 'notifies alerts whose quiet hours are over and closes alerts clear for 30 minutes, by webhook and e-mail (resolved: alerts handled)',
+      intervalMs: INTERVALS_MS.alertNotify,
+      work: () => d.alerts.notifyDue(),
+    });
   }
 
   all(): Loop[] {
-    return [this.refundSweep, this.dispenseDecision, this.rolloutSweep, this.popRetry, this.dfyOnboarding];
+    return [
+      this.refundSweep,
+      this.dispenseDecision,
+      this.rolloutSweep,
+      this.popRetry,
+      this.dfyOnboarding,
+      this.webhookDelivery,
+      this.presenceSweep,
+      this.alertNotify,
+    ];
   }
 
   status(name: 'refund-sweep' | 'dispense-decision' | 'rollout-sweep') {

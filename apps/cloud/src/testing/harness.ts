@@ -68,6 +68,8 @@ export interface TestServerOptions {
   logDestination?: pino.DestinationStream;
   /** A stand-in geocoder (the placement tests). */
   geocoder?: Geocoder;
+  /** The composition root's test seams (the webhook tests shorten the delivery timeout). */
+  services?: Parameters<typeof createServices>[1];
 }
 
 /**
@@ -82,7 +84,7 @@ export async function startTestServer(dialect: Dialect, opts: TestServerOptions 
   const database = opts.database ?? (await freshDatabase(dialect));
   const logger = opts.logDestination ? createLogger({ level: 'debug', pretty: false, destination: opts.logDestination }) : pino({ level: 'silent' });
   const ctx = await createContext(config, { clock, logger, database, ...(opts.geocoder ? { geocoder: opts.geocoder } : {}) });
-  const services = createServices(ctx);
+  const services = createServices(ctx, opts.services);
   if (opts.seed !== false) await seedIfEmpty(ctx, services.seedSteps);
   const server = await listen(ctx, services, 0, '127.0.0.1');
   return {

@@ -22,6 +22,8 @@ import * as m0020 from './0020_access_groups.ts';
 import * as m0021 from './0021_dfy_deals.ts';
 import * as m0022 from './0022_dfy_negotiations.ts';
 import * as m0024 from './0024_outreach.ts';
+import * as m0026 from './0026_webhooks.ts';
+import * as m0027 from './0027_alerts.ts';
 import * as m0029 from './0029_dfy_modes.ts';
 import * as m0031 from './0031_service_codes.ts';
 import * as m0033 from './0033_dfy_supplier_orders.ts';
@@ -51,6 +53,8 @@ export const migrations: Record<string, Migration> = {
   '0021_dfy_deals': m0021,
   '0022_dfy_negotiations': m0022,
   '0024_outreach': m0024,
+  '0026_webhooks': m0026,
+  '0027_alerts': m0027,
   '0029_dfy_modes': m0029,
   '0031_service_codes': m0031,
   '0033_dfy_supplier_orders': m0033,

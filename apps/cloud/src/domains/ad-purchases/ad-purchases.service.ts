@@ -1,3 +1,4 @@
+import type { EventSink } from '../webhooks/webhook-events.ts';
 import type { Clock } from '@vend/protocol';
 import { newId } from '../../crypto/ids.ts';
 import type { AdPurchaseRow } from '../../db/schema.ts';
@@ -25,6 +26,8 @@ export interface AdPurchasesDeps {
   creatives: Pick<CreativesService, 'row'>;
   /** Verifies the payment webhook; null: no processor on this deployment (the webhook answers 503). */
   processor: PaymentProcessor | null;
+  /** Fleet events: each operator's decision reaches its webhooks (campaign.approved / campaign.rejected). */
+  events: EventSink;
 }
 
 const purchaseNotFound = () => notFound('Ad purchase');
@@ -208,6 +211,17 @@ export class AdPurchasesService {
                 campaign_id: null,
               };
         if (!(await tx.adPurchases.decideLine(line.id, decided))) throw conflict(`The line of ${line.operator_email} was decided meanwhile`);
+        await this.deps.events.emit(tx, {
+          operatorId: line.operator_id,
+          type: action === 'approve' ? 'campaign.approved' : 'campaign.rejected',
+          machineNo: null,
+          data: {
+            purchaseId: id,
+            campaignId: line.campaign_id,
+            amountCents: Number(line.amount_cents),
+            reason: action === 'reject' ? (body.reason ?? null) : null,
+          },
+        });
         if (line.campaign_id !== null) {
           if (action === 'approve') await this.deps.campaigns.activateForPurchase(tx, p, line.campaign_id, now);
           else await this.deps.campaigns.discardForPurchase(tx, p, line.campaign_id);

@@ -56,7 +56,7 @@ describe.each(DIALECTS)('family-A routes on %s', (dialect) => {
     expect(await aisleStock(t, serial, 4)).toBe(before - 2);
     // Long past every grace period, the sweeps find nothing to refund.
     clock.advance(24 * 3600_000);
-    await refundSweepWork({ store: t.services.store, clock, audit: t.ctx.audit }, 0)();
+    await refundSweepWork({ store: t.services.store, clock, audit: t.ctx.audit, events: t.services.events }, 0)();
     await dispenseDecisionWork({ store: t.services.store, clock, audit: t.ctx.audit, commands: t.services.commands }, 0)();
     const row = await db().selectFrom('orders').select(['pay_status', 'vended']).where('order_number', '=', o.body.data.orderNumber).executeTakeFirstOrThrow();
     expect(row).toEqual({ pay_status: 'shipped', vended: 1 });

@@ -126,7 +126,7 @@ export class CommandsRepo {
   overduePending(cutoff: number, limit: number) {
     return this.db
       .selectFrom('dispense_commands')
-      .select(['id', 'machine_id'])
+      .select(['id', 'machine_id', 'aisle_no'])
       .where('status', '=', 'pending')
       .where('created_at', '<=', cutoff)
       .orderBy('created_at', 'asc')

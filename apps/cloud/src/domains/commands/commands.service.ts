@@ -12,6 +12,7 @@ import type { SalesService, SoldOrder } from '../orders/sales.service.ts';
 import type { CommandRecord, CommandStatus } from './commands.repo.ts';
 import type { CommandView } from './commands.schemas.ts';
 import type { PendingNotifier } from './pending-notifier.ts';
+import type { EventSink } from '../webhooks/webhook-events.ts';
 
 /** The agent polls this many pending commands at most per call (oldest first); the rest follow on later polls. */
 export const PENDING_LIMIT = 100;
@@ -67,6 +68,8 @@ export interface CommandsDeps {
   sales: SalesService;
   /** Wakes this process's long-polling pending calls of a machine when a command is enqueued for it. */
   pending?: Pick<PendingNotifier, 'notify'>;
+  /** The outbox: acknowledged, failed and expired commands reach the operator's webhooks. */
+  events: EventSink;
 }
 
 /**
@@ -237,6 +240,12 @@ export class CommandsService {
         await tx.orders.settlePaidOfCommand(cmd.id, 'refunded', now);
       }
       await this.d.audit.record(tx, p, req.success ? 'command.ack' : 'command.fail', `command:${cmd.id}`);
+      await this.d.events.emit(tx, {
+        operatorId: machine.operator_id,
+        type: req.success ? 'command.acknowledged' : 'dispense.failed',
+        machineNo: machine.machine_no,
+        data: { commandId: cmd.id, aisleNo: cmd.aisle_no, outcome: req.outcome, detail: req.detail, channel: 'api_drop' },
+      });
       return { changed: true };
     });
 
@@ -273,6 +282,13 @@ export class CommandsService {
         if (!(await tx.commands.expire(c.id, 'no_outcome', `no outcome within ${Math.round(timeoutMs / 1000)}s`, now))) return false;
         await tx.orders.settlePaidOfCommand(c.id, 'refunded', now);
         await this.d.audit.record(tx, null, 'command.expire', `command:${c.id}`);
+        const m = await tx.machines.machineById(c.machine_id);
+        await this.d.events.emit(tx, {
+          operatorId: m?.operator_id ?? null,
+          type: 'command.expired',
+          machineNo: m?.machine_no ?? null,
+          data: { commandId: c.id, aisleNo: c.aisle_no, timeoutSeconds: Math.round(timeoutMs / 1000) },
+        });
         return true;
       });
       if (done) expired++;

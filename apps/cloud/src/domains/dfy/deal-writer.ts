@@ -35,6 +35,8 @@ export class DealWriter {
   private state: DealState | null;
   private seq: number;
   private readonly pending: DealEvent[] = [];
+  /** Checkpoints raised through this writer, not yet handed to `takeRaised` (the fleet events). */
+  private readonly raised: { checkpointId: string; kind: CheckpointKind; detail: string | null }[] = [];
 
   private constructor(
     private readonly tx: Repos,
@@ -118,7 +120,13 @@ export class DealWriter {
       resolved_by: null,
       resolved_at: null,
     });
+    this.raised.push({ checkpointId: id, kind, detail });
     return id;
+  }
+
+  /** The checkpoints raised since the last call (each reported once). */
+  takeRaised(): { checkpointId: string; kind: CheckpointKind; detail: string | null }[] {
+    return this.raised.splice(0);
   }
 
   /** Resolves the deal's open checkpoint of `kind`; false when none is open. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, suiteServer } from '../../testing/harness.ts';
+import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { dfyKit } from './dfy-test-kit.ts';
 
 type Line = { aisleNo: number; sku: string; quantity: number; retailUsd: number; estUnitCostUsd: number };
@@ -101,12 +101,27 @@ describe.each(DIALECTS)('done-for-you inventory automation on %s', (dialect) => 
     const me = await person();
     await settings(me, { autopilot: true, autoInventory: true, inventoryMonthlyCapUsd: 1 });
     const m = await live(me, { 4: 0 });
+    // the operator's webhooks hear of the checkpoint (the outbox row is written with it)
+    const hook = await call(t.url, 'POST', '/api/v1/webhooks', {
+      headers: me.headers,
+      json: { url: 'http://127.0.0.1:9/hook', eventTypes: ['dfy.checkpoint_raised'] },
+    });
+    expect(hook.status, hook.text).toBe(200);
     // five ticks at once still place one order (and one checkpoint)
     const ticks = await Promise.all([1, 2, 3, 4, 5].map(async () => ok(await api<Tick>('POST', '/inventory/tick', me))));
     expect(ticks.flatMap((x) => x.ordered)).toHaveLength(1);
     const o = ticks.flatMap((x) => x.ordered)[0]!;
     expect(o.status).toBe('pending_approval');
     expect(await openCaps(me, m.dealId)).toBe(1);
+    const raised = await db()
+      .selectFrom('webhook_events')
+      .select('body')
+      .where('operator_id', '=', me.id)
+      .where('type', '=', 'dfy.checkpoint_raised')
+      .execute();
+    expect(raised.map((e) => (JSON.parse(e.body) as { data: { kind: string; dealId: string } }).data)).toContainEqual(
+      expect.objectContaining({ kind: 'inventory_cap', dealId: m.dealId }),
+    );
     // the securities view counts the order at its estimate, flagged; actual-only profit leaves it out
     const sec = ok(await api<Securities>('GET', '/portfolio/securities', me));
     expect(sec.costLines.find((c) => c.name.startsWith('inventory'))).toMatchObject({ usd: o.estimatedCostUsd, estimate: true });

@@ -9,6 +9,7 @@ import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
 import { DealWriter } from './deal-writer.ts';
+import type { DfyService } from './dfy.service.ts';
 import type { InventoryTick, ReceiveBody, Suggestions, SupplierOrder } from './dfy-inventory.schemas.ts';
 import type { PortfolioSettings } from './dfy.rules.ts';
 import { machineSubject, subjectMode } from './mode-inputs.ts';
@@ -22,6 +23,7 @@ export interface DfyInventoryDeps {
   clock: Clock;
   audit: AuditLog;
   settings: { settingsOf(operatorId: string, repos: Repos): Promise<PortfolioSettings> };
+  deals: Pick<DfyService, 'raiseIn'>;
 }
 
 const usd = (cents: number) => Math.round(cents) / 100;
@@ -219,11 +221,15 @@ export class DfyInventoryService {
       updated_at: now,
     };
     await tx.dfyInventory.insert(order);
-    if (over) {
-      const w = await DealWriter.open(tx, (await tx.dfy.lockDeal(row.id))!, now, 'autopilot', 'system');
-      await w.raise('inventory_cap', `supplier order ${order.id}: ${usd(order.estimated_cost_cents)} USD (estimate) is over the monthly cap`);
-      await w.flush();
-    }
+    // through the deals' own service, so the checkpoint also reaches the operator's webhooks and alert rules
+    if (over)
+      await this.deps.deals.raiseIn(
+        tx,
+        null,
+        row.id,
+        'inventory_cap',
+        `supplier order ${order.id}: ${usd(order.estimated_cost_cents)} USD (estimate) is over the monthly cap`,
+      );
     await this.deps.audit.record(tx, p, 'dfy.inventory_order', `supplier_order:${order.id} ${order.status}`);
     return order;
   }

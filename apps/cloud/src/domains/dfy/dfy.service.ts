@@ -1,3 +1,4 @@
+import type { EventSink } from '../webhooks/webhook-events.ts';
 import type { Clock } from '@vend/protocol';
 import type { z } from 'zod';
 import type { Config } from '../../config.ts';
@@ -50,6 +51,8 @@ export interface DfyDeps {
   /** Install day: the deal opens an enrolment arm on its pin so the shipped cabinet can enrol. */
   credentials: Pick<CredentialAdminService, 'arm'>;
   config: Pick<Config, 'mode'>;
+  /** Fleet events: a checkpoint raised on a deal reaches the operator's webhooks and alert rules. */
+  events: EventSink;
 }
 
 /** A cabinet is verified online when its last heartbeat is this recent (spec 1 §8: unseen > ~10 min is down). */
@@ -421,7 +424,7 @@ export class DfyService {
         await w.move('install_began');
         arm = w.deal.machineNo;
       }
-      await w.flush();
+      await this.flush(tx, w);
       await this.deps.audit.record(tx, p, 'dfy.work_order', `work_order:${id} ${from}->${body.state}`);
     });
     // the arm is the device-credentials domain's own write (its transaction, its audit record)
@@ -465,7 +468,7 @@ export class DfyService {
         w.emit({ type: 'onboarding_checked', online: true, terminal: bind.ok ? 'bound' : 'failed', planogram: true });
         if (!bind.ok) await w.raise('cashless_fail', bind.reason);
         await w.move('onboarded', { facts: { onboarded: true } });
-        await w.flush({ machineId: m.id });
+        await this.flush(tx, w, { machineId: m.id });
         await this.deps.audit.record(tx, null, 'dfy.live', `deal:${w.dealId} machine:${m.machine_no} terminal:${bind.ok ? 'bound' : 'failed'}`);
         return true;
       });
@@ -518,7 +521,7 @@ export class DfyService {
           });
         }
         if (!w.changed) return;
-        await w.flush();
+        await this.flush(tx, w);
         await this.deps.audit.record(tx, p, 'dfy.autopilot_tick', `deal:${w.dealId}`);
       });
     }
@@ -551,7 +554,7 @@ export class DfyService {
       if (!ACKNOWLEDGED_KINDS.includes(kind)) throw conflict(`Checkpoint ${kind} is resolved only by ${CHECKPOINTS[kind].resolvedBy}`);
       const w = await DealWriter.open(tx, (await tx.dfy.lockDeal(c.deal_id))!, now, 'operator');
       await w.resolve(kind, 'acknowledged');
-      await w.flush();
+      await this.flush(tx, w);
       await this.deps.audit.record(tx, p, 'dfy.checkpoint_ack', `checkpoint:${c.id}`);
       return checkpointView((await tx.dfy.checkpoint(checkpointId))!, w.stage);
     });
@@ -701,7 +704,7 @@ export class DfyService {
       if (!row) throw dealNotFound();
       const w = await DealWriter.open(tx, row, now, as.actor, as.channel ?? 'api');
       const result = await change(w, tx, now);
-      const deal = w.changed ? await w.flush() : w.deal;
+      const deal = w.changed ? await this.flush(tx, w) : w.deal;
       if (w.changed) await this.deps.audit.record(tx, p, action, `deal:${w.dealId}`);
       return { deal, result };
     });
@@ -721,7 +724,7 @@ export class DfyService {
     const row = await this.owned(tx, p, dealId);
     const w = await DealWriter.open(tx, row, now, p ? 'operator' : 'system', p ? 'api' : 'system');
     await change(w);
-    const deal = await w.flush();
+    const deal = await this.flush(tx, w);
     await this.deps.audit.record(tx, p, action, `deal:${w.dealId}`);
     return deal;
   }
@@ -741,6 +744,20 @@ export class DfyService {
     });
   }
 
+  /** Flushes the deal and tells the operator's webhooks and alert rules of each checkpoint raised meanwhile, in the same transaction. */
+  private async flush(tx: Repos, w: DealWriter, set: { machineId?: string } = {}): Promise<DealState> {
+    const deal = await w.flush(set);
+    for (const c of w.takeRaised()) {
+      await this.deps.events.emit(tx, {
+        operatorId: w.operatorId,
+        type: 'dfy.checkpoint_raised',
+        machineNo: null,
+        data: { dealId: w.dealId, stage: deal.stage, ...c },
+      });
+    }
+    return deal;
+  }
+
   private async write(
     p: Principal,
     action: string,
@@ -750,7 +767,7 @@ export class DfyService {
     return this.deps.store.transaction(async (tx) => {
       const out = await make(tx, now);
       const w = out instanceof DealWriter ? out : out.w;
-      const deal = await w.flush(out instanceof DealWriter ? {} : { machineId: out.machineId });
+      const deal = await this.flush(tx, w, out instanceof DealWriter ? {} : { machineId: out.machineId });
       await this.deps.audit.record(tx, p, action, `deal:${w.dealId}`);
       return deal;
     });

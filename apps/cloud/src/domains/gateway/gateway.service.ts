@@ -1,3 +1,4 @@
+import type { EventSink } from '../webhooks/webhook-events.ts';
 import {
   isClaimableSerial,
   type Clock,
@@ -34,6 +35,8 @@ export interface GatewayDeps {
   /** The configuration block a cabinet receives. */
   settings: CabinetSettingsService;
   config: Pick<Config, 'mode'>;
+  /** Fleet events: an agent newly reporting its upgrade blocked reaches the operator's webhooks and alert rules. */
+  events: EventSink;
 }
 
 /**
@@ -180,6 +183,15 @@ export class GatewayService implements CabinetPresence {
         reportRecallMs,
       );
       const blocked = carryBlock(body.blocked ?? null, status?.blocked_json, status?.blocked_first_at, status?.blocked_kept_json, now, reportRecallMs);
+      // a block that starts now (not the same one carried on, nor one back within the recall window) is news
+      if (body.blocked && blocked.firstAt === now && blocked.firstAt !== status?.blocked_first_at) {
+        await this.deps.events.emit(tx, {
+          operatorId: caller.operatorId,
+          type: 'agent.upgrade_blocked',
+          machineNo: caller.machineNo,
+          data: { version: body.blocked.version, minFrom: body.blocked.minFrom, agentVersion: body.agentVersion ?? null },
+        });
+      }
       await tx.gateway.upsertStatus(caller.machineId, {
         deferring_json: deferring.json,
         deferring_first_at: deferring.firstAt,

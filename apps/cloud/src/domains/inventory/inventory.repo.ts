@@ -123,7 +123,7 @@ export class InventoryRepo {
   aisle(machineId: string, aisleNo: number) {
     return this.db
       .selectFrom('aisles')
-      .select(['aisle_no', 'current_stock', 'faulted', 'price_cents'])
+      .select(['aisle_no', 'current_stock', 'faulted', 'price_cents', 'alert_threshold', 'sku'])
       .where('machine_id', '=', machineId)
       .where('aisle_no', '=', aisleNo)
       .executeTakeFirst();

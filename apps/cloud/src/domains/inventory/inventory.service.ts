@@ -13,6 +13,8 @@ import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
 import { canSeeMachine, fenceFilter } from '../machines/ownership.ts';
 import type { InventoryMachine, InventoryRepo } from './inventory.repo.ts';
+import type { EventSink } from '../webhooks/webhook-events.ts';
+import type { MachineRef } from '../machines/machines.repo.ts';
 import type { Aisle, AislePatch, Lot, MachineInventory, PurchaseInput, PurchaseOrder, RestockInput } from './inventory.schemas.ts';
 
 export function toAisle(row: AisleRow): Aisle {
@@ -73,13 +75,15 @@ export interface InventoryDeps {
   store: AppStore;
   audit: AuditLog;
   clock: Clock;
+  /** Fleet events: an aisle marked faulted reaches the operator's webhooks and alert rules. */
+  events: EventSink;
 }
 
 /** Aisle-level inventory (spec 1 §4.4): reads for the caller's machines, partial aisle edits and restocks. */
 export class InventoryService {
   constructor(private readonly deps: InventoryDeps) {}
 
-  private async machineOf(tx: Repos, p: Principal, machineNo: string): Promise<InventoryMachine> {
+  private async machineOf(tx: Repos, p: Principal, machineNo: string): Promise<MachineRef> {
     // A string that breaks the serial rule names no machine (and may hold bytes the store refuses, like NUL).
     const machine = isClaimableSerial(machineNo) ? await tx.machines.machineByNo(machineNo) : undefined;
     if (!machine || !canSeeMachine(p, machine)) throw machineNotFound();
@@ -141,6 +145,14 @@ export class InventoryService {
       if (problem) throw refuse('body', problem);
       await repo.updateAisle(machine.id, aisleNo, set);
       await this.deps.audit.record(tx, p, 'inventory.aisle.update', `machine:${machine.machine_no}/aisle:${aisleNo}`);
+      if (row.faulted === 0 && set.faulted === 1) {
+        await this.deps.events.emit(tx, {
+          operatorId: machine.operator_id,
+          type: 'aisle.fault',
+          machineNo: machine.machine_no,
+          data: { aisleNo, source: 'operator' },
+        });
+      }
       return { machineNo: machine.machine_no, ...toAisle(after) };
     });
   }

@@ -8,6 +8,7 @@ import { AppError, badRequest, conflict } from '../../http/errors.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import type { AppStore, Repos } from '../../repos.ts';
 import type { TaxService } from '../tax/tax.service.ts';
+import type { EventSink } from '../webhooks/webhook-events.ts';
 
 /** Order states a dispense report may settle: awaiting the vend, or flagged by the refund sweep meanwhile. */
 const SETTLEABLE = ['paid', 'refund_owed'] as const;
@@ -61,6 +62,8 @@ export interface SalesDeps {
   audit: AuditLog;
   /** The sale-time tax rate (`TaxService.saleRate`): every order this service writes is stamped through it. */
   tax: Pick<TaxService, 'saleRate'>;
+  /** Fleet events: a paid walk-up order, and an aisle a sale leaves low or empty. */
+  events: EventSink;
 }
 
 /**
@@ -92,11 +95,28 @@ export class SalesService {
       return { recorded: false, stockTaken: false, fifoCogsCents: 0 };
     else orderNumber = o.orderNumber;
     const stockTaken = sale.takesStock && (await tx.inventory.takeStock(sale.machineId, sale.aisleNo, sale.quantity));
+    if (stockTaken) await this.stockEvents(tx, sale);
     const cost =
       orderNumber === undefined
         ? undefined
         : await tx.inventory.consumeFifo({ orderNumber, machineId: sale.machineId, aisleNo: sale.aisleNo, quantity: sale.quantity, now: sale.now });
     return { recorded: true, stockTaken, fifoCogsCents: cost?.costCents ?? 0 };
+  }
+
+  /** An aisle this sale emptied raises aisle.out; one it took to its alert threshold or below (from above) raises aisle.low. */
+  private async stockEvents(tx: Repos, sale: Sale): Promise<void> {
+    const aisle = await tx.inventory.aisle(sale.machineId, sale.aisleNo);
+    if (!aisle) return;
+    const left = aisle.current_stock;
+    const crossedLow = left > 0 && left <= aisle.alert_threshold && left + sale.quantity > aisle.alert_threshold;
+    if (left > 0 && !crossedLow) return;
+    const machine = await tx.machines.machineById(sale.machineId);
+    await this.deps.events.emit(tx, {
+      operatorId: machine?.operator_id ?? null,
+      type: left === 0 ? 'aisle.out' : 'aisle.low',
+      machineNo: machine?.machine_no ?? null,
+      data: { aisleNo: sale.aisleNo, stock: left, alertThreshold: aisle.alert_threshold, sku: aisle.sku },
+    });
   }
 
   /**
@@ -178,6 +198,12 @@ export class SalesService {
         throw e;
       }
       await this.deps.audit.record(tx, null, 'cabinet.order', `order:${orderNumber} machine:${m.machineNo}`);
+      await this.deps.events.emit(tx, {
+        operatorId: machine.operator_id,
+        type: 'order.paid',
+        machineNo: m.machineNo,
+        data: { orderNumber, aisleNo: body.aisleNo, quantity: body.quantity, chargedCents: amount, payMethod, vended: opts.vended === true },
+      });
       return {
         orderNumber,
         machineCode: m.machineNo,
