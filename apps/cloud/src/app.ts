@@ -62,7 +62,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
     heldLongPolls: () => ctx.pendingNotifier.holding(),
     loops: () => services.jobs.all().map((l) => l.status(ctx.config.pod)),
     pool: () => ctx.database.poolStats?.() ?? null,
-    broadcastListening: () => ctx.broadcast?.listening ?? null,
+    pushListening: () => ({ pending: ctx.broadcast?.listening ?? null, credentials: ctx.credentialPush?.listening ?? null }),
     lifecycle: () => ({ inFlight: ctx.lifecycle.inFlight, draining: ctx.lifecycle.draining }),
   });
   app.use(metrics.middleware());

@@ -38,6 +38,8 @@ export interface AppContext {
   pendingNotifier: PendingNotifier;
   /** Cross-replica push of enqueued commands (Redis pub/sub or PostgreSQL LISTEN/NOTIFY); null on SQLite or with PENDING_PUSH=false. */
   broadcast: Broadcast | null;
+  /** Cross-replica push of device-credential changes (revocation, rotation, reset), same transport; null on SQLite without Redis. */
+  credentialPush: Broadcast | null;
   /** Serving or draining (shutdown under way): readiness, `Connection: close`, requests in flight. */
   lifecycle: Lifecycle;
 }
@@ -72,20 +74,25 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
         }
       : {},
   );
-  // Replicas sharing a store tell each other of every enqueue at once (docs/decisions/scale-out.md); the
-  // probe above stays as the safety net for a message lost while a listener reconnects.
-  const broadcast =
-    config.pendingPush && (redis || database.dialect === 'postgres')
-      ? await openBroadcast(
-          { database, redis, redisKeyPrefix: config.redisKeyPrefix },
-          {
-            channel: 'vend_pending_wake',
-            onMessage: (machineId) => pendingNotifier.wake(machineId),
-            onError: (err, what) => opts.logger.warn({ err: (err as Error).message }, `pending wake: ${what}`),
-          },
-        )
-      : null;
+  // Replicas sharing a store tell each other at once (docs/decisions/scale-out.md); Redis pub/sub, else
+  // LISTEN/NOTIFY, else (SQLite: one process) nothing. Each push has a slower safety net for a message lost
+  // while a listener reconnects: the pending probe above, the credential change feed.
+  const shared = redis || database.dialect === 'postgres';
+  const push = (channel: string, what: string, onMessage: (machineId: string) => void) =>
+    openBroadcast(
+      { database, redis, redisKeyPrefix: config.redisKeyPrefix },
+      { channel, onMessage, onError: (err, doing) => opts.logger.warn({ err: (err as Error).message }, `${what}: ${doing}`) },
+    );
+  const broadcast = config.pendingPush && shared ? await push('vend_pending_wake', 'pending wake', (machineId) => pendingNotifier.wake(machineId)) : null;
   if (broadcast) pendingNotifier.connect({ publish: (machineId) => broadcast.publish(machineId) });
+  const devices = new DeviceRuntime(opts.clock);
+  const credentialPush = shared ? await push('vend_credential_change', 'credential push', (machineId) => devices.forgetMachine(machineId)) : null;
+  if (credentialPush) {
+    devices.connect({
+      publish: (machineId) => credentialPush.publish(machineId),
+      onError: (err) => opts.logger.warn({ err: (err as Error).message }, 'credential push: publish failed'),
+    });
+  }
   return {
     config,
     database,
@@ -99,9 +106,10 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     metrics: { writeFailures: 0 },
     docs: new ApiDocs(),
     geocoder: opts.geocoder !== undefined ? opts.geocoder : config.geocoder ? new NominatimGeocoder(config.geocoder) : null,
-    devices: new DeviceRuntime(opts.clock),
+    devices,
     pendingNotifier,
     broadcast,
+    credentialPush,
     lifecycle: new Lifecycle(),
   };
 }
@@ -112,6 +120,7 @@ export async function closeContext(ctx: AppContext, jobs?: { stop(): Promise<voi
   ctx.pendingNotifier.close();
   await jobs?.stop();
   await ctx.broadcast?.close();
+  await ctx.credentialPush?.close();
   await ctx.database.close();
   if (ctx.redis) ctx.redis.disconnect();
 }

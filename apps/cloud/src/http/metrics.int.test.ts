@@ -52,5 +52,8 @@ describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
     expect(sample(m, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     if (dialect === 'postgres') expect(sample(m, 'vend_store_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1);
     else expect(m).not.toContain('vend_store_pool_connections{');
+    // each cross-replica push listener (LISTEN/NOTIFY on PostgreSQL); none on SQLite without Redis
+    const listening = ['pending', 'credentials'].map((c) => sample(m, `vend_push_listening{channel="${c}"}`));
+    expect(listening).toEqual(dialect === 'postgres' ? [1, 1] : [undefined, undefined]);
   });
 });

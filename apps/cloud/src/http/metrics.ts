@@ -11,8 +11,8 @@ export interface MetricsSources {
   loops(): LoopStatus[];
   /** Connections of the store's pool (PostgreSQL); null on SQLite (one connection, no pool). */
   pool(): { total: number; idle: number; waiting: number } | null;
-  /** The cross-replica push listener: null when there is none (SQLite, or PENDING_PUSH=false). */
-  broadcastListening(): boolean | null;
+  /** Each cross-replica push listener by channel (`pending`, `credentials`): null where there is none (SQLite, or PENDING_PUSH=false for `pending`). */
+  pushListening(): Record<string, boolean | null>;
   /** Requests in flight and whether the process is draining. */
   lifecycle(): { inFlight: number; draining: boolean };
 }
@@ -110,11 +110,11 @@ export class Metrics {
     });
     new Gauge({
       name: 'vend_push_listening',
-      help: 'Whether the cross-replica push listener is connected (1) or reconnecting (0); absent without one',
+      help: 'Whether each cross-replica push listener is connected (1) or reconnecting (0); absent without one',
+      labelNames: ['channel'],
       registers,
       collect() {
-        const l = sources.broadcastListening();
-        if (l !== null) this.set(l ? 1 : 0);
+        for (const [channel, l] of Object.entries(sources.pushListening())) if (l !== null) this.set({ channel }, l ? 1 : 0);
       },
     });
   }

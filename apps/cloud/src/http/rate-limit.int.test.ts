@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestServer, type TestServer } from '../testing/harness.ts';
+import { call, startReplicas, startTestServer, type Replicas, type TestServer } from '../testing/harness.ts';
 import { SANDBOX_CREDENTIALS } from '../db/seed.ts';
 
 const REDIS_URL = process.env['REDIS_URL'];
@@ -34,28 +34,48 @@ describe.each(stores)('rate limit with %s counters', (store) => {
   });
 });
 
-describe('rate limit with Redis configured but down', () => {
-  let t: TestServer;
+const admin = { 'x-api-key': SANDBOX_CREDENTIALS.admin.apiKey };
+/** `n` requests of one credential, alternating between the replicas (a, b, a, …): their statuses in order. */
+async function spread(r: Replicas, n: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < n; i++) statuses.push((await call((i % 2 === 0 ? r.a : r.b).url, 'GET', '/sandbox/audit', { headers: admin })).status);
+  return statuses;
+}
+
+describe.runIf(REDIS_URL)('rate limit across two replicas on one Redis', () => {
+  let r: Replicas;
+  beforeAll(async () => {
+    r = await startReplicas('sqlite', { RATE_LIMIT_PER_HOUR: '3', REDIS_URL: REDIS_URL!, REDIS_KEY_PREFIX: `test-${randomBytes(4).toString('hex')}:` });
+  });
+  afterAll(async () => r.close());
+
+  it('the budget holds for the sum over replicas: N + 1 requests spread over both, exactly one 429 (the last)', async () => {
+    expect(await spread(r, 4)).toEqual([200, 200, 200, 429]);
+  });
+});
+
+describe('rate limit across two replicas while their Redis is down', () => {
+  let r: Replicas;
   beforeAll(async () => {
     // nothing listens on port 1: every connection attempt is refused, and the client keeps retrying
-    t = await startTestServer('sqlite', { env: { RATE_LIMIT_PER_HOUR: '3', REDIS_URL: 'redis://127.0.0.1:1' } });
+    r = await startReplicas('sqlite', { RATE_LIMIT_PER_HOUR: '3', REDIS_URL: 'redis://127.0.0.1:1' });
   });
-  afterAll(async () => t.close());
+  afterAll(async () => r.close());
 
-  it('keeps limiting in process: the budget, then 429, never a 500, each answer prompt', async () => {
-    const admin = { 'x-api-key': SANDBOX_CREDENTIALS.admin.apiKey };
-    for (let i = 0; i < 3; i++) {
+  it('each replica keeps limiting in process: N per replica (replicas × N in all), then 429, never a 5xx, each answer prompt', async () => {
+    for (let i = 0; i < 6; i++) {
       const started = performance.now();
-      const r = await call(t.url, 'GET', '/sandbox/audit', { headers: admin });
-      expect(r.status, r.text).toBe(200);
+      const res = await call((i % 2 === 0 ? r.a : r.b).url, 'GET', '/sandbox/audit', { headers: admin });
+      expect(res.status, res.text).toBe(200);
       expect(performance.now() - started).toBeLessThan(2000);
     }
-    const over = await call(t.url, 'GET', '/sandbox/audit', { headers: admin });
-    expect(over.status).toBe(429);
-    expect(over.headers.get('retry-after')).toBe('3600');
-    expect((await call(t.url, 'GET', '/api/v1/auth/me', { headers: { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey } })).status).toBe(200);
+    const over = await call(r.a.url, 'GET', '/sandbox/audit', { headers: admin });
+    expect([over.status, over.headers.get('retry-after')]).toEqual([429, '3600']);
+    expect((await call(r.b.url, 'GET', '/sandbox/audit', { headers: admin })).status).toBe(429);
+    expect([r.a.ctx.rateLimiter.fallingBack, r.b.ctx.rateLimiter.fallingBack]).toEqual([true, true]);
+    expect((await call(r.b.url, 'GET', '/api/v1/auth/me', { headers: { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey } })).status).toBe(200);
     // and health says why
-    const health = await call<{ data: { redis: string } }>(t.url, 'GET', '/health');
+    const health = await call<{ data: { redis: string } }>(r.a.url, 'GET', '/health');
     expect([health.status, health.body.data.redis]).toEqual([503, 'error']);
   });
 });

@@ -24,7 +24,7 @@ export interface CachedCredential {
  * - `syncIntervalMs`: at most this often a gateway call asks the store which machines' credential
  *   state changed (one indexed-by-time query per replica, not per call) and drops their cached
  *   verifications: the bound on how late a revocation, rotation or reset made by another replica
- *   takes effect here. Local changes take effect at once. `syncSkewMs` re-reads that much of the
+ *   takes effect here when its push (`connect`) was lost. Local changes take effect at once. `syncSkewMs` re-reads that much of the
  *   past each time, so replicas whose clocks disagree by less than it miss nothing.
  * - `cacheTtlMs`: a verified key is re-read from the store at least this often even without a change
  *   signal: the bound for what the change feed does not carry (a machine retired by the machines domain).
@@ -53,6 +53,13 @@ export const DEVICE_RUNTIME_DEFAULTS = Object.freeze({
 
 export type DeviceRuntimeOptions = typeof DEVICE_RUNTIME_DEFAULTS;
 
+/** Tells every replica (this one included) that a machine's credential state changed: see `DeviceRuntime.connect`. */
+export interface CredentialChangePublisher {
+  publish(machineId: string): Promise<void>;
+  /** A lost publish is only logged: the other replicas' change feed still finds the change within `syncIntervalMs`. */
+  onError(err: unknown): void;
+}
+
 /**
  * The per-process state of the device gateway: the verified-key cache, the witness book and the
  * write throttles. Built once in the composition root (context.ts) and shared by the gateway,
@@ -72,6 +79,7 @@ export class DeviceRuntime {
   private syncedThrough: number;
   private lastSyncAt = Number.NEGATIVE_INFINITY;
   private syncing = false;
+  private publisher: CredentialChangePublisher | null = null;
 
   constructor(
     private readonly clock: Clock,
@@ -96,15 +104,31 @@ export class DeviceRuntime {
     this.syncing = true;
     this.lastSyncAt = now;
     try {
-      for (const machineId of await changedSince(this.syncedThrough - this.options.syncSkewMs)) this.invalidate(machineId);
+      for (const machineId of await changedSince(this.syncedThrough - this.options.syncSkewMs)) this.forgetMachine(machineId);
       this.syncedThrough = now;
     } finally {
       this.syncing = false;
     }
   }
 
-  /** After any credential-state change of a machine: nothing cached about it is served again. */
+  /**
+   * Cross-replica push (docs/decisions/scale-out.md): from now on `invalidate` also tells every other
+   * replica, whose subscriber calls `forgetMachine`, so a revocation made here is refused there as soon as
+   * the message lands rather than at their next change-feed look. The feed stays as the safety net.
+   */
+  connect(publisher: CredentialChangePublisher): void {
+    this.publisher = publisher;
+  }
+
+  /** After any credential-state change of a machine committed here: nothing cached about it is served again, on any replica. */
   invalidate(machineId: string): void {
+    this.forgetMachine(machineId);
+    const p = this.publisher;
+    p?.publish(machineId).catch((err: unknown) => p.onError(err));
+  }
+
+  /** Drops this process's cached verifications of the machine (a local change, or a message from another replica). */
+  forgetMachine(machineId: string): void {
     this.cache.invalidateMachine(machineId);
   }
 }
