@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { CONFIG_DEFAULTS, FEATURE_DEFAULTS, systemClock } from '@vend/protocol';
-import type { BlockedReport, Clock, ConfigBlock, ControlPlanogram, ControlStatus, DeferralReport, GoodsData } from '@vend/protocol';
+import type { BlockedReport, Clock, ConfigBlock, ControlPlanogram, ControlStatus, DeferralReport, GoodsData, RevertReport } from '@vend/protocol';
 import type { AgentConfig } from './config.ts';
 import { mask } from './config.ts';
 import { Ads } from './ads/ads.ts';
@@ -28,6 +28,7 @@ import { StateDir } from './state/state-dir.ts';
 import { VmcDriver } from './vmc/driver.ts';
 import { serialportTransport } from './vmc/transport.ts';
 import type { SerialTransport } from './vmc/transport.ts';
+import { revertReportOf } from './upgrade/journal.ts';
 import { UpgradeManager } from './upgrade/manager.ts';
 import { NmcliBackend } from './network/nmcli.ts';
 import type { NetworkBackend } from './network/backend.ts';
@@ -145,7 +146,11 @@ export class Daemon {
     lastError: string | null;
   } = { state: 'unknown', vmcVersion: null, module: null, rows: null, columnsPerRow: null, bootId: null, problems: [], checkedAt: null, lastError: null };
   private planogramCache: { at: number; goods: GoodsData } | null = null;
-  private upgradeReports: { deferring: DeferralReport | null; blocked: BlockedReport | null } = { deferring: null, blocked: null };
+  private upgradeReports: { deferring: DeferralReport | null; blocked: BlockedReport | null; reverted: RevertReport | null } = {
+    deferring: null,
+    blocked: null,
+    reverted: null,
+  };
   private stopping: Promise<void> | null = null;
   /** The upgrade pipeline holds the vend lock (from its last quiet check until exit). */
   private vendLockHeld = false;
@@ -358,6 +363,9 @@ export class Daemon {
       if (daemon.upgrades) {
         const boot = await daemon.upgrades.onBoot();
         daemon.log.info({ boot }, 'upgrade boot guard');
+        // the journal's last revert (by the guard just now, or before the restart that brought us here) goes to the
+        // cloud in every heartbeat until another upgrade outcome replaces it
+        daemon.upgradeReports.reverted = revertReportOf(await daemon.upgrades.status());
       }
       // a switch a restart cut short goes back to the network last proven to reach the cloud
       await daemon.network

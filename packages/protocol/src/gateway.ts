@@ -205,12 +205,25 @@ export const BlockedReport = z.object({
 });
 export type BlockedReport = z.infer<typeof BlockedReport>;
 
+/**
+ * The last upgrade the cabinet's boot guard reverted (its journal's last outcome): `version` failed its trial,
+ * `from` runs again. Carried in every heartbeat until another upgrade outcome replaces it.
+ */
+export const RevertReport = z.object({
+  version: versionField,
+  from: versionField,
+  reason: safeString({ allowBreaks: true }).max(500),
+  at: z.iso.datetime({ offset: true }),
+});
+export type RevertReport = z.infer<typeof RevertReport>;
+
 /** A missing or null `deferring`/`blocked` means the condition has ended. */
 export const HeartbeatRequest = SerialCarrier.extend({
   agentVersion: versionField.optional(),
   vmcVersion: versionField.optional(),
   deferring: DeferralReport.nullable().optional(),
   blocked: BlockedReport.nullable().optional(),
+  reverted: RevertReport.nullable().optional(),
   capabilities: capabilitiesField.optional(),
   /** The service-code lock and the attempts since the last heartbeat the cloud answered. */
   serviceCode: ServiceCodeReport.optional(),

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { BlockedReport, Clock, ConfigBlock, DeferralReport, HeartbeatRequest, ServiceCodeReport } from '@vend/protocol';
+import type { BlockedReport, Clock, ConfigBlock, DeferralReport, HeartbeatRequest, RevertReport, ServiceCodeReport } from '@vend/protocol';
 import type { AgentConfig } from '../config.ts';
 import type { Dispenser } from '../spool/dispenser.ts';
 import type { ReportSpool } from '../spool/spool.ts';
@@ -31,7 +31,7 @@ export interface CloudLoopsOptions {
   /** The board's firmware version, once it answered (register and heartbeat carry it). */
   vmcVersion: () => string | null;
   /** The upgrade pipeline's reports, carried in every heartbeat. */
-  upgradeReports: () => { deferring: DeferralReport | null; blocked: BlockedReport | null };
+  upgradeReports: () => { deferring: DeferralReport | null; blocked: BlockedReport | null; reverted: RevertReport | null };
   /** The service-code block of the next heartbeat, and what to do once the cloud answered it. */
   serviceReport?: () => { report: ServiceCodeReport; ack: () => void } | null;
   /** Register succeeded: an authenticated call reached the cloud. */
@@ -177,6 +177,7 @@ export class CloudLoops {
         ...(vmcVersion ? { vmcVersion } : {}),
         deferring: reports.deferring,
         blocked: reports.blocked,
+        ...(reports.reverted ? { reverted: reports.reverted } : {}),
         ...(service ? { serviceCode: service.report } : {}),
       },
       ack: () => service?.ack(),

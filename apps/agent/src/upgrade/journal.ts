@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { z } from 'zod';
-import { ReleaseVersion, Sha256Hex } from '@vend/protocol';
+import { ReleaseVersion, Sha256Hex, type RevertReport } from '@vend/protocol';
 import { writeFileAtomic } from './fs-atomic.ts';
 
 /**
@@ -116,4 +116,11 @@ export async function writeJournal(file: string, j: Journal): Promise<Journal> {
   const next = Journal.parse({ ...j, saves: j.saves + 1 });
   writeFileAtomic(file, JSON.stringify(next, null, 2) + '\n', { mode: 0o600 });
   return next;
+}
+
+/** The heartbeat's revert report: the journal's last outcome when it is a revert, else null. */
+export function revertReportOf(j: Journal | null): RevertReport | null {
+  const last = j?.last;
+  if (!last || last.outcome !== 'reverted') return null;
+  return { version: last.version, from: last.from, reason: last.reason, at: new Date(last.at).toISOString() };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { UpgradeOffer } from '@vend/protocol';
+import { RevertReport, type UpgradeOffer } from '@vend/protocol';
+import { revertReportOf } from './journal.ts';
 import type { MachineBoot } from './trees.ts';
 import { upgradeMain } from './cli.ts';
 import { root, clock, host, artifacts, manager, publish, journal, versionOf, rootListing, settle, useInstallRoot } from './manager.test-support.ts';
@@ -56,6 +57,10 @@ describe('after the restart: commit, revert, boot attempts', () => {
       last: { outcome: 'reverted', version: '1.0.1', reason: '1.0.1 did not reach the cloud within 300 s of booting' },
     });
     expect(j.bad.map((b) => b.version)).toEqual(['1.0.1']);
+    // what the daemon's heartbeats carry from now on, until another upgrade outcome replaces it
+    const report = revertReportOf(j);
+    expect(RevertReport.parse(report)).toEqual({ version: '1.0.1', from: '1.0.0', reason: j.last!.reason, at: new Date(j.last!.at).toISOString() });
+    expect(revertReportOf({ ...j, last: { ...j.last!, outcome: 'committed' } })).toBeNull();
     host.running = '1.0.0';
     artifacts.requests = [];
     expect(await manager().check(offer)).toMatchObject({ result: 'blocked', report: { version: '1.0.1', minFrom: '1.0.1', count: 1 } });

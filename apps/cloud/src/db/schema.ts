@@ -499,6 +499,8 @@ export interface CabinetStatusTable {
   blocked_kept_json: string | null;
   /** The service-code lock as the cabinet last reported it: `{failures, lockedUntil}` (migration 0031). */
   service_lock_json: string | null;
+  /** The last boot-guard revert the cabinet reported: `{version, from, reason, at}` (migration 0034). */
+  reverted_json: string | null;
   updated_at: number;
 }
 

@@ -192,6 +192,16 @@ export class GatewayService implements CabinetPresence {
           data: { version: body.blocked.version, minFrom: body.blocked.minFrom, agentVersion: body.agentVersion ?? null },
         });
       }
+      // a revert not reported before is news once (the agent repeats its last one in every heartbeat)
+      const reverted = body.reverted ? JSON.stringify(body.reverted) : null;
+      if (reverted && body.reverted && reverted !== status?.reverted_json) {
+        await this.deps.events.emit(tx, {
+          operatorId: caller.operatorId,
+          type: 'agent.upgrade_reverted',
+          machineNo: caller.machineNo,
+          data: { version: body.reverted.version, from: body.reverted.from, reason: body.reverted.reason, revertedAt: body.reverted.at },
+        });
+      }
       await tx.gateway.upsertStatus(caller.machineId, {
         deferring_json: deferring.json,
         deferring_first_at: deferring.firstAt,
@@ -203,6 +213,7 @@ export class GatewayService implements CabinetPresence {
         ...(body.serviceCode
           ? { service_lock_json: JSON.stringify({ failures: body.serviceCode.failures, lockedUntil: body.serviceCode.lockedUntil, reportedAt: now }) }
           : {}),
+        ...(reverted ? { reverted_json: reverted } : {}),
         report_fp: fingerprint,
         report_at: now,
         updated_at: now,

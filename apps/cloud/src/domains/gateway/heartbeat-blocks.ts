@@ -78,6 +78,8 @@ export function reportFingerprint(body: HeartbeatRequest): string {
     body.blocked ?? null,
     body.capabilities ?? null,
     ...(body.serviceCode ? [body.serviceCode] : []),
+    // likewise the revert report, only when sent
+    ...(body.reverted ? [{ reverted: body.reverted }] : []),
   ]);
   return createHash('sha256').update(json).digest('base64url');
 }

@@ -308,6 +308,37 @@ describe.each(DIALECTS)('outbound webhooks on %s', (dialect) => {
     ]);
   });
 
+  it('wires agent.upgrade_reverted once per revert the agent reports (it repeats its last one in every heartbeat)', async () => {
+    const rx = await receiver();
+    await subscribe(alice, rx.url, ['agent.upgrade_reverted']);
+    const machine = 'SBX-ALICE-0002';
+    const caller = {
+      machineId: await machineId(t, machine),
+      machineNo: machine,
+      operatorId: OPERATOR_IDS.alice,
+      retired: false,
+      via: 'device-key' as const,
+      keyId: null,
+      generation: null,
+      credentialDeviceId: null,
+      provisioned: false,
+    };
+    const revert = (version: string, at: string) => ({ version, from: '1.0.0', reason: `${version} did not reach the cloud within 300 s of booting`, at });
+    const beat = (reverted: ReturnType<typeof revert> | null) =>
+      t.services.gateway.heartbeat(caller, HeartbeatRequest.parse({ agentVersion: '1.0.0', ...(reverted ? { reverted } : {}) }));
+    await beat(null);
+    await beat(revert('2.0.0', '2026-11-20T11:00:00.000Z'));
+    t.clock.advance(60 * 60 * 1000);
+    await beat(revert('2.0.0', '2026-11-20T11:00:00.000Z')); // the same revert, carried on
+    t.clock.advance(60 * 60 * 1000);
+    await beat(revert('2.0.1', '2026-11-20T13:30:00.000Z')); // the next release reverted too
+    for (let i = 0; i < 3; i++) await tick();
+    expect(rx.got.map((g) => [g.json.type, g.json.machineNo, g.json.data['version'], g.json.data['from']])).toEqual([
+      ['agent.upgrade_reverted', machine, '2.0.0', '1.0.0'],
+      ['agent.upgrade_reverted', machine, '2.0.1', '1.0.0'],
+    ]);
+  });
+
   it('wires dfy.checkpoint_raised from the deal that raises it, once per checkpoint', async () => {
     const rx = await receiver();
     await subscribe(alice, rx.url, ['dfy.checkpoint_raised']);
