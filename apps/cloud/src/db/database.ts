@@ -60,9 +60,22 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+async function createSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`create schema if not exists ${client.escapeIdentifier(schema)}`);
+  } finally {
+    await client.end();
+  }
+}
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let database: Database;
   if (opts.url) {
+    // The schema exists before any connection names it in its search_path: a connection started with a
+    // search_path that did not exist yet fails now and then in PostgreSQL's parallel workers ("schema does not exist").
+    if (opts.schema) await createSchema(opts.url, opts.schema);
     const pool = new pg.Pool({
       connectionString: opts.url,
       types: { getTypeParser: int8AsNumber },
@@ -70,7 +83,6 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    if (opts.schema) await sql`create schema if not exists ${sql.id(opts.schema)}`.execute(db);
     const u = new URL(opts.url);
     database = {
       db,
