@@ -22,6 +22,7 @@ export const INTERVALS_MS = {
   rolloutSweep: 60_000,
   popRetry: 60_000,
   dfyOnboarding: 5_000,
+  dfyAutopilot: 60_000,
   webhookDelivery: 5_000,
   presenceSweep: 30_000,
   alertNotify: 15_000,
@@ -43,7 +44,7 @@ export interface JobsDeps {
   /** Fires programmatic proofs of play whose first try failed (the PoP retry). */
   ads: Pick<AdDeliveryService, 'retryPops'>;
   /** Moves installing done-for-you deals live once their cabinet is verified online (auto-onboarding). */
-  dfy: Pick<DfyService, 'onboardTick'>;
+  dfy: Pick<DfyService, 'onboardTick' | 'autopilotTick'>;
   /** Sends due outbound webhook deliveries (the webhook delivery loop). */
   webhooks: Pick<WebhookDeliveryService, 'deliverDue'>;
   /** The outbox: an order flagged refund_owed reaches the operator's webhooks. */
@@ -136,6 +137,7 @@ export class Jobs {
   readonly rolloutSweep: RolloutSweep;
   readonly popRetry: Loop;
   readonly dfyOnboarding: Loop;
+  readonly dfyAutopilot: Loop;
   readonly webhookDelivery: Loop;
   readonly presenceSweep: Loop;
   readonly alertNotify: Loop;
@@ -194,6 +196,17 @@ export class Jobs {
       intervalMs: every(INTERVALS_MS.dfyOnboarding),
       work: () => d.dfy.onboardTick(),
     });
+    this.dfyAutopilot = new Loop({
+      ...common,
+      name: 'dfy-autopilot',
+      description:
+        "the done-for-you autopilot for every operator: what each deal's resolved mode allows (raises negotiation_target, ships in the sandbox) and never a confirm gate (resolved: deals moved or checkpoints raised)",
+      intervalMs: every(INTERVALS_MS.dfyAutopilot),
+      work: async () => {
+        const r = await d.dfy.autopilotTick(null);
+        return r.shipped.length + r.raised.length;
+      },
+    });
     this.webhookDelivery = new Loop({
       ...common,
       name: 'webhook-delivery',
@@ -225,6 +238,7 @@ export class Jobs {
       this.rolloutSweep,
       this.popRetry,
       this.dfyOnboarding,
+      this.dfyAutopilot,
       this.webhookDelivery,
       this.presenceSweep,
       this.alertNotify,

@@ -318,6 +318,37 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
     await replayMatches(me, ready.id);
   });
 
+  it('the autopilot loop (leader only, every minute) does for every operator what its tick does, and passes no gate', async () => {
+    const me = await person();
+    const other = await person();
+    for (const who of [me, other]) {
+      ok(
+        await api('PUT', '/portfolio/settings', who, {
+          autopilot: true,
+          autoApproveScore: 90,
+          maxAutoApprove: 2,
+          installMode: 'team',
+          autoInventory: false,
+          inventoryMonthlyCapUsd: 300,
+          moneyThresholdUsd: 100,
+          capabilityDefaults: { placement: true, outreach: true, negotiation: true, contracting: true, install: true, inventory: false },
+        }),
+      );
+    }
+    const ready = await toLeaseChat(me);
+    ok(await api('POST', `/deals/${ready.id}/lease/send`, me, { confirm: true }));
+    ok(await api('POST', `/deals/${ready.id}/order/checkout`, me, { confirm: true }));
+    ok(await api('POST', `/deals/${ready.id}/lease/signature`, me));
+    const atLease = await toLeaseChat(other);
+    const result = await t.services.jobs.dfyAutopilot.tick();
+    expect(result.leader).toBe(true);
+    expect(result.resolved).toBeGreaterThanOrEqual(1);
+    expect(ok(await api<DealState>('GET', `/deals/${ready.id}`, me))).toMatchObject({ stage: 'shipped', shipment: { carrier: 'sandbox-freight' } });
+    // the other operator's deal waits at its gate: the loop, like the tick, cannot send a lease
+    expect(ok(await api<DealState>('GET', `/deals/${atLease.id}`, other)).stage).toBe('lease_chat');
+    expect((await inbox(other, { dealId: atLease.id, kind: 'lease_send' }))[0]).toMatchObject({ resolved: false });
+  });
+
   it('portfolio settings are validated and stored whole; the views count deals, capital and the inbox', async () => {
     const me = await person();
     const s = ok(await api<{ autopilot: boolean; updatedAt: string | null }>('GET', '/portfolio/settings', me));

@@ -484,15 +484,21 @@ export class DfyService {
    * outreach deals without one, and in the sandbox dispatches ready_to_ship deals with a sandbox tracking
    * number. Every confirm gate is only reported as waiting — the table refuses autopilot on each of them.
    */
-  async autopilotTick(p: Principal): Promise<In<typeof TickResult>> {
+  /** `p`: an operator's call (its own deals; an admin's: all); null: the background loop (every operator's deals). */
+  async autopilotTick(p: Principal | null): Promise<In<typeof TickResult>> {
     const now = this.deps.clock.now();
     const repos = this.deps.store.repos;
-    const settings = await this.settingsOf(p.operatorId);
+    const known = new Map<string, PortfolioSettings>();
+    const settingsOf = async (operatorId: string): Promise<PortfolioSettings> => {
+      let found = known.get(operatorId);
+      if (!found) known.set(operatorId, (found = await this.settingsOf(operatorId)));
+      return found;
+    };
     const result: In<typeof TickResult> = { examined: 0, shipped: [], raised: [], gatesWaiting: [] };
-    for (const row of await repos.dfy.allDeals(p.admin ? null : p.operatorId)) {
+    for (const row of await repos.dfy.allDeals(p && !p.admin ? p.operatorId : null)) {
       const s = stateOf(row);
       if (TERMINAL_STAGES.includes(s.stage)) continue;
-      const owner = row.operator_id === p.operatorId ? settings : await this.settingsOf(row.operator_id);
+      const owner = await settingsOf(row.operator_id);
       // key rule 4: the tick acts only where the deal's resolved mode has the capability on
       const on = capabilitiesOn((await subjectMode(repos, dealSubject(row), owner)).mode);
       if (!Object.values(on).some(Boolean)) continue;
