@@ -36,6 +36,18 @@ describe.each(DIALECTS)('outbound webhooks on %s', (dialect) => {
   const emit = (operatorId: string, type: EventType, machineNo: string | null, data: Record<string, unknown> = {}) =>
     t.services.store.transaction((tx) => t.services.events.emit(tx, { operatorId, type, machineNo, data }));
   const tick = () => t.services.webhookDelivery.deliverDue();
+  /** One of alice's cabinets calling the gateway with its device key (the heartbeat tests). */
+  const cabinetCaller = async (machine: string) => ({
+    machineId: await machineId(t, machine),
+    machineNo: machine,
+    operatorId: OPERATOR_IDS.alice,
+    retired: false,
+    via: 'device-key' as const,
+    keyId: null,
+    generation: null,
+    credentialDeviceId: null,
+    provisioned: false,
+  });
   const deliveries = async (headers: H, id: string) => (await api<{ records: Delivery[] }>('GET', `/${id}/deliveries`, headers)).body.data.records;
   const signed = (secret: string, r: Receiver['got'][number]) =>
     verifyWebhook({
@@ -283,17 +295,7 @@ describe.each(DIALECTS)('outbound webhooks on %s', (dialect) => {
     const rx = await receiver();
     await subscribe(alice, rx.url, ['agent.upgrade_blocked']);
     const machine = 'SBX-ALICE-0001';
-    const caller = {
-      machineId: await machineId(t, machine),
-      machineNo: machine,
-      operatorId: OPERATOR_IDS.alice,
-      retired: false,
-      via: 'device-key' as const,
-      keyId: null,
-      generation: null,
-      credentialDeviceId: null,
-      provisioned: false,
-    };
+    const caller = await cabinetCaller(machine);
     const beat = (blocked: { version: string; minFrom: string } | null, seconds: number) =>
       t.services.gateway.heartbeat(caller, HeartbeatRequest.parse({ agentVersion: '1.0.0', blocked: blocked && { ...blocked, count: 1, seconds } }));
     await beat({ version: '2.0.0', minFrom: '1.5.0' }, 10);
@@ -312,17 +314,7 @@ describe.each(DIALECTS)('outbound webhooks on %s', (dialect) => {
     const rx = await receiver();
     await subscribe(alice, rx.url, ['agent.upgrade_reverted']);
     const machine = 'SBX-ALICE-0002';
-    const caller = {
-      machineId: await machineId(t, machine),
-      machineNo: machine,
-      operatorId: OPERATOR_IDS.alice,
-      retired: false,
-      via: 'device-key' as const,
-      keyId: null,
-      generation: null,
-      credentialDeviceId: null,
-      provisioned: false,
-    };
+    const caller = await cabinetCaller(machine);
     const revert = (version: string, at: string) => ({ version, from: '1.0.0', reason: `${version} did not reach the cloud within 300 s of booting`, at });
     const beat = (reverted: ReturnType<typeof revert> | null) =>
       t.services.gateway.heartbeat(caller, HeartbeatRequest.parse({ agentVersion: '1.0.0', ...(reverted ? { reverted } : {}) }));
