@@ -1,6 +1,7 @@
 /**
- * The payment-processor adapter of self-serve ad purchases (spec 1 §4.7, §6): payment intents and
- * signed webhooks, the shape a Stripe-style processor fits. The built-in test processor
+ * The payment-processor adapter (spec 1 §4.7, §6): payment intents and signed webhooks, the shape a
+ * Stripe-style processor fits. Self-serve ad purchases and the DFY investment pool (spec 3 key rule 7) pay
+ * through it; `purchaseId` is what the intent pays for (a purchase, an investment). The built-in test processor
  * (test-processor.ts) is the sandbox's; another processor is another implementation of this.
  */
 
@@ -10,6 +11,11 @@ export interface IntentRequest {
   amountCents: number;
   currency: string;
   description: string;
+  /**
+   * Where the processor delivers this intent's events, a path on this service (what the intent pays for
+   * decides it: the DFY investment pool has its own webhook). Absent: the ad payments webhook.
+   */
+  webhookPath?: string;
 }
 
 export interface CreatedIntent {

@@ -3,7 +3,7 @@ import { safeString } from '@vend/protocol';
 import { CAPABILITIES } from './dfy.rules.ts';
 import { WORK_ORDER_STATES, WORK_ORDER_TYPES } from './dfy.rules.ts';
 import { CHECKPOINT_KINDS, DEAL_STAGES, TRIGGERS } from './deal-graph.ts';
-import { HARDWARE_VARIANTS, TOUCH_CHANNELS } from './deal-model.ts';
+import { DEAL_ORIGINS, HARDWARE_VARIANTS, TOUCH_CHANNELS } from './deal-model.ts';
 import { TIERS } from './catalog.ts';
 
 export const TIMESTAMP = 'YYYY-MM-DDTHH:MM:SS.mmm+0000';
@@ -139,7 +139,7 @@ export const Deal = z.object({
   id: z.string(),
   stage: Stage,
   stagesVisited: z.array(Stage),
-  origin: z.enum(['request', 'preorder']),
+  origin: z.enum(DEAL_ORIGINS).describe('request; preorder (paid up front); pool (funded by the investment pool, fully managed)'),
   tier: z.enum(TIERS),
   priceUsd: z.number(),
   hardwareVariant: z.enum(HARDWARE_VARIANTS),
