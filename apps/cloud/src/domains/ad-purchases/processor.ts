@@ -4,6 +4,7 @@
  * through it; `purchaseId` is what the intent pays for (a purchase, an investment). The built-in test processor
  * (test-processor.ts) is the sandbox's; another processor is another implementation of this.
  */
+import { AppError, badRequest } from '../../http/errors.ts';
 
 export interface IntentRequest {
   purchaseId: string;
@@ -54,4 +55,24 @@ export interface PaymentProcessor {
    * BEFORE reading them, then reads the event. Never throws.
    */
   parseWebhook(rawBody: Buffer, headers: WebhookHeaders, now: number): WebhookVerdict;
+}
+
+/**
+ * A webhook delivery verified by `processor` (401: not authentic; 400: authentic but unreadable) before
+ * anything else reads it; 503 when this deployment has no processor. The ad payments and the DFY investment
+ * pool webhooks both take their events through here.
+ */
+export function verifiedEvent(
+  processor: PaymentProcessor | null,
+  rawBody: Buffer,
+  headers: WebhookHeaders,
+  now: number,
+): { event: PaymentEvent; json: unknown } {
+  if (!processor) throw new AppError('unavailable', 'Payments are not configured on this deployment');
+  const v = processor.parseWebhook(rawBody, headers, now);
+  if (!v.ok) {
+    const issues = [{ path: '', message: v.reason }];
+    throw v.status === 401 ? new AppError('unauthorized', undefined, { issues }) : badRequest(undefined, issues);
+  }
+  return { event: v.event, json: JSON.parse(v.text) as unknown };
 }

@@ -114,12 +114,28 @@ export class DfyFleetsRepo {
       .execute();
   }
 
-  /** Marks the deal's allocation returned; answers it (undefined: not pool-funded, or already returned). */
-  async returnAllocation(dealId: string, now: number): Promise<DfyPoolAllocationRow | undefined> {
-    const row = await this.db.selectFrom('dfy_pool_allocations').selectAll().where('deal_id', '=', dealId).where('returned_at', 'is', null).executeTakeFirst();
-    if (!row) return undefined;
-    const r = await this.db.updateTable('dfy_pool_allocations').set({ returned_at: now }).where('id', '=', row.id).where('returned_at', 'is', null).executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1 ? row : undefined;
+  /**
+   * A pool-funded deal refunded before shipping: its allocation is marked returned and its price goes back to
+   * the operator's balance (no longer counted as funded), once. Answers the cents returned (0: nothing to return).
+   */
+  async returnDeal(operatorId: string, dealId: string, now: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('dfy_pool_allocations')
+      .selectAll()
+      .where('deal_id', '=', dealId)
+      .where('operator_id', '=', operatorId)
+      .where('returned_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) return 0;
+    const r = await this.db
+      .updateTable('dfy_pool_allocations')
+      .set({ returned_at: now })
+      .where('id', '=', row.id)
+      .where('returned_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return 0;
+    await this.move(operatorId, Number(row.amount_cents), { funded: -1 }, now);
+    return Number(row.amount_cents);
   }
 
   // ---- processor events

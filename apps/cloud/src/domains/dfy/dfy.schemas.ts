@@ -255,7 +255,15 @@ export const Portfolio = z.object({
   checkpointInbox: z.object({ open: z.number().int(), byKind: z.record(z.string(), z.number().int()) }),
 });
 export const Securities = Portfolio.extend({
-  machines: z.array(MachineYield.extend({ profitMtdUsd: z.number(), profitActualMtdUsd: z.number(), hasEstimates: z.boolean() })),
+  machines: z.array(
+    MachineYield.extend({
+      poolFunded: z.boolean().describe('funded by the investment pool: the pool fee applies'),
+      poolFeeMtdUsd: z.number().describe('the pool fee month to date (0 unless pool-funded), on the costs at estimate; part of profitMtdUsd'),
+      profitMtdUsd: z.number(),
+      profitActualMtdUsd: z.number(),
+      hasEstimates: z.boolean(),
+    }),
+  ),
   profitMtdUsd: z.number(),
   profitActualMtdUsd: z.number(),
   hasEstimates: z.boolean(),
