@@ -1,8 +1,8 @@
-import express, { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { principalOf } from '../../http/authenticate.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
-import type { PaymentEvent } from '../ad-purchases/processor.ts';
+import { paymentEventOf, signedPaymentEvent } from '../ad-purchases/ad-purchases.routes.ts';
 import { AdPaymentWebhookBody } from '../ad-purchases/test-processor.ts';
 import { FleetPool, FleetWebhookResult, InvestBody, Investment } from './dfy-fleets.schemas.ts';
 import { DFY_POOL_WEBHOOK_PATH, type DfyFleetsService } from './dfy-fleets.service.ts';
@@ -57,14 +57,6 @@ export function dfyFleetsRoutes({ docs, guard }: RouteKit, fleets: DfyFleetsServ
  */
 export function dfyFleetsWebhookRoutes({ docs }: RouteKit, fleets: DfyFleetsService): Router {
   const r = Router();
-  const signed: RequestHandler = (req, res, next) => {
-    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const { event, json } = fleets.verifyWebhook(rawBody, req.headers);
-    res.locals['poolPaymentEvent'] = event;
-    res.locals['poolPaymentText'] = rawBody.toString('utf8');
-    req.body = json;
-    next();
-  };
   defineRoute(
     r,
     docs,
@@ -80,9 +72,8 @@ export function dfyFleetsWebhookRoutes({ docs }: RouteKit, fleets: DfyFleetsServ
       response: FleetWebhookResult,
       errors: [503],
     },
-    [express.raw({ type: () => true, limit: '64kb' }), signed],
-    async (_input, _req, res) =>
-      sendOk(res, await fleets.receivePayment(res.locals['poolPaymentEvent'] as PaymentEvent, res.locals['poolPaymentText'] as string)),
+    signedPaymentEvent((raw, headers) => fleets.verifyWebhook(raw, headers)),
+    async (_input, _req, res) => sendOk(res, await fleets.receivePayment(...paymentEventOf(res))),
   );
   return r;
 }
