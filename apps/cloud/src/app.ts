@@ -33,6 +33,7 @@ import { restockRoutes } from './domains/restock/restock.routes.ts';
 import { dfyRoutes } from './domains/dfy/dfy.routes.ts';
 import { dfyModesRoutes } from './domains/dfy/dfy-modes.routes.ts';
 import { dfyInventoryRoutes } from './domains/dfy/dfy-inventory.routes.ts';
+import { dfyFleetsRoutes, dfyFleetsWebhookRoutes } from './domains/dfy/dfy-fleets.routes.ts';
 import { negotiationRoutes } from './domains/negotiation/negotiation.routes.ts';
 import { outreachRoutes } from './domains/outreach/outreach.routes.ts';
 import { stateMachinesRoutes } from './domains/meta/state-machines.routes.ts';
@@ -85,6 +86,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   // body itself, so it must come BEFORE the JSON parser below consumes the stream.
   app.use(paymentsWebhookRoutes(services.routes, services.payments));
   app.use(adPaymentsWebhookRoutes(services.routes, services.adPurchases));
+  app.use(dfyFleetsWebhookRoutes(services.routes, services.dfyFleets));
   // The buyer and approval pages read their own forms (the creative upload is multipart/form-data).
   app.use(marketplacePagesRoutes({ ...services, config: ctx.config, logger: ctx.logger, rateLimiter: ctx.rateLimiter, market: services.marketplace }));
   // Creative and screensaver uploads carry their media as base64 (a 60 MB video is 80 MB of JSON).
@@ -136,6 +138,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(dfyRoutes(kit, s.dfy));
   app.use(dfyModesRoutes(kit, s.dfyModes));
   app.use(dfyInventoryRoutes(kit, s.dfyInventory));
+  app.use(dfyFleetsRoutes(kit, s.dfyFleets));
   app.use(negotiationRoutes(kit, s.negotiation));
   app.use(outreachRoutes(kit, s.outreach));
   app.use(stateMachinesRoutes(kit));

@@ -17,6 +17,7 @@ import { RestockRepo } from './domains/restock/restock.repo.ts';
 import { DfyRepo } from './domains/dfy/dfy.repo.ts';
 import { DfyModesRepo } from './domains/dfy/dfy-modes.repo.ts';
 import { DfyInventoryRepo } from './domains/dfy/dfy-inventory.repo.ts';
+import { DfyFleetsRepo } from './domains/dfy/dfy-fleets.repo.ts';
 import { NegotiationRepo } from './domains/negotiation/negotiation.repo.ts';
 import { OutreachRepo } from './domains/outreach/outreach.repo.ts';
 import { LedgerRepo } from './domains/finance/ledger.repo.ts';
@@ -111,6 +112,9 @@ export class Repos {
   }
   get dfyInventory(): DfyInventoryRepo {
     return this.#once('dfyInventory', (db, dialect) => new DfyInventoryRepo(db, dialect));
+  }
+  get dfyFleets(): DfyFleetsRepo {
+    return this.#once('dfyFleets', (db, dialect) => new DfyFleetsRepo(db, dialect));
   }
   get negotiation(): NegotiationRepo {
     return this.#once('negotiation', (db, dialect) => new NegotiationRepo(db, dialect));

@@ -49,6 +49,7 @@ import { RestockService } from './domains/restock/restock.service.ts';
 import { DfyService } from './domains/dfy/dfy.service.ts';
 import { DfyModesService } from './domains/dfy/dfy-modes.service.ts';
 import { DfyInventoryService } from './domains/dfy/dfy-inventory.service.ts';
+import { DfyFleetsService } from './domains/dfy/dfy-fleets.service.ts';
 import { NegotiationService } from './domains/negotiation/negotiation.service.ts';
 import { OutreachService } from './domains/outreach/outreach.service.ts';
 import { outreachChannelsFor } from './domains/outreach/channels/channels-for.ts';
@@ -143,6 +144,7 @@ export interface Services {
   dfyModes: DfyModesService;
   /** DFY inventory automation: refill supplier orders, the monthly cap, receiving into stock and FIFO. */
   dfyInventory: DfyInventoryService;
+  dfyFleets: DfyFleetsService;
   negotiation: NegotiationService;
   /** Done-for-you outreach: directory, shortlist, the outreach runs, provider callbacks, opt-outs. */
   outreach: OutreachService;
@@ -338,6 +340,7 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
     dfy,
     dfyModes,
     dfyInventory,
+    dfyFleets: new DfyFleetsService({ store, clock, audit, processor: testProcessor, deals: dfy }),
     negotiation,
     outreach,
     outreachChannels,

@@ -766,6 +766,8 @@ export interface TestPaymentIntentsTable {
   delivered_at: number | null;
   /** HTTP status of the last webhook delivery; null when it failed to get an answer. */
   delivery_status: number | null;
+  /** Where the intent's event is delivered (a path on this service); null: the ad payments webhook. */
+  webhook_path: string | null;
 }
 
 /** A published agent release (0005): immutable once written; `version_key` is the sortable normalised version. */
@@ -1156,6 +1158,64 @@ export interface DfySupplierOrdersTable {
 export type DfyDealRow = Selectable<DfyDealsTable>;
 export type DfyConciergeEnrolmentRow = Selectable<DfyConciergeEnrolmentsTable>;
 export type DfySupplierOrderRow = Selectable<DfySupplierOrdersTable>;
+
+export interface DfyPoolsTable {
+  operator_id: string;
+  /** Capital awaiting allocation, integer cents. */
+  balance_cents: number;
+  invested_cents: number;
+  machines_funded: number;
+  /** The catalog tier an allocation funds (`pro` unless the operator chose another). */
+  target_tier: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DfyPoolInvestmentsTable {
+  id: string;
+  operator_id: string;
+  amount_cents: number;
+  currency: string;
+  /** `awaiting_payment` → `paid`. */
+  status: string;
+  processor: string;
+  payment_intent_id: string;
+  checkout_url: string;
+  /** The processor event that paid it. */
+  event_id: string | null;
+  created_at: number;
+  paid_at: number | null;
+}
+
+export interface DfyPoolAllocationsTable {
+  id: string;
+  operator_id: string;
+  deal_id: string;
+  /** The investment whose payment triggered it. */
+  investment_id: string;
+  tier: string;
+  amount_cents: number;
+  balance_after_cents: number;
+  created_at: number;
+  /** Cancelled before shipping: the price went back to the pool. */
+  returned_at: number | null;
+}
+
+export interface DfyPoolEventsTable {
+  /** The processor's event id: claimed once. */
+  id: string;
+  processor: string;
+  type: string;
+  intent_id: string;
+  investment_id: string;
+  payload: string;
+  received_at: number;
+}
+
+export type DfyPoolRow = Selectable<DfyPoolsTable>;
+export type DfyPoolInvestmentRow = Selectable<DfyPoolInvestmentsTable>;
+export type DfyPoolAllocationRow = Selectable<DfyPoolAllocationsTable>;
+export type DfyPoolEventRow = Selectable<DfyPoolEventsTable>;
 export type DfyCheckpointRow = Selectable<DfyCheckpointsTable>;
 export type DfyWorkOrderRow = Selectable<DfyWorkOrdersTable>;
 export type DfyPaymentRow = Selectable<DfyPaymentsTable>;
@@ -1285,6 +1345,10 @@ export interface DB {
   dfy_modes: DfyModesTable;
   dfy_concierge_enrolments: DfyConciergeEnrolmentsTable;
   dfy_supplier_orders: DfySupplierOrdersTable;
+  dfy_pools: DfyPoolsTable;
+  dfy_pool_investments: DfyPoolInvestmentsTable;
+  dfy_pool_allocations: DfyPoolAllocationsTable;
+  dfy_pool_events: DfyPoolEventsTable;
   dfy_negotiation_mandates: DfyNegotiationMandatesTable;
   dfy_negotiations: DfyNegotiationsTable;
   dfy_negotiation_turns: DfyNegotiationTurnsTable;

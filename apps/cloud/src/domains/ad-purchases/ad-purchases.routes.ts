@@ -1,8 +1,8 @@
-import express, { Router, type RequestHandler } from 'express';
+import express, { Router, type RequestHandler, type Response } from 'express';
 import { principalOf } from '../../http/authenticate.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
-import type { PaymentEvent } from './processor.ts';
+import type { PaymentEvent, WebhookHeaders } from './processor.ts';
 import { AdPurchase, AdPurchaseListQuery, AdPurchasePage, AdPurchaseParams, ApproveBody, RejectBody, WebhookResult } from './ad-purchases.schemas.ts';
 import type { AdPurchasesService } from './ad-purchases.service.ts';
 import { AD_PAYMENTS_WEBHOOK_PATH, AdPaymentWebhookBody } from './test-processor.ts';
@@ -91,14 +91,6 @@ export function adPurchasesRoutes({ docs, guard }: RouteKit, purchases: AdPurcha
  */
 export function adPaymentsWebhookRoutes({ docs }: RouteKit, purchases: AdPurchasesService): Router {
   const r = Router();
-  const signed: RequestHandler = (req, res, next) => {
-    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const { event, json } = purchases.verifyWebhook(rawBody, req.headers);
-    res.locals['adPaymentEvent'] = event;
-    res.locals['adPaymentText'] = rawBody.toString('utf8');
-    req.body = json;
-    next();
-  };
   defineRoute(
     r,
     docs,
@@ -113,9 +105,29 @@ export function adPaymentsWebhookRoutes({ docs }: RouteKit, purchases: AdPurchas
       response: WebhookResult,
       errors: [503],
     },
-    [express.raw({ type: () => true, limit: '64kb' }), signed],
-    async (_input, _req, res) =>
-      sendOk(res, await purchases.receivePayment(res.locals['adPaymentEvent'] as PaymentEvent, res.locals['adPaymentText'] as string)),
+    signedPaymentEvent((raw, headers) => purchases.verifyWebhook(raw, headers)),
+    async (_input, _req, res) => sendOk(res, await purchases.receivePayment(...paymentEventOf(res))),
   );
   return r;
+}
+
+/**
+ * The guards of a payment processor webhook: the raw body read (any content type), then authenticated and
+ * read by `verify` (401/400) before anything else; the typed route then documents and re-reads the same body.
+ */
+export function signedPaymentEvent(verify: (rawBody: Buffer, headers: WebhookHeaders) => { event: PaymentEvent; json: unknown }): RequestHandler[] {
+  const signed: RequestHandler = (req, res, next) => {
+    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const { event, json } = verify(rawBody, req.headers);
+    res.locals['paymentEvent'] = event;
+    res.locals['paymentText'] = rawBody.toString('utf8');
+    req.body = json;
+    next();
+  };
+  return [express.raw({ type: () => true, limit: '64kb' }), signed];
+}
+
+/** The verified event and its exact text, as `signedPaymentEvent` left them. */
+export function paymentEventOf(res: Response): [PaymentEvent, string] {
+  return [res.locals['paymentEvent'] as PaymentEvent, res.locals['paymentText'] as string];
 }

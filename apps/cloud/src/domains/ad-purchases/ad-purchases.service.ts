@@ -12,7 +12,7 @@ import type { CampaignsService } from '../campaigns/campaigns.service.ts';
 import type { CreativesService } from '../creatives/creatives.service.ts';
 import type { LineWithOperator } from './ad-purchases.repo.ts';
 import type { AdPurchase, AdPurchaseListQuery, DecisionBody, WebhookResult } from './ad-purchases.schemas.ts';
-import { PAYMENT_SUCCEEDED, type PaymentEvent, type PaymentProcessor, type WebhookHeaders } from './processor.ts';
+import { PAYMENT_SUCCEEDED, verifiedEvent, type PaymentEvent, type PaymentProcessor, type WebhookHeaders } from './processor.ts';
 import { flightOf, purchaseStatusOf, targetingOf, type PurchaseStatus } from './purchase-rules.ts';
 import { operatorView, partsOf, purchaseMedia, reachOf } from './purchase-views.ts';
 
@@ -44,14 +44,7 @@ export class AdPurchasesService {
 
   /** Authenticates the exact bytes (401) and reads the event (400), before anything else. */
   verifyWebhook(rawBody: Buffer, headers: WebhookHeaders): { event: PaymentEvent; json: unknown } {
-    const { processor } = this.deps;
-    if (!processor) throw new AppError('unavailable', 'Payments are not configured on this deployment');
-    const v = processor.parseWebhook(rawBody, headers, this.deps.clock.now());
-    if (!v.ok) {
-      const issues = [{ path: '', message: v.reason }];
-      throw v.status === 401 ? new AppError('unauthorized', undefined, { issues }) : badRequest(undefined, issues);
-    }
-    return { event: v.event, json: JSON.parse(v.text) as unknown };
+    return verifiedEvent(this.deps.processor, rawBody, headers, this.deps.clock.now());
   }
 
   /**

@@ -1,8 +1,10 @@
 /**
- * The payment-processor adapter of self-serve ad purchases (spec 1 §4.7, §6): payment intents and
- * signed webhooks, the shape a Stripe-style processor fits. The built-in test processor
+ * The payment-processor adapter (spec 1 §4.7, §6): payment intents and signed webhooks, the shape a
+ * Stripe-style processor fits. Self-serve ad purchases and the DFY investment pool (spec 3 key rule 7) pay
+ * through it; `purchaseId` is what the intent pays for (a purchase, an investment). The built-in test processor
  * (test-processor.ts) is the sandbox's; another processor is another implementation of this.
  */
+import { AppError, badRequest } from '../../http/errors.ts';
 
 export interface IntentRequest {
   purchaseId: string;
@@ -10,6 +12,11 @@ export interface IntentRequest {
   amountCents: number;
   currency: string;
   description: string;
+  /**
+   * Where the processor delivers this intent's events, a path on this service (what the intent pays for
+   * decides it: the DFY investment pool has its own webhook). Absent: the ad payments webhook.
+   */
+  webhookPath?: string;
 }
 
 export interface CreatedIntent {
@@ -48,4 +55,24 @@ export interface PaymentProcessor {
    * BEFORE reading them, then reads the event. Never throws.
    */
   parseWebhook(rawBody: Buffer, headers: WebhookHeaders, now: number): WebhookVerdict;
+}
+
+/**
+ * A webhook delivery verified by `processor` (401: not authentic; 400: authentic but unreadable) before
+ * anything else reads it; 503 when this deployment has no processor. The ad payments and the DFY investment
+ * pool webhooks both take their events through here.
+ */
+export function verifiedEvent(
+  processor: PaymentProcessor | null,
+  rawBody: Buffer,
+  headers: WebhookHeaders,
+  now: number,
+): { event: PaymentEvent; json: unknown } {
+  if (!processor) throw new AppError('unavailable', 'Payments are not configured on this deployment');
+  const v = processor.parseWebhook(rawBody, headers, now);
+  if (!v.ok) {
+    const issues = [{ path: '', message: v.reason }];
+    throw v.status === 401 ? new AppError('unauthorized', undefined, { issues }) : badRequest(undefined, issues);
+  }
+  return { event: v.event, json: JSON.parse(v.text) as unknown };
 }

@@ -86,6 +86,7 @@ export class TestProcessor implements PaymentProcessor {
       description: req.description,
       status: 'requires_payment',
       created_at: now,
+      webhook_path: req.webhookPath ?? null,
     });
     return { intentId, checkoutUrl: `${this.deps.config.publicBaseUrl ?? ''}${TEST_CHECKOUT_PATH}/${intentId}` };
   }
@@ -133,7 +134,8 @@ export class TestProcessor implements PaymentProcessor {
 
   /**
    * The buyer pays: the intent succeeds (once) and the signed `payment_intent.succeeded` webhook is
-   * delivered to `<PUBLIC_BASE_URL or origin>/api/v1/ad-purchases/webhook`. Calling it again
+   * delivered to `<PUBLIC_BASE_URL or origin>` + the intent's webhook path (`/api/v1/ad-purchases/webhook`
+   * unless the intent named another). Calling it again
    * delivers the same event again (a processor's retry: the service answers it as a duplicate).
    * `origin`: the calling request's, used when PUBLIC_BASE_URL is unset.
    */
@@ -149,7 +151,8 @@ export class TestProcessor implements PaymentProcessor {
       data: { intentId, purchaseId: intent.purchaseId, amountCents: intent.amountCents, currency: intent.currency },
     } satisfies AdPaymentWebhookBody);
     const timestamp = Math.floor(now / 1000);
-    const url = `${this.deps.config.publicBaseUrl ?? origin}${AD_PAYMENTS_WEBHOOK_PATH}`;
+    const path = (await repo.intent(intentId))?.webhook_path ?? AD_PAYMENTS_WEBHOOK_PATH;
+    const url = `${this.deps.config.publicBaseUrl ?? origin}${path}`;
     let delivery: TestCompletion['delivery'];
     try {
       const res = await request(url, {

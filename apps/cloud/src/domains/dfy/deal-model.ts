@@ -14,6 +14,10 @@ import type { Tier } from './catalog.ts';
 export const HARDWARE_VARIANTS = ['reyeah', 'agent'] as const;
 export type HardwareVariant = (typeof HARDWARE_VARIANTS)[number];
 
+/** Where a deal came from: an operator's request, a paid pre-order, or the investment pool (funded by it, fully managed). */
+export const DEAL_ORIGINS = ['request', 'preorder', 'pool'] as const;
+export type DealOrigin = (typeof DEAL_ORIGINS)[number];
+
 export const TOUCH_CHANNELS = ['api', 'system', 'voice', 'sms', 'email'] as const;
 export type TouchChannel = (typeof TOUCH_CHANNELS)[number];
 
@@ -48,7 +52,7 @@ export type DealEventData =
       venue: Venue | null;
       note: string | null;
       autopilot: boolean | null;
-      origin: 'request' | 'preorder';
+      origin: DealOrigin;
     }
   | { type: 'moved'; trigger: Trigger; from: DealStage | null; to: DealStage }
   | { type: 'checkpoint_raised'; kind: CheckpointKind; checkpointId: string }
@@ -111,7 +115,7 @@ export interface DealState {
   id: string;
   stage: DealStage;
   stagesVisited: DealStage[];
-  origin: 'request' | 'preorder';
+  origin: DealOrigin;
   tier: Tier;
   priceUsd: number;
   hardwareVariant: HardwareVariant;

@@ -37,27 +37,29 @@ export function dfyKit(t: SuiteServer) {
     expect(r.body.message).toMatch(message);
   };
   const person = (): Promise<Person> => newOperator(db(), t.clock.now());
-  /** A deal walked to outreach (negotiation not started). */
-  const atOutreach = async (who: Person) => {
-    const d = ok(await api<DealState>('POST', '/deals', who, { tier: 'pro', hardwareVariant: 'agent' }));
-    return ok(await api<DealState>('POST', `/deals/${d.id}/scout/accept`, who, { venue: VENUE }));
+  /** A deal (a new request, or `dealId` at shortlisting) walked to outreach (negotiation not started). */
+  const atOutreach = async (who: Person, dealId?: string) => {
+    const id = dealId ?? ok(await api<DealState>('POST', '/deals', who, { tier: 'pro', hardwareVariant: 'agent' })).id;
+    return ok(await api<DealState>('POST', `/deals/${id}/scout/accept`, who, { venue: VENUE }));
   };
-  /** A deal walked to ready_to_ship: paid, its fleet pin (machine) provisioned. */
-  const placed = async (who: Person) => {
-    const d = await atOutreach(who);
+  /** A deal walked to ready_to_ship: paid (at checkout, unless already paid: a pool-funded deal), its fleet pin (machine) provisioned. */
+  const placed = async (who: Person, dealId?: string) => {
+    const d = await atOutreach(who, dealId);
     ok(await api('POST', `/deals/${d.id}/negotiation/start`, who, { confirm: true, envelope: ENVELOPE }));
     ok(await api('POST', `/deals/${d.id}/negotiation/terms`, who, { revenueSharePct: 10, termMonths: 24, rounds: 3 }));
     ok(await api('POST', `/deals/${d.id}/negotiation/review`, who));
     ok(await api('POST', `/deals/${d.id}/lease/send`, who, { confirm: true }));
-    ok(await api('POST', `/deals/${d.id}/lease/signature`, who));
+    const signed = ok(await api<DealState>('POST', `/deals/${d.id}/lease/signature`, who));
+    if (signed.stage === 'ready_to_ship') return signed;
     return ok(await api<DealState>('POST', `/deals/${d.id}/order/checkout`, who, { confirm: true }));
   };
   /**
-   * A deal walked to live with its aisles at `stock` (aisle number → units; others full). Installed over HTTP;
-   * the cabinet coming online is what onboardTick would verify, so the test applies its outcome directly.
+   * A deal (a new request, or `dealId` at shortlisting) walked to live with its aisles at `stock` (aisle number →
+   * units; others full). Installed over HTTP; the cabinet coming online is what onboardTick would verify, so the
+   * test applies its outcome directly.
    */
-  const live = async (who: Person, stock: Record<number, number> = {}) => {
-    const d = await placed(who);
+  const live = async (who: Person, stock: Record<number, number> = {}, dealId?: string) => {
+    const d = await placed(who, dealId);
     ok(await api('POST', `/deals/${d.id}/shipping/tracking`, who, { carrier: 'ACME', trackingNumber: `T${d.id.slice(-6)}` }));
     const wo = ok(await api<{ id: string }>('POST', `/deals/${d.id}/install/dispatch`, who, { confirm: true }));
     ok(await api('POST', `/install/orders/${wo.id}`, who, { state: 'on_site' }));

@@ -22,7 +22,8 @@ const ENVELOPE = { revenueShareTargetPct: 10, revenueShareMaxPct: 15, termMinMon
 
 /**
  * Tenant isolation (spec 3 key rule 9): every deal, checkpoint, work order and portfolio endpoint answers
- * another operator's id with 404 and changes nothing; lists and views never show another operator's rows.
+ * another operator's id with 404 and changes nothing; lists and views (the investment pool too) never show
+ * another operator's rows.
  */
 describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
   const t = suiteServer(dialect);
@@ -59,6 +60,14 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
     const reach = ok(await api<DealState>('POST', '/deals', o, { tier: 'pro', hardwareVariant: 'agent' }));
     ok(await api('POST', `/deals/${reach.id}/shortlist/accept`, o, { venueId }));
     ok(await api('POST', `/deals/${reach.id}/outreach/start`, o, {}));
+    // the investment pool: a paid investment that funded one deal
+    const inv = ok(await api<{ paymentIntentId: string }>('POST', '/fleets', o, { investUsd: 5500, confirm: true }));
+    const paid = await call<Env<{ delivery: { answer: Env<{ dealsFunded: string[] }> } }>>(
+      t.url,
+      'POST',
+      `/api/v1/marketplace/test-payments/${inv.paymentIntentId}/complete`,
+    );
+    const pooled = paid.body.data.delivery.answer.data.dealsFunded[0]!;
 
     const snapshot = async () =>
       JSON.stringify(
@@ -75,6 +84,10 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
           db().selectFrom('outreach_deals').selectAll().orderBy('deal_id').execute(),
           db().selectFrom('outreach_messages').selectAll().orderBy('id').execute(),
           db().selectFrom('outreach_opt_outs').selectAll().orderBy('address').execute(),
+          db().selectFrom('dfy_pools').selectAll().orderBy('operator_id').execute(),
+          db().selectFrom('dfy_pool_investments').selectAll().orderBy('id').execute(),
+          db().selectFrom('dfy_pool_allocations').selectAll().orderBy('id').execute(),
+          db().selectFrom('dfy_pool_events').selectAll().orderBy('id').execute(),
         ]),
       );
     const before = await snapshot();
@@ -119,6 +132,9 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
       ['POST', `/deals/${reach.id}/outreach/start`, {}],
       ['GET', `/deals/${reach.id}/outreach/preview`],
       ['POST', `/deals/${reach.id}/assist/outreach-draft`, {}],
+      ['GET', `/deals/${pooled}`],
+      ['POST', `/deals/${pooled}/cancel`, { reason: 'hostile' }],
+      ['POST', `/deals/${pooled}/refund`, { confirm: true, reason: 'hostile' }],
     ];
     const got = [];
     for (const [method, path, json, query] of matrix) {
@@ -140,6 +156,13 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
     });
     expect(ok(await api<{ modeCounts: Record<string, number> }>('GET', '/portfolio/securities', x)).modeCounts).toEqual({ auto: 0, hybrid: 0, manual: 0 });
     expect(ok(await api<{ examined: number }>('POST', '/autopilot/tick', x)).examined).toBe(0);
+    // the pool is the caller's own: the other operator sees an empty one, and investing fills only its own
+    const empty = { balanceUsd: 0, totalInvestedUsd: 0, machinesFunded: 0, history: [] };
+    expect(ok(await api('GET', '/fleets', x))).toMatchObject(empty);
+    expect(ok(await api('GET', '/fleets', o))).toMatchObject({ balanceUsd: 500, totalInvestedUsd: 5500, machinesFunded: 1 });
+    ok(await api('POST', '/fleets', x, { investUsd: 100, confirm: true }));
+    expect(ok(await api<{ history: unknown[] }>('GET', '/fleets', x)).history).toHaveLength(1);
+    expect(ok(await api<{ history: unknown[] }>('GET', '/fleets', o)).history).toHaveLength(2);
     ok(
       await api('PUT', '/portfolio/settings', x, {
         autopilot: true,
@@ -153,8 +176,8 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
       }),
     );
     expect(ok(await api<{ autopilot: boolean }>('GET', '/portfolio/settings', o)).autopilot).toBe(false);
-    // the owner still sees both deals; the pin machine is not the other operator's either
-    expect(ok(await api<{ total: number }>('GET', '/deals', o)).total).toBe(3);
+    // the owner still sees its deals; the pin machine is not the other operator's either
+    expect(ok(await api<{ total: number }>('GET', '/deals', o)).total).toBe(4);
     const pin = ok(await api<DealState>('GET', `/deals/${d.id}`, o)).machineNo!;
     expect((await call(t.url, 'GET', `/api/v1/machines/${pin}`, { headers: x })).status).toBe(404);
     // the other operator's own deal cannot take the owner's directory venue, nor see it in a shortlist

@@ -3,7 +3,7 @@ import { safeString } from '@vend/protocol';
 import { CAPABILITIES } from './dfy.rules.ts';
 import { WORK_ORDER_STATES, WORK_ORDER_TYPES } from './dfy.rules.ts';
 import { CHECKPOINT_KINDS, DEAL_STAGES, TRIGGERS } from './deal-graph.ts';
-import { HARDWARE_VARIANTS, TOUCH_CHANNELS } from './deal-model.ts';
+import { DEAL_ORIGINS, HARDWARE_VARIANTS, TOUCH_CHANNELS } from './deal-model.ts';
 import { TIERS } from './catalog.ts';
 
 export const TIMESTAMP = 'YYYY-MM-DDTHH:MM:SS.mmm+0000';
@@ -139,7 +139,7 @@ export const Deal = z.object({
   id: z.string(),
   stage: Stage,
   stagesVisited: z.array(Stage),
-  origin: z.enum(['request', 'preorder']),
+  origin: z.enum(DEAL_ORIGINS).describe('request; preorder (paid up front); pool (funded by the investment pool, fully managed)'),
   tier: z.enum(TIERS),
   priceUsd: z.number(),
   hardwareVariant: z.enum(HARDWARE_VARIANTS),
@@ -255,7 +255,15 @@ export const Portfolio = z.object({
   checkpointInbox: z.object({ open: z.number().int(), byKind: z.record(z.string(), z.number().int()) }),
 });
 export const Securities = Portfolio.extend({
-  machines: z.array(MachineYield.extend({ profitMtdUsd: z.number(), profitActualMtdUsd: z.number(), hasEstimates: z.boolean() })),
+  machines: z.array(
+    MachineYield.extend({
+      poolFunded: z.boolean().describe('funded by the investment pool: the pool fee applies'),
+      poolFeeMtdUsd: z.number().describe('the pool fee month to date (0 unless pool-funded), on the costs at estimate; part of profitMtdUsd'),
+      profitMtdUsd: z.number(),
+      profitActualMtdUsd: z.number(),
+      hasEstimates: z.boolean(),
+    }),
+  ),
   profitMtdUsd: z.number(),
   profitActualMtdUsd: z.number(),
   hasEstimates: z.boolean(),

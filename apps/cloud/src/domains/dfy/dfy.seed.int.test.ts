@@ -40,6 +40,11 @@ describe.each(DIALECTS)('the done-for-you sandbox seed on %s', (dialect) => {
     expect(n.turns).toHaveLength(3);
     const p = await get<{ dealsInFlight: number; capitalValueUsd: number }>('/portfolio', alice);
     expect(p).toMatchObject({ dealsInFlight: 6, capitalValueUsd: 7000 });
+    // her investment pool: 2,500 USD paid in, waiting for the next investment to reach a pro machine's 5,000
+    const pool = await get<{ balanceUsd: number; totalInvestedUsd: number; machinesFunded: number; targetModel: string; history: unknown[] }>('/fleets', alice);
+    expect(pool).toMatchObject({ balanceUsd: 2500, totalInvestedUsd: 2500, machinesFunded: 0, targetModel: 'pro' });
+    expect(pool.history).toEqual([expect.objectContaining({ kind: 'investment', amountUsd: 2500, status: 'paid' })]);
+    expect((await get<{ history: unknown[] }>('/fleets', bob)).history).toEqual([]);
   });
 
   it("alice's venue directory is seeded, so the shortlisting deal has a scored shortlist; bob's is empty", async () => {

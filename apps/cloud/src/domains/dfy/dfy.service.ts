@@ -11,9 +11,9 @@ import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
 import type { MachinesService } from '../machines/machines.service.ts';
 import type { CredentialAdminService } from '../device-credentials/credential-admin.service.ts';
-import { CATALOG, CATALOG_VERSION, priceOf } from './catalog.ts';
+import { CATALOG, CATALOG_VERSION, priceOf, type Tier } from './catalog.ts';
 import { ACKNOWLEDGED_KINDS, CHECKPOINTS, STAGE_RANK, TERMINAL_STAGES, decideMove, type Actor, type CheckpointKind, type DealStage } from './deal-graph.ts';
-import { foldDeal, type DealEvent, type DealState, type Envelope, type TouchChannel } from './deal-model.ts';
+import { foldDeal, type DealEvent, type DealOrigin, type DealState, type Envelope, type TouchChannel } from './deal-model.ts';
 import { DealWriter, MoveRefused } from './deal-writer.ts';
 import { DEFAULT_SETTINGS, approvalReasons, outsideMandate, workOrderForward, type PortfolioSettings, type WorkOrderState } from './dfy.rules.ts';
 import type {
@@ -37,6 +37,7 @@ import type {
   WorkOrderBody,
 } from './dfy.schemas.ts';
 import { conciergeFeesSince, dealSubject, subjectMode } from './mode-inputs.ts';
+import { poolFee } from './pool-fee.ts';
 import { capabilitiesOn } from './modes.ts';
 import { STARTER_PLANOGRAM } from './planogram.ts';
 
@@ -133,7 +134,37 @@ export class DfyService {
     });
   }
 
-  private created(w: DealWriter, body: CreateDealBody | PreorderBody, origin: 'request' | 'preorder'): void {
+  /**
+   * A deal the investment pool funds (spec 3 key rule 7), inside the pool's transaction. It is created as an
+   * operator's request is (the operator's confirmed investment is the request: actor `operator`, channel
+   * `system`), fully managed (its autopilot override on, so every capability resolves on), origin `pool`, and
+   * its machine is paid by the pool at the catalog price (a `pool` payment: no money gate later; a refund
+   * before shipping returns the price to the pool). The scout shortlists its venue.
+   */
+  async createPoolDealIn(tx: Repos, operatorId: string, tier: Tier, note: string): Promise<DealState> {
+    const now = this.deps.clock.now();
+    const w = DealWriter.create(tx, operatorId, now, 'operator', 'system');
+    this.created(w, { tier, hardwareVariant: 'agent', venue: null, note, autopilot: true }, 'pool');
+    await w.move('deal_created');
+    const amount = priceOf(tier);
+    const paymentId = newId('dpay', now);
+    w.emit({ type: 'machine_paid', amountCents: amount, paymentId });
+    await w.ensureRow();
+    await tx.dfy.insertPayment({
+      id: paymentId,
+      deal_id: w.dealId,
+      operator_id: operatorId,
+      kind: 'pool',
+      amount_cents: amount,
+      created_at: now,
+      refunded_at: null,
+    });
+    const deal = await this.flush(tx, w);
+    await this.deps.audit.record(tx, null, 'dfy.deal_create_pool', `deal:${w.dealId}`);
+    return deal;
+  }
+
+  private created(w: DealWriter, body: CreateDealBody | PreorderBody, origin: DealOrigin): void {
     w.emit({
       type: 'created',
       tier: body.tier,
@@ -362,6 +393,8 @@ export class DfyService {
   private async refundAll(tx: Repos, w: DealWriter, now: number, reason: string): Promise<boolean> {
     const paid = await tx.dfy.refundPayments(w.dealId, now);
     if (!paid.length) return false;
+    // the pool paid for this machine: its price goes back to the operator's pool balance
+    if (paid.some((x) => x.kind === 'pool')) await tx.dfyFleets.returnDeal(w.operatorId, w.dealId, now);
     w.emit({ type: 'refunded', amountCents: paid.reduce((a, x) => a + Number(x.amount_cents), 0), paymentIds: paid.map((x) => x.id), reason });
     return true;
   }
@@ -616,20 +649,30 @@ export class DfyService {
       monthStart,
     );
     const inventory = await repos.dfyInventory.costsSince(p.operatorId, monthStart);
+    let poolFeeCents = 0;
+    let poolFeeEstimate = false;
     const machines = live.map(({ row, s }) => {
       const capitalUsd = s.priceUsd;
       const revenueCents = revenue.get(row.machine_id ?? '') ?? 0;
       const revenueMtdUsd = usd(revenueCents);
-      // the pool fee (part 3, later) reads zero until then; supplier orders count at their estimate until received
+      // supplier orders count at their estimate until received
       const inv = inventory.get(row.machine_id ?? '') ?? { cents: 0, actualCents: 0, estimate: false };
+      // the pool fee, on pool-funded machines only: on the costs at estimate, and again on the settled actuals
+      const poolFunded = s.origin === 'pool';
+      const fee = poolFunded ? poolFee(revenueCents, inv.cents).feeCents : 0;
+      const feeActual = poolFunded ? poolFee(revenueCents, inv.actualCents).feeCents : 0;
+      poolFeeCents += fee;
+      if (poolFunded && inv.estimate) poolFeeEstimate = true;
       return {
         machineNo: s.machineNo!,
         dealId: s.id,
         capitalUsd,
         revenueMtdUsd,
         yieldPct: capitalUsd > 0 ? Math.round((revenueMtdUsd / capitalUsd) * 10_000) / 100 : 0,
-        profitMtdUsd: usd(revenueCents - inv.cents),
-        profitActualMtdUsd: usd(revenueCents - inv.actualCents),
+        poolFunded,
+        poolFeeMtdUsd: usd(fee),
+        profitMtdUsd: usd(revenueCents - inv.cents - fee),
+        profitActualMtdUsd: usd(revenueCents - inv.actualCents - feeActual),
         hasEstimates: inv.estimate,
       };
     });
@@ -638,7 +681,7 @@ export class DfyService {
       .reduce((a, { s }) => a + s.priceUsd, 0);
     const revenueMtdUsd = usd(machines.reduce((a, m) => a + Math.round(m.revenueMtdUsd * 100), 0));
     const costLines = [
-      { name: 'pool fee (2%, pool-funded machines only)', usd: 0, estimate: false },
+      { name: 'pool fee (2%, pool-funded machines only)', usd: usd(poolFeeCents), estimate: poolFeeEstimate },
       {
         name: 'concierge fees (99 USD/month prorated by enrolled days)',
         usd: usd(await conciergeFeesSince(repos, p.operatorId, monthStart, now)),

@@ -3,6 +3,8 @@ import type { Repos } from '../../repos.ts';
 import { priceOf } from './catalog.ts';
 import { DealWriter } from './deal-writer.ts';
 import { approvalReasons } from './dfy.rules.ts';
+import { DEFAULT_TARGET, DFY_POOL_WEBHOOK_PATH } from './dfy-fleets.service.ts';
+import { TEST_CHECKOUT_PATH } from '../ad-purchases/test-processor.ts';
 import type { Envelope, Terms, Venue } from './deal-model.ts';
 
 const HOUR = 3_600_000;
@@ -15,7 +17,7 @@ const VENUES: Venue[] = [
 
 /**
  * The done-for-you part of the sandbox data set: alice's deals at several stages with open checkpoints, so
- * the inbox shows work on first start. Every deal is walked through the same writer and transition table
+ * the inbox shows work on first start, and her investment pool with capital waiting. Every deal is walked through the same writer and transition table
  * the API uses (legal moves only, each an event in its log), with deterministic ids.
  */
 export async function seedDfy(tx: Repos, now: number): Promise<void> {
@@ -92,4 +94,33 @@ export async function seedDfy(tx: Repos, now: number): Promise<void> {
     w.emit({ type: 'lease_signed' });
     await w.move('signature');
   });
+  // 6. the investment pool: 2,500 USD paid in and waiting (a pro machine, the default target, costs 5,000)
+  const paidAt = now - 72 * HOUR;
+  const investment = { id: 'dinv_sbx_0001', intentId: 'pi_sbx_pool_0001', cents: 250_000 };
+  await tx.testPayments.insert({
+    id: investment.intentId,
+    purchase_id: investment.id,
+    amount_cents: investment.cents,
+    currency: 'USD',
+    description: 'DFY investment pool: 2500.00 USD',
+    status: 'succeeded',
+    created_at: paidAt,
+    succeeded_at: paidAt,
+    webhook_path: DFY_POOL_WEBHOOK_PATH,
+  });
+  await tx.dfyFleets.ensurePool(alice, DEFAULT_TARGET, paidAt);
+  await tx.dfyFleets.insertInvestment({
+    id: investment.id,
+    operator_id: alice,
+    amount_cents: investment.cents,
+    currency: 'USD',
+    status: 'paid',
+    processor: 'test',
+    payment_intent_id: investment.intentId,
+    checkout_url: `${TEST_CHECKOUT_PATH}/${investment.intentId}`,
+    event_id: `evt_${investment.intentId}`,
+    created_at: paidAt,
+    paid_at: paidAt,
+  });
+  await tx.dfyFleets.move(alice, investment.cents, { invested: investment.cents }, paidAt);
 }
