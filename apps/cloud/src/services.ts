@@ -49,6 +49,7 @@ import { RestockService } from './domains/restock/restock.service.ts';
 import { DfyService } from './domains/dfy/dfy.service.ts';
 import { DfyModesService } from './domains/dfy/dfy-modes.service.ts';
 import { DfyInventoryService } from './domains/dfy/dfy-inventory.service.ts';
+import { DfyAutopilotService } from './domains/dfy/dfy-autopilot.service.ts';
 import { NegotiationService } from './domains/negotiation/negotiation.service.ts';
 import { OutreachService } from './domains/outreach/outreach.service.ts';
 import { outreachChannelsFor } from './domains/outreach/channels/channels-for.ts';
@@ -143,6 +144,8 @@ export interface Services {
   dfyModes: DfyModesService;
   /** DFY inventory automation: refill supplier orders, the monthly cap, receiving into stock and FIFO. */
   dfyInventory: DfyInventoryService;
+  /** The done-for-you autopilot: one tick over the deals' passes and the inventory tick, bounded by the portfolio settings. */
+  dfyAutopilot: DfyAutopilotService;
   negotiation: NegotiationService;
   /** Done-for-you outreach: directory, shortlist, the outreach runs, provider callbacks, opt-outs. */
   outreach: OutreachService;
@@ -280,6 +283,7 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
     baseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
     replies: negotiation,
   });
+  const dfyAutopilot = new DfyAutopilotService({ store, clock, dfy, outreach, negotiation, inventory: dfyInventory });
 
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config, events });
 
@@ -338,6 +342,7 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
     dfy,
     dfyModes,
     dfyInventory,
+    dfyAutopilot,
     negotiation,
     outreach,
     outreachChannels,
@@ -373,6 +378,7 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
       releases: agentFleet,
       ads: adDelivery,
       dfy,
+      autopilot: dfyAutopilot,
       webhooks: webhookDelivery,
       events,
       presence,
