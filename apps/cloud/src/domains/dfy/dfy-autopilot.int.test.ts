@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS, suiteServer } from '../../testing/harness.ts';
 import { sandboxMandate } from '../negotiation/sandbox-seed.ts';
 import type { DealState } from './deal-model.ts';
+import { MoveRefused } from './deal-writer.ts';
+import { DfyAutopilotService } from './dfy-autopilot.service.ts';
 import { dfyKit, type Person } from './dfy-test-kit.ts';
 
 type Tick = {
@@ -135,6 +137,32 @@ describe.each(DIALECTS)('the done-for-you autopilot on %s', (dialect) => {
       expect.arrayContaining([expect.stringMatching(/lease_sent → lease_sent needs a request with confirm: true/)]),
     );
     expect((await deal(me, auto)).stage).toBe('lease_chat');
+  });
+
+  it('a deal that changed under the tick (409) is left for the next one; the other deals go on', async () => {
+    const me = await person();
+    await settings(me, { autopilot: true });
+    const [a, b] = [(await atOutreach(me)).id, (await atOutreach(me)).id];
+    const s = t.services;
+    const autopilot = new DfyAutopilotService({
+      store: s.store,
+      clock: t.clock,
+      dfy: s.dfy,
+      negotiation: s.negotiation,
+      inventory: s.dfyInventory,
+      outreach: {
+        topShortlisted: (id) => s.outreach.topShortlisted(id),
+        autoAccept: (id, venueId, allowed) => s.outreach.autoAccept(id, venueId, allowed),
+        autopilotPass: async (id, on) => {
+          if (id === a) throw new MoveRefused('Deal is outreach: changed meanwhile', 'illegal');
+          return s.outreach.autopilotPass(id, on);
+        },
+      },
+    });
+    const r = await autopilot.tick(null);
+    expect(r.conflicts).toEqual([{ dealId: a, message: 'Deal is outreach: changed meanwhile' }]);
+    expect(r.gatesWaiting.map((g) => g.dealId)).toContain(b);
+    expect(r.gatesWaiting.map((g) => g.dealId)).not.toContain(a);
   });
 
   it('the background loop runs the inventory tick: an order over moneyThresholdUsd waits for approval even under the monthly cap', async () => {

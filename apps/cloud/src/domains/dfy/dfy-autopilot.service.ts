@@ -1,13 +1,14 @@
 import type { Clock } from '@vend/protocol';
 import type { z } from 'zod';
 import type { PortfolioSettings } from './dfy.rules.ts';
+import type { DfyDealRow } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { AppStore } from '../../repos.ts';
 import type { NegotiationService } from '../negotiation/negotiation.service.ts';
 import type { OutreachService } from '../outreach/outreach.service.ts';
 import { autoApproval, autoApproveWindowStart } from './autopilot.ts';
-import type { DealState } from './deal-model.ts';
-import { TERMINAL_STAGES } from './deal-graph.ts';
+import { TERMINAL_STAGES, type DealStage } from './deal-graph.ts';
 import type { DfyInventoryService } from './dfy-inventory.service.ts';
 import type { TickResult } from './dfy.schemas.ts';
 import type { DfyService } from './dfy.service.ts';
@@ -61,45 +62,18 @@ export class DfyAutopilotService {
       raised: [],
       waiting: [],
       gatesWaiting: [],
+      conflicts: [],
       inventory: { examined: 0, queued: [], pendingApproval: [] },
     };
-    for (const first of await repos.dfy.allDeals(p && !p.admin ? p.operatorId : null)) {
-      if (TERMINAL_STAGES.includes(first.stage as DealState['stage'])) continue;
-      const settings = await settingsOf(first.operator_id);
-      // key rule 4: each pass acts only where the deal's resolved capability is on
-      const on = capabilitiesOn((await subjectMode(repos, dealSubject(first), settings)).mode);
-      const anyOn = Object.values(on).some(Boolean);
-      if (anyOn) out.examined++;
-      const dealId = first.id;
-      const stage = async () => (await repos.dfy.deal(dealId))!.stage as DealState['stage'];
-
-      if (on.placement && (await stage()) === 'shortlisting') {
-        const top = await this.deps.outreach.topShortlisted(dealId);
-        if (top) {
-          const refusal = await this.deps.outreach.autoAccept(dealId, top.venueId, async (tx, operatorId) => {
-            // the operator's settings row, locked: two ticks cannot both take the last auto-approval
-            const json = await tx.dfy.lockSettings(operatorId);
-            const now = this.deps.clock.now();
-            const bounds = json ? { ...settings, ...(JSON.parse(json) as PortfolioSettings) } : settings;
-            const v = autoApproval(top.score, bounds, await tx.dfy.autoApprovalsSince(operatorId, autoApproveWindowStart(now)));
-            return v.ok ? null : v.reason;
-          });
-          if (refusal === null) out.accepted.push({ dealId, venueId: top.venueId, venueName: top.name, score: top.score });
-          else out.waiting.push({ dealId, stage: await stage(), checkpoint: 'scout_outreach', reason: refusal });
-        }
+    for (const row of await repos.dfy.allDeals(p && !p.admin ? p.operatorId : null)) {
+      if (TERMINAL_STAGES.includes(row.stage as DealStage)) continue;
+      try {
+        await this.stepDeal(p, row, await settingsOf(row.operator_id), out);
+      } catch (e) {
+        // a deal changed under the tick (an operator's request in between): it waits for the next one; others go on
+        if (!(e instanceof AppError && e.status === 409)) throw e;
+        out.conflicts.push({ dealId: row.id, message: e.message });
       }
-      if ((await stage()) === 'outreach') {
-        // with outreach off a started run raises mode_resume: the pass runs for every outreach deal
-        const r = await this.deps.outreach.autopilotPass(dealId, on.outreach);
-        if (r === 'touched') out.touches.push(dealId);
-        if (on.negotiation && (await this.deps.negotiation.autopilotStep(dealId)) === 'stepped') out.negotiationSteps.push(dealId);
-      }
-      if (!anyOn) continue;
-      const d = await this.deps.dfy.autopilotDeal(p, (await repos.dfy.deal(dealId))!, on);
-      for (const kind of d.raised) out.raised.push({ dealId, kind });
-      if (d.reviewed) out.reviewed.push(dealId);
-      if (d.shipped) out.shipped.push(dealId);
-      for (const g of d.gatesWaiting) out.gatesWaiting.push({ dealId, ...g });
     }
     const inv = await this.deps.inventory.tick(p);
     out.inventory = {
@@ -108,5 +82,44 @@ export class DfyAutopilotService {
       pendingApproval: inv.ordered.filter((o) => o.status === 'pending_approval').map((o) => o.id),
     };
     return out;
+  }
+
+  /** One deal's passes, in the order a deal moves (each pass re-reads the stage the previous one left). */
+  private async stepDeal(p: Principal | null, first: DfyDealRow, settings: PortfolioSettings, out: In<typeof TickResult>): Promise<void> {
+    const repos = this.deps.store.repos;
+    // key rule 4: each pass acts only where the deal's resolved capability is on
+    const on = capabilitiesOn((await subjectMode(repos, dealSubject(first), settings)).mode);
+    const anyOn = Object.values(on).some(Boolean);
+    if (anyOn) out.examined++;
+    const dealId = first.id;
+    const stage = async () => (await repos.dfy.deal(dealId))!.stage as DealStage;
+
+    if (on.placement && (await stage()) === 'shortlisting') {
+      const top = await this.deps.outreach.topShortlisted(dealId);
+      if (top) {
+        const refusal = await this.deps.outreach.autoAccept(dealId, top.venueId, async (tx, operatorId) => {
+          // the operator's settings row, locked: two ticks cannot both take the last auto-approval
+          const json = await tx.dfy.lockSettings(operatorId);
+          const bounds = json ? { ...settings, ...(JSON.parse(json) as PortfolioSettings) } : settings;
+          const now = this.deps.clock.now();
+          const v = autoApproval(top.score, bounds, await tx.dfy.autoApprovalsSince(operatorId, autoApproveWindowStart(now)));
+          return v.ok ? null : v.reason;
+        });
+        if (refusal === null) out.accepted.push({ dealId, venueId: top.venueId, venueName: top.name, score: top.score });
+        else out.waiting.push({ dealId, stage: await stage(), checkpoint: 'scout_outreach', reason: refusal });
+      }
+    }
+    if ((await stage()) === 'outreach') {
+      // with outreach off a started run raises mode_resume: the pass runs for every outreach deal
+      const r = await this.deps.outreach.autopilotPass(dealId, on.outreach);
+      if (r === 'touched') out.touches.push(dealId);
+      if (on.negotiation && (await this.deps.negotiation.autopilotStep(dealId)) === 'stepped') out.negotiationSteps.push(dealId);
+    }
+    if (!anyOn) return;
+    const d = await this.deps.dfy.autopilotDeal(p, (await repos.dfy.deal(dealId))!, on);
+    for (const kind of d.raised) out.raised.push({ dealId, kind });
+    if (d.reviewed) out.reviewed.push(dealId);
+    if (d.shipped) out.shipped.push(dealId);
+    for (const g of d.gatesWaiting) out.gatesWaiting.push({ dealId, ...g });
   }
 }

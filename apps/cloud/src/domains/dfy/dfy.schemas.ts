@@ -243,6 +243,9 @@ export const TickResult = z.object({
     .array(z.object({ dealId: z.string(), stage: Stage, checkpoint: z.enum(CHECKPOINT_KINDS), reason: z.string() }))
     .describe('what the autopilot left to a person within its bounds (a venue it may not accept alone)'),
   gatesWaiting: z.array(z.object({ dealId: z.string(), stage: Stage, needs: z.string() })).describe('confirm gates autopilot cannot pass'),
+  conflicts: z
+    .array(z.object({ dealId: z.string(), message: z.string() }))
+    .describe('deals that changed under the tick (a request in between): left for the next tick'),
   inventory: z
     .object({ examined: z.number().int(), queued: z.array(z.string()), pendingApproval: z.array(z.string()) })
     .describe('the inventory pass: supplier orders placed alone (queued) and those stopped at approval (inventory_cap)'),
