@@ -50,6 +50,7 @@ import { DfyService } from './domains/dfy/dfy.service.ts';
 import { DfyModesService } from './domains/dfy/dfy-modes.service.ts';
 import { DfyInventoryService } from './domains/dfy/dfy-inventory.service.ts';
 import { DfyFleetsService } from './domains/dfy/dfy-fleets.service.ts';
+import { DfyAutopilotService } from './domains/dfy/dfy-autopilot.service.ts';
 import { NegotiationService } from './domains/negotiation/negotiation.service.ts';
 import { OutreachService } from './domains/outreach/outreach.service.ts';
 import { outreachChannelsFor } from './domains/outreach/channels/channels-for.ts';
@@ -145,6 +146,8 @@ export interface Services {
   /** DFY inventory automation: refill supplier orders, the monthly cap, receiving into stock and FIFO. */
   dfyInventory: DfyInventoryService;
   dfyFleets: DfyFleetsService;
+  /** The done-for-you autopilot: one tick over the deals' passes and the inventory tick, bounded by the portfolio settings. */
+  dfyAutopilot: DfyAutopilotService;
   negotiation: NegotiationService;
   /** Done-for-you outreach: directory, shortlist, the outreach runs, provider callbacks, opt-outs. */
   outreach: OutreachService;
@@ -282,6 +285,7 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
     baseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
     replies: negotiation,
   });
+  const dfyAutopilot = new DfyAutopilotService({ store, clock, dfy, outreach, negotiation, inventory: dfyInventory });
 
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config, events });
 
@@ -341,6 +345,7 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
     dfyModes,
     dfyInventory,
     dfyFleets: new DfyFleetsService({ store, clock, audit, processor: testProcessor, deals: dfy }),
+    dfyAutopilot,
     negotiation,
     outreach,
     outreachChannels,
@@ -376,6 +381,7 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
       releases: agentFleet,
       ads: adDelivery,
       dfy,
+      autopilot: dfyAutopilot,
       webhooks: webhookDelivery,
       events,
       presence,

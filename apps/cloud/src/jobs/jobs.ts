@@ -8,6 +8,7 @@ import type { CommandsService } from '../domains/commands/commands.service.ts';
 import type { AgentFleetService } from '../domains/releases/agent-fleet.service.ts';
 import type { AdDeliveryService } from '../domains/ad-delivery/ad-delivery.service.ts';
 import type { DfyService } from '../domains/dfy/dfy.service.ts';
+import type { DfyAutopilotService } from '../domains/dfy/dfy-autopilot.service.ts';
 import type { WebhookDeliveryService } from '../domains/webhooks/webhook-delivery.service.ts';
 import type { EventSink } from '../domains/webhooks/webhook-events.ts';
 import type { AlertsService } from '../domains/alerts/alerts.service.ts';
@@ -44,7 +45,9 @@ export interface JobsDeps {
   /** Fires programmatic proofs of play whose first try failed (the PoP retry). */
   ads: Pick<AdDeliveryService, 'retryPops'>;
   /** Moves installing done-for-you deals live once their cabinet is verified online (auto-onboarding). */
-  dfy: Pick<DfyService, 'onboardTick' | 'autopilotTick'>;
+  dfy: Pick<DfyService, 'onboardTick'>;
+  /** The done-for-you autopilot: every operator's deals and DFY machines, within their portfolio settings. */
+  autopilot: Pick<DfyAutopilotService, 'tick'>;
   /** Sends due outbound webhook deliveries (the webhook delivery loop). */
   webhooks: Pick<WebhookDeliveryService, 'deliverDue'>;
   /** The outbox: an order flagged refund_owed reaches the operator's webhooks. */
@@ -200,11 +203,20 @@ export class Jobs {
       ...common,
       name: 'dfy-autopilot',
       description:
-        "the done-for-you autopilot for every operator: what each deal's resolved mode allows (raises negotiation_target, ships in the sandbox) and never a confirm gate (resolved: deals moved or checkpoints raised)",
+        "the done-for-you autopilot for every operator: what each deal's resolved mode allows within the portfolio settings (accepts a top venue at autoApproveScore up to maxAutoApprove a day, steps outreach, raises negotiation_target, steps a started sandbox negotiation, reviews converged terms into lease_chat, ships in the sandbox) and the inventory tick (orders over the monthly cap or moneyThresholdUsd wait for approval); never a confirm gate (resolved: venues accepted, touches, rounds, deals moved, checkpoints raised, orders placed)",
       intervalMs: every(INTERVALS_MS.dfyAutopilot),
       work: async () => {
-        const r = await d.dfy.autopilotTick(null);
-        return r.shipped.length + r.raised.length;
+        const r = await d.autopilot.tick(null);
+        return (
+          r.accepted.length +
+          r.touches.length +
+          r.negotiationSteps.length +
+          r.reviewed.length +
+          r.shipped.length +
+          r.raised.length +
+          r.inventory.queued.length +
+          r.inventory.pendingApproval.length
+        );
       },
     });
     this.webhookDelivery = new Loop({

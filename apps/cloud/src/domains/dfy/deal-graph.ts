@@ -161,7 +161,8 @@ export const TRANSITIONS: readonly Transition[] = [
     to: 'outreach',
     checkpoints: ['scout_outreach'],
     needs: [{ fact: 'venueKnown', is: true, says: 'a venue chosen from the shortlist' }],
-    note: 'checkpoint scout_outreach',
+    actors: ['operator', 'autopilot'],
+    note: 'checkpoint scout_outreach (the autopilot alone only at autoApproveScore, up to maxAutoApprove a day)',
   }),
   t({
     from: 'outreach',
@@ -169,7 +170,8 @@ export const TRANSITIONS: readonly Transition[] = [
     to: 'lease_chat',
     checkpoints: ['negotiation_review'],
     needs: [{ fact: 'negotiationStarted', is: true, says: 'a negotiation started by a confirmed operator request' }],
-    note: 'checkpoint negotiation_review',
+    actors: ['operator', 'autopilot'],
+    note: 'checkpoint negotiation_review (the autopilot with contracting on)',
   }),
   t({
     from: 'lease_chat',

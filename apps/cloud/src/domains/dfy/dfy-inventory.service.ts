@@ -13,7 +13,8 @@ import type { DfyService } from './dfy.service.ts';
 import type { InventoryTick, ReceiveBody, Suggestions, SupplierOrder } from './dfy-inventory.schemas.ts';
 import type { PortfolioSettings } from './dfy.rules.ts';
 import { machineSubject, subjectMode } from './mode-inputs.ts';
-import { estimatedCents, overCap, refillLines, type RefillLine } from './refill.ts';
+import { estimatedCents, refillLines, type RefillLine } from './refill.ts';
+import { orderApprovalReasons } from './autopilot.ts';
 
 type In<T extends z.ZodType> = z.output<T>;
 type Placed = DfyDealRow & { machine_id: string };
@@ -42,11 +43,14 @@ const monthStart = (now: number) => {
 export class DfyInventoryService {
   constructor(private readonly deps: DfyInventoryDeps) {}
 
-  /** One pass over the caller's live DFY machines (an admin: everyone's). A repeated tick never doubles an order. */
-  async tick(p: Principal): Promise<In<typeof InventoryTick>> {
+  /**
+   * One pass over the caller's live DFY machines (an admin, or null — the autopilot loop: everyone's). A
+   * repeated tick never doubles an order.
+   */
+  async tick(p: Principal | null): Promise<In<typeof InventoryTick>> {
     const now = this.deps.clock.now();
     const out: In<typeof InventoryTick> = { examined: 0, ordered: [], skipped: [] };
-    const placed = (await this.deps.store.repos.dfy.allDeals(p.admin ? null : p.operatorId)).filter(
+    const placed = (await this.deps.store.repos.dfy.allDeals(p && !p.admin ? p.operatorId : null)).filter(
       (r): r is Placed => r.stage === 'live' && r.machine_id !== null,
     );
     for (const row of placed) {
@@ -60,7 +64,7 @@ export class DfyInventoryService {
           if (!plan.automated) return { skip: 'inventory automation is off (autoInventory or the inventory capability)' };
           if (plan.open) return { skip: `order ${plan.open.id} is still open` };
           if (!plan.lines.length) return { skip: 'no aisle at or below 25% of max' };
-          return { order: await this.place(tx, p, row, plan.lines, plan.over, now) };
+          return { order: await this.place(tx, p, row, plan.lines, plan.approval, now) };
         })
         .catch((e: unknown) => {
           // a concurrent tick placed the machine's open order first (the partial unique index)
@@ -183,17 +187,21 @@ export class DfyInventoryService {
     const { mode } = await subjectMode(repos, machineSubject(row), settings);
     const lines = refillLines(await repos.inventory.aislesOf([row.machine_id]));
     const spent = await repos.dfyInventory.spentSince(row.machine_id, monthStart(now));
+    // the monthly cap bounds the machine's month, moneyThresholdUsd any one order: either sends it to approval
+    const approval = orderApprovalReasons(spent, estimatedCents(lines), settings);
     return {
       settings,
       lines,
       spent,
-      over: overCap(spent, estimatedCents(lines), settings.inventoryMonthlyCapUsd),
+      approval,
+      over: approval.length > 0,
       automated: settings.autoInventory && mode.capabilities.inventory.on,
       open: await repos.dfyInventory.openOf(row.machine_id),
     };
   }
 
-  private async place(tx: Repos, p: Principal, row: Placed, lines: RefillLine[], over: boolean, now: number): Promise<DfySupplierOrderRow> {
+  private async place(tx: Repos, p: Principal | null, row: Placed, lines: RefillLine[], approval: string[], now: number): Promise<DfySupplierOrderRow> {
+    const over = approval.length > 0;
     const workOrderId = newId('wo', now);
     await tx.dfy.insertWorkOrder({
       id: workOrderId,
@@ -228,7 +236,7 @@ export class DfyInventoryService {
         null,
         row.id,
         'inventory_cap',
-        `supplier order ${order.id}: ${usd(order.estimated_cost_cents)} USD (estimate) is over the monthly cap`,
+        `supplier order ${order.id}: ${usd(order.estimated_cost_cents)} USD (estimate) is ${approval.join(' and ')}`,
       );
     await this.deps.audit.record(tx, p, 'dfy.inventory_order', `supplier_order:${order.id} ${order.status}`);
     return order;

@@ -145,6 +145,31 @@ export class DfyRepo {
     return r?.settings_json;
   }
 
+  /** The operator's settings row, locked for the transaction (PostgreSQL): auto-approvals of one operator queue here. */
+  async lockSettings(operatorId: string): Promise<string | undefined> {
+    const r = await this.db
+      .selectFrom('dfy_portfolio_settings')
+      .select('settings_json')
+      .where('operator_id', '=', operatorId)
+      .$if(this.dialect === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirst();
+    return r?.settings_json;
+  }
+
+  /** How many venues the autopilot chose alone for the operator's deals since `since` (its `venue_chosen` events). */
+  async autoApprovalsSince(operatorId: string, since: number): Promise<number> {
+    const r = await this.db
+      .selectFrom('dfy_deal_events as e')
+      .innerJoin('dfy_deals as d', 'd.id', 'e.deal_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('d.operator_id', '=', operatorId)
+      .where('e.at', '>=', since)
+      .where('e.event_json', 'like', '%"actor":"autopilot"%')
+      .where('e.event_json', 'like', '%"type":"venue_chosen"%')
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
   async putSettings(operatorId: string, json: string, now: number): Promise<void> {
     await this.db
       .insertInto('dfy_portfolio_settings')

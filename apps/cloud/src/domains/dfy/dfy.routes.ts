@@ -3,6 +3,7 @@ import { principalOf } from '../../http/authenticate.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
 import type { DfyService } from './dfy.service.ts';
+import type { DfyAutopilotService } from './dfy-autopilot.service.ts';
 import {
   AdvanceBody,
   AutopilotBody,
@@ -41,7 +42,7 @@ const P = '/api/v1/dfy';
  * The done-for-you placement pipeline, part 1 (spec 3; docs/decisions/dfy.md): reads need machines:read,
  * writes machines:write; every deal, checkpoint, work order and portfolio answer is the caller's own (404 otherwise).
  */
-export function dfyRoutes({ docs, guard }: RouteKit, dfy: DfyService): Router {
+export function dfyRoutes({ docs, guard }: RouteKit, dfy: DfyService, autopilot: DfyAutopilotService): Router {
   const r = Router();
   const tag = 'done-for-you';
   const read = guard('machines:read');
@@ -258,11 +259,11 @@ export function dfyRoutes({ docs, guard }: RouteKit, dfy: DfyService): Router {
       method: 'post',
       path: `${P}/autopilot/tick`,
       ...W,
-      summary: 'Advance what autonomy allows on the caller’s deals (never past a confirm gate)',
+      summary: 'Advance what autonomy allows on the caller’s deals and DFY machines, within the portfolio settings (never past a confirm gate)',
       response: TickResult,
     },
     write,
-    async (_i, req, res) => sendOk(res, await dfy.autopilotTick(principalOf(req))),
+    async (_i, req, res) => sendOk(res, await autopilot.tick(principalOf(req))),
   );
 
   defineRoute(

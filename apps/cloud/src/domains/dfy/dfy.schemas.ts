@@ -230,10 +230,25 @@ export const WorkOrder = z.object({
 });
 
 export const TickResult = z.object({
-  examined: z.number().int(),
+  examined: z.number().int().describe('deals with at least one capability on'),
+  accepted: z
+    .array(z.object({ dealId: z.string(), venueId: z.string(), venueName: z.string(), score: z.number() }))
+    .describe('shortlisting deals whose top venue the autopilot accepted alone (score ≥ autoApproveScore, under maxAutoApprove per UTC day)'),
+  touches: z.array(z.string()).describe('deals whose outreach run sent a touch'),
+  negotiationSteps: z.array(z.string()).describe('deals whose operator-started sandbox negotiation took a round'),
+  reviewed: z.array(z.string()).describe('deals whose converged terms the autopilot reviewed (contracting on): now at lease_chat with lease_send'),
   shipped: z.array(z.string()).describe('deals whose shipment autopilot dispatched (sandbox)'),
   raised: z.array(z.object({ dealId: z.string(), kind: z.enum(CHECKPOINT_KINDS) })),
+  waiting: z
+    .array(z.object({ dealId: z.string(), stage: Stage, checkpoint: z.enum(CHECKPOINT_KINDS), reason: z.string() }))
+    .describe('what the autopilot left to a person within its bounds (a venue it may not accept alone)'),
   gatesWaiting: z.array(z.object({ dealId: z.string(), stage: Stage, needs: z.string() })).describe('confirm gates autopilot cannot pass'),
+  conflicts: z
+    .array(z.object({ dealId: z.string(), message: z.string() }))
+    .describe('deals that changed under the tick (a request in between): left for the next tick'),
+  inventory: z
+    .object({ examined: z.number().int(), queued: z.array(z.string()), pendingApproval: z.array(z.string()) })
+    .describe('the inventory pass: supplier orders placed alone (queued) and those stopped at approval (inventory_cap)'),
 });
 
 const MachineYield = z.object({

@@ -30,7 +30,6 @@ import type {
   Securities,
   SettingsBody,
   TermsBody,
-  TickResult,
   TrackingBody,
   Venue,
   WorkOrder,
@@ -38,7 +37,7 @@ import type {
 } from './dfy.schemas.ts';
 import { conciergeFeesSince, dealSubject, subjectMode } from './mode-inputs.ts';
 import { poolFee } from './pool-fee.ts';
-import { capabilitiesOn } from './modes.ts';
+import type { Capability } from './modes.ts';
 import { STARTER_PLANOGRAM } from './planogram.ts';
 
 type In<T extends z.ZodType> = z.output<T>;
@@ -513,58 +512,56 @@ export class DfyService {
   // ---- autopilot
 
   /**
-   * Advances what autonomy allows, as the autopilot (never as an operator): raises negotiation_target on
-   * outreach deals without one, and in the sandbox dispatches ready_to_ship deals with a sandbox tracking
-   * number. Every confirm gate is only reported as waiting — the table refuses autopilot on each of them.
+   * The deal's own part of an autopilot tick (the tick is DfyAutopilotService's), as the autopilot — never
+   * as an operator: with `negotiation` on, raises negotiation_target on an outreach deal without one; with
+   * `contracting` on, reviews converged terms (negotiation_review) so the deal enters lease_chat, which raises
+   * lease_send (terms_approval stays open where rule 2 raised it); with `install` on, in the sandbox,
+   * dispatches a ready_to_ship deal with a sandbox tracking number. Every confirm gate is only reported as
+   * waiting — the table refuses the autopilot on each of them.
    */
-  /** `p`: an operator's call (its own deals; an admin's: all); null: the background loop (every operator's deals). */
-  async autopilotTick(p: Principal | null): Promise<In<typeof TickResult>> {
+  async autopilotDeal(
+    p: Principal | null,
+    row: DfyDealRow,
+    on: Record<Capability, boolean>,
+  ): Promise<{ raised: CheckpointKind[]; shipped: boolean; reviewed: boolean; gatesWaiting: { stage: DealStage; needs: string }[] }> {
     const now = this.deps.clock.now();
-    const repos = this.deps.store.repos;
-    const known = new Map<string, PortfolioSettings>();
-    const settingsOf = async (operatorId: string): Promise<PortfolioSettings> => {
-      let found = known.get(operatorId);
-      if (!found) known.set(operatorId, (found = await this.settingsOf(operatorId)));
-      return found;
-    };
-    const result: In<typeof TickResult> = { examined: 0, shipped: [], raised: [], gatesWaiting: [] };
-    for (const row of await repos.dfy.allDeals(p && !p.admin ? p.operatorId : null)) {
-      const s = stateOf(row);
-      if (TERMINAL_STAGES.includes(s.stage)) continue;
-      const owner = await settingsOf(row.operator_id);
-      // key rule 4: the tick acts only where the deal's resolved mode has the capability on
-      const on = capabilitiesOn((await subjectMode(repos, dealSubject(row), owner)).mode);
-      if (!Object.values(on).some(Boolean)) continue;
-      result.examined++;
-      await this.deps.store.transaction(async (tx) => {
-        const w = await DealWriter.open(tx, row, now, 'autopilot', 'system');
-        if (on.negotiation && w.stage === 'outreach' && w.deal.negotiation.status === 'not_started' && !w.open('negotiation_target')) {
-          await w.raise('negotiation_target', 'autopilot: ready to negotiate; starting needs a confirmed operator request');
-          result.raised.push({ dealId: w.dealId, kind: 'negotiation_target' });
-        }
-        if (on.install && w.stage === 'ready_to_ship' && this.deps.config.mode === 'sandbox') {
-          w.emit({ type: 'tracking_recorded', carrier: 'sandbox-freight', trackingNumber: `SBX${w.dealId.slice(-10).toUpperCase()}` });
-          await w.move('tracking_recorded');
-          result.shipped.push(w.dealId);
-        }
-        // what a gate would need: the table says the autopilot may not pass it
-        for (const trigger of ['lease_sent', 'payment'] as const) {
-          const v = decideMove(w.facts(), { trigger, actor: 'autopilot', confirm: true });
-          if (!v.ok && v.reason === 'gate') result.gatesWaiting.push({ dealId: w.dealId, stage: w.stage, needs: v.message });
-        }
-        if (w.stage === 'outreach' && w.open('negotiation_target')) {
-          result.gatesWaiting.push({
-            dealId: w.dealId,
-            stage: w.stage,
-            needs: 'start_negotiation needs a request with confirm: true from an operator credential',
-          });
-        }
-        if (!w.changed) return;
-        await this.flush(tx, w);
-        await this.deps.audit.record(tx, p, 'dfy.autopilot_tick', `deal:${w.dealId}`);
-      });
-    }
-    return result;
+    const out = { raised: [] as CheckpointKind[], shipped: false, reviewed: false, gatesWaiting: [] as { stage: DealStage; needs: string }[] };
+    await this.deps.store.transaction(async (tx) => {
+      const fresh = await tx.dfy.deal(row.id);
+      if (!fresh) return;
+      const w = await DealWriter.open(tx, fresh, now, 'autopilot', 'system');
+      if (TERMINAL_STAGES.includes(w.stage)) return;
+      if (on.negotiation && w.stage === 'outreach' && w.deal.negotiation.status === 'not_started' && !w.open('negotiation_target')) {
+        await w.raise('negotiation_target', 'autopilot: ready to negotiate; starting needs a confirmed operator request');
+        out.raised.push('negotiation_target');
+      }
+      // key rule 4: with contracting off the converged negotiation stops here, without a lease checkpoint
+      if (on.contracting && w.stage === 'outreach' && w.open('negotiation_review')) {
+        await w.move('negotiation_reviewed');
+        out.reviewed = true;
+        out.raised.push('lease_send');
+      }
+      if (on.install && w.stage === 'ready_to_ship' && this.deps.config.mode === 'sandbox') {
+        w.emit({ type: 'tracking_recorded', carrier: 'sandbox-freight', trackingNumber: `SBX${w.dealId.slice(-10).toUpperCase()}` });
+        await w.move('tracking_recorded');
+        out.shipped = true;
+      }
+      // what a gate would need: the table says the autopilot may not pass it
+      for (const trigger of ['lease_sent', 'payment'] as const) {
+        const v = decideMove(w.facts(), { trigger, actor: 'autopilot', confirm: true });
+        if (!v.ok && v.reason === 'gate') out.gatesWaiting.push({ stage: w.stage, needs: v.message });
+      }
+      for (const [kind, action] of [
+        ['negotiation_target', 'start_negotiation'],
+        ['terms_approval', 'approve_terms'],
+      ] as const) {
+        if (w.open(kind)) out.gatesWaiting.push({ stage: w.stage, needs: `${action} needs a request with confirm: true from an operator credential` });
+      }
+      if (!w.changed) return;
+      await this.flush(tx, w);
+      await this.deps.audit.record(tx, p, 'dfy.autopilot_tick', `deal:${w.dealId}`);
+    });
+    return out;
   }
 
   // ---- checkpoints

@@ -2,12 +2,17 @@ import { OPERATOR_IDS } from '../../db/seed.ts';
 import type { Repos } from '../../repos.ts';
 import { priceOf } from './catalog.ts';
 import { DealWriter } from './deal-writer.ts';
-import { approvalReasons } from './dfy.rules.ts';
 import { DEFAULT_TARGET, DFY_POOL_WEBHOOK_PATH } from './dfy-fleets.service.ts';
 import { TEST_CHECKOUT_PATH } from '../ad-purchases/test-processor.ts';
+import { DEFAULT_SETTINGS, approvalReasons } from './dfy.rules.ts';
+import { sandboxMandate } from '../negotiation/sandbox-seed.ts';
+import { formatTimestamp } from '../../http/time-format.ts';
 import type { Envelope, Terms, Venue } from './deal-model.ts';
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** The autopilot demo deal's note (docs/sandbox.md: how to watch it). */
+export const AUTOPILOT_DEMO_NOTE = 'Autopilot demo: a campus lobby, driven by the autopilot to the lease checkpoint';
 const ENVELOPE: Envelope = { revenueShareTargetPct: 10, revenueShareMaxPct: 15, termMinMonths: 12, termTargetMonths: 24, termMaxMonths: 36 };
 const VENUES: Venue[] = [
   { name: 'Riverside Climbing Gym', address: '410 River Rd, Brooklyn, NY', lat: 40.6782, lng: -73.9442 },
@@ -123,4 +128,35 @@ export async function seedDfy(tx: Repos, now: number): Promise<void> {
     paid_at: paidAt,
   });
   await tx.dfyFleets.move(alice, investment.cents, { invested: investment.cents }, paidAt);
+  // 7. the autopilot demo (docs/sandbox.md): autopilot on for this deal only, its mandate set. The autopilot
+  // accepts the top shortlisted venue alone (alice's settings: score ≥ 90, one a day), starts outreach and
+  // raises negotiation_target; once alice confirms the start, it steps the venue persona to convergence and
+  // reviews the terms into lease_chat, where lease_send (and terms_approval) wait for her
+  let demo = '';
+  await deal(HOUR, async (w) => {
+    w.emit({
+      type: 'created',
+      tier: 'pro',
+      priceCents: priceOf('pro'),
+      hardwareVariant: 'agent',
+      venue: null,
+      note: AUTOPILOT_DEMO_NOTE,
+      autopilot: true,
+      origin: 'request',
+    });
+    await w.move('deal_created');
+    demo = w.dealId;
+  });
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  await tx.negotiation.insertMandate({
+    deal_id: demo,
+    version: 1,
+    operator_id: alice,
+    vertical: 'school',
+    mandate_json: JSON.stringify(sandboxMandate({ earliest: day(now + 7 * DAY), latest: day(now + 45 * DAY) })),
+    created_at: now - HOUR,
+  });
+  // the portfolio autopilot stays off (the other seeded deals wait for alice); these bound what it does alone
+  const settings = { ...DEFAULT_SETTINGS, autoApproveScore: 90, maxAutoApprove: 1, moneyThresholdUsd: 50, updatedAt: formatTimestamp(now)! };
+  await tx.dfy.putSettings(alice, JSON.stringify(settings), now);
 }

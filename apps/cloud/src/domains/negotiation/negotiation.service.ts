@@ -139,7 +139,7 @@ export class NegotiationService {
    * standing offer and the engine answers it, up to `rounds` times, stopping at convergence or impasse.
    * With a real counterparty the venue answers through its channel (`recordCounterpartyReply`): 409.
    */
-  async step(p: Principal, dealId: string, body: Out<typeof StepBody>): Promise<Out<typeof Negotiation>> {
+  async step(p: Principal | null, dealId: string, body: Out<typeof StepBody>): Promise<Out<typeof Negotiation>> {
     return this.deps.store.transaction(async (tx) => {
       const { deal, neg, mandate, turns } = await this.running(tx, p, dealId);
       if (neg.counterparty !== 'sandbox_persona') throw conflict(`Deal is ${deal.stage}: the venue answers through its channel, not the sandbox persona`);
@@ -157,6 +157,19 @@ export class NegotiationService {
       await this.deps.audit.record(tx, p, 'dfy.negotiation_step', `deal:${dealId}`);
       return this.viewIn(tx, p, dealId);
     });
+  }
+
+  /**
+   * The autopilot's negotiation pass over one deal (DfyAutopilotService's tick, `negotiation` on): a
+   * negotiation an operator started, against the sandbox persona and still running, takes one round (the
+   * venue persona's answer and the engine's) per tick until it converges or stalls. It never starts one:
+   * that is confirm gate 1. With a real counterparty the venue answers through its channel: nothing to do.
+   */
+  async autopilotStep(dealId: string): Promise<'stepped' | 'none'> {
+    const neg = await this.deps.store.repos.negotiation.negotiation(dealId);
+    if (!neg || neg.status !== 'running' || neg.counterparty !== 'sandbox_persona') return 'none';
+    await this.step(null, dealId, { rounds: 1 });
+    return 'stepped';
   }
 
   /**

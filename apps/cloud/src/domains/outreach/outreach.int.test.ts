@@ -312,7 +312,7 @@ describe.each(DIALECTS)('done-for-you outreach on %s', (dialect) => {
     ok(await api('POST', `/deals/${on.id}/outreach/start`, me, {}));
     ok(await api('POST', `/deals/${off.id}/outreach/start`, me, {}));
     t.clock.advance(RETRY_CADENCE_MS + HOUR);
-    await t.services.outreach.tick();
+    await t.services.dfyAutopilot.tick(null);
     const d = ok(await api<DealState>('GET', `/deals/${on.id}`, me));
     expect(d.timeline.filter((x) => x.event === 'outreach_touch').map((x) => [x.actor, x.channel])).toEqual([
       ['operator', 'email'],

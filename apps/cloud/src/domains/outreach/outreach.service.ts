@@ -9,7 +9,6 @@ import { badRequest, conflict, notFound, unauthorized } from '../../http/errors.
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
-import { dealSubject, subjectMode } from '../dfy/mode-inputs.ts';
 import type { Actor } from '../dfy/deal-graph.ts';
 import type { DealState } from '../dfy/deal-model.ts';
 import type { DealWriter } from '../dfy/deal-writer.ts';
@@ -48,7 +47,7 @@ export interface OutreachDeps {
   store: AppStore;
   clock: Clock;
   audit: AuditLog;
-  dfy: Pick<DfyService, 'amendDeal' | 'acceptScout' | 'getDeal' | 'settingsOf'>;
+  dfy: Pick<DfyService, 'amendDeal' | 'acceptScout' | 'getDeal'>;
   /** The adapter of each channel; null: not configured. */
   channels: Record<Channel, ChannelAdapter | null>;
   /** Keys the unsubscribe tokens (HMAC) and checks the provider callbacks' signatures. */
@@ -64,7 +63,6 @@ export const INBOUND_CALLBACK_PATH = '/api/v1/dfy/outreach/callbacks/inbound';
 export const UNSUBSCRIBE_PATH = '/api/v1/dfy/outreach/unsubscribe';
 /** Provider statuses that mean the address did not take the message: its contact needs verifying. */
 const FAILED_STATUSES = new Set(['failed', 'undelivered', 'bounced', 'canceled']);
-const BATCH = 200;
 
 const dealNotFound = () => notFound('Deal');
 
@@ -119,14 +117,46 @@ export class OutreachService {
     const deal = await this.deps.dfy.getDeal(p, dealId);
     if ((q.lat === undefined) !== (q.lng === undefined)) throw badRequest('lat and lng go together');
     const near = q.lat !== undefined && q.lng !== undefined ? { lat: q.lat, lng: q.lng } : deal.venue;
-    const rows = await this.deps.store.repos.outreach.directory(p.operatorId);
-    const scored = rows
-      .map((r) => ({
-        ...venueView(r),
-        ...scoreVenue({ ...r, dailyVisitors: r.daily_visitors }, { tier: deal.tier, near, vertical: q.vertical?.toLowerCase() ?? null }),
-      }))
-      .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+    const scored = await this.scored(this.deps.store.repos, p.operatorId, deal, near, q.vertical?.toLowerCase() ?? null);
     return { dealId: deal.id, records: scored.slice(0, q.size) };
+  }
+
+  /** The operator's directory scored for a deal, best first (ties by name). */
+  private async scored(repos: Repos, operatorId: string, deal: DealState, near: { lat: number; lng: number } | null, vertical: string | null) {
+    const rows = await repos.outreach.directory(operatorId);
+    return rows
+      .map((r) => ({ ...venueView(r), ...scoreVenue({ ...r, dailyVisitors: r.daily_visitors }, { tier: deal.tier, near, vertical }) }))
+      .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+  }
+
+  /** The top of a deal's shortlist as the scout ranks it by default (the autopilot's placement pass); null: empty directory. */
+  async topShortlisted(dealId: string): Promise<{ venueId: string; name: string; score: number } | null> {
+    const repos = this.deps.store.repos;
+    const row = await repos.dfy.deal(dealId);
+    if (!row) throw dealNotFound();
+    const deal = JSON.parse(row.state_json) as DealState;
+    const top = (await this.scored(repos, row.operator_id, deal, deal.venue, null))[0];
+    return top ? { venueId: top.id, name: top.name, score: top.score } : null;
+  }
+
+  /**
+   * The autopilot accepts a shortlisted venue alone (shortlisting → outreach, resolving scout_outreach) when
+   * `allowed` — asked inside the transaction, after the deal's lock — says so; otherwise nothing changes and
+   * its reason is returned. The outreach run is linked, not started.
+   */
+  async autoAccept(dealId: string, venueId: string, allowed: (tx: Repos, operatorId: string) => Promise<string | null>): Promise<string | null> {
+    const r = await this.deps.dfy.amendDeal(null, dealId, 'dfy.scout_auto_accept', { actor: 'autopilot', channel: 'system' }, async (w, tx) => {
+      if (w.stage !== 'shortlisting' || !w.open('scout_outreach')) return `deal is ${w.stage}: nothing to accept`;
+      const v = await tx.outreach.venue(venueId);
+      if (!v || v.operator_id !== w.operatorId) throw notFound('Directory venue');
+      const refusal = await allowed(tx, w.operatorId);
+      if (refusal) return refusal;
+      w.emit({ type: 'venue_chosen', venue: { name: v.name, address: v.address, lat: v.lat, lng: v.lng } });
+      await w.move('scout_accepted');
+      await this.linkRun(tx, w.dealId, v);
+      return null;
+    });
+    return r.result;
   }
 
   /** Accepts a shortlisted directory venue: the scout result (resolves scout_outreach; shortlisting → outreach). */
@@ -139,7 +169,10 @@ export class OutreachService {
 
   /** Links a deal to one of the caller's directory venues: its outreach run, not started. */
   private async link(tx: Repos, p: Principal, dealId: string, venueId: string): Promise<OutreachDealRow> {
-    const v = await this.ownVenue(tx, p, venueId);
+    return this.linkRun(tx, dealId, await this.ownVenue(tx, p, venueId));
+  }
+
+  private async linkRun(tx: Repos, dealId: string, v: OutreachDirectoryRow): Promise<OutreachDealRow> {
     const run = {
       deal_id: dealId,
       operator_id: v.operator_id,
@@ -160,9 +193,19 @@ export class OutreachService {
    * started run, the next touch on demand (the cadence, window and caps still apply).
    */
   async start(p: Principal, dealId: string, body: { channelOrder?: Channel[] | undefined; venueId?: string | undefined }): Promise<Out<typeof StepResult>> {
-    await this.deps.dfy.amendDeal(p, dealId, 'dfy.outreach_start', { actor: 'operator' }, async (w, tx, now) => {
+    return this.begin(p, dealId, body);
+  }
+
+  /** `p` null: the autopilot starts a run it linked (the default channel order). */
+  private async begin(
+    p: Principal | null,
+    dealId: string,
+    body: { channelOrder?: Channel[] | undefined; venueId?: string | undefined },
+  ): Promise<Out<typeof StepResult>> {
+    const actor = p ? 'operator' : 'autopilot';
+    await this.deps.dfy.amendDeal(p, dealId, 'dfy.outreach_start', { actor, ...(p ? {} : { channel: 'system' as const }) }, async (w, tx, now) => {
       if (w.stage !== 'outreach') throw new MoveRefused(`Deal is ${w.stage}: outreach needs the deal at outreach`, 'illegal');
-      const run = (await tx.outreach.run(w.dealId)) ?? (body.venueId ? await this.link(tx, p, w.dealId, body.venueId) : undefined);
+      const run = (await tx.outreach.run(w.dealId)) ?? (p && body.venueId ? await this.link(tx, p, w.dealId, body.venueId) : undefined);
       if (!run) throw new MoveRefused(`Deal is ${w.stage}: outreach needs a directory venue (accept one from the shortlist, or give venueId)`, 'needs');
       if (body.venueId !== undefined && body.venueId !== run.venue_id) throw conflict(`Deal is ${w.stage}: its outreach is with another directory venue`);
       if (run.started_at !== null && body.channelOrder === undefined) return;
@@ -173,7 +216,7 @@ export class OutreachService {
       // no way to reach the venue at all: a person must find a contact before anything is sent
       if (!venue.email && !venue.phone) await w.raise('contact_verify', `${venue.name}: no e-mail or phone in the directory`);
     });
-    return this.step(dealId, 'operator', p);
+    return this.step(dealId, actor, p);
   }
 
   /**
@@ -254,30 +297,24 @@ export class OutreachService {
   }
 
   /**
-   * The autopilot's outreach pass (part 3 calls it from the deal tick): every started run whose deal is at
-   * outreach takes its next step when autonomy allows; a deal whose autopilot is off raises mode_resume
-   * (automation paused: the operator resumes it, or steps on demand).
+   * The autopilot's outreach pass over one deal at outreach (DfyAutopilotService's tick calls it): with the
+   * deal's resolved `outreach` capability on, a linked run is started and a started run takes its next step
+   * (cadence, calling window and caps still apply); with it off, a started run raises mode_resume (automation
+   * paused: the operator resumes it, or steps on demand).
    */
-  async tick(): Promise<{ examined: number; touches: number; paused: number }> {
-    const repos = this.deps.store.repos;
-    const out = { examined: 0, touches: 0, paused: 0 };
-    for (const run of await repos.outreach.startedRuns(BATCH)) {
-      const row = await repos.dfy.deal(run.deal_id);
-      if (!row || row.stage !== 'outreach') continue;
-      out.examined++;
-      // key rule 4: the deal's resolved outreach capability (concierge, toggles, override, defaults, switch)
-      const auto = (await subjectMode(repos, dealSubject(row), await this.deps.dfy.settingsOf(row.operator_id))).mode.capabilities.outreach.on;
-      if (!auto) {
-        await this.deps.dfy.amendDeal(null, row.id, 'dfy.outreach_paused', { actor: 'autopilot', channel: 'system' }, async (w) => {
-          if (!w.open('mode_resume')) await w.raise('mode_resume', 'outreach automation is paused: the deal’s outreach capability is off');
-        });
-        out.paused++;
-        continue;
-      }
-      const r = await this.step(row.id, 'autopilot', null);
-      if (r.touch) out.touches++;
+  async autopilotPass(dealId: string, on: boolean): Promise<'touched' | 'waiting' | 'paused' | 'none'> {
+    const run = await this.deps.store.repos.outreach.run(dealId);
+    if (!run) return 'none';
+    if (!on) {
+      if (run.started_at === null) return 'none';
+      await this.deps.dfy.amendDeal(null, dealId, 'dfy.outreach_paused', { actor: 'autopilot', channel: 'system' }, async (w) => {
+        if (w.stage === 'outreach' && !w.open('mode_resume'))
+          await w.raise('mode_resume', 'outreach automation is paused: the deal’s outreach capability is off');
+      });
+      return 'paused';
     }
-    return out;
+    const r = run.started_at === null ? await this.begin(null, dealId, {}) : await this.step(dealId, 'autopilot', null);
+    return r.touch ? 'touched' : 'waiting';
   }
 
   /** The exact per-channel renders of the deal's next touch, with whether each channel could carry it now. */
