@@ -27,7 +27,7 @@ import {
   verifyReleaseSignature,
   type SignedReleaseFields as Fields,
 } from './release.ts';
-import { EXAMPLE_FIELDS, renderSigningExample, signingExample } from './release.example.ts';
+import { EXAMPLE_FIELDS, renderMultiArchExample, renderSigningExample, signingExample } from './release.example.ts';
 
 const pair = nacl.sign.keyPair.fromSeed(new Uint8Array(32).fill(42));
 const other = nacl.sign.keyPair.fromSeed(new Uint8Array(32).fill(43));
@@ -369,6 +369,7 @@ describe('docs/release-signing.md', () => {
     const doc = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/release-signing.md');
     const text = fs.readFileSync(doc, 'utf8');
     expect(text).toContain(renderSigningExample());
+    expect(text).toContain(renderMultiArchExample());
     const e = signingExample();
     expect(verifyReleaseSignature(e.manifest, parseReleasePublicKey(e.publicKeyBase64)!)).toBe(true);
     expect(e.manifest).toMatchObject(EXAMPLE_FIELDS);
