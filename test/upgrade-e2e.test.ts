@@ -346,6 +346,7 @@ describe('signed agent releases, end to end', () => {
       releasePublicKey: SANDBOX_PUBLIC_KEY,
       artifactPrefix: server.prefix,
       fetch: undiciArtifactFetch({ dispatcher: server.dispatcher() }),
+      arch: 'x64', // the x64 tree built above, offered as a single-artifact release
       host: {
         runningVersion: () => '1.0.0',
         quiet: () => ({ vendLockFree: true, leased: 0, spoolDepth: 0, secondsSinceActivity: 3600 }),
