@@ -147,7 +147,7 @@ export function preflight(input: unknown, ctx: PreflightContext): PreflightDecis
   if ((offer.arch !== undefined && offer.arch !== ctx.arch) || mine.url !== offer.url || mine.sha256 !== offer.sha256 || mine.size !== offer.size) {
     return refused(
       'wrong-arch',
-      `the offered artifact of ${offer.version} is ${offer.arch ?? 'not'} the signed ${ctx.arch} one (${offer.url}); refusing another architecture's binary`,
+      `the offered artifact of ${offer.version} (${offer.arch ?? 'no architecture named'}: ${offer.url}) is not its signed ${ctx.arch} artifact; refusing another architecture's binary`,
       offer.version,
     );
   }
