@@ -172,21 +172,8 @@ describe('vendctl against a real cloud', () => {
     }
     const artifactFlag = (arch: string) => `${arch}:${packs[arch]!.sha256}:${packs[arch]!.size}:${PREFIX}vend-agent-1.3.0-linux-${arch}.tar.gz`;
     const out = path.join(work, 'manifest-1.3.0.json');
-    const key = path.join(keys, 'release-signing.key');
-    const s = await vendctl(
-      'sign',
-      '--key',
-      key,
-      '--version',
-      '1.3.0',
-      '--artifact',
-      artifactFlag('x64'),
-      '--artifact',
-      artifactFlag('arm64'),
-      '--out',
-      out,
-      '--show-bytes',
-    );
+    const sign = (...flags: string[]) => vendctl('sign', '--key', path.join(keys, 'release-signing.key'), '--version', '1.3.0', '--out', out, ...flags);
+    const s = await sign('--artifact', artifactFlag('x64'), '--artifact', artifactFlag('arm64'), '--show-bytes');
     expect(s.code, s.err).toBe(0);
     expect(s.out).toMatch(/vend-release-v2\nversion=1\.3\.0\n[^]*arches=x64,arm64\n/);
     const manifest = ReleaseManifest.parse(JSON.parse(fs.readFileSync(out, 'utf8')));
@@ -194,33 +181,9 @@ describe('vendctl against a real cloud', () => {
     expect(verifyReleaseSignature(manifest, parseReleasePublicKey(pub)!)).toBe(true);
 
     // usage: both shapes at once, an unknown arch, a file without its arch, one arch missing, a file for another arch
-    const both = await vendctl(
-      'sign',
-      '--key',
-      key,
-      '--version',
-      '1.3.0',
-      '--artifact',
-      artifactFlag('x64'),
-      '--url',
-      `${PREFIX}x.tar.gz`,
-      '--out',
-      out,
-      '--force',
-    );
+    const both = await sign('--artifact', artifactFlag('x64'), '--url', `${PREFIX}x.tar.gz`, '--force');
     expect([both.code, both.err]).toEqual([EXIT_CODES.usage, expect.stringMatching(/not both/)]);
-    const riscv = await vendctl(
-      'sign',
-      '--key',
-      key,
-      '--version',
-      '1.3.0',
-      '--artifact',
-      artifactFlag('x64').replace(/^x64/, 'riscv64'),
-      '--out',
-      out,
-      '--force',
-    );
+    const riscv = await sign('--artifact', artifactFlag('x64').replace(/^x64/, 'riscv64'), '--force');
     expect([riscv.code, riscv.err]).toEqual([EXIT_CODES.usage, expect.stringMatching(/--artifact riscv64 arch/)]);
     const unnamed = await vendctl('publish', out, '--artifact', packs['x64']!.file);
     expect([unnamed.code, unnamed.err]).toEqual([EXIT_CODES.usage, expect.stringMatching(/name each one's architecture/)]);
