@@ -1,5 +1,5 @@
 // Prints the worked example embedded in docs/release-signing.md, computed by the signing code itself.
 // Usage: npx tsx scripts/release-signing-example.ts
-import { renderSigningExample } from '@vend/protocol/examples/release-signing';
+import { renderMultiArchExample, renderSigningExample } from '@vend/protocol/examples/release-signing';
 
-process.stdout.write(renderSigningExample() + '\n');
+process.stdout.write(renderSigningExample() + '\n\n' + renderMultiArchExample() + '\n');

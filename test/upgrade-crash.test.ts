@@ -176,6 +176,7 @@ describe('SIGKILL during the first boots, the commit and the revert', () => {
       releasePublicKey: PUB,
       artifactPrefix: server.prefix,
       fetch: undiciArtifactFetch({ dispatcher: server.dispatcher() }),
+      arch: 'x64', // single-artifact releases are x64 trees, whatever machine runs the test
       host: {
         runningVersion: () => '1.0.0',
         quiet: () => ({ vendLockFree: true, leased: 0, spoolDepth: 0, secondsSinceActivity: 3600 }),

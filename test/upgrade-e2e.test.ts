@@ -279,6 +279,55 @@ describe('signed agent releases, end to end', () => {
     expect(f.pinned).toBe(1);
   });
 
+  it('one release for two architectures: each cabinet installs its own artifact; one with no artifact, or reporting none, is offered nothing; a swapped artifact is refused', async () => {
+    const [x64, arm64, riscv, old] = [CODES[2]!, CODES[3]!, CODES[4]!, CODES[5]!];
+    for (const [code, arch] of [
+      [x64, 'x64'],
+      [arm64, 'arm64'],
+      [riscv, 'riscv64'],
+      [old, null],
+    ] as const) {
+      cab(code).arch = arch;
+      await cab(code).reboot();
+      expect(await cab(code).heartbeat()).toBe(true);
+    }
+    const artifacts = (['x64', 'arm64'] as const).map((arch) => {
+      const bytes = tgzBytes(fakeReleaseMembers('1.0.5', [{ path: 'lib/arch.txt', body: `${arch}\n` }]));
+      const url = server.put(`vend-agent-1.0.5-linux-${arch}.tar.gz`, bytes);
+      return { arch, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length, url };
+    });
+    const manifest = signRelease({ version: '1.0.5', artifacts, migration: false }, secret.secretKey);
+    expect((await admin('POST', '/api/v1/agent/releases', manifest)).status).toBe(200);
+    expect((await admin('PUT', '/api/v1/agent/rollout', { targetVersion: '1.0.5', canary: [x64, arm64, riscv, old] })).status).toBe(200);
+
+    // a man in the middle hands the arm64 cabinet the (validly signed) x64 artifact: refused before any byte
+    const served = server.requests.length;
+    cab(arm64).tamper = (offer) => ({ ...offer, ...artifacts[0]! });
+    expect(await cab(arm64).check()).toMatchObject({ result: 'refused', step: 4, code: 'wrong-arch' });
+    expect(server.requests.length).toBe(served);
+    cab(arm64).tamper = null;
+
+    for (const code of [x64, arm64]) {
+      expect(await cab(code).check(), code).toMatchObject({ result: 'installed', version: '1.0.5' });
+      await rebootAndSettle(cab(code));
+      expect(fs.readFileSync(path.join(cab(code).root, 'current/lib/arch.txt'), 'utf8').trim()).toBe(cab(code).arch);
+    }
+    for (const code of [riscv, old]) expect((await cab(code).check()).result, code).toBe('none');
+
+    const f = (
+      await admin<Fleet & { noArtifact: number; machines: (FleetMachine & { arch: string | null; offerReason: string })[] }>(
+        'GET',
+        '/api/v1/agent/fleet?size=100',
+      )
+    ).data;
+    const row = (code: string) => f.machines.find((m) => m.machineNo === code)!;
+    expect(row(x64)).toMatchObject({ arch: 'x64', agentVersion: '1.0.5', offerReason: 'on-target' });
+    expect(row(arm64)).toMatchObject({ arch: 'arm64', agentVersion: '1.0.5', offerReason: 'on-target' });
+    expect(row(riscv)).toMatchObject({ arch: 'riscv64', agentVersion: '1.0.2', offerReason: 'no-artifact-for-arch' });
+    expect(row(old)).toMatchObject({ arch: null, agentVersion: '1.0.2', offerReason: 'arch-unknown' });
+    expect(f.noArtifact).toBe(2);
+  });
+
   // --- the packaged agent itself ----------------------------------------------------------------
 
   /** A fresh install root running a minimal 1.0.0 with the real 1.0.1 swapped in by the pipeline (journal `trial`). */
@@ -297,6 +346,7 @@ describe('signed agent releases, end to end', () => {
       releasePublicKey: SANDBOX_PUBLIC_KEY,
       artifactPrefix: server.prefix,
       fetch: undiciArtifactFetch({ dispatcher: server.dispatcher() }),
+      arch: 'x64', // the x64 tree built above, offered as a single-artifact release
       host: {
         runningVersion: () => '1.0.0',
         quiet: () => ({ vendLockFree: true, leased: 0, spoolDepth: 0, secondsSinceActivity: 3600 }),

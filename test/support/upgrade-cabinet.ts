@@ -34,6 +34,12 @@ export class SimCabinet implements UpgradeHost {
   blocked: BlockedReport | null = null;
   /** Changes the offer between the cloud and the pipeline (a man in the middle). */
   tamper: ((offer: Record<string, unknown>) => Record<string, unknown>) | null = null;
+  /**
+   * The architecture this cabinet's agent runs on and reports (heartbeat, upgrade query), as `process.arch`
+   * names it; null: an agent from before architectures were reported (it reports none, its pipeline is x64).
+   * Takes effect for the pipeline at the next `reboot()`.
+   */
+  arch: string | null = null;
 
   constructor(
     readonly code: string,
@@ -51,6 +57,7 @@ export class SimCabinet implements UpgradeHost {
       releasePublicKey: SANDBOX_PUBLIC_KEY,
       artifactPrefix: this.o.artifactPrefix,
       fetch: undiciArtifactFetch({ dispatcher: this.o.dispatcher() }),
+      arch: this.arch ?? 'x64',
       limits: { healthTimeoutMs: this.o.healthTimeoutMs, healthPollMs: 100 },
     });
   }
@@ -104,7 +111,13 @@ export class SimCabinet implements UpgradeHost {
     const r = await cloudCall(`${this.o.cloud}/cabinet/heartbeat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-device-key': this.key },
-      body: JSON.stringify({ equipmentNo: this.code, agentVersion: this.runningVersion(), deferring: this.deferring, blocked: this.blocked }),
+      body: JSON.stringify({
+        equipmentNo: this.code,
+        agentVersion: this.runningVersion(),
+        ...(this.arch !== null ? { arch: this.arch } : {}),
+        deferring: this.deferring,
+        blocked: this.blocked,
+      }),
     });
     return r.status === 200;
   }
@@ -126,7 +139,8 @@ export class SimCabinet implements UpgradeHost {
   }
   async fetchOffer(): Promise<unknown> {
     if (this.networkBroken()) throw new Error('network unreachable');
-    const r = await cloudCall<Record<string, unknown> | null>(`${this.o.cloud}/cabinet/upgrade?agentVersion=${this.runningVersion()}`, {
+    const query = `agentVersion=${this.runningVersion()}${this.arch !== null ? `&arch=${this.arch}` : ''}`;
+    const r = await cloudCall<Record<string, unknown> | null>(`${this.o.cloud}/cabinet/upgrade?${query}`, {
       headers: { 'x-device-key': this.key },
     });
     if (r.status !== 200) throw new Error(`/cabinet/upgrade answered ${r.status}`);

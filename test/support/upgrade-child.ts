@@ -38,6 +38,8 @@ const manager = new UpgradeManager({
   machine: { bootId: () => null, monotonicMs: () => 0 },
   releasePublicKey: args.publicKey,
   artifactPrefix: args.prefix,
+  // the offers here are single-artifact releases (x64 trees), whatever machine runs the tests
+  arch: 'x64',
   ...(args.ca ? { fetch: undiciArtifactFetch({ dispatcher: new Agent({ connect: { ca: args.ca } }) }) } : {}),
   limits: { healthTimeoutMs: args.healthTimeoutMs ?? 2_000, healthPollMs: 50 },
   onStep: (step) => {

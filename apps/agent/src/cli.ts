@@ -64,7 +64,7 @@ export function buildProgram(deps: CliDeps = {}, setExit: (code: number) => void
   ))
     program.addCommand(command);
   program.addCommand(vmcCommand(full, setExit));
-  program.addCommand(upgradeCommand({ stdout: full.stdout, stderr: full.stderr, clock: full.clock }, setExit));
+  program.addCommand(upgradeCommand({ stdout: full.stdout, stderr: full.stderr, clock: full.clock, env: deps.env ?? process.env }, setExit));
   const everyCommand = (c: Command): Command[] => [c, ...c.commands.flatMap(everyCommand)];
   for (const command of everyCommand(program)) command.configureOutput({ writeOut: full.stdout, writeErr: full.stderr });
   return program;

@@ -383,6 +383,7 @@ export class Daemon {
           vends: (limit) => daemon.book.recent(limit),
           enrolNow: () => daemon.enrolNow(),
           upgradeCheck: () => daemon.upgradeCheck(),
+          upgradeProgress: () => daemon.upgrades?.progress() ?? { state: 'disabled' },
           service: {
             status: () => daemon.service.status(),
             check: async (code, action) => controlVerdict(await daemon.service.check(code, action, 'control'), daemon.clock),

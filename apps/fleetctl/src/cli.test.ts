@@ -74,6 +74,8 @@ describe('renderings', () => {
     pinned: 1,
     deferring: 1,
     blocked: 1,
+    noArtifact: 0,
+    byArch: { x64: 1, arm64: 1, unreported: 1 },
     byVersion: { '1.10.0': 1, '1.9.0': 1, unreported: 1 },
     page: 1,
     size: 100,
@@ -81,6 +83,7 @@ describe('renderings', () => {
       {
         machineNo: 'CAB-1',
         agentVersion: '1.2.0',
+        arch: 'x64',
         lastSeen: null,
         pin: null,
         target: '1.2.0',
@@ -94,6 +97,7 @@ describe('renderings', () => {
       {
         machineNo: 'CAB-22',
         agentVersion: '1.0.0',
+        arch: 'arm64',
         lastSeen: null,
         pin: { version: '1.1.0', reason: 'site test', pinnedAt: '2026-11-20T11:00:00.000+0000', pinnedBy: null },
         target: '1.1.0',
@@ -114,6 +118,7 @@ describe('renderings', () => {
       {
         machineNo: 'CAB-333',
         agentVersion: null,
+        arch: null,
         lastSeen: null,
         pin: null,
         target: '1.2.0',
@@ -131,12 +136,13 @@ describe('renderings', () => {
     const text = renderFleet(fleet);
     const lines = text.trimEnd().split('\n');
     expect(lines[0]).toBe('rollout 1.2.0 held — canary CAB-1 + 25% of the rest; held: crash loop');
-    expect(lines[1]).toBe('target 1.2.0  total 3  eligible 2  on target 1  pinned 1  deferring 1  blocked 1');
+    expect(lines[1]).toBe('target 1.2.0  total 3  eligible 2  on target 1  pinned 1  deferring 1  blocked 1  no artifact 0');
     expect(lines[2]).toBe('versions: 1.9.0: 1, 1.10.0: 1, unreported: 1');
-    expect(lines[4]).toBe('MACHINE  VERSION  PIN    COHORT  STATE');
-    expect(lines[5]).toBe('CAB-1    1.2.0    -      yes     on-target');
-    expect(lines[6]).toBe('CAB-22   1.0.0    1.1.0  no      deferring 1.1.0 ×3 (vend in progress) since 2026-11-20T12:00:00.000+0000');
-    expect(lines[7]).toBe('CAB-333  -        -      yes     blocked on 1.2.0 (needs 1.1.0) since 2026-11-20T12:00:00.000+0000');
+    expect(lines[3]).toBe('architectures: arm64: 1, unreported: 1, x64: 1');
+    expect(lines[5]).toBe('MACHINE  VERSION  ARCH   PIN    COHORT  STATE');
+    expect(lines[6]).toBe('CAB-1    1.2.0    x64    -      yes     on-target');
+    expect(lines[7]).toBe('CAB-22   1.0.0    arm64  1.1.0  no      deferring 1.1.0 ×3 (vend in progress) since 2026-11-20T12:00:00.000+0000');
+    expect(lines[8]).toBe('CAB-333  -        -      -      yes     blocked on 1.2.0 (needs 1.1.0) since 2026-11-20T12:00:00.000+0000');
   });
 
   it('describes no rollout and a rollback', () => {

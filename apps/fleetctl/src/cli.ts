@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ROLLOUT_PHASES, ReleaseManifest, isDottedVersion } from '@vend/protocol';
+import { ROLLOUT_PHASES, ReleaseManifest, isDottedVersion, releaseArtifacts, type ReleaseArtifact } from '@vend/protocol';
 import { CloudClient, type RolloutInput } from './cloud.ts';
 import { CliError, EXIT_CODES } from './errors.ts';
 import { readText, writeFileAtomic } from './files.ts';
@@ -8,7 +8,7 @@ import { describeRollout, renderFleet, renderReleases } from './format.ts';
 import { keygen } from './keys.ts';
 import { packRelease } from './pack.ts';
 import { terminalProgress, type Progress } from './progress.ts';
-import { signManifest } from './sign.ts';
+import { parseArtifactOption, signManifest, type ArtifactOption } from './sign.ts';
 import { checkArtifact, uploadArtifact } from './upload.ts';
 
 export { EXIT_CODES } from './errors.ts';
@@ -46,6 +46,40 @@ function list(v: string): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+function collect<T>(parse: (v: string) => T) {
+  return (v: string, previous: T[] | undefined): T[] => [...(previous ?? []), parse(v)];
+}
+
+/** `[<arch>=]<file>`: the artifact file for one architecture of the manifest (the arch may be left out when it has one). */
+function artifactFile(v: string): { arch: string | null; file: string } {
+  const m = /^([a-z][a-z0-9_]*)=(.+)$/.exec(v);
+  return m ? { arch: m[1]!, file: m[2]! } : { arch: null, file: v };
+}
+
+/** Pairs every `--artifact` file with the manifest's artifact for its architecture; all of them or none. */
+function pairArtifacts(
+  given: readonly { arch: string | null; file: string }[],
+  artifacts: readonly ReleaseArtifact[],
+): { file: string; artifact: ReleaseArtifact }[] {
+  const arches = artifacts.map((a) => a.arch).join(', ');
+  const pairs = given.map((g) => {
+    if (g.arch === null) {
+      if (artifacts.length !== 1)
+        throw new CliError(EXIT_CODES.usage, `the manifest has artifacts for ${arches}: name each one's architecture, --artifact <arch>=<file>`);
+      return { file: g.file, artifact: artifacts[0]! };
+    }
+    const artifact = artifacts.find((a) => a.arch === g.arch);
+    if (!artifact) throw new CliError(EXIT_CODES.usage, `--artifact ${g.arch}=…: the manifest has no ${g.arch} artifact (it has ${arches})`);
+    return { file: g.file, artifact };
+  });
+  const named = new Set(pairs.map((p) => p.artifact.arch));
+  if (named.size !== pairs.length) throw new CliError(EXIT_CODES.usage, 'one --artifact per architecture');
+  const missing = artifacts.filter((a) => !named.has(a.arch)).map((a) => a.arch);
+  if (pairs.length > 0 && missing.length > 0)
+    throw new CliError(EXIT_CODES.usage, `no --artifact for ${missing.join(', ')}: give every architecture's file, or none`);
+  return pairs;
 }
 
 interface CloudFlags {
@@ -114,9 +148,14 @@ export function buildProgram(deps: Required<CliDeps>): Command {
     .description('sign a release manifest offline with the release-signing key')
     .requiredOption('--key <file>', 'the private key file (from keygen)')
     .requiredOption('--version <version>', 'release version', version('--version'))
-    .requiredOption('--url <url>', 'https URL of the artifact, under the trusted artifact prefix')
-    .requiredOption('--sha256 <hex>', "the artifact's SHA-256 (64 lowercase hex)")
-    .requiredOption('--size <bytes>', "the artifact's size in bytes")
+    .option('--url <url>', 'https URL of the (one, x64) artifact, under the trusted artifact prefix')
+    .option('--sha256 <hex>', "the artifact's SHA-256 (64 lowercase hex)")
+    .option('--size <bytes>', "the artifact's size in bytes")
+    .option(
+      '--artifact <arch:sha256:size:url>',
+      'one artifact per architecture (x64, arm64), instead of --url/--sha256/--size; repeat for each',
+      collect(parseArtifactOption),
+    )
     .option('--min-from <version>', 'lowest running version this release may be installed over', version('--min-from'))
     .option('--migration', 'a migration rung: cabinets below it must install it and cannot skip it')
     .requiredOption('--out <file>', 'the manifest to write (JSON)')
@@ -126,9 +165,10 @@ export function buildProgram(deps: Required<CliDeps>): Command {
       async (o: {
         key: string;
         version: string;
-        url: string;
-        sha256: string;
-        size: string;
+        url?: string;
+        sha256?: string;
+        size?: string;
+        artifact?: ArtifactOption[];
         minFrom?: string;
         migration?: boolean;
         out: string;
@@ -136,7 +176,16 @@ export function buildProgram(deps: Required<CliDeps>): Command {
         showBytes?: boolean;
       }) => {
         const { manifest, canonical } = await signManifest(
-          { keyFile: o.key, version: o.version, url: o.url, sha256: o.sha256, size: o.size, minFrom: o.minFrom, migration: o.migration ?? false },
+          {
+            keyFile: o.key,
+            version: o.version,
+            url: o.url,
+            sha256: o.sha256,
+            size: o.size,
+            artifacts: o.artifact,
+            minFrom: o.minFrom,
+            migration: o.migration ?? false,
+          },
           deps.stderr,
         );
         await writeFileAtomic(o.out, `${JSON.stringify(manifest, null, 2)}\n`, { force: o.force ?? false, what: o.out });
@@ -148,12 +197,16 @@ export function buildProgram(deps: Required<CliDeps>): Command {
   withCloudOptions(
     program
       .command('publish')
-      .description('publish a signed manifest; optionally check the artifact against it and upload it first')
+      .description('publish a signed manifest; optionally check its artifacts against it and upload them first')
       .argument('<manifest>', 'manifest.json from `vendctl sign`')
-      .option('--artifact <file>', 'the artifact: checked against the signed sha256 and size before anything is sent')
-      .option('--upload-to <dir>', 'copy the artifact into this directory (served by the artifact host) before publishing; needs --artifact')
+      .option(
+        '--artifact <[arch=]file>',
+        "an artifact, checked against its architecture's signed sha256 and size before anything is sent; repeat for each architecture (arch= may be left out when the manifest has one)",
+        collect(artifactFile),
+      )
+      .option('--upload-to <dir>', 'copy the artifacts into this directory (served by the artifact host) before publishing; needs --artifact')
       .option('--json', 'print the registry record as JSON'),
-  ).action(async (file: string, o: CloudFlags & { artifact?: string; uploadTo?: string; json?: boolean }) => {
+  ).action(async (file: string, o: CloudFlags & { artifact?: { arch: string | null; file: string }[]; uploadTo?: string; json?: boolean }) => {
     if (o.uploadTo && !o.artifact) throw new CliError(EXIT_CODES.usage, '--upload-to needs --artifact');
     const client = cloud(o);
     let raw: unknown;
@@ -170,11 +223,13 @@ export function buildProgram(deps: Required<CliDeps>): Command {
         `${file} is not a release manifest: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`,
       );
     const manifest = parsed.data;
-    if (o.artifact) {
-      await checkArtifact(o.artifact, manifest, deps.progress);
-      if (o.uploadTo) {
-        const target = await uploadArtifact(o.artifact, o.uploadTo, manifest, deps.progress);
-        deps.stderr(`uploaded ${path.basename(o.artifact)} → ${target}\n`);
+    const pairs = pairArtifacts(o.artifact ?? [], releaseArtifacts(manifest));
+    // every file checked before any is uploaded, every upload done before the cloud hears of the release
+    for (const p of pairs) await checkArtifact(p.file, p.artifact, deps.progress);
+    if (o.uploadTo) {
+      for (const p of pairs) {
+        const target = await uploadArtifact(p.file, o.uploadTo, p.artifact, deps.progress);
+        deps.stderr(`uploaded ${path.basename(p.file)} (${p.artifact.arch}) → ${target}\n`);
       }
     }
     const record = await client.publish(manifest);

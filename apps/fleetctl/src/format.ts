@@ -30,19 +30,31 @@ function machineState(m: AgentFleetMachine): string {
   return m.offerReason;
 }
 
-export function renderFleet(f: AgentFleetData): string {
-  const versions = Object.entries(f.byVersion)
+function counted(counts: Record<string, number>): string {
+  return Object.entries(counts)
     .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
     .map(([v, n]) => `${v}: ${n}`)
     .join(', ');
+}
+
+export function renderFleet(f: AgentFleetData): string {
+  const versions = counted(f.byVersion);
   const head = [
     describeRollout(f.rollout),
-    `target ${f.target ?? '-'}  total ${f.total}  eligible ${f.eligible}  on target ${f.onTarget}  pinned ${f.pinned}  deferring ${f.deferring}  blocked ${f.blocked}`,
+    `target ${f.target ?? '-'}  total ${f.total}  eligible ${f.eligible}  on target ${f.onTarget}  pinned ${f.pinned}  deferring ${f.deferring}  blocked ${f.blocked}  no artifact ${f.noArtifact}`,
     `versions: ${versions || '-'}`,
+    `architectures: ${counted(f.byArch) || '-'}`,
     '',
   ];
-  const rows = f.machines.map((m) => [m.machineNo, m.agentVersion ?? '-', m.pin ? m.pin.version : '-', m.inCohort ? 'yes' : 'no', machineState(m)]);
-  return [...head, table(['MACHINE', 'VERSION', 'PIN', 'COHORT', 'STATE'], rows)].join('\n') + '\n';
+  const rows = f.machines.map((m) => [
+    m.machineNo,
+    m.agentVersion ?? '-',
+    m.arch ?? '-',
+    m.pin ? m.pin.version : '-',
+    m.inCohort ? 'yes' : 'no',
+    machineState(m),
+  ]);
+  return [...head, table(['MACHINE', 'VERSION', 'ARCH', 'PIN', 'COHORT', 'STATE'], rows)].join('\n') + '\n';
 }
 
 export function renderReleases(records: ReleaseRecord[]): string {
@@ -51,9 +63,10 @@ export function renderReleases(records: ReleaseRecord[]): string {
     r.version,
     r.minFrom ?? '-',
     r.migration ? 'yes' : 'no',
-    String(r.size),
+    r.artifacts.map((a) => a.arch).join(','),
+    r.artifacts.map((a) => String(a.size)).join(','),
     r.offered ? 'yes' : 'no',
     r.publishedAt,
   ]);
-  return table(['SEQ', 'VERSION', 'MIN FROM', 'MIGRATION', 'SIZE', 'OFFERED', 'PUBLISHED'], rows) + '\n';
+  return table(['SEQ', 'VERSION', 'MIN FROM', 'MIGRATION', 'ARCHES', 'SIZE', 'OFFERED', 'PUBLISHED'], rows) + '\n';
 }

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
-import type { ReleaseManifest } from '@vend/protocol';
+import type { ReleaseArtifact } from '@vend/protocol';
 import { CliError, EXIT_CODES, fileError } from './errors.ts';
 import { digestFile, syncDir } from './files.ts';
 import { silentProgress, type Progress } from './progress.ts';
 
-/** The file name an artifact gets in the upload directory: the last segment of the manifest's URL path. */
-export function artifactName(manifest: Pick<ReleaseManifest, 'url'>): string {
+/** The file name an artifact gets in the upload directory: the last segment of its signed URL's path. */
+export function artifactName(manifest: Pick<ReleaseArtifact, 'url'>): string {
   const last = new URL(manifest.url).pathname.split('/').pop() ?? '';
   let name: string;
   try {
@@ -24,7 +24,7 @@ export function artifactName(manifest: Pick<ReleaseManifest, 'url'>): string {
 }
 
 /** Refuses an artifact whose bytes are not the ones the manifest signs (digest and size). */
-export async function checkArtifact(file: string, manifest: Pick<ReleaseManifest, 'sha256' | 'size'>, progress: Progress = silentProgress): Promise<void> {
+export async function checkArtifact(file: string, manifest: Pick<ReleaseArtifact, 'sha256' | 'size'>, progress: Progress = silentProgress): Promise<void> {
   let size: number;
   try {
     size = (await fs.promises.stat(file)).size;
@@ -43,7 +43,12 @@ export async function checkArtifact(file: string, manifest: Pick<ReleaseManifest
  * directory) under its URL file name: written to a temporary name, fsynced, renamed, directory
  * fsynced, so the host never serves half a file. An identical file already there is kept.
  */
-export async function uploadArtifact(file: string, dir: string, manifest: ReleaseManifest, progress: Progress = silentProgress): Promise<string> {
+export async function uploadArtifact(
+  file: string,
+  dir: string,
+  manifest: Pick<ReleaseArtifact, 'sha256' | 'size' | 'url'>,
+  progress: Progress = silentProgress,
+): Promise<string> {
   const name = artifactName(manifest);
   try {
     if (!(await fs.promises.stat(dir)).isDirectory()) throw new CliError(EXIT_CODES.noInput, `--upload-to ${dir} is not a directory`);

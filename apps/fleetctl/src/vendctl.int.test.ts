@@ -160,6 +160,48 @@ describe('vendctl against a real cloud', () => {
     expect(JSON.parse(again.out)).toMatchObject({ version: '1.2.0', sequence: 1, created: false });
   });
 
+  it('two architectures: sign one artifact per arch, publish checks and uploads each, all or none', async () => {
+    const packs: Record<string, typeof pack> = {};
+    for (const arch of ['x64', 'arm64']) {
+      writeTree(path.join(work, `tree-${arch}`), '1.3.0');
+      fs.writeFileSync(path.join(work, `tree-${arch}`, 'lib/arch.txt'), `${arch}\n`);
+      const file = path.join(work, `vend-agent-1.3.0-linux-${arch}.tar.gz`);
+      const p = await vendctl('pack', path.join(work, `tree-${arch}`), '--version', '1.3.0', '--out', file, '--json');
+      expect(p.code, p.err).toBe(0);
+      packs[arch] = JSON.parse(p.out) as typeof pack;
+    }
+    const artifactFlag = (arch: string) => `${arch}:${packs[arch]!.sha256}:${packs[arch]!.size}:${PREFIX}vend-agent-1.3.0-linux-${arch}.tar.gz`;
+    const out = path.join(work, 'manifest-1.3.0.json');
+    const sign = (...flags: string[]) => vendctl('sign', '--key', path.join(keys, 'release-signing.key'), '--version', '1.3.0', '--out', out, ...flags);
+    const s = await sign('--artifact', artifactFlag('x64'), '--artifact', artifactFlag('arm64'), '--show-bytes');
+    expect(s.code, s.err).toBe(0);
+    expect(s.out).toMatch(/vend-release-v2\nversion=1\.3\.0\n[^]*arches=x64,arm64\n/);
+    const manifest = ReleaseManifest.parse(JSON.parse(fs.readFileSync(out, 'utf8')));
+    expect('artifacts' in manifest && manifest.artifacts.map((a) => a.arch)).toEqual(['x64', 'arm64']);
+    expect(verifyReleaseSignature(manifest, parseReleasePublicKey(pub)!)).toBe(true);
+
+    // usage: both shapes at once, an unknown arch, a file without its arch, one arch missing, a file for another arch
+    const both = await sign('--artifact', artifactFlag('x64'), '--url', `${PREFIX}x.tar.gz`, '--force');
+    expect([both.code, both.err]).toEqual([EXIT_CODES.usage, expect.stringMatching(/not both/)]);
+    const riscv = await sign('--artifact', artifactFlag('x64').replace(/^x64/, 'riscv64'), '--force');
+    expect([riscv.code, riscv.err]).toEqual([EXIT_CODES.usage, expect.stringMatching(/--artifact riscv64 arch/)]);
+    const unnamed = await vendctl('publish', out, '--artifact', packs['x64']!.file);
+    expect([unnamed.code, unnamed.err]).toEqual([EXIT_CODES.usage, expect.stringMatching(/name each one's architecture/)]);
+    const partial = await vendctl('publish', out, '--artifact', `x64=${packs['x64']!.file}`, '--upload-to', www);
+    expect([partial.code, partial.err]).toEqual([EXIT_CODES.usage, expect.stringMatching(/no --artifact for arm64/)]);
+    const swapped = await vendctl('publish', out, '--artifact', `x64=${packs['arm64']!.file}`, '--artifact', `arm64=${packs['x64']!.file}`, '--upload-to', www);
+    expect([swapped.code, swapped.err]).toEqual([EXIT_CODES.dataError, expect.stringMatching(/the manifest signs/)]);
+    expect(fs.existsSync(path.join(www, 'vend-agent-1.3.0-linux-x64.tar.gz'))).toBe(false);
+
+    const ok = await vendctl('publish', out, '--artifact', `x64=${packs['x64']!.file}`, '--artifact', `arm64=${packs['arm64']!.file}`, '--upload-to', www);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.err).toMatch(/\(x64\)[^]*\(arm64\)/);
+    for (const arch of ['x64', 'arm64'])
+      expect(fs.readFileSync(path.join(www, `vend-agent-1.3.0-linux-${arch}.tar.gz`)).equals(fs.readFileSync(packs[arch]!.file))).toBe(true);
+    const list = await vendctl('releases');
+    expect(list.out).toMatch(/1\.3\.0\s+-\s+no\s+x64,arm64\s+\d+,\d+/);
+  });
+
   it('exit codes: the cloud refuses (1), a wrong or operator key (77), a mismatched artifact (65), a missing file (66), no cloud (69)', async () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(work, 'manifest.json'), 'utf8')) as Record<string, unknown>;
     fs.writeFileSync(path.join(work, 'tampered.json'), JSON.stringify({ ...manifest, version: '1.2.1' }));
@@ -223,8 +265,8 @@ describe('vendctl against a real cloud', () => {
 
     const table = await vendctl('fleet');
     expect(table.out).toMatch(/target 1\.2\.0 {2}total 6 {2}eligible 1 {2}on target 0 {2}pinned 1/);
-    expect(table.out).toMatch(/MACHINE\s+VERSION\s+PIN\s+COHORT\s+STATE/);
-    expect(table.out).toMatch(/SBX-BOB-0001\s+1\.0\.0\s+1\.2\.0\s+no\s+offered 1\.2\.0/);
+    expect(table.out).toMatch(/MACHINE\s+VERSION\s+ARCH\s+PIN\s+COHORT\s+STATE/);
+    expect(table.out).toMatch(/SBX-BOB-0001\s+1\.0\.0\s+-\s+1\.2\.0\s+no\s+offered 1\.2\.0/);
 
     expect((await vendctl('rollout', 'hold', '--reason', 'crash reports')).out).toMatch(/held: crash reports/);
     expect((await vendctl('rollout', 'resume')).out).toMatch(/rollout 1\.2\.0 rolling/);

@@ -315,3 +315,22 @@ export const ControlUpgradeCheck = z.discriminatedUnion('result', [
   z.object({ result: z.literal('disabled') }),
 ]);
 export type ControlUpgradeCheck = z.infer<typeof ControlUpgradeCheck>;
+
+/** GET /v1/upgrade/progress: what the upgrade pipeline is doing now (`vend-agent upgrade check` polls it while it waits). */
+export const ControlUpgradeProgress = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('idle') }),
+  z.object({ state: z.literal('checking') }),
+  z.object({
+    state: z.literal('downloading'),
+    version: z.string(),
+    /** Bytes received so far, of the signed size `total`. */
+    received: z.number().int().min(0),
+    total: z.number().int().min(0),
+    elapsedMs: z.number().int().min(0),
+  }),
+  /** Downloaded: extracting, verifying, swapping (then the daemon restarts). */
+  z.object({ state: z.literal('installing'), version: z.string() }),
+  /** The daemon runs without the upgrade pipeline. */
+  z.object({ state: z.literal('disabled') }),
+]);
+export type ControlUpgradeProgress = z.infer<typeof ControlUpgradeProgress>;

@@ -161,6 +161,11 @@ export const DeviceIdField = z
   .max(128)
   .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
 const capabilitiesField = z.array(tokenField(64)).max(64);
+/**
+ * The architecture the agent runs on, as Node names it (`process.arch`: `x64`, `arm64`, `arm`, …). The
+ * cloud offers only a release artifact built for it (docs/decisions/agent-upgrades.md).
+ */
+export const CabinetArch = z.string().regex(/^[a-z][a-z0-9_]{0,15}$/, 'an architecture name as process.arch gives it, e.g. x64 or arm64');
 
 /** Where a body may carry the serial cross-check. */
 export const SerialCarrier = z.object({ equipmentNo: serialField.optional(), serialNumber: serialField.optional() });
@@ -173,6 +178,7 @@ export const RegisterRequest = SerialCarrier.extend({
   vmcVersion: versionField.optional(),
   deviceId: DeviceIdField.optional(),
   capabilities: capabilitiesField.optional(),
+  arch: CabinetArch.optional(),
 });
 export type RegisterRequest = z.infer<typeof RegisterRequest>;
 /** Register answers the configuration block (which carries `machineCode`). */
@@ -225,6 +231,7 @@ export const HeartbeatRequest = SerialCarrier.extend({
   blocked: BlockedReport.nullable().optional(),
   reverted: RevertReport.nullable().optional(),
   capabilities: capabilitiesField.optional(),
+  arch: CabinetArch.optional(),
   /** The service-code lock and the attempts since the last heartbeat the cloud answered. */
   serviceCode: ServiceCodeReport.optional(),
 });
@@ -344,7 +351,7 @@ export const PendingQuery = SerialCarrier.pick({ equipmentNo: true }).extend({
 });
 export type PendingQuery = z.infer<typeof PendingQuery>;
 
-export const UpgradeQuery = z.object({ agentVersion: versionField.optional(), equipmentNo: serialField.optional() });
+export const UpgradeQuery = z.object({ agentVersion: versionField.optional(), arch: CabinetArch.optional(), equipmentNo: serialField.optional() });
 /** The upgrade offer for this cabinet (see release.ts), or `data: null` when it is told nothing. */
 export const UpgradeData = UpgradeOffer.nullable();
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RELEASE_SIGNATURE_ALG, ReleaseSignature, ReleaseVersion, Sha256Hex, UpgradeOffer } from './release.ts';
+import { RELEASE_SIGNATURE_ALG, ReleaseArtifact, ReleaseSignature, ReleaseVersion, Sha256Hex, UpgradeOffer } from './release.ts';
 
 /**
  * The `data` of the cloud's release-admin answers (spec 2 §4.3, §4.5): the release registry, the
@@ -13,12 +13,17 @@ export type RolloutPhase = (typeof ROLLOUT_PHASES)[number];
 
 // --- releases --------------------------------------------------------------------------------
 
-/** A registry record: the manifest as published, its publish order and when it was published. */
+/**
+ * A registry record: the manifest as published, its publish order and when it was published.
+ * `artifacts` lists every architecture's artifact (one, for x64, for a single-artifact release);
+ * `sha256`/`size`/`url` repeat the first of them.
+ */
 export const ReleaseRecord = z.object({
   version: ReleaseVersion,
   sha256: Sha256Hex,
   size: z.number().int(),
   url: z.string(),
+  artifacts: z.array(ReleaseArtifact),
   migration: z.boolean(),
   minFrom: ReleaseVersion.nullable(),
   signature: ReleaseSignature,
@@ -85,6 +90,8 @@ export type BlockedBlock = z.infer<typeof BlockedBlock>;
 export const MachineAgentData = z.object({
   machineNo: z.string(),
   agentVersion: z.string().nullable(),
+  /** The architecture its agent reports; null until it reports one (then it is offered only single-artifact x64 releases). */
+  arch: z.string().nullable(),
   lastSeen: z.string().nullable(),
   pin: AgentPinData.nullable(),
   /** The version the pin or the rollout moves this cabinet to; null when it is told nothing. */
@@ -92,7 +99,7 @@ export const MachineAgentData = z.object({
   /** In the rollout's cohort (a canary, or inside the percentage). */
   inCohort: z.boolean(),
   offer: UpgradeOffer.nullable(),
-  /** Why the offer is what it is (`on-target`, `not-in-cohort`, `migration-rung`, …). */
+  /** Why the offer is what it is (`on-target`, `not-in-cohort`, `migration-rung`, `no-artifact-for-arch`, …). */
   offerReason: z.string(),
   deferring: DeferringBlock.nullable(),
   blocked: BlockedBlock.nullable(),
@@ -119,6 +126,10 @@ export const AgentFleetData = z.object({
   pinned: z.number().int(),
   deferring: z.number().int(),
   blocked: z.number().int(),
+  /** Machines offered nothing because the release they are due has no artifact for their architecture (`no-artifact-for-arch`, `arch-unknown`). */
+  noArtifact: z.number().int(),
+  /** Machines per reported architecture (`unreported` for none). */
+  byArch: z.record(z.string(), z.number().int()),
   /** Machines per reported agent version (`unreported` for none). */
   byVersion: z.record(z.string(), z.number().int()),
   page: z.number().int(),

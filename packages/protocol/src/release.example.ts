@@ -6,6 +6,7 @@ import {
   encodeBase64,
   parseReleaseSecretKey,
   signRelease,
+  type MultiArchReleaseFields,
   type ReleaseManifest,
   type SignedReleaseFields,
 } from './release.ts';
@@ -84,5 +85,46 @@ export function renderSigningExample(): string {
     fence,
     '',
     `and the signature becomes \`${e.noFloorManifest.signature}\`.`,
+  ].join('\n');
+}
+
+/** The same release shipped for x64 and arm64: the v2 form (docs/release-signing.md, "Artifacts per architecture"). */
+export const EXAMPLE_MULTI_ARCH_FIELDS: MultiArchReleaseFields = {
+  version: '1.4.0',
+  artifacts: [
+    {
+      arch: 'x64',
+      sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+      size: 18_342_912,
+      url: 'https://artifacts.example.com/agent/vend-agent-1.4.0-linux-x64.tar.gz',
+    },
+    {
+      arch: 'arm64',
+      sha256: '5feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9',
+      size: 17_905_664,
+      url: 'https://artifacts.example.com/agent/vend-agent-1.4.0-linux-arm64.tar.gz',
+    },
+  ],
+  migration: false,
+  minFrom: '1.2.0',
+};
+
+/** The Markdown block for the multi-architecture example (same key as `renderSigningExample`). */
+export function renderMultiArchExample(): string {
+  const pair = parseReleaseSecretKey(EXAMPLE_SEED_HEX);
+  if (!pair) throw new Error('example key does not parse');
+  const fence = '```';
+  return [
+    'Canonical signed bytes of 1.4.0 with an x64 and an arm64 artifact:',
+    '',
+    `${fence}text`,
+    canonicalReleaseText(EXAMPLE_MULTI_ARCH_FIELDS).trimEnd(),
+    fence,
+    '',
+    'The manifest `vendctl sign --artifact x64:… --artifact arm64:…` writes for it:',
+    '',
+    `${fence}json`,
+    JSON.stringify(signRelease(EXAMPLE_MULTI_ARCH_FIELDS, pair.secretKey), null, 2),
+    fence,
   ].join('\n');
 }

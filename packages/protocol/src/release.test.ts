@@ -7,6 +7,9 @@ import nacl from 'tweetnacl';
 import {
   RELEASE_SIGNED_FIELDS,
   ReleaseManifest,
+  artifactForArch,
+  releaseArtifacts,
+  type MultiArchReleaseFields,
   SignedReleaseFields,
   UpgradeOffer,
   canonicalReleaseBytes,
@@ -24,7 +27,7 @@ import {
   verifyReleaseSignature,
   type SignedReleaseFields as Fields,
 } from './release.ts';
-import { EXAMPLE_FIELDS, renderSigningExample, signingExample } from './release.example.ts';
+import { EXAMPLE_FIELDS, renderMultiArchExample, renderSigningExample, signingExample } from './release.example.ts';
 
 const pair = nacl.sign.keyPair.fromSeed(new Uint8Array(32).fill(42));
 const other = nacl.sign.keyPair.fromSeed(new Uint8Array(32).fill(43));
@@ -193,6 +196,118 @@ describe('manifest and offer schemas', () => {
   });
 });
 
+describe('artifacts per architecture', () => {
+  const x64 = { arch: 'x64' as const, sha256: base.sha256, size: base.size, url: base.url };
+  const arm64 = { arch: 'arm64' as const, sha256: 'b'.repeat(64), size: 987, url: 'https://artifacts.vend.test/agent/vend-agent-2.1.0-linux-arm64.tar.gz' };
+  const multi: MultiArchReleaseFields = { version: base.version, artifacts: [arm64, x64], migration: false, minFrom: '1.0.0' };
+
+  it('a release whose one artifact is for x64 signs the single-artifact bytes exactly, whichever shape carries it', () => {
+    const shaped: MultiArchReleaseFields = { version: base.version, artifacts: [x64], migration: base.migration, minFrom: base.minFrom ?? null };
+    expect(canonicalReleaseText(shaped)).toBe(canonicalReleaseText(base));
+    const m = signRelease(shaped, pair.secretKey);
+    // written in the single-artifact shape, with the very signature the single-artifact fields give
+    expect(m).toEqual(signRelease(base, pair.secretKey));
+    expect(m).not.toHaveProperty('artifacts');
+  });
+
+  it('several artifacts sign the v2 form: its own domain line, every artifact in canonical order', () => {
+    expect(canonicalReleaseText(multi)).toBe(
+      [
+        'vend-release-v2',
+        'version=2.1.0',
+        'migration=false',
+        'minFrom=1.0.0',
+        'arches=x64,arm64',
+        `x64Sha256=${'a'.repeat(64)}`,
+        'x64Size=1234',
+        'x64Url=https://artifacts.vend.test/agent/vend-agent-2.1.0.tar.gz',
+        `arm64Sha256=${'b'.repeat(64)}`,
+        'arm64Size=987',
+        'arm64Url=https://artifacts.vend.test/agent/vend-agent-2.1.0-linux-arm64.tar.gz',
+        '',
+      ].join('\n'),
+    );
+    expect(canonicalReleaseText({ ...multi, artifacts: [x64, arm64] })).toBe(canonicalReleaseText(multi));
+    // one arm64 artifact alone is not a v1 release (v1 means x64)
+    expect(canonicalReleaseText({ ...multi, artifacts: [arm64] })).toMatch(/^vend-release-v2\n[^]*\narches=arm64\n/);
+  });
+
+  it('the signature covers every artifact: changing any field of any artifact, or dropping one, fails verification', () => {
+    const m = signRelease(multi, pair.secretKey);
+    expect(ReleaseManifest.parse(m)).toEqual(m);
+    expect(verifyReleaseSignature(m, pair.publicKey)).toBe(true);
+    if (!('artifacts' in m)) throw new Error('expected the artifacts shape');
+    const [first, second] = m.artifacts as [typeof x64, typeof arm64];
+    for (const changed of [
+      [{ ...first, sha256: 'c'.repeat(64) }, second],
+      [first, { ...second, size: 988 }],
+      [first, { ...second, url: second.url + 'x' }],
+      [
+        { ...first, arch: 'arm64' as const },
+        { ...second, arch: 'x64' as const },
+      ],
+      [first],
+      [second],
+    ]) {
+      expect(verifyReleaseSignature({ ...m, artifacts: changed }, pair.publicKey), JSON.stringify(changed)).toBe(false);
+    }
+    // a v2 signature never passes for the single-artifact release of one of its artifacts
+    const { artifacts: _all, ...rest } = m;
+    expect(verifyReleaseSignature({ ...rest, ...x64 }, pair.publicKey)).toBe(false);
+  });
+
+  it('an offer verifies over its artifacts list, and names the artifact for each architecture', () => {
+    const m = signRelease(multi, pair.secretKey);
+    const offer = { ...m, ...arm64, minFrom: '1.0.0', sequence: 2, target: '2.1.0', isFinalStep: true, allowDowngrade: false };
+    expect(UpgradeOffer.parse(offer)).toEqual(offer);
+    expect(verifyReleaseSignature(offer, pair.publicKey)).toBe(true);
+    expect(artifactForArch(offer, 'arm64')).toEqual(arm64);
+    expect(artifactForArch(offer, 'x64')).toEqual(x64);
+    expect(artifactForArch(offer, 'riscv64')).toBeNull();
+    // a single-artifact offer is an x64 artifact
+    expect(artifactForArch(signRelease(base, pair.secretKey), 'x64')).toEqual(x64);
+    expect(artifactForArch(signRelease(base, pair.secretKey), 'arm64')).toBeNull();
+  });
+
+  it('refuses two artifacts for one architecture, an unknown architecture, none at all, and both shapes at once', () => {
+    const m = signRelease(multi, pair.secretKey);
+    expect(ReleaseManifest.safeParse({ ...m, artifacts: [x64, { ...x64, sha256: 'd'.repeat(64) }] }).success).toBe(false);
+    expect(ReleaseManifest.safeParse({ ...m, artifacts: [{ ...arm64, arch: 'riscv64' }] }).success).toBe(false);
+    expect(ReleaseManifest.safeParse({ ...m, artifacts: [] }).success).toBe(false);
+    expect(ReleaseManifest.safeParse({ ...m, sha256: x64.sha256, size: x64.size, url: x64.url }).success).toBe(false);
+  });
+
+  it('are injective over random artifact sets: different releases never share bytes', () => {
+    const artifact = (arch: 'x64' | 'arm64') =>
+      fc.record({
+        arch: fc.constant(arch),
+        sha256: fc.constantFrom('a', 'b').map((c) => c.repeat(64)),
+        size: fc.integer({ min: 1, max: 3 }),
+        url: fc.constantFrom('a', 'b').map((s) => `https://artifacts.vend.test/agent/${s}`),
+      });
+    const release = fc.record({
+      version: fc.constantFrom('1.0.0', '1.0.1'),
+      artifacts: fc.oneof(
+        artifact('x64').map((a) => [a]),
+        artifact('arm64').map((a) => [a]),
+        fc.tuple(artifact('x64'), artifact('arm64')).map((t) => [...t]),
+      ),
+      migration: fc.boolean(),
+      minFrom: fc.constantFrom(null, '0.9.0'),
+    });
+    fc.assert(
+      fc.property(release, release, (a, b) => {
+        const same =
+          JSON.stringify(releaseArtifacts(a)) === JSON.stringify(releaseArtifacts(b)) &&
+          a.version === b.version &&
+          a.migration === b.migration &&
+          a.minFrom === b.minFrom;
+        expect(canonicalReleaseText(a) === canonicalReleaseText(b)).toBe(same);
+      }),
+    );
+  });
+});
+
 describe('artifact URLs and the trusted prefix', () => {
   const prefix = 'https://artifacts.vend.test/agent/';
 
@@ -254,6 +369,7 @@ describe('docs/release-signing.md', () => {
     const doc = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/release-signing.md');
     const text = fs.readFileSync(doc, 'utf8');
     expect(text).toContain(renderSigningExample());
+    expect(text).toContain(renderMultiArchExample());
     const e = signingExample();
     expect(verifyReleaseSignature(e.manifest, parseReleasePublicKey(e.publicKeyBase64)!)).toBe(true);
     expect(e.manifest).toMatchObject(EXAMPLE_FIELDS);

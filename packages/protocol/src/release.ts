@@ -22,6 +22,22 @@ import { isAcceptablePublicKey, verifyEd25519Strict } from './ed25519.ts';
  * ASCII, every line ending in one LF, fields in exactly this order. A present value is `key=value`;
  * an absent optional field is its bare key with no `=`, so "absent" can never collide with a value and
  * adding a signed field changes the bytes of every release, present or not (spec 2 §9).
+ *
+ * Artifacts per architecture (docs/decisions/agent-upgrades.md): a release names one artifact per
+ * architecture it ships for (`x64`, `arm64`, Node's `process.arch` names). A release whose only
+ * artifact is for x64 is the release above, byte for byte (`vend-release-v1`, what every agent in the
+ * field verifies; a tree built before the architecture was signed is an x64 tree). Any other set of
+ * artifacts signs the v2 form, under its own domain line so neither form's signature can pass for the
+ * other:
+ *
+ *     vend-release-v2\n
+ *     version=<version>\n
+ *     migration=<true|false>\n
+ *     minFrom=<version>\n          — or the bare `minFrom\n`
+ *     arches=<arch>,<arch>…\n     — the artifacts' architectures in RELEASE_ARCHES order
+ *     <arch>Sha256=<hex>\n         — then, for each arch in that order, its three lines
+ *     <arch>Size=<decimal>\n
+ *     <arch>Url=<url>\n
  */
 
 /** The value of `signatureAlg`: Ed25519 (RFC 8032, pure, no pre-hash) over the canonical bytes. */
@@ -31,6 +47,13 @@ export const RELEASE_SIGNING_DOMAIN = 'vend-release-v1';
 /** The signed fields, in the order they are written. */
 export const RELEASE_SIGNED_FIELDS = ['version', 'sha256', 'size', 'url', 'migration', 'minFrom'] as const;
 export type ReleaseSignedField = (typeof RELEASE_SIGNED_FIELDS)[number];
+/** The first line of the signed bytes of a release with artifacts for several (or other) architectures. */
+export const RELEASE_SIGNING_DOMAIN_V2 = 'vend-release-v2';
+/** The architectures a release may carry an artifact for (Node's `process.arch` names), in canonical order. */
+export const RELEASE_ARCHES = ['x64', 'arm64'] as const;
+export type ReleaseArch = (typeof RELEASE_ARCHES)[number];
+/** The architecture of a release signed in the v1 form (one artifact, no architecture named). */
+export const LEGACY_RELEASE_ARCH: ReleaseArch = 'x64';
 /** Largest artifact a release may name (4 GiB); the agent stops downloading at the signed size. */
 export const MAX_RELEASE_SIZE = 4 * 1024 ** 3;
 /**
@@ -112,24 +135,108 @@ export const SignedReleaseFields = z.strictObject({
 });
 export type SignedReleaseFields = z.infer<typeof SignedReleaseFields>;
 
+export const ReleaseArchField = z.enum(RELEASE_ARCHES);
+
+/** One architecture's artifact: its own signed digest, size and URL. */
+export const ReleaseArtifact = z.strictObject({
+  arch: ReleaseArchField,
+  sha256: Sha256Hex,
+  size: ReleaseSize,
+  url: ReleaseUrl,
+});
+export type ReleaseArtifact = z.infer<typeof ReleaseArtifact>;
+
+/** One artifact per architecture, at least one, in any order (the signed bytes sort them). */
+export const ReleaseArtifacts = z
+  .array(ReleaseArtifact)
+  .min(1)
+  .max(RELEASE_ARCHES.length)
+  .refine((a) => new Set(a.map((x) => x.arch)).size === a.length, 'at most one artifact per architecture');
+
+/** The signed fields of a release that names its artifacts per architecture. */
+export const MultiArchReleaseFields = z.strictObject({
+  version: ReleaseVersion,
+  artifacts: ReleaseArtifacts,
+  migration: z.boolean(),
+  minFrom: ReleaseVersion.nullable().optional(),
+});
+export type MultiArchReleaseFields = z.infer<typeof MultiArchReleaseFields>;
+
+/** Either shape of a release's signed fields: one x64 artifact at the top level, or `artifacts`. */
+export type AnyReleaseFields = SignedReleaseFields | (Omit<MultiArchReleaseFields, 'artifacts'> & { readonly artifacts: readonly ReleaseArtifact[] });
+
+/** A release's artifacts in RELEASE_ARCHES order; a release of the single-artifact shape has one, for x64. */
+export function releaseArtifacts(r: Readonly<AnyReleaseFields>): ReleaseArtifact[] {
+  if ('artifacts' in r && Array.isArray(r.artifacts)) {
+    return [...r.artifacts].sort((a, b) => RELEASE_ARCHES.indexOf(a.arch) - RELEASE_ARCHES.indexOf(b.arch));
+  }
+  const single = r as SignedReleaseFields;
+  return [{ arch: LEGACY_RELEASE_ARCH, sha256: single.sha256, size: single.size, url: single.url }];
+}
+
+/** True when these artifacts sign the v1 form: exactly one, for x64. */
+export function isSingleArtifactForm(artifacts: readonly ReleaseArtifact[]): boolean {
+  return artifacts.length === 1 && artifacts[0]!.arch === LEGACY_RELEASE_ARCH;
+}
+
+/** The signed artifact for `arch`, or null when the release ships none for it. */
+export function artifactForArch(r: Readonly<AnyReleaseFields>, arch: string): ReleaseArtifact | null {
+  return releaseArtifacts(r).find((a) => a.arch === arch) ?? null;
+}
+
 /**
  * A release manifest as `vendctl sign` writes it and `POST /api/v1/agent/releases` takes it: the
  * signed fields, the carrier (`signature`, `signatureAlg`) and, unsigned, `sequence` (publish order,
  * assigned by the cloud; ignored on the way in). Cloud-policy fields (`allowDowngrade`, `reason`,
  * `target`, `isFinalStep`) are never part of a release and are refused here.
  */
-export const ReleaseManifest = SignedReleaseFields.extend({
+const carrier = {
   signature: ReleaseSignature,
   signatureAlg: z.literal(RELEASE_SIGNATURE_ALG),
   sequence: z.number().int().min(1).optional(),
-});
-export type ReleaseManifest = z.infer<typeof ReleaseManifest>;
+};
+/** The single-artifact manifest (an x64 tree): the form every release had before architectures were signed. */
+export const SingleArtifactManifest = SignedReleaseFields.extend(carrier);
+export type SingleArtifactManifest = z.infer<typeof SingleArtifactManifest>;
+/** The manifest of a release with `artifacts` per architecture. */
+export const MultiArchManifest = MultiArchReleaseFields.extend(carrier);
+export type MultiArchManifest = z.infer<typeof MultiArchManifest>;
+export type ReleaseManifest = SingleArtifactManifest | MultiArchManifest;
+const SINGLE_ARTIFACT_KEYS = ['sha256', 'size', 'url'] as const;
+/**
+ * Either manifest shape, as one strict object (so a field of the wrong type is reported as itself, not
+ * as "matches no shape"): `sha256`, `size` and `url` together, or `artifacts`, never both.
+ */
+export const ReleaseManifest = z
+  .strictObject({
+    version: ReleaseVersion,
+    sha256: Sha256Hex.optional(),
+    size: ReleaseSize.optional(),
+    url: ReleaseUrl.optional(),
+    artifacts: ReleaseArtifacts.optional(),
+    migration: z.boolean(),
+    minFrom: ReleaseVersion.nullable().optional(),
+    ...carrier,
+  })
+  .superRefine((m, ctx) => {
+    const present = SINGLE_ARTIFACT_KEYS.filter((k) => m[k] !== undefined);
+    if (m.artifacts !== undefined) {
+      for (const k of present) ctx.addIssue({ code: 'custom', path: [k], message: 'give sha256/size/url (one x64 artifact) or artifacts, not both' });
+    } else {
+      for (const k of SINGLE_ARTIFACT_KEYS)
+        if (m[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'required (or artifacts, one per architecture)' });
+    }
+  }) as unknown as z.ZodType<ReleaseManifest>;
 
 /**
  * The upgrade offer (spec 2 §2.8): the release to install now (`version` and the other signed
  * fields, with its signature), the rollout's or pin's `target`, whether this step reaches it
  * (`isFinalStep` false on a migration rung or a stepping stone), and `allowDowngrade` (cloud policy,
  * unsigned: true only when a pin or a rollout with allowDowngrade permits going down).
+ *
+ * `sha256`, `size` and `url` are the artifact for the cabinet's architecture, named by `arch`. A release
+ * signed in the v2 form also carries its whole `artifacts` list, which the signature covers; an agent
+ * downloads only the signed artifact for its own architecture (see `artifactForArch`).
  */
 export const UpgradeOffer = z.object({
   version: ReleaseVersion,
@@ -144,6 +251,10 @@ export const UpgradeOffer = z.object({
   target: ReleaseVersion,
   isFinalStep: z.boolean(),
   allowDowngrade: z.boolean(),
+  /** The architecture of the artifact at the top level (absent from clouds that predate architectures: x64). */
+  arch: ReleaseArchField.optional(),
+  /** Every artifact of a release signed in the v2 form; absent for a single x64 artifact. */
+  artifacts: ReleaseArtifacts.optional(),
 });
 export type UpgradeOffer = z.infer<typeof UpgradeOffer>;
 
@@ -188,26 +299,47 @@ export function canonicalSignedBytes(
   return new TextEncoder().encode(text);
 }
 
-/** The exact bytes a release signature covers (see the top of this file). */
-export function canonicalReleaseBytes(r: Readonly<SignedReleaseFields>): Uint8Array {
-  const values: Record<ReleaseSignedField, SignedValue> = {
+/**
+ * The exact bytes a release signature covers (see the top of this file): the v1 form for a single x64
+ * artifact, whichever shape carries it, else the v2 form.
+ */
+export function canonicalReleaseBytes(r: Readonly<AnyReleaseFields>): Uint8Array {
+  const artifacts = releaseArtifacts(r);
+  if (isSingleArtifactForm(artifacts)) {
+    const a = artifacts[0]!;
+    const values: Record<ReleaseSignedField, SignedValue> = {
+      version: r.version,
+      sha256: a.sha256,
+      size: a.size,
+      url: a.url,
+      migration: r.migration,
+      minFrom: r.minFrom ?? null,
+    };
+    return canonicalSignedBytes(values, RELEASE_SIGNED_FIELDS);
+  }
+  const values: Record<string, SignedValue> = {
     version: r.version,
-    sha256: r.sha256,
-    size: r.size,
-    url: r.url,
     migration: r.migration,
     minFrom: r.minFrom ?? null,
+    arches: artifacts.map((a) => a.arch).join(','),
   };
-  return canonicalSignedBytes(values, RELEASE_SIGNED_FIELDS);
+  const names = ['version', 'migration', 'minFrom', 'arches'];
+  for (const a of artifacts) {
+    values[`${a.arch}Sha256`] = a.sha256;
+    values[`${a.arch}Size`] = a.size;
+    values[`${a.arch}Url`] = a.url;
+    names.push(`${a.arch}Sha256`, `${a.arch}Size`, `${a.arch}Url`);
+  }
+  return canonicalSignedBytes(values, names, RELEASE_SIGNING_DOMAIN_V2);
 }
 
 /** The same bytes as text, for documentation and `vendctl sign --show`. */
-export function canonicalReleaseText(r: Readonly<SignedReleaseFields>): string {
+export function canonicalReleaseText(r: Readonly<AnyReleaseFields>): string {
   return new TextDecoder().decode(canonicalReleaseBytes(r));
 }
 
 /** True when two releases sign the same bytes (the "same version, same bytes" publishing rule). */
-export function sameSignedBytes(a: Readonly<SignedReleaseFields>, b: Readonly<SignedReleaseFields>): boolean {
+export function sameSignedBytes(a: Readonly<AnyReleaseFields>, b: Readonly<AnyReleaseFields>): boolean {
   const x = canonicalReleaseBytes(a);
   const y = canonicalReleaseBytes(b);
   return x.length === y.length && x.every((byte, i) => byte === y[i]);
@@ -263,24 +395,35 @@ export function parseReleaseSecretKey(text: string): ReleaseKeyPair | null {
   return { publicKey: pair.publicKey, secretKey: pair.secretKey };
 }
 
-/** Signs the canonical bytes of `fields`: the manifest `vendctl sign` writes (no `sequence`). */
-export function signRelease(fields: Readonly<SignedReleaseFields>, secretKey: Uint8Array): ReleaseManifest {
-  const signed = SignedReleaseFields.parse(fields);
-  const signature = nacl.sign.detached(canonicalReleaseBytes(signed), secretKey);
-  return {
-    version: signed.version,
-    sha256: signed.sha256,
-    size: signed.size,
-    url: signed.url,
-    migration: signed.migration,
-    ...(signed.minFrom != null ? { minFrom: signed.minFrom } : {}),
-    signature: encodeBase64(signature),
-    signatureAlg: RELEASE_SIGNATURE_ALG,
-  };
+/**
+ * Signs the canonical bytes of `fields`: the manifest `vendctl sign` writes (no `sequence`). A release
+ * whose only artifact is for x64 is written in the single-artifact shape, any other with `artifacts`.
+ */
+export function signRelease(fields: Readonly<SignedReleaseFields>, secretKey: Uint8Array): SingleArtifactManifest;
+export function signRelease(fields: Readonly<AnyReleaseFields>, secretKey: Uint8Array): ReleaseManifest;
+export function signRelease(fields: Readonly<AnyReleaseFields>, secretKey: Uint8Array): ReleaseManifest {
+  const signed = 'artifacts' in fields ? MultiArchReleaseFields.parse(fields) : SignedReleaseFields.parse(fields);
+  const signature = encodeBase64(nacl.sign.detached(canonicalReleaseBytes(signed), secretKey));
+  const floor = signed.minFrom != null ? { minFrom: signed.minFrom } : {};
+  const artifacts = releaseArtifacts(signed);
+  if (isSingleArtifactForm(artifacts)) {
+    const a = artifacts[0]!;
+    return {
+      version: signed.version,
+      sha256: a.sha256,
+      size: a.size,
+      url: a.url,
+      migration: signed.migration,
+      ...floor,
+      signature,
+      signatureAlg: RELEASE_SIGNATURE_ALG,
+    };
+  }
+  return { version: signed.version, artifacts, migration: signed.migration, ...floor, signature, signatureAlg: RELEASE_SIGNATURE_ALG };
 }
 
 /** What a signature check needs of a manifest or an offer: the signed fields and the carrier. */
-export type SignedCarrier = Readonly<SignedReleaseFields> & { readonly signature: string; readonly signatureAlg: string };
+export type SignedCarrier = Readonly<AnyReleaseFields> & { readonly signature: string; readonly signatureAlg: string };
 
 /**
  * True only when `m` carries an `ed25519` signature that verifies strictly (see ed25519.ts) over its
@@ -289,14 +432,17 @@ export type SignedCarrier = Readonly<SignedReleaseFields> & { readonly signature
 export function verifyReleaseSignature(m: SignedCarrier, publicKey: Uint8Array): boolean {
   try {
     if (m.signatureAlg !== RELEASE_SIGNATURE_ALG) return false;
-    const fields = SignedReleaseFields.safeParse({
-      version: m.version,
-      sha256: m.sha256,
-      size: m.size,
-      url: m.url,
-      migration: m.migration,
-      minFrom: m.minFrom ?? null,
-    });
+    const multi = 'artifacts' in m && m.artifacts !== undefined;
+    const fields = multi
+      ? MultiArchReleaseFields.safeParse({ version: m.version, artifacts: m.artifacts, migration: m.migration, minFrom: m.minFrom ?? null })
+      : SignedReleaseFields.safeParse({
+          version: m.version,
+          sha256: (m as SignedReleaseFields).sha256,
+          size: (m as SignedReleaseFields).size,
+          url: (m as SignedReleaseFields).url,
+          migration: m.migration,
+          minFrom: m.minFrom ?? null,
+        });
     if (!fields.success) return false;
     const signature = decodeBase64Canonical(m.signature);
     if (!signature) return false;

@@ -206,8 +206,10 @@ export class CloudClient {
     if (!wait) return this.call('pending', PendingData, rest);
     return this.call('pending', PendingData, { timeoutMs: wait * 1000 + this.opts.timeoutMs, ...rest, query: { ...rest.query, wait: String(wait) } });
   }
-  upgrade(agentVersion: string, options: CallOptions = {}) {
-    return this.call('upgrade', UpgradeData, { ...options, query: { agentVersion } });
+  /** The offer for this cabinet: the artifact for `arch` (this process's architecture unless given). */
+  upgrade(agentVersion: string, options: CallOptions & { arch?: string } = {}) {
+    const { arch = process.arch, ...rest } = options;
+    return this.call('upgrade', UpgradeData, { ...rest, query: { agentVersion, arch } });
   }
   /** The attract loop (relative media URLs are the cloud's). */
   getAd(options: CallOptions = {}) {

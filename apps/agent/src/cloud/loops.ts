@@ -145,6 +145,8 @@ export class CloudLoops {
         const vmcVersion = this.opts.vmcVersion();
         const body = {
           agentVersion: config.agentVersion,
+          // the cloud offers only a release artifact built for this architecture
+          arch: process.arch,
           deviceId: this.opts.deviceId,
           ...(vmcVersion ? { vmcVersion } : {}),
         };
@@ -174,6 +176,7 @@ export class CloudLoops {
     return {
       body: {
         agentVersion: this.opts.config.agentVersion,
+        arch: process.arch,
         ...(vmcVersion ? { vmcVersion } : {}),
         deferring: reports.deferring,
         blocked: reports.blocked,

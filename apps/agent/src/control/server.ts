@@ -15,6 +15,7 @@ import {
   ControlServiceStatus,
   ControlStatus,
   ControlUpgradeCheck,
+  ControlUpgradeProgress,
   ControlVendResult,
   ControlVends,
   PAY_METHODS,
@@ -39,6 +40,8 @@ export interface ControlApi {
   enrolNow(): Promise<ControlEnrolment>;
   /** Check for an upgrade now (the upgrade pipeline's trigger). */
   upgradeCheck(): Promise<ControlUpgradeCheck>;
+  /** What the upgrade pipeline is doing now (download progress); absent: always `idle`. */
+  upgradeProgress?(): ControlUpgradeProgress;
   /** The service-code gate: its state, and a technician's code checked for an action (service/gate.ts). */
   service?: {
     status(): ControlServiceStatus;
@@ -136,6 +139,7 @@ function digest(text: string): Buffer {
  *   GET  /v1/vends?limit=N  the last vend results, newest first
  *   POST /v1/enrol          try enrolment now
  *   POST /v1/upgrade/check  check for an upgrade now (declined with a deferral while the cabinet is busy)
+ *   GET  /v1/upgrade/progress  what the upgrade pipeline is doing: idle, checking, downloading (bytes of the signed size), installing
  *   GET  /v1/service        the service-code gate: code set, failures, lockout
  *   POST /v1/service/check  {code, action}: 200 ok, 403 wrong, 423 locked, 409 no code set (5 wrong: 300 s lockout)
  *   GET  /v1/network        the connection in force, networks kept, a switch under way, the last one's end
@@ -223,6 +227,8 @@ async function handle(opts: ControlServerOptions, port: number, req: IncomingMes
       return answer(res, ControlEnrolment, await opts.api.enrolNow());
     case 'POST /v1/upgrade/check':
       return answer(res, ControlUpgradeCheck, await opts.api.upgradeCheck());
+    case 'GET /v1/upgrade/progress':
+      return answer(res, ControlUpgradeProgress, opts.api.upgradeProgress?.() ?? { state: 'idle' });
     case 'GET /v1/service':
       if (!opts.api.service) return refuse(res, 404, 'not-found', 'this daemon has no service-code gate');
       return answer(res, ControlServiceStatus, opts.api.service.status());
@@ -258,7 +264,7 @@ async function handle(opts: ControlServerOptions, port: number, req: IncomingMes
         res,
         404,
         'not-found',
-        `no ${route}; see GET /v1/status, /v1/planogram, /v1/vends, /v1/service, /v1/network, /v1/ads/loop, POST /v1/dispense, /v1/enrol, /v1/upgrade/check, /v1/service/check, /v1/network/token, /v1/network, /v1/ads/plays, /v1/prizes/events`,
+        `no ${route}; see GET /v1/status, /v1/planogram, /v1/vends, /v1/service, /v1/network, /v1/upgrade/progress, /v1/ads/loop, POST /v1/dispense, /v1/enrol, /v1/upgrade/check, /v1/service/check, /v1/network/token, /v1/network, /v1/ads/plays, /v1/prizes/events`,
       );
   }
 }

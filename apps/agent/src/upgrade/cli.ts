@@ -11,6 +11,7 @@ import type { MachineBoot } from './trees.ts';
  *     vend-agent upgrade boot-guard [--root DIR] [--invocation-id ID] [--fallback]
  *     vend-agent upgrade trial-expired [--root DIR] [--health-timeout S]   (the trial-guard timer)
  *     vend-agent upgrade status [--root DIR] [--json]
+ *     vend-agent upgrade check [--json] [--no-progress]   (the running daemon checks now; its download progress is shown)
  *     vend-agent upgrade forget-bad <version> [--root DIR]
  */
 
@@ -32,6 +33,12 @@ export interface UpgradeCliDeps {
   defaultRoot?: string;
   /** The kernel boot id and monotonic clock (default: the system's; tests inject them). */
   machine?: MachineBoot;
+  /** The environment `check` reads the configuration from (default: process.env). */
+  env?: Record<string, string | undefined>;
+  /** `check` redraws its progress in place (default: whether stderr is a terminal). */
+  isTTY?: boolean;
+  /** `check`'s poll interval of the daemon's progress (default 1 s; tests shorten it). */
+  pollMs?: number;
 }
 
 function version(value: string): string {
@@ -121,6 +128,33 @@ export function upgradeCommand(deps: UpgradeCliDeps = {}, setExit: (code: number
       const forgotten = await trees(o.root).forgetBad(v);
       stdout(forgotten ? `${v} may be installed again\n` : `${v} was not marked as reverted\n`);
       setExit(forgotten ? UPGRADE_EXIT_CODES.ok : UPGRADE_EXIT_CODES.notFound);
+    });
+
+  upgrade
+    .command('check')
+    .description(
+      'ask the running daemon to check for an upgrade now and install it (steps of spec 2 §4.4); shows the download: percent, bytes and rate, redrawn on a terminal, a line per 10 % otherwise. ' +
+        'Exit 0 installed / nothing offered / already current, 6 refused, blocked, deferred or busy, 5 the daemon is not running, 9 no answer (an install restarts the agent)',
+    )
+    .option('--state-dir <dir>', 'state directory of the running agent (default /var/lib/vend-agent; env VEND_AGENT_STATE_DIR)')
+    .option('--config <file>', 'JSON configuration file (default /etc/vend-agent/config.json; env VEND_AGENT_CONFIG)')
+    .option('--control-port <port>', 'its control channel port (default 8770; env VEND_AGENT_CONTROL_PORT)')
+    .option('--json', 'print the outcome as JSON')
+    .option('--no-progress', 'do not show the download progress')
+    .action(async (_o: unknown, cmd: Command) => {
+      const o = cmd.optsWithGlobals<{ stateDir?: string; config?: string; controlPort?: string; json?: boolean; progress?: boolean }>();
+      // loaded only here: the boot guard's path does not carry the control client and the configuration
+      const { runUpgradeCheck } = await import('./check-cli.ts');
+      setExit(
+        await runUpgradeCheck(o, {
+          stdout,
+          stderr,
+          clock,
+          env: deps.env ?? process.env,
+          isTTY: deps.isTTY ?? process.stderr.isTTY === true,
+          ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
+        }),
+      );
     });
 
   for (const command of [upgrade, ...upgrade.commands]) command.configureOutput({ writeOut: stdout, writeErr: stderr });

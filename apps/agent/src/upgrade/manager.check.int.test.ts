@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -177,6 +178,44 @@ describe('UpgradeManager.check: spec 2 §4.4 in order, nothing downloaded before
     artifacts.endless = true;
     expect(await manager().check(offer)).toMatchObject({ result: 'refused', step: 9, code: 'size-mismatch' });
     expect(artifacts.served).toBeLessThanOrEqual(offer.size + 4096);
+  });
+
+  it('4: an arm64 cabinet refuses a validly signed x64 artifact before any byte is downloaded', async () => {
+    const { offer } = await publish('1.0.1');
+    expect(await manager({ arch: 'arm64' }).check(offer)).toMatchObject({ result: 'refused', step: 4, code: 'wrong-arch' });
+    expect(artifacts.requests).toEqual([]);
+    expect(versionOf('current')).toBe('1.0.0');
+    expect(host.restarts).toBe(0);
+  });
+
+  it('9: progress() shows the download (bytes of the signed size, time); the log gets a line at the start, at most one per 30 s, and the end', async () => {
+    const lines: string[] = [];
+    const log = { info: (_o: object, msg: string) => void lines.push(msg), warn: () => {}, error: () => {} };
+    // incompressible bytes, so the artifact takes several 4 KiB chunks
+    const { offer, size } = await publish('1.0.1', { extra: { 'lib/noise.bin': randomBytes(20_000) } });
+    expect(size).toBeGreaterThan(3 * 4096);
+    artifacts.stallAfter = 8192;
+    const m = manager({ log });
+    expect(m.progress()).toEqual({ state: 'idle' });
+    const pending = m.check(offer);
+    await settle(() => artifacts.served >= 8192);
+    await settle(undefined, 5);
+    clock.advance(10_000);
+    expect(m.progress()).toEqual({ state: 'downloading', version: '1.0.1', received: 8192, total: size, elapsedMs: 10_000 });
+    const downloading = lines.filter((l) => l.startsWith('upgrade: downloading 1.0.1'));
+    // the start, then the first chunk (the throttle's first line); the second chunk within 30 s is not logged
+    expect(downloading.length).toBeLessThanOrEqual(2);
+    expect(downloading[0]).toMatch(/^upgrade: downloading 1\.0\.1 +0% {2}0 B of /);
+    clock.advance(50_000); // the stall timer gives up
+    expect(await pending).toMatchObject({ result: 'refused', code: 'download-failed' });
+    expect(m.progress()).toEqual({ state: 'idle' });
+
+    // a whole download logs its end
+    artifacts.stallAfter = null;
+    lines.length = 0;
+    expect(await manager({ log }).check(offer)).toMatchObject({ result: 'installed' });
+    expect(lines.filter((l) => l.startsWith('upgrade: downloading 1.0.1')).at(-1)).toMatch(/100%/);
+    expect(lines.filter((l) => l.startsWith('upgrade: downloading')).length).toBeLessThanOrEqual(3);
   });
 
   it('9: a stalled download is abandoned after 60 s on the clock', async () => {

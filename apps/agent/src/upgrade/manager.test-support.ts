@@ -172,6 +172,8 @@ export function manager(o: Partial<UpgradeManagerOptions> = {}): UpgradeManager 
     artifactPrefix: PREFIX,
     fetch: artifacts.fetch,
     freeBytes: async () => 10 * 1024 ** 3,
+    // the offers here are single-artifact releases (x64 trees), whatever machine runs the tests
+    arch: 'x64',
     ...o,
   });
 }

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { compareVersions, parseReleasePublicKey, releaseUnpackCap } from '@vend/protocol';
 import type { BlockedReport, Clock, DeferralReport, UpgradeOffer } from '@vend/protocol';
 import { DEFAULT_DOWNLOAD_LIMITS, DownloadError, downloadArtifact, undiciArtifactFetch } from './download.ts';
+import { ThrottledProgress, progressLine } from './progress.ts';
+import type { DownloadProgress } from './progress.ts';
 import type { ArtifactFetch, DownloadLimits } from './download.ts';
 import { ArchiveError, DEFAULT_EXTRACT_LIMITS, extractRelease } from './extract.ts';
 import { fsyncPath, syncTree } from './fs-atomic.ts';
@@ -110,6 +112,8 @@ export interface UpgradeManagerOptions {
   invocationId?: string | null;
   /** The kernel boot id and monotonic clock the boot guard stamps attempts with (default: the system's). */
   machine?: MachineBoot;
+  /** The architecture this agent runs on (default `process.arch`): only its signed artifact is installed. */
+  arch?: string;
   log?: UpgradeLogger;
   onStep?: (step: UpgradeStep) => void | Promise<void>;
   limits?: Partial<Omit<UpgradeLimits, 'download' | 'extract'>> & { download?: Partial<DownloadLimits>; extract?: Partial<ExtractLimits> };
@@ -125,6 +129,13 @@ export type CheckOutcome =
   | { result: 'installed'; version: string; from: string }
   | { result: 'busy'; reason: string }
   | { result: 'error'; reason: string };
+
+/** What `UpgradeManager.progress()` answers (the control channel's GET /v1/upgrade/progress). */
+export type UpgradeProgress =
+  { state: 'idle' } | { state: 'checking' } | ({ state: 'downloading' } & DownloadProgress) | { state: 'installing'; version: string };
+
+/** The daemon logs download progress at most this often (and at the start and the end). */
+export const DOWNLOAD_LOG_INTERVAL_MS = 30_000;
 
 /** Space left free after extraction, beyond the tree itself. */
 const EXTRACT_MARGIN_BYTES = 16 * 1024 * 1024;
@@ -179,6 +190,9 @@ export class UpgradeManager {
   private readonly freeBytes: (dir: string) => Promise<number>;
   private readonly selfTest: (tree: string, version: string, timeoutMs: number) => Promise<void>;
   private busy: string | null = null;
+  /** What a check is doing now, for `progress()` (the control channel's GET /v1/upgrade/progress). */
+  private phase: UpgradeProgress = { state: 'idle' };
+  private downloadStartedAt = 0;
   private report: { kind: 'deferring' | 'blocked'; version: string; minFrom: string; count: number; firstAt: number } | null = null;
   private scheduleTimer: unknown = null;
   private healthTimer: unknown = null;
@@ -239,6 +253,7 @@ export class UpgradeManager {
     if (this.busy) return { result: 'busy', reason: this.busy };
     if (this.stopped) return { result: 'busy', reason: 'stopped' };
     this.busy = 'checking an offer';
+    this.phase = { state: 'checking' };
     try {
       const outcome = await this.checkInner(offer);
       this.applyReports(outcome);
@@ -249,7 +264,14 @@ export class UpgradeManager {
       return { result: 'error', reason: (err as Error).message };
     } finally {
       this.busy = null;
+      this.phase = { state: 'idle' };
     }
+  }
+
+  /** What the pipeline is doing now: idle, checking an offer, downloading (bytes so far of the signed size), or installing. */
+  progress(): UpgradeProgress {
+    const p = this.phase;
+    return p.state === 'downloading' ? { ...p, elapsedMs: Math.max(0, this.opts.clock.now() - this.downloadStartedAt) } : p;
   }
 
   private async checkInner(offer: unknown): Promise<CheckOutcome> {
@@ -259,6 +281,7 @@ export class UpgradeManager {
     const running = this.opts.host.runningVersion();
     const decision = preflight(offer, {
       running,
+      arch: this.opts.arch ?? process.arch,
       publicKey: this.publicKey,
       artifactPrefix: this.opts.artifactPrefix,
       floor: journal?.floor ?? null,
@@ -319,6 +342,17 @@ export class UpgradeManager {
     await fs.promises.mkdir(layout.downloads, { recursive: true, mode: 0o700 });
     const file = path.join(layout.downloads, `${offer.version}.tar.gz.part`);
     let first = true;
+    // progress for the control channel, and for the log at a low rate (a line per 30 s, and the end)
+    this.downloadStartedAt = this.opts.clock.now();
+    const logged = new ThrottledProgress(DOWNLOAD_LOG_INTERVAL_MS);
+    const snapshot = (received: number): DownloadProgress => ({
+      version: offer.version,
+      received,
+      total: offer.size,
+      elapsedMs: Math.max(0, this.opts.clock.now() - this.downloadStartedAt),
+    });
+    this.phase = { state: 'downloading', ...snapshot(0) };
+    this.log.info({ version: offer.version, url: offer.url, size: offer.size, arch: offer.arch ?? null }, `upgrade: ${progressLine(snapshot(0))}`);
     try {
       await downloadArtifact({
         url: offer.url,
@@ -329,7 +363,11 @@ export class UpgradeManager {
         clock: this.opts.clock,
         limits: this.limits.download,
         signal: this.abort.signal,
-        onProgress: async () => {
+        onProgress: async (received) => {
+          const now = snapshot(received);
+          this.phase = { state: 'downloading', ...now };
+          const line = logged.next(now);
+          if (line !== null) this.log.info({ version: offer.version, received, size: offer.size }, `upgrade: ${line}`);
           if (first) {
             first = false;
             await this.trees.step('download');
@@ -340,6 +378,7 @@ export class UpgradeManager {
       if (err instanceof DownloadError) throw new Refusal(err.code, err.message);
       throw err;
     }
+    this.phase = { state: 'installing', version: offer.version };
     await this.trees.step('downloaded');
 
     const staging = await fs.promises.mkdtemp(path.join(layout.root, `staging-${offer.version}-`));

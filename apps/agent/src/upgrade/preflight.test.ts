@@ -27,8 +27,45 @@ function offer(fields: Partial<SignedReleaseFields> = {}, policy: Partial<Upgrad
 }
 
 function ctx(c: Partial<PreflightContext> = {}): PreflightContext {
-  return { running: '1.0.0', publicKey: keys.publicKey, artifactPrefix: PREFIX, floor: '1.0.0', bad: [], quiet: QUIET, quietSeconds: 180, ...c };
+  return { running: '1.0.0', arch: 'x64', publicKey: keys.publicKey, artifactPrefix: PREFIX, floor: '1.0.0', bad: [], quiet: QUIET, quietSeconds: 180, ...c };
 }
+
+/** An offer of a release with an artifact per architecture, carrying `pick`'s artifact at the top level. */
+function multiOffer(pick: 'x64' | 'arm64', arches: ('x64' | 'arm64')[] = ['x64', 'arm64'], version = '1.0.1'): UpgradeOffer {
+  const artifacts = arches.map((arch) => ({
+    arch,
+    sha256: (arch === 'x64' ? 'ab' : 'cd').repeat(32),
+    size: arch === 'x64' ? 1234 : 2345,
+    url: `${PREFIX}vend-agent-${version}-linux-${arch}.tar.gz`,
+  }));
+  const m = signRelease({ version, artifacts, migration: false, minFrom: null }, keys.secretKey);
+  const top = artifacts.find((a) => a.arch === pick) ?? artifacts[0]!;
+  return { ...m, ...top, minFrom: null, sequence: 1, target: version, isFinalStep: true, allowDowngrade: false };
+}
+
+describe('preflight: the artifact for this architecture (defence in depth)', () => {
+  it('proceeds with the signed artifact of its own architecture', () => {
+    expect(preflight(multiOffer('arm64'), ctx({ arch: 'arm64' }))).toMatchObject({ kind: 'proceed', offer: { arch: 'arm64', size: 2345 } });
+    expect(preflight(multiOffer('x64'), ctx({ arch: 'x64' }))).toMatchObject({ kind: 'proceed', offer: { arch: 'x64', size: 1234 } });
+  });
+
+  it("refuses another architecture's artifact even though it is validly signed, before anything is downloaded", () => {
+    expect(preflight(multiOffer('x64'), ctx({ arch: 'arm64' }))).toMatchObject({ kind: 'refused', step: 4, code: 'wrong-arch' });
+    // the top level relabelled as arm64 but still the x64 bytes: the signed arm64 artifact is another one
+    expect(preflight({ ...multiOffer('x64'), arch: 'arm64' }, ctx({ arch: 'arm64' }))).toMatchObject({ code: 'wrong-arch' });
+    // a release with no artifact for this architecture at all
+    expect(preflight(multiOffer('x64', ['x64']), ctx({ arch: 'arm64' }))).toMatchObject({
+      code: 'wrong-arch',
+      reason: expect.stringMatching(/no artifact for .* arm64 \(it ships x64\)/),
+    });
+    expect(preflight(multiOffer('arm64', ['arm64']), ctx({ arch: 'x64' }))).toMatchObject({ code: 'wrong-arch' });
+  });
+
+  it('reads a single-artifact offer (no arch, from an older cloud) as x64: an arm64 agent refuses it', () => {
+    expect(preflight(offer(), ctx({ arch: 'x64' }))).toMatchObject({ kind: 'proceed' });
+    expect(preflight(offer(), ctx({ arch: 'arm64' }))).toMatchObject({ kind: 'refused', step: 4, code: 'wrong-arch' });
+  });
+});
 
 describe('preflight (spec 2 §4.4 steps 1-7)', () => {
   it('proceeds with a good offer on a quiet cabinet', () => {

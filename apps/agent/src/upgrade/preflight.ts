@@ -1,4 +1,12 @@
-import { UpgradeOffer, compareVersions, isTrustedArtifactUrl, isValidArtifactPrefix, verifyReleaseSignature } from '@vend/protocol';
+import {
+  UpgradeOffer,
+  artifactForArch,
+  compareVersions,
+  isTrustedArtifactUrl,
+  isValidArtifactPrefix,
+  releaseArtifacts,
+  verifyReleaseSignature,
+} from '@vend/protocol';
 import type { BadVersion } from './journal.ts';
 
 /**
@@ -25,6 +33,7 @@ export const REFUSAL_CODES = [
   'untrusted-url',
   'no-signing-key',
   'bad-signature',
+  'wrong-arch',
   'downgrade',
   'below-floor',
   'not-running-from-root',
@@ -43,6 +52,7 @@ export const REFUSAL_STEP: Record<RefusalCode, number> = {
   'untrusted-url': 2,
   'no-signing-key': 3,
   'bad-signature': 4,
+  'wrong-arch': 4,
   downgrade: 6,
   'below-floor': 6,
   'not-running-from-root': 8,
@@ -58,6 +68,8 @@ export const REFUSAL_STEP: Record<RefusalCode, number> = {
 export interface PreflightContext {
   /** The version running now (dotted-numeric). */
   running: string;
+  /** The architecture this agent runs on (`process.arch`): only the signed artifact for it is ever installed. */
+  arch: string;
   /** The installed release-signing public key (32 bytes), or null: then nothing is ever installed. */
   publicKey: Uint8Array | null;
   /** The trusted artifact prefix (canonical https, ending in `/`), or null: then nothing is trusted. */
@@ -121,6 +133,24 @@ export function preflight(input: unknown, ctx: PreflightContext): PreflightDecis
   // 4. the signature verifies (nothing is downloaded before this)
   if (!verifyReleaseSignature(offer, ctx.publicKey))
     return refused('bad-signature', `the signature of ${offer.version} does not verify with the installed key`, offer.version);
+
+  // 4b. the artifact offered is the signed one for this architecture (the cloud picks it; this agent
+  // never trusts that it picked right: a binary for another architecture would fail only at the
+  // self-test, after the download, or worse). A single-artifact release is an x64 tree.
+  const mine = artifactForArch(offer, ctx.arch);
+  if (mine === null) {
+    const ships = releaseArtifacts(offer)
+      .map((a) => a.arch)
+      .join(', ');
+    return refused('wrong-arch', `${offer.version} has no artifact for this cabinet's architecture ${ctx.arch} (it ships ${ships})`, offer.version);
+  }
+  if ((offer.arch !== undefined && offer.arch !== ctx.arch) || mine.url !== offer.url || mine.sha256 !== offer.sha256 || mine.size !== offer.size) {
+    return refused(
+      'wrong-arch',
+      `the offered artifact of ${offer.version} (${offer.arch ?? 'no architecture named'}: ${offer.url}) is not its signed ${ctx.arch} artifact; refusing another architecture's binary`,
+      offer.version,
+    );
+  }
 
   if (compareVersions(offer.version, ctx.running) === 0) return { kind: 'current', offer };
 

@@ -115,6 +115,8 @@ export interface MachinesTable {
   sales_tax_rate: number | null;
   venue_id: string | null;
   agent_version: string | null;
+  /** The architecture the cabinet's agent reports (`process.arch`), null until one does (migration 0037). */
+  agent_arch: string | null;
   vmc_version: string | null;
   apk_version: string | null;
   platform: string | null;
@@ -781,6 +783,8 @@ export interface AgentReleasesTable {
   min_from: string | null;
   signature: string;
   signature_alg: string;
+  /** `[{arch, sha256, size, url}]` of a release signed in the v2 form; null for one x64 artifact (migration 0037). */
+  artifacts_json: string | null;
   /** Publish order, 1, 2, 3 … */
   sequence: number;
   published_at: number;

@@ -236,14 +236,15 @@ export function gatewayRoutes({ docs }: RouteKit, cabinet: CabinetGuard, s: Gate
       method: 'get',
       path: '/cabinet/upgrade',
       tag,
-      summary: 'The upgrade offer for this cabinet, or nothing (data: null); without agentVersion the last reported version stands in',
+      summary:
+        'The upgrade offer for this cabinet, or nothing (data: null): the artifact for its architecture; without agentVersion or arch the last reported one stands in',
       auth: 'device',
       query: UpgradeQuery,
       response: UpgradeData,
       errors: errors(),
     },
     auth({ leg: 'cabinet.upgrade', fleetSecret: false, query: UpgradeQuery }),
-    async ({ query }, req, res) => sendOk(res, await releases.offerForCabinet(cabinetOf(req).machineId, query.agentVersion)),
+    async ({ query }, req, res) => sendOk(res, await releases.offerForCabinet(cabinetOf(req).machineId, query.agentVersion, query.arch)),
   );
 
   return r;

@@ -126,6 +126,7 @@ export class GatewayService implements CabinetPresence {
         platform: 'agent',
         apk_version: null,
         ...(body.agentVersion !== undefined ? { agent_version: body.agentVersion } : {}),
+        ...(body.arch !== undefined ? { agent_arch: body.arch } : {}),
         ...(body.vmcVersion !== undefined ? { vmc_version: body.vmcVersion } : {}),
       });
       // The versions just written did not come through the heartbeat: its next report is written whatever it says.
@@ -163,6 +164,7 @@ export class GatewayService implements CabinetPresence {
       await tx.machines.markSeen(caller.machineId, now, {
         ...(caller.via === 'device-key' || body.agentVersion !== undefined ? { platform: 'agent', apk_version: null } : {}),
         ...(body.agentVersion !== undefined ? { agent_version: body.agentVersion } : {}),
+        ...(body.arch !== undefined ? { agent_arch: body.arch } : {}),
         ...(body.vmcVersion !== undefined ? { vmc_version: body.vmcVersion } : {}),
       });
       if (body.serviceCode)

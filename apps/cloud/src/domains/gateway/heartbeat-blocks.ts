@@ -80,6 +80,8 @@ export function reportFingerprint(body: HeartbeatRequest): string {
     ...(body.serviceCode ? [body.serviceCode] : []),
     // likewise the revert report, only when sent
     ...(body.reverted ? [{ reverted: body.reverted }] : []),
+    // and the architecture (migration 0037), only when sent
+    ...(body.arch !== undefined ? [{ arch: body.arch }] : []),
   ]);
   return createHash('sha256').update(json).digest('base64url');
 }

@@ -63,6 +63,8 @@ export interface MachineRef {
   time_zone: string | null;
   platform: string | null;
   agent_version: string | null;
+  /** The architecture its agent reports (migration 0037). */
+  agent_arch: string | null;
   last_seen: number | null;
 }
 
@@ -76,6 +78,7 @@ const MACHINE_REF_COLUMNS = [
   'time_zone',
   'platform',
   'agent_version',
+  'agent_arch',
   'last_seen',
 ] as const;
 

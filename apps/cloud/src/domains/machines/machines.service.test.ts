@@ -29,6 +29,7 @@ const base: MachineRecord = {
   sales_tax_rate: 8.875,
   venue_id: null,
   agent_version: '1.0.0',
+  agent_arch: 'x64',
   vmc_version: 'VMC-2.4.1',
   apk_version: null,
   platform: 'agent',

@@ -43,7 +43,7 @@ export class AgentFleetService {
     const counts: ProgressCounts = { total: rows.length, eligible: 0, onTarget: 0, pinned: 0, deferring: 0, blocked: 0 };
     const machines = rows.map((m) => {
       const pin: PinPolicy | null = m.pin_version ? { version: m.pin_version } : null;
-      const decision = decide({ running: m.agent_version, machineCode: m.machine_no, releases, rollout, pin });
+      const decision = decide({ running: m.agent_version, arch: m.agent_arch, machineCode: m.machine_no, releases, rollout, pin });
       const cohort = rollout !== null && inCohort(m.machine_no, rollout);
       const blocks = reportBlocks(m, decision);
       if (pin) counts.pinned++;
@@ -66,14 +66,20 @@ export class AgentFleetService {
   async fleet(p: Principal, page: number, size: number): Promise<FleetData> {
     const { rollout, rolloutRow, counts, machines: all } = await this.survey(ownerFilter(p));
     const byVersion: Record<string, number> = {};
-    for (const { m } of all) {
+    const byArch: Record<string, number> = {};
+    let noArtifact = 0;
+    for (const { m, decision } of all) {
       const version = m.agent_version ?? 'unreported';
       byVersion[version] = (byVersion[version] ?? 0) + 1;
+      const arch = m.agent_arch ?? 'unreported';
+      byArch[arch] = (byArch[arch] ?? 0) + 1;
+      if (decision.reason === 'no-artifact-for-arch' || decision.reason === 'arch-unknown') noArtifact++;
     }
     const first = (page - 1) * size;
     const machines: FleetData['machines'] = all.slice(first, first + size).map(({ m, decision, cohort, blocks }) => ({
       machineNo: m.machine_no,
       agentVersion: m.agent_version,
+      arch: m.agent_arch,
       lastSeen: formatTimestamp(m.last_seen === null ? null : Number(m.last_seen)),
       pin:
         m.pin_version && m.pin_reason !== null && m.pinned_at !== null
@@ -90,6 +96,8 @@ export class AgentFleetService {
       target: rollout?.targetVersion ?? null,
       rollout: rolloutRow ? toRolloutData(rolloutRow) : null,
       ...counts,
+      noArtifact,
+      byArch,
       byVersion,
       page,
       size,

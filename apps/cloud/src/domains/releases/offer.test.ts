@@ -6,11 +6,14 @@ import { cohortBucket, decide, decideOffer, inCohort, type OfferInput, type Offe
 function registry(...specs: (string | { v: string; migration?: boolean; minFrom?: string })[]): OfferableRelease[] {
   return specs.map((s, i) => {
     const spec = typeof s === 'string' ? { v: s } : s;
+    const sha256 = String(i % 10).repeat(64);
+    const url = `https://artifacts.vend.test/agent/${spec.v}.tar.gz`;
     return {
       version: spec.v,
-      sha256: String(i % 10).repeat(64),
+      sha256,
       size: 1000 + i,
-      url: `https://artifacts.vend.test/agent/${spec.v}.tar.gz`,
+      url,
+      artifacts: [{ arch: 'x64', sha256, size: 1000 + i, url }],
       migration: spec.migration ?? false,
       minFrom: spec.minFrom ?? null,
       signature: `${'A'.repeat(86)}==`,
@@ -198,7 +201,7 @@ const rows: Row[] = [
 
 describe('decideOffer (table)', () => {
   it.each(rows.map((r) => [r.name, r] as const))('%s', (_name, row) => {
-    const input: OfferInput = { running: null, machineCode: M, releases, rollout: null, pin: null, ...row.input };
+    const input: OfferInput = { running: null, arch: null, machineCode: M, releases, rollout: null, pin: null, ...row.input };
     const d = decide(input);
     expect(d.reason).toBe(row.reason);
     expect(d.offer?.version ?? null).toBe(row.offer);
@@ -208,9 +211,10 @@ describe('decideOffer (table)', () => {
   });
 
   it('an offer carries the signed release, its signature, sequence and the target', () => {
-    const offer = decideOffer({ running: '1.0.0', machineCode: M, releases, rollout: everyone('2.2.0'), pin: null })!;
+    const offer = decideOffer({ running: '1.0.0', arch: null, machineCode: M, releases, rollout: everyone('2.2.0'), pin: null })!;
     const rung = releases.find((r) => r.version === '1.5.0')!;
-    expect(offer).toEqual({ ...rung, target: '2.2.0', isFinalStep: false, allowDowngrade: false });
+    const { artifacts: _one, ...signed } = rung;
+    expect(offer).toEqual({ ...signed, arch: 'x64', target: '2.2.0', isFinalStep: false, allowDowngrade: false });
   });
 });
 
@@ -218,7 +222,7 @@ describe('signed floors (minFrom)', () => {
   const floored = registry('1.0.0', '1.4.0', { v: '1.5.0', minFrom: '1.2.0' }, { v: '2.0.0', minFrom: '1.5.0' });
 
   it('climbs through published releases at or above each floor, then reaches the target', () => {
-    const at = (running: string) => decide({ running, machineCode: M, releases: floored, rollout: everyone('2.0.0'), pin: null });
+    const at = (running: string) => decide({ running, arch: null, machineCode: M, releases: floored, rollout: everyone('2.0.0'), pin: null });
     // 2.0.0 needs 1.5.0; 1.5.0 needs 1.2.0; from 1.0.0 the chain starts at 1.4.0
     expect(at('1.0.0')).toMatchObject({ reason: 'stepping-stone', offer: { version: '1.4.0', isFinalStep: false, target: '2.0.0' } });
     expect(at('1.4.0')).toMatchObject({ reason: 'stepping-stone', offer: { version: '1.5.0', isFinalStep: false } });
@@ -227,11 +231,11 @@ describe('signed floors (minFrom)', () => {
 
   it('prefers the highest stepping stone the cabinet can install directly', () => {
     const stones = registry('1.0.0', { v: '1.6.0', minFrom: '1.0.0' }, { v: '1.7.0', minFrom: '1.2.0' }, { v: '2.0.0', minFrom: '1.5.0' });
-    expect(decide({ running: '1.1.0', machineCode: M, releases: stones, rollout: everyone('2.0.0'), pin: null })).toMatchObject({
+    expect(decide({ running: '1.1.0', arch: null, machineCode: M, releases: stones, rollout: everyone('2.0.0'), pin: null })).toMatchObject({
       reason: 'stepping-stone',
       offer: { version: '1.6.0' },
     });
-    expect(decide({ running: '1.2.0', machineCode: M, releases: stones, rollout: everyone('2.0.0'), pin: null })).toMatchObject({
+    expect(decide({ running: '1.2.0', arch: null, machineCode: M, releases: stones, rollout: everyone('2.0.0'), pin: null })).toMatchObject({
       reason: 'stepping-stone',
       offer: { version: '1.7.0' },
     });
@@ -239,14 +243,14 @@ describe('signed floors (minFrom)', () => {
 
   it('with no release to step through, offers the target anyway: the cabinet checks the floor and reports itself blocked', () => {
     const gap = registry('1.0.0', { v: '2.0.0', minFrom: '1.5.0' });
-    expect(decide({ running: '1.0.0', machineCode: M, releases: gap, rollout: everyone('2.0.0'), pin: null })).toMatchObject({
+    expect(decide({ running: '1.0.0', arch: null, machineCode: M, releases: gap, rollout: everyone('2.0.0'), pin: null })).toMatchObject({
       reason: 'below-floor',
       offer: { version: '2.0.0', minFrom: '1.5.0' },
     });
   });
 
   it('a floor at or below the running version changes nothing', () => {
-    expect(decide({ running: '1.5.0', machineCode: M, releases: floored, rollout: everyone('2.0.0'), pin: null }).reason).toBe('upgrade');
+    expect(decide({ running: '1.5.0', arch: null, machineCode: M, releases: floored, rollout: everyone('2.0.0'), pin: null }).reason).toBe('upgrade');
   });
 });
 
@@ -290,7 +294,7 @@ describe('percentage cohorts', () => {
   it('a cabinet outside the cohort is told nothing; inside, it is offered the target', () => {
     const rollout = everyone('2.2.0', { percent: 30 });
     for (const c of codes.slice(0, 100)) {
-      const offer = decideOffer({ running: '2.1.0', machineCode: c, releases, rollout, pin: null });
+      const offer = decideOffer({ running: '2.1.0', arch: null, machineCode: c, releases, rollout, pin: null });
       expect(offer?.version ?? null).toBe(cohortBucket(c, '2.2.0') < 30 ? '2.2.0' : null);
     }
   });
@@ -320,6 +324,7 @@ describe('the decision never throws and never offers an unpublished version', ()
           const regs = registry(...specs.map((s) => (s.minFrom ? { v: s.v, migration: s.migration, minFrom: s.minFrom } : { v: s.v, migration: s.migration })));
           const d = decide({
             running,
+            arch: null,
             machineCode: M,
             releases: regs,
             rollout: rollout ? { ...rollout, canary: [] } : null,
@@ -332,6 +337,68 @@ describe('the decision never throws and never offers an unpublished version', ()
           }
         },
       ),
+    );
+  });
+});
+
+describe("the artifact for the cabinet's architecture", () => {
+  const art = (arch: 'x64' | 'arm64', v: string) => ({
+    arch,
+    sha256: (arch === 'x64' ? 'a' : 'b').repeat(64),
+    size: arch.length * 100,
+    url: `https://artifacts.vend.test/agent/${v}-${arch}.tar.gz`,
+  });
+  const withArches = (v: string, arches: ('x64' | 'arm64')[], more: Partial<OfferableRelease> = {}): OfferableRelease => {
+    const artifacts = arches.map((a) => art(a, v));
+    return { ...registry(v)[0]!, sha256: artifacts[0]!.sha256, size: artifacts[0]!.size, url: artifacts[0]!.url, artifacts, ...more };
+  };
+  const input = (rels: OfferableRelease[], arch: string | null, running: string | null = '1.0.0'): OfferInput => ({
+    running,
+    arch,
+    machineCode: M,
+    releases: rels,
+    rollout: everyone(rels[rels.length - 1]!.version),
+    pin: null,
+  });
+
+  it('offers each architecture its own artifact, with the whole signed list', () => {
+    const rels = [withArches('1.0.0', ['x64']), withArches('2.0.0', ['x64', 'arm64'])];
+    for (const arch of ['x64', 'arm64'] as const) {
+      const d = decide(input(rels, arch));
+      expect(d.reason).toBe('upgrade');
+      expect(d.offer).toMatchObject({ version: '2.0.0', arch, sha256: art(arch, '2.0.0').sha256, size: art(arch, '2.0.0').size, url: art(arch, '2.0.0').url });
+      expect(d.offer?.artifacts).toEqual([art('x64', '2.0.0'), art('arm64', '2.0.0')]);
+    }
+  });
+
+  it('offers nothing to an architecture the release has no artifact for, whatever the step (never another binary)', () => {
+    const rels = [withArches('1.0.0', ['x64']), withArches('1.5.0', ['x64'], { migration: true }), withArches('2.0.0', ['x64', 'arm64'])];
+    expect(decide(input(rels, 'arm64'))).toMatchObject({ offer: null, reason: 'no-artifact-for-arch', target: '2.0.0' });
+    expect(decide(input(rels, 'riscv64'))).toMatchObject({ offer: null, reason: 'no-artifact-for-arch' });
+    expect(decide(input(rels, 'arm64', null))).toMatchObject({ offer: { version: '2.0.0', arch: 'arm64' }, reason: 'first-install' });
+    expect(decide(input([withArches('2.0.0', ['arm64'])], 'x64', null))).toMatchObject({ offer: null, reason: 'no-artifact-for-arch' });
+  });
+
+  it('offers a cabinet that reports no architecture only a single-artifact x64 release (what its agent can verify)', () => {
+    expect(decide(input([withArches('2.0.0', ['x64'])], null))).toMatchObject({ offer: { version: '2.0.0', arch: 'x64' }, reason: 'upgrade' });
+    expect(decide(input([withArches('2.0.0', ['x64'])], null)).offer).not.toHaveProperty('artifacts');
+    expect(decide(input([withArches('2.0.0', ['x64', 'arm64'])], null))).toMatchObject({ offer: null, reason: 'arch-unknown' });
+  });
+
+  it('never offers an artifact of another architecture, over random registries', () => {
+    const arches = fc.subarray(['x64', 'arm64'] as ('x64' | 'arm64')[], { minLength: 1 });
+    fc.assert(
+      fc.property(fc.array(arches, { minLength: 1, maxLength: 5 }), fc.constantFrom('x64', 'arm64', 'arm', null), (sets, arch) => {
+        const rels = sets.map((a, i) => withArches(`${i + 1}.0.0`, a));
+        const d = decide(input(rels, arch, null));
+        const target = rels[rels.length - 1]!;
+        if (d.offer) {
+          expect(d.offer.arch).toBe(arch ?? 'x64');
+          expect(target.artifacts.find((a) => a.arch === d.offer!.arch)).toMatchObject({ sha256: d.offer.sha256, size: d.offer.size, url: d.offer.url });
+        } else {
+          expect(['no-artifact-for-arch', 'arch-unknown']).toContain(d.reason);
+        }
+      }),
     );
   });
 });

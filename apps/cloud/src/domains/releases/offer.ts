@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { compareVersions, isDottedVersion, type UpgradeOffer } from '@vend/protocol';
+import { compareVersions, isDottedVersion, isSingleArtifactForm, type ReleaseArtifact, type UpgradeOffer } from '@vend/protocol';
 
 /**
  * The offer decision (spec 2 §3, §4.5): what one cabinet is told by `/cabinet/upgrade`. Pure: the
@@ -7,12 +7,17 @@ import { compareVersions, isDottedVersion, type UpgradeOffer } from '@vend/proto
  * random source, so the same inputs always give the same answer.
  */
 
-/** A published release as the decision needs it: the signed fields, the carrier and the publish order. */
+/**
+ * A published release as the decision needs it: the signed fields, the carrier and the publish order.
+ * `artifacts` is every artifact in canonical order (one, for x64, for a single-artifact release);
+ * `sha256`/`size`/`url` repeat the first of them (the registry's single-artifact columns).
+ */
 export interface OfferableRelease {
   version: string;
   sha256: string;
   size: number;
   url: string;
+  artifacts: readonly ReleaseArtifact[];
   migration: boolean;
   minFrom: string | null;
   signature: string;
@@ -38,6 +43,8 @@ export interface PinPolicy {
 export interface OfferInput {
   /** The version the cabinet runs: the query's `agentVersion`, else the last it reported; null if it never reported one. */
   running: string | null;
+  /** The architecture the cabinet reports (`process.arch`); null when its agent never reported one. */
+  arch: string | null;
   machineCode: string;
   releases: readonly OfferableRelease[];
   rollout: RolloutPolicy | null;
@@ -58,7 +65,9 @@ export type OfferReason =
   | 'migration-rung'
   | 'stepping-stone'
   | 'below-floor'
-  | 'downgrade';
+  | 'downgrade'
+  | 'no-artifact-for-arch'
+  | 'arch-unknown';
 
 export interface OfferDecision {
   offer: UpgradeOffer | null;
@@ -116,12 +125,26 @@ function throughFloors(
   return { release: next.release, via: next.via === 'blocked' ? 'blocked' : 'stone' };
 }
 
-function toOffer(r: OfferableRelease, target: string, allowDowngrade: boolean): UpgradeOffer {
+/**
+ * The artifact of `r` this cabinet may be offered: the one for its architecture. A cabinet that never
+ * reported one runs an agent from before architectures were signed — an x64 tree that verifies only the
+ * single-artifact form — so it gets a single-artifact x64 release and nothing else.
+ */
+function pickArtifact(r: OfferableRelease, arch: string | null): { artifact: ReleaseArtifact } | { reason: 'no-artifact-for-arch' | 'arch-unknown' } {
+  if (arch === null) return isSingleArtifactForm(r.artifacts) ? { artifact: r.artifacts[0]! } : { reason: 'arch-unknown' };
+  const artifact = r.artifacts.find((a) => a.arch === arch);
+  return artifact ? { artifact } : { reason: 'no-artifact-for-arch' };
+}
+
+function toOffer(r: OfferableRelease, a: ReleaseArtifact, target: string, allowDowngrade: boolean): UpgradeOffer {
   return {
     version: r.version,
-    sha256: r.sha256,
-    size: r.size,
-    url: r.url,
+    sha256: a.sha256,
+    size: a.size,
+    url: a.url,
+    arch: a.arch,
+    // the whole list only when the release signs the v2 form: an older agent verifies a single x64 artifact without it
+    ...(isSingleArtifactForm(r.artifacts) ? {} : { artifacts: r.artifacts.map((x) => ({ ...x })) }),
     migration: r.migration,
     minFrom: r.minFrom,
     signature: r.signature,
@@ -135,7 +158,7 @@ function toOffer(r: OfferableRelease, target: string, allowDowngrade: boolean): 
 
 /** The decision with its reason (see `decideOffer`). */
 export function decide(input: OfferInput): OfferDecision {
-  const { running, machineCode, releases, rollout, pin } = input;
+  const { running, arch, machineCode, releases, rollout, pin } = input;
   let targetVersion: string;
   let allowDowngrade: boolean;
   if (pin) {
@@ -154,16 +177,21 @@ export function decide(input: OfferInput): OfferDecision {
   const target = find(releases, targetVersion);
   if (!target) return { offer: null, reason: 'target-unpublished', target: targetVersion, pinned };
   const decided = (offer: UpgradeOffer | null, reason: OfferReason): OfferDecision => ({ offer, reason, target: target.version, pinned });
+  // The release to install, as the artifact for this cabinet's architecture; none for it: no offer at all, never another one's binary.
+  const offering = (release: OfferableRelease, down: boolean, reason: OfferReason): OfferDecision => {
+    const picked = pickArtifact(release, arch);
+    return 'artifact' in picked ? decided(toOffer(release, picked.artifact, target.version, down), reason) : decided(null, picked.reason);
+  };
 
   // Never reported a version: offered the target directly.
-  if (running === null) return decided(toOffer(target, target.version, allowDowngrade), 'first-install');
+  if (running === null) return offering(target, allowDowngrade, 'first-install');
   if (!isDottedVersion(running)) return decided(null, 'unreadable-version');
 
   const cmp = compareVersions(running, target.version);
   if (cmp === 0) return decided(null, 'on-target');
   if (cmp > 0) {
     // Going down happens only under allowDowngrade (a pin, or a rollback rollout); straight to the target.
-    return allowDowngrade ? decided(toOffer(target, target.version, true), 'downgrade') : decided(null, 'newer-than-target');
+    return allowDowngrade ? offering(target, true, 'downgrade') : decided(null, 'newer-than-target');
   }
 
   // Going up: the lowest migration rung above the running version and below the target comes first;
@@ -174,7 +202,7 @@ export function decide(input: OfferInput): OfferDecision {
   const step = rung ?? target;
   const { release, via } = throughFloors(running, step, releases);
   const reason: OfferReason = via === 'blocked' ? 'below-floor' : via === 'stone' ? 'stepping-stone' : rung ? 'migration-rung' : 'upgrade';
-  return decided(toOffer(release, target.version, allowDowngrade), reason);
+  return offering(release, allowDowngrade, reason);
 }
 
 /** The offer for one cabinet, or null: it is told nothing. */

@@ -1,4 +1,4 @@
-import { parseReleasePublicKey, type Clock, type ReleaseManifest } from '@vend/protocol';
+import { isSingleArtifactForm, parseReleasePublicKey, releaseArtifacts, type Clock, type ReleaseManifest } from '@vend/protocol';
 import type { Config } from '../../config.ts';
 import type { AgentReleaseRow } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
@@ -63,12 +63,16 @@ export class ReleaseRegistryService {
           );
           if (verdict.kind === 'existing') return { ...toRecord(verdict.release.row, await offeredVersions(tx)), created: false };
           const now = this.deps.clock.now();
+          // the single-artifact columns hold the first artifact; the whole list only for a release signed in the v2 form
+          const artifacts = releaseArtifacts(manifest);
+          const first = artifacts[0]!;
           const row: AgentReleaseRow = {
             version: manifest.version,
             version_key: versionKey(manifest.version),
-            sha256: manifest.sha256,
-            size: manifest.size,
-            url: manifest.url,
+            sha256: first.sha256,
+            size: first.size,
+            url: first.url,
+            artifacts_json: isSingleArtifactForm(artifacts) ? null : JSON.stringify(artifacts),
             migration: manifest.migration ? 1 : 0,
             min_from: manifest.minFrom ?? null,
             signature: manifest.signature,

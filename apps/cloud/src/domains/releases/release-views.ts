@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { BlockedReport, DeferralReport, compareVersions, isDottedVersion } from '@vend/protocol';
+import {
+  BlockedReport,
+  DeferralReport,
+  LEGACY_RELEASE_ARCH,
+  ReleaseArtifacts,
+  compareVersions,
+  isDottedVersion,
+  releaseArtifacts,
+  type ReleaseArtifact,
+} from '@vend/protocol';
 import type { AgentReleaseRow, AgentRolloutRow } from '../../db/schema.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { OfferDecision, OfferableRelease, RolloutPhase, RolloutPolicy } from './offer.ts';
@@ -7,12 +16,28 @@ import type { BlockedBlock, DeferringBlock, PinData, ReleaseRecord, RolloutData 
 
 /** How releases, the rollout, pins and the cabinets' reports read in the API: rows in, views out. */
 
+/**
+ * A row's artifacts in canonical order: `artifacts_json` for a release signed in the v2 form, else its
+ * own columns as the one x64 artifact. A stored list that no longer parses (never written so) reads as
+ * no artifact at all, so it is offered to nobody rather than as the wrong binary.
+ */
+function artifactsOf(r: AgentReleaseRow): ReleaseArtifact[] {
+  if (r.artifacts_json === null) return [{ arch: LEGACY_RELEASE_ARCH, sha256: r.sha256, size: Number(r.size), url: r.url }];
+  try {
+    const parsed = ReleaseArtifacts.safeParse(JSON.parse(r.artifacts_json));
+    return parsed.success ? releaseArtifacts({ version: r.version, artifacts: parsed.data, migration: r.migration === 1 }) : [];
+  } catch {
+    return [];
+  }
+}
+
 export function toRelease(r: AgentReleaseRow): OfferableRelease {
   return {
     version: r.version,
     sha256: r.sha256,
     size: Number(r.size),
     url: r.url,
+    artifacts: artifactsOf(r),
     migration: r.migration === 1,
     minFrom: r.min_from,
     signature: r.signature,
@@ -22,7 +47,8 @@ export function toRelease(r: AgentReleaseRow): OfferableRelease {
 }
 
 export function toRecord(r: AgentReleaseRow, offered: ReadonlySet<string>): ReleaseRecord {
-  return { ...toRelease(r), publishedAt: formatTimestamp(Number(r.published_at))!, offered: offered.has(r.version) };
+  const { artifacts, ...release } = toRelease(r);
+  return { ...release, artifacts: [...artifacts], publishedAt: formatTimestamp(Number(r.published_at))!, offered: offered.has(r.version) };
 }
 
 function parseCanary(json: string): string[] {

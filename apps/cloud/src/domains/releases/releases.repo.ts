@@ -131,6 +131,7 @@ export class ReleasesRepo {
         'm.id',
         'm.machine_no',
         'm.agent_version',
+        'm.agent_arch',
         'm.last_seen',
         'p.version as pin_version',
         'p.reason as pin_reason',

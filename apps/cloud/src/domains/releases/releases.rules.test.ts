@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compareVersions, parseReleaseSecretKey, signRelease, type ReleaseManifest } from '@vend/protocol';
+import { compareVersions, parseReleaseSecretKey, releaseArtifacts, signRelease, type ReleaseManifest, type SingleArtifactManifest } from '@vend/protocol';
 import { AppError } from '../../http/errors.ts';
 import { loadConfig, SANDBOX_RELEASES } from '../../config.ts';
 import { judgePublication, versionKey, type PublishedRelease, type Trust } from './releases.rules.ts';
@@ -10,14 +10,14 @@ const stranger = parseReleaseSecretKey('22'.repeat(32))!;
 const prefix = 'https://cdn.vend.test/agent/';
 const trust: Trust = { publicKey: key.publicKey, artifactUrlPrefix: prefix };
 
-function signed(version: string, o: { minFrom?: string; sha?: string; url?: string; by?: Uint8Array } = {}): ReleaseManifest {
+function signed(version: string, o: { minFrom?: string; sha?: string; url?: string; by?: Uint8Array } = {}): SingleArtifactManifest {
   return signRelease(
     { version, sha256: o.sha ?? 'c'.repeat(64), size: 42, url: o.url ?? `${prefix}${version}.tar.gz`, migration: false, minFrom: o.minFrom ?? null },
     o.by ?? key.secretKey,
   );
 }
 
-const published = (...versions: string[]): PublishedRelease[] => versions.map((v) => ({ ...signed(v), minFrom: null }));
+const published = (...versions: string[]): PublishedRelease[] => versions.map((v) => ({ ...signed(v), artifacts: releaseArtifacts(signed(v)), minFrom: null }));
 
 function refusal(fn: () => unknown): { status: number; message: string } {
   try {

@@ -1,4 +1,12 @@
-import { compareVersions, isTrustedArtifactUrl, sameSignedBytes, verifyReleaseSignature, type ReleaseManifest, type SignedReleaseFields } from '@vend/protocol';
+import {
+  compareVersions,
+  isTrustedArtifactUrl,
+  releaseArtifacts,
+  sameSignedBytes,
+  verifyReleaseSignature,
+  type ReleaseArtifact,
+  type ReleaseManifest,
+} from '@vend/protocol';
 import { AppError, badRequest, conflict } from '../../http/errors.ts';
 
 /**
@@ -16,8 +24,12 @@ export function versionKey(version: string): string {
   return parts.map((n) => String(n).padStart(9, '0')).join('.');
 }
 
-export interface PublishedRelease extends SignedReleaseFields {
+/** A published release as the rules compare it: its signed fields, every artifact in canonical order. */
+export interface PublishedRelease {
+  version: string;
+  migration: boolean;
   minFrom: string | null;
+  artifacts: readonly ReleaseArtifact[];
 }
 
 export interface Trust {
@@ -30,8 +42,8 @@ export interface Trust {
 export type PublishVerdict<R extends PublishedRelease> = { kind: 'existing'; release: R } | { kind: 'new' };
 
 /**
- * Judges a publication. In order: the signature must verify against the fleet key (400); the url
- * must be https and under the trusted prefix (400); an existing version with the same signed bytes
+ * Judges a publication. In order: the signature must verify against the fleet key (400); every
+ * artifact's url must be https and under the trusted prefix (400); an existing version with the same signed bytes
  * is accepted as that record, with different bytes refused (409: versions are immutable); `minFrom`
  * must be below the version (400); and a floor with no published release between it and the version,
  * while some published release lies below it, is refused (400: publish the rung first).
@@ -40,9 +52,12 @@ export function judgePublication<R extends PublishedRelease>(manifest: ReleaseMa
   if (!verifyReleaseSignature(manifest, trust.publicKey)) {
     throw badRequest('signature does not verify against the fleet publishing key');
   }
-  if (!manifest.url.startsWith('https://')) throw badRequest('url must be https');
-  if (!isTrustedArtifactUrl(manifest.url, trust.artifactUrlPrefix)) {
-    throw badRequest(`url is outside the trusted artifact prefix ${trust.artifactUrlPrefix}`);
+  for (const { arch, url } of releaseArtifacts(manifest)) {
+    const which = 'artifacts' in manifest ? `the ${arch} artifact's url` : 'url';
+    if (!url.startsWith('https://')) throw badRequest(`${which} must be https`);
+    if (!isTrustedArtifactUrl(url, trust.artifactUrlPrefix)) {
+      throw badRequest(`${which} is outside the trusted artifact prefix ${trust.artifactUrlPrefix}`);
+    }
   }
 
   const existing = published.find((r) => compareVersions(r.version, manifest.version) === 0);

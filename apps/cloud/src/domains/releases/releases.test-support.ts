@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
-import { parseReleaseSecretKey, signRelease, type ReleaseManifest, type SignedReleaseFields } from '@vend/protocol';
+import {
+  parseReleaseSecretKey,
+  signRelease,
+  type MultiArchManifest,
+  type ReleaseArch,
+  type ReleaseManifest,
+  type SignedReleaseFields,
+  type SingleArtifactManifest,
+} from '@vend/protocol';
 import { SANDBOX_RELEASES } from '../../config.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { call, type ApiResponse, type TestServer } from '../../testing/harness.ts';
@@ -30,7 +38,7 @@ export interface ManifestOptions {
 }
 
 /** A signed manifest for `version`, with a digest derived from the version unless given. */
-export function manifest(version: string, o: ManifestOptions = {}): ReleaseManifest {
+export function manifest(version: string, o: ManifestOptions = {}): SingleArtifactManifest {
   const fields: SignedReleaseFields = {
     version,
     sha256: o.sha256 ?? createHash('sha256').update(`artifact ${version}`).digest('hex'),
@@ -40,6 +48,24 @@ export function manifest(version: string, o: ManifestOptions = {}): ReleaseManif
     minFrom: o.minFrom ?? null,
   };
   return signRelease(fields, o.secretKey ?? SANDBOX_KEY.secretKey);
+}
+
+/** A signed manifest for `version` with one artifact for each of `arches` (digest and size derived from version and arch). */
+export function multiArchManifest(
+  version: string,
+  arches: readonly ReleaseArch[],
+  o: Omit<ManifestOptions, 'sha256' | 'size' | 'url'> = {},
+): MultiArchManifest {
+  const artifacts = arches.map((arch) => ({
+    arch,
+    sha256: createHash('sha256').update(`artifact ${version} ${arch}`).digest('hex'),
+    size: 20_000 + arch.length,
+    url: `${PREFIX}vend-agent-${version}-linux-${arch}.tar.gz`,
+  }));
+  return signRelease(
+    { version, artifacts, migration: o.migration ?? false, minFrom: o.minFrom ?? null },
+    o.secretKey ?? SANDBOX_KEY.secretKey,
+  ) as MultiArchManifest;
 }
 
 export function post<T = unknown>(t: TestServer, path: string, json: unknown, headers: Record<string, string> = ADMIN): Promise<ApiResponse<Envelope<T>>> {
@@ -114,6 +140,11 @@ export async function countRows(t: TestServer): Promise<{ releases: number; roll
       ).n,
     );
   return { releases: await n('agent_releases'), rollout: await n('agent_rollout'), pins: await n('agent_pins'), audit: await n('audit_log') };
+}
+
+/** Sets the architecture a machine last reported (as register/heartbeat would). */
+export async function setAgentArch(t: TestServer, machineNo: string, arch: string | null): Promise<void> {
+  await t.ctx.database.db.updateTable('machines').set({ agent_arch: arch }).where('machine_no', '=', machineNo).execute();
 }
 
 /** Sets what a machine last reported as its agent version (as register/heartbeat would). */

@@ -22,15 +22,22 @@ export class UpgradeOffersService {
   }
 
   /**
-   * What `/cabinet/upgrade` answers for a resolved cabinet: its offer, or null. `agentVersion` is what
-   * the query says is running; without it the last version the cabinet reported stands in.
+   * What `/cabinet/upgrade` answers for a resolved cabinet: its offer, or null. `agentVersion` and `arch`
+   * are what the query says is running; without them the last ones the cabinet reported stand in.
    */
-  async offerForCabinet(machineId: string, agentVersion?: string | null): Promise<UpgradeOffer | null> {
+  async offerForCabinet(machineId: string, agentVersion?: string | null, arch?: string | null): Promise<UpgradeOffer | null> {
     const repos = this.deps.store.repos;
     const m = await repos.machines.machineById(machineId);
     if (!m) return null;
     const [{ releases, rollout }, pin] = await Promise.all([this.policy(), repos.releases.pin(machineId)]);
-    return decide({ running: agentVersion ?? m.agent_version, machineCode: m.machine_no, releases, rollout, pin: pin ? { version: pin.version } : null }).offer;
+    return decide({
+      running: agentVersion ?? m.agent_version,
+      arch: arch ?? m.agent_arch,
+      machineCode: m.machine_no,
+      releases,
+      rollout,
+      pin: pin ? { version: pin.version } : null,
+    }).offer;
   }
 
   /** GET /machines/{no}/agent: the cabinet's version, pin, current offer and its deferral/blocked blocks. */
@@ -39,10 +46,18 @@ export class UpgradeOffersService {
     const m = await repos.machines.machineByNo(machineNo);
     if (!m) throw machineNotFound();
     const [{ releases, rollout }, pin, reports] = await Promise.all([this.policy(), repos.releases.pin(m.id), repos.releases.reports(m.id)]);
-    const decision = decide({ running: m.agent_version, machineCode: m.machine_no, releases, rollout, pin: pin ? { version: pin.version } : null });
+    const decision = decide({
+      running: m.agent_version,
+      arch: m.agent_arch,
+      machineCode: m.machine_no,
+      releases,
+      rollout,
+      pin: pin ? { version: pin.version } : null,
+    });
     return {
       machineNo: m.machine_no,
       agentVersion: m.agent_version,
+      arch: m.agent_arch,
       lastSeen: formatTimestamp(m.last_seen === null ? null : Number(m.last_seen)),
       pin: pin ? pinData(pin) : null,
       target: decision.target,
