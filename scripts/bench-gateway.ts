@@ -5,7 +5,11 @@
  * `x-device-witness`, against servers answering the same bytes in the same run:
  * a bare node:http server and an Express 5 app (etag and x-powered-by off), each its own process.
  *
- *   npx tsx scripts/bench-gateway.ts [cabinets]      (default 10000; about 60 s)
+ *   npx tsx scripts/bench-gateway.ts [cabinets] [--cpu-prof]      (default 10000; about 60 s)
+ *
+ * `--cpu-prof` (or BENCH_CPU_PROF=1) runs the cloud under `node --cpu-prof` and prints, for the steady
+ * heartbeat and pending runs, the top self-time functions and packages of the cloud process in that run
+ * (scripts/cpu-profile.ts; the profiler costs a few per cent of throughput, so compare ratios without it).
  *
  * The cloud runs as its own process on a SQLite file into which the fleet was written directly
  * (apps/cloud/src/domains/device-credentials/enrolled-fleet.fixture.ts), with LOG_LEVEL=info as in
@@ -20,9 +24,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { fetchBytes, measure as measureWith, printRows, startBaseline, startProcess, stop, type Row } from './bench-support.ts';
+import { monotonicMicros, printSlice, sliceProfile } from './cpu-profile.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CABINETS = Math.max(100, Number(process.argv[2] ?? 10_000));
+const args = process.argv.slice(2);
+const PROFILE = args.includes('--cpu-prof') || process.env['BENCH_CPU_PROF'] === '1';
+const CABINETS = Math.max(100, Number(args.find((a) => !a.startsWith('--')) ?? 10_000));
 const CONNECTIONS = 50;
 const SECONDS = 6;
 const tsx = path.join(root, 'node_modules/.bin/tsx');
@@ -73,9 +80,12 @@ async function main(): Promise<void> {
     const keys = JSON.parse(fs.readFileSync(keysFile, 'utf8')) as string[];
     const seededIn = (Date.now() - seeding) / 1000;
 
+    const profDir = path.join(dataDir, 'cpu-prof');
     const cloud = await startProcess(
-      tsx,
-      [path.join(root, 'apps/cloud/src/main.ts')],
+      PROFILE ? process.execPath : tsx,
+      PROFILE
+        ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--import', 'tsx', path.join(root, 'apps/cloud/src/main.ts')]
+        : [path.join(root, 'apps/cloud/src/main.ts')],
       { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', POD_NAME: 'bench' },
       /listening on (http:\/\/\S+)/,
     );
@@ -98,8 +108,15 @@ async function main(): Promise<void> {
         requests: fleetRequests(keys, 'POST', '/cabinet/heartbeat', hbBody),
       }),
     );
-    rows.push(await measure('heartbeat, steady', { url: base, duration: SECONDS, requests: fleetRequests(keys, 'POST', '/cabinet/heartbeat', hbBody) }));
-    rows.push(await measure('pending, steady', { url: base, duration: SECONDS, requests: fleetRequests(keys, 'GET', '/cabinet/pending') }));
+    const windows: Record<string, [number, number]> = {};
+    const timed = async (name: string, opts: autocannon.Options): Promise<Row> => {
+      const from = monotonicMicros();
+      const row = await measure(name, opts);
+      windows[name] = [from, monotonicMicros()];
+      return row;
+    };
+    rows.push(await timed('heartbeat, steady', { url: base, duration: SECONDS, requests: fleetRequests(keys, 'POST', '/cabinet/heartbeat', hbBody) }));
+    rows.push(await timed('pending, steady', { url: base, duration: SECONDS, requests: fleetRequests(keys, 'GET', '/cabinet/pending') }));
     const hbNode = await measure('node:http, heartbeat bytes', { url: `${nodeBase.url}/cabinet/heartbeat`, method: 'POST', body: hbBody, duration: SECONDS });
     const pendingNode = await measure('node:http, pending bytes', { url: `${nodeBase.url}/cabinet/pending`, duration: SECONDS });
     const hbExpress = await measure('express, heartbeat bytes', {
@@ -123,6 +140,14 @@ async function main(): Promise<void> {
       `| pending | ${(pending.rps / pendingNode.rps).toFixed(3)} | ${(pending.rps / pendingExpress.rps).toFixed(3)} | ${(pending.p99 / Math.max(pendingNode.p99, 1)).toFixed(1)} |`,
     );
     console.log('');
+    if (PROFILE) {
+      await stop(cloud.child); // the profile is written as the process exits
+      // tsx under --import runs in the one process: the largest profile is the cloud's
+      const profiles = fs.readdirSync(profDir).map((f) => path.join(profDir, f));
+      const file = profiles.sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
+      if (!file) throw new Error(`no CPU profile in ${profDir}`);
+      for (const [name, [from, to]] of Object.entries(windows)) printSlice(`cloud CPU profile, ${name}`, sliceProfile(file, root, from, to));
+    }
     console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
     if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
   } finally {
