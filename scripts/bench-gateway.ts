@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     const keys = JSON.parse(fs.readFileSync(keysFile, 'utf8')) as string[];
     const seededIn = (Date.now() - seeding) / 1000;
 
-    const profDir = path.join(dataDir, 'cpu-prof');
+    const profDir = path.join(os.tmpdir(), `vend-bench-gateway-cpu-prof-${process.pid}`);
     const cloud = await startProcess(
       PROFILE ? process.execPath : tsx,
       PROFILE
@@ -147,6 +147,7 @@ async function main(): Promise<void> {
       const file = profiles.sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
       if (!file) throw new Error(`no CPU profile in ${profDir}`);
       for (const [name, [from, to]] of Object.entries(windows)) printSlice(`cloud CPU profile, ${name}`, sliceProfile(file, root, from, to));
+      console.log(`profile kept: ${file} (open it in Chrome DevTools, Performance; runs: ${JSON.stringify(windows)})`);
     }
     console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
     if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
