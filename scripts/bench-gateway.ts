@@ -68,6 +68,34 @@ function fleetRequests(keys: string[], method: 'GET' | 'POST', p: string, body?:
 
 const measure = (name: string, opts: autocannon.Options): Promise<Row> => measureWith(name, CONNECTIONS, opts);
 
+/** CPU seconds (user + system) a process and its descendants have used so far (Linux /proc; 0 elsewhere). */
+function treeCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  let total = 0;
+  try {
+    // the fields after the command name (which may hold spaces): utime and stime are the 12th and 13th
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    total += (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      for (const child of fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) total += treeCpuSeconds(Number(child));
+    }
+  } catch {
+    // gone, or not Linux
+  }
+  return total;
+}
+
+/** Server CPU per request in a run: robust to other load on the machine, unlike requests per second. */
+const cpuPerRequest = new Map<Row, number>();
+async function measureCpu(server: ChildProcess, name: string, opts: autocannon.Options): Promise<Row> {
+  const cpu0 = treeCpuSeconds(server.pid);
+  const t0 = Date.now();
+  const row = await measure(name, opts);
+  const requests = row.rps * ((Date.now() - t0) / 1000);
+  cpuPerRequest.set(row, requests > 0 ? (treeCpuSeconds(server.pid) - cpu0) / requests : NaN);
+  return row;
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-bench-gateway-'));
@@ -111,22 +139,27 @@ async function main(): Promise<void> {
     const windows: Record<string, [number, number]> = {};
     const timed = async (name: string, opts: autocannon.Options): Promise<Row> => {
       const from = monotonicMicros();
-      const row = await measure(name, opts);
+      const row = await measureCpu(cloud.child, name, opts);
       windows[name] = [from, monotonicMicros()];
       return row;
     };
     rows.push(await timed('heartbeat, steady', { url: base, duration: SECONDS, requests: fleetRequests(keys, 'POST', '/cabinet/heartbeat', hbBody) }));
     rows.push(await timed('pending, steady', { url: base, duration: SECONDS, requests: fleetRequests(keys, 'GET', '/cabinet/pending') }));
-    const hbNode = await measure('node:http, heartbeat bytes', { url: `${nodeBase.url}/cabinet/heartbeat`, method: 'POST', body: hbBody, duration: SECONDS });
-    const pendingNode = await measure('node:http, pending bytes', { url: `${nodeBase.url}/cabinet/pending`, duration: SECONDS });
-    const hbExpress = await measure('express, heartbeat bytes', {
+    const hbNode = await measureCpu(nodeBase.child, 'node:http, heartbeat bytes', {
+      url: `${nodeBase.url}/cabinet/heartbeat`,
+      method: 'POST',
+      body: hbBody,
+      duration: SECONDS,
+    });
+    const pendingNode = await measureCpu(nodeBase.child, 'node:http, pending bytes', { url: `${nodeBase.url}/cabinet/pending`, duration: SECONDS });
+    const hbExpress = await measureCpu(expressBase.child, 'express, heartbeat bytes', {
       url: `${expressBase.url}/cabinet/heartbeat`,
       method: 'POST',
       body: hbBody,
       headers: { 'content-type': 'application/json' },
       duration: SECONDS,
     });
-    const pendingExpress = await measure('express, pending bytes', { url: `${expressBase.url}/cabinet/pending`, duration: SECONDS });
+    const pendingExpress = await measureCpu(expressBase.child, 'express, pending bytes', { url: `${expressBase.url}/cabinet/pending`, duration: SECONDS });
     rows.push(hbNode, pendingNode, hbExpress, pendingExpress);
 
     printRows(`${keys.length} enrolled cabinets seeded in ${seededIn.toFixed(1)} s; ${CONNECTIONS} connections; each request a different cabinet's key`, rows);
@@ -139,6 +172,18 @@ async function main(): Promise<void> {
     console.log(
       `| pending | ${(pending.rps / pendingNode.rps).toFixed(3)} | ${(pending.rps / pendingExpress.rps).toFixed(3)} | ${(pending.p99 / Math.max(pendingNode.p99, 1)).toFixed(1)} |`,
     );
+    console.log('');
+    const us = (r: Row) => (cpuPerRequest.get(r) ?? NaN) * 1e6;
+    console.log('Server CPU (user + system) per request, from /proc: less sensitive to other load than req/s.');
+    console.log('');
+    console.log('| leg | cloud µs/req | node:http µs/req | express µs/req | express / cloud (CPU) |');
+    console.log('|---|---:|---:|---:|---:|');
+    for (const [leg, c, n, e] of [
+      ['heartbeat', hb, hbNode, hbExpress],
+      ['pending', pending, pendingNode, pendingExpress],
+    ] as const) {
+      console.log(`| ${leg} | ${us(c).toFixed(0)} | ${us(n).toFixed(0)} | ${us(e).toFixed(0)} | ${(us(e) / us(c)).toFixed(3)} |`);
+    }
     console.log('');
     if (PROFILE) {
       await stop(cloud.child); // the profile is written as the process exits

@@ -74,8 +74,14 @@ export function leanDispatch(routes: readonly LeanRoute[], deps: LeanDispatchDep
   };
 }
 
-/** Runs Express body parsers in order, as the stack would before a route. */
+/** Runs Express body parsers in order, as the stack would before a route; a call without a body skips them, as they would. */
 export async function parseBodies(parsers: readonly RequestHandler[], req: Request, res: Response): Promise<void> {
+  // body-parser's own test (type-is `hasBody`): a body is announced by Transfer-Encoding or a Content-Length
+  const length = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] === undefined && (length === undefined || Number.isNaN(Number(length)))) {
+    if (!('body' in req)) req.body = undefined;
+    return;
+  }
   for (const parse of parsers) {
     await new Promise<void>((resolve, reject) => {
       void parse(req, res, (err?: unknown) => (err === undefined || err === null ? resolve() : reject(err as Error)));
