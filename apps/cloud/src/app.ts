@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { AppContext } from './context.ts';
@@ -51,8 +52,11 @@ import { redactUrl } from './logger.ts';
 import { Metrics, metricsRoutes } from './http/metrics.ts';
 import { leanDispatch, requestId } from './http/lean-dispatch.ts';
 
-/** Builds the HTTP application from an already-constructed context. No I/O happens here. */
-export function createApp(ctx: AppContext, services: Services): Express {
+/**
+ * Builds the HTTP application from an already-constructed context. No I/O happens here. `listener` is what
+ * the server should call: the app, with the hot legs taken before Express's router (`leanDispatch`).
+ */
+export function createApp(ctx: AppContext, services: Services): Express & { listener: RequestListener } {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -70,7 +74,8 @@ export function createApp(ctx: AppContext, services: Services): Express {
     express.urlencoded({ extended: false, limit: '64kb' }),
   ];
   // first: the cabinets' two hot legs (heartbeat, pending) answered without walking the stack below
-  app.use(leanDispatch(gatewayHotLegs(services.cabinetGuard, services, bodyParsers), { lifecycle: ctx.lifecycle, metrics, logger: ctx.logger, errors }));
+  const lean = leanDispatch(gatewayHotLegs(services.cabinetGuard, services, bodyParsers), { lifecycle: ctx.lifecycle, metrics, logger: ctx.logger, errors });
+  app.use(lean);
   app.use(ctx.lifecycle.middleware());
   app.use(metrics.middleware());
 
@@ -156,5 +161,5 @@ export function createApp(ctx: AppContext, services: Services): Express {
 
   app.use(notFoundHandler);
   app.use(errors);
-  return app;
+  return Object.assign(app, { listener: lean.listener(app) });
 }

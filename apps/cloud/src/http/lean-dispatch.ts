@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type {} from 'pino-http';
 import { redactUrl } from '../logger.ts';
@@ -43,17 +43,15 @@ const SLOW_MS = 1000;
  * or everything at debug) and without walking every other router. Anything else, including the same leg
  * spelled otherwise (`/Cabinet/heartbeat/`, `HEAD`), goes on to the full stack, which still serves it.
  */
-export function leanDispatch(routes: readonly LeanRoute[], deps: LeanDispatchDeps): RequestHandler {
+export function leanDispatch(routes: readonly LeanRoute[], deps: LeanDispatchDeps): LeanDispatch {
   const table = new Map(routes.map((r) => [`${r.method} ${r.path}`, r]));
   const { lifecycle, metrics, logger, errors } = deps;
-  return (req, res, next) => {
-    const url = req.url;
+  const match = (req: IncomingMessage): LeanRoute | undefined => {
+    const url = req.url ?? '';
     const q = url.indexOf('?');
-    const route = table.get(`${req.method} ${q < 0 ? url : url.slice(0, q)}`);
-    if (route === undefined) {
-      next();
-      return;
-    }
+    return table.get(`${req.method} ${q < 0 ? url : url.slice(0, q)}`);
+  };
+  const serve = (route: LeanRoute, req: Request, res: Response): void => {
     const started = process.hrtime.bigint();
     lifecycle.track(res);
     const id = requestId(req, res);
@@ -72,7 +70,42 @@ export function leanDispatch(routes: readonly LeanRoute[], deps: LeanDispatchDep
       errors(err, req, res, () => undefined);
     });
   };
+  const handler: RequestHandler = (req, res, next) => {
+    const route = match(req);
+    if (route === undefined) next();
+    else serve(route, req, res);
+  };
+  return Object.assign(handler, {
+    listener: (app: Express): RequestListener => {
+      return (req, res) => {
+        const route = match(req);
+        if (route === undefined) {
+          app(req, res);
+          return;
+        }
+        // what `app.handle` and its router do before the first middleware: Express's request and response
+        const r = req as Request;
+        const s = res as Response;
+        if (app.enabled('x-powered-by')) s.setHeader('X-Powered-By', 'Express');
+        r.res = s;
+        s.req = r;
+        Object.setPrototypeOf(r, app.request);
+        Object.setPrototypeOf(s, app.response);
+        s.locals ??= Object.create(null) as Record<string, unknown>;
+        r.originalUrl ??= r.url;
+        r.baseUrl = '';
+        serve(route, r, s);
+      };
+    },
+  });
 }
+
+/**
+ * The dispatch as the application's first middleware, and as the server's listener: the lean routes taken
+ * straight from the server (Express's request and response set up as the app would, without its router),
+ * everything else handed to the app, where the middleware passes it on.
+ */
+export type LeanDispatch = RequestHandler & { listener(app: Express): RequestListener };
 
 /** Runs Express body parsers in order, as the stack would before a route; a call without a body skips them, as they would. */
 export async function parseBodies(parsers: readonly RequestHandler[], req: Request, res: Response): Promise<void> {
