@@ -112,7 +112,7 @@ export async function parseBodies(parsers: readonly RequestHandler[], req: Reque
   // body-parser's own test (type-is `hasBody`): a body is announced by Transfer-Encoding or a Content-Length
   const length = req.headers['content-length'];
   if (req.headers['transfer-encoding'] === undefined && (length === undefined || Number.isNaN(Number(length)))) {
-    if (!('body' in req)) req.body = undefined;
+    if (!('body' in (req as object))) req.body = undefined;
     return;
   }
   for (const parse of parsers) {
