@@ -5,7 +5,11 @@
  * `x-device-witness`, against servers answering the same bytes in the same run:
  * a bare node:http server and an Express 5 app (etag and x-powered-by off), each its own process.
  *
- *   npx tsx scripts/bench-gateway.ts [cabinets]      (default 10000; about 60 s)
+ *   npx tsx scripts/bench-gateway.ts [cabinets] [--cpu-prof]      (default 10000; about 60 s)
+ *
+ * `--cpu-prof` (or BENCH_CPU_PROF=1) runs the cloud under `node --cpu-prof` and prints, for the steady
+ * heartbeat and pending runs, the top self-time functions and packages of the cloud process in that run
+ * (scripts/cpu-profile.ts; the profiler costs a few per cent of throughput, so compare ratios without it).
  *
  * The cloud runs as its own process on a SQLite file into which the fleet was written directly
  * (apps/cloud/src/domains/device-credentials/enrolled-fleet.fixture.ts), with LOG_LEVEL=info as in
@@ -20,9 +24,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { fetchBytes, measure as measureWith, printRows, startBaseline, startProcess, stop, type Row } from './bench-support.ts';
+import { monotonicMicros, printSlice, sliceProfile } from './cpu-profile.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CABINETS = Math.max(100, Number(process.argv[2] ?? 10_000));
+const args = process.argv.slice(2);
+const PROFILE = args.includes('--cpu-prof') || process.env['BENCH_CPU_PROF'] === '1';
+const CABINETS = Math.max(100, Number(args.find((a) => !a.startsWith('--')) ?? 10_000));
 const CONNECTIONS = 50;
 const SECONDS = 6;
 const tsx = path.join(root, 'node_modules/.bin/tsx');
@@ -61,6 +68,34 @@ function fleetRequests(keys: string[], method: 'GET' | 'POST', p: string, body?:
 
 const measure = (name: string, opts: autocannon.Options): Promise<Row> => measureWith(name, CONNECTIONS, opts);
 
+/** CPU seconds (user + system) a process and its descendants have used so far (Linux /proc; 0 elsewhere). */
+function treeCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  let total = 0;
+  try {
+    // the fields after the command name (which may hold spaces): utime and stime are the 12th and 13th
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    total += (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      for (const child of fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) total += treeCpuSeconds(Number(child));
+    }
+  } catch {
+    // gone, or not Linux
+  }
+  return total;
+}
+
+/** Server CPU per request in a run: robust to other load on the machine, unlike requests per second. */
+const cpuPerRequest = new Map<Row, number>();
+async function measureCpu(server: ChildProcess, name: string, opts: autocannon.Options): Promise<Row> {
+  const cpu0 = treeCpuSeconds(server.pid);
+  const t0 = Date.now();
+  const row = await measure(name, opts);
+  const requests = row.rps * ((Date.now() - t0) / 1000);
+  cpuPerRequest.set(row, requests > 0 ? (treeCpuSeconds(server.pid) - cpu0) / requests : NaN);
+  return row;
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-bench-gateway-'));
@@ -73,9 +108,12 @@ async function main(): Promise<void> {
     const keys = JSON.parse(fs.readFileSync(keysFile, 'utf8')) as string[];
     const seededIn = (Date.now() - seeding) / 1000;
 
+    const profDir = path.join(os.tmpdir(), `vend-bench-gateway-cpu-prof-${process.pid}`);
     const cloud = await startProcess(
-      tsx,
-      [path.join(root, 'apps/cloud/src/main.ts')],
+      PROFILE ? process.execPath : tsx,
+      PROFILE
+        ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--import', 'tsx', path.join(root, 'apps/cloud/src/main.ts')]
+        : [path.join(root, 'apps/cloud/src/main.ts')],
       { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', POD_NAME: 'bench' },
       /listening on (http:\/\/\S+)/,
     );
@@ -98,18 +136,30 @@ async function main(): Promise<void> {
         requests: fleetRequests(keys, 'POST', '/cabinet/heartbeat', hbBody),
       }),
     );
-    rows.push(await measure('heartbeat, steady', { url: base, duration: SECONDS, requests: fleetRequests(keys, 'POST', '/cabinet/heartbeat', hbBody) }));
-    rows.push(await measure('pending, steady', { url: base, duration: SECONDS, requests: fleetRequests(keys, 'GET', '/cabinet/pending') }));
-    const hbNode = await measure('node:http, heartbeat bytes', { url: `${nodeBase.url}/cabinet/heartbeat`, method: 'POST', body: hbBody, duration: SECONDS });
-    const pendingNode = await measure('node:http, pending bytes', { url: `${nodeBase.url}/cabinet/pending`, duration: SECONDS });
-    const hbExpress = await measure('express, heartbeat bytes', {
+    const windows: Record<string, [number, number]> = {};
+    const timed = async (name: string, opts: autocannon.Options): Promise<Row> => {
+      const from = monotonicMicros();
+      const row = await measureCpu(cloud.child, name, opts);
+      windows[name] = [from, monotonicMicros()];
+      return row;
+    };
+    rows.push(await timed('heartbeat, steady', { url: base, duration: SECONDS, requests: fleetRequests(keys, 'POST', '/cabinet/heartbeat', hbBody) }));
+    rows.push(await timed('pending, steady', { url: base, duration: SECONDS, requests: fleetRequests(keys, 'GET', '/cabinet/pending') }));
+    const hbNode = await measureCpu(nodeBase.child, 'node:http, heartbeat bytes', {
+      url: `${nodeBase.url}/cabinet/heartbeat`,
+      method: 'POST',
+      body: hbBody,
+      duration: SECONDS,
+    });
+    const pendingNode = await measureCpu(nodeBase.child, 'node:http, pending bytes', { url: `${nodeBase.url}/cabinet/pending`, duration: SECONDS });
+    const hbExpress = await measureCpu(expressBase.child, 'express, heartbeat bytes', {
       url: `${expressBase.url}/cabinet/heartbeat`,
       method: 'POST',
       body: hbBody,
       headers: { 'content-type': 'application/json' },
       duration: SECONDS,
     });
-    const pendingExpress = await measure('express, pending bytes', { url: `${expressBase.url}/cabinet/pending`, duration: SECONDS });
+    const pendingExpress = await measureCpu(expressBase.child, 'express, pending bytes', { url: `${expressBase.url}/cabinet/pending`, duration: SECONDS });
     rows.push(hbNode, pendingNode, hbExpress, pendingExpress);
 
     printRows(`${keys.length} enrolled cabinets seeded in ${seededIn.toFixed(1)} s; ${CONNECTIONS} connections; each request a different cabinet's key`, rows);
@@ -123,6 +173,27 @@ async function main(): Promise<void> {
       `| pending | ${(pending.rps / pendingNode.rps).toFixed(3)} | ${(pending.rps / pendingExpress.rps).toFixed(3)} | ${(pending.p99 / Math.max(pendingNode.p99, 1)).toFixed(1)} |`,
     );
     console.log('');
+    const us = (r: Row) => (cpuPerRequest.get(r) ?? NaN) * 1e6;
+    console.log('Server CPU (user + system) per request, from /proc: less sensitive to other load than req/s.');
+    console.log('');
+    console.log('| leg | cloud µs/req | node:http µs/req | express µs/req | express / cloud (CPU) |');
+    console.log('|---|---:|---:|---:|---:|');
+    for (const [leg, c, n, e] of [
+      ['heartbeat', hb, hbNode, hbExpress],
+      ['pending', pending, pendingNode, pendingExpress],
+    ] as const) {
+      console.log(`| ${leg} | ${us(c).toFixed(0)} | ${us(n).toFixed(0)} | ${us(e).toFixed(0)} | ${(us(e) / us(c)).toFixed(3)} |`);
+    }
+    console.log('');
+    if (PROFILE) {
+      await stop(cloud.child); // the profile is written as the process exits
+      // tsx under --import runs in the one process: the largest profile is the cloud's
+      const profiles = fs.readdirSync(profDir).map((f) => path.join(profDir, f));
+      const file = profiles.sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
+      if (!file) throw new Error(`no CPU profile in ${profDir}`);
+      for (const [name, [from, to]] of Object.entries(windows)) printSlice(`cloud CPU profile, ${name}`, sliceProfile(file, root, from, to));
+      console.log(`profile kept: ${file} (open it in Chrome DevTools, Performance; runs: ${JSON.stringify(windows)})`);
+    }
     console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
     if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
   } finally {

@@ -1,6 +1,6 @@
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
-import { randomUUID } from 'node:crypto';
 import type { AppContext } from './context.ts';
 import type { Services } from './services.ts';
 import { SANDBOX_CREDENTIALS } from './db/seed.ts';
@@ -17,7 +17,7 @@ import { cabinetSettingsRoutes } from './domains/machines/cabinet-settings.route
 import { operatorViewRoutes } from './domains/operator-view/operator-view.routes.ts';
 import { commandsRoutes } from './domains/commands/commands.routes.ts';
 import { jobsRoutes } from './jobs/jobs.routes.ts';
-import { gatewayRoutes } from './domains/gateway/gateway.routes.ts';
+import { gatewayHotLegs, gatewayRoutes } from './domains/gateway/gateway.routes.ts';
 import { apkRoutes } from './domains/apk/apk.routes.ts';
 import { deviceCredentialsRoutes } from './domains/device-credentials/device-credentials.routes.ts';
 import { factoryBuildsRoutes } from './domains/device-credentials/factory-builds.routes.ts';
@@ -51,14 +51,17 @@ import { alertsRoutes } from './domains/alerts/alerts.routes.ts';
 import { dexRoutes } from './domains/dex/dex.routes.ts';
 import { redactUrl } from './logger.ts';
 import { Metrics, metricsRoutes } from './http/metrics.ts';
+import { leanDispatch, requestId } from './http/lean-dispatch.ts';
 
-/** Builds the HTTP application from an already-constructed context. No I/O happens here. */
-export function createApp(ctx: AppContext, services: Services): Express {
+/**
+ * Builds the HTTP application from an already-constructed context. No I/O happens here. `listener` is what
+ * the server should call: the app, with the hot legs taken before Express's router (`leanDispatch`).
+ */
+export function createApp(ctx: AppContext, services: Services): Express & { listener: RequestListener } {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
-  app.use(ctx.lifecycle.middleware());
   const metrics = new Metrics({
     heldLongPolls: () => ctx.pendingNotifier.holding(),
     loops: () => services.jobs.all().map((l) => l.status(ctx.config.pod)),
@@ -66,17 +69,21 @@ export function createApp(ctx: AppContext, services: Services): Express {
     pushListening: () => ({ pending: ctx.broadcast?.listening ?? null, credentials: ctx.credentialPush?.listening ?? null }),
     lifecycle: () => ({ inFlight: ctx.lifecycle.inFlight, draining: ctx.lifecycle.draining }),
   });
+  const errors = errorHandler(ctx.logger, ctx.metrics);
+  const bodyParsers = [
+    express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }),
+    express.urlencoded({ extended: false, limit: '64kb' }),
+  ];
+  // first: the cabinets' two hot legs (heartbeat, pending) answered without walking the stack below
+  const lean = leanDispatch(gatewayHotLegs(services.cabinetGuard, services, bodyParsers), { lifecycle: ctx.lifecycle, metrics, logger: ctx.logger, errors });
+  app.use(lean);
+  app.use(ctx.lifecycle.middleware());
   app.use(metrics.middleware());
 
   app.use(
     pinoHttp({
       logger: ctx.logger,
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
+      genReqId: requestId,
       // buyer pages carry their secret token in the path (/advertise/status/{token}): never in a log line
       serializers: { req: (req: { url?: string }) => Object.assign(req, req.url === undefined ? {} : { url: redactUrl(req.url) }) },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
@@ -91,8 +98,7 @@ export function createApp(ctx: AppContext, services: Services): Express {
   app.use(marketplacePagesRoutes({ ...services, config: ctx.config, logger: ctx.logger, rateLimiter: ctx.rateLimiter, market: services.marketplace }));
   // Creative and screensaver uploads carry their media as base64 (a 60 MB video is 80 MB of JSON).
   app.use(['/api/v1/campaigns/:id/creative/upload', '/api/v1/screensavers', '/api/v1/marketplace/drafts/upload'], uploadJsonParser());
-  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
-  app.use(express.urlencoded({ extended: false, limit: '64kb' }));
+  app.use(bodyParsers);
 
   // One line per domain; each router declares its routes and their documentation together.
   const kit = services.routes;
@@ -157,6 +163,6 @@ export function createApp(ctx: AppContext, services: Services): Express {
   if (ctx.config.mode === 'sandbox') app.use(mockSspRoutes(kit, s.sspMock));
 
   app.use(notFoundHandler);
-  app.use(errorHandler(ctx.logger, ctx.metrics));
-  return app;
+  app.use(errors);
+  return Object.assign(app, { listener: lean.listener(app) });
 }

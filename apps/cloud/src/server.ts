@@ -12,7 +12,7 @@ export interface RunningServer {
 }
 
 export async function listen(ctx: AppContext, services: Services, port: number, host: string): Promise<RunningServer> {
-  const server = http.createServer(createApp(ctx, services));
+  const server = http.createServer(createApp(ctx, services).listener);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

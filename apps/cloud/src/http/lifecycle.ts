@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 
 /**
@@ -23,17 +24,22 @@ export class Lifecycle {
   /** First in the stack: counts requests in flight and closes keep-alive sockets while draining. */
   middleware(): RequestHandler {
     return (_req, res, next) => {
-      this.inFlight++;
-      let done = false;
-      const end = () => {
-        if (done) return;
-        done = true;
-        this.inFlight--;
-      };
-      res.once('finish', end);
-      res.once('close', end);
-      if (this.state === 'draining') res.setHeader('connection', 'close');
+      this.track(res);
       next();
     };
+  }
+
+  /** Counts one request in flight until its response finishes or closes; `Connection: close` while draining. */
+  track(res: ServerResponse): void {
+    this.inFlight++;
+    let done = false;
+    const end = () => {
+      if (done) return;
+      done = true;
+      this.inFlight--;
+    };
+    res.once('finish', end);
+    res.once('close', end);
+    if (this.state === 'draining') res.setHeader('connection', 'close');
   }
 }

@@ -125,12 +125,17 @@ export class Metrics {
       const started = process.hrtime.bigint();
       res.once('finish', () => {
         const route = req.route?.path !== undefined ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
-        const labels = { route, method: req.method, status: String(res.statusCode) };
-        this.requests.inc(labels);
-        this.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+        this.observe(route, req.method, res.statusCode, started);
       });
       next();
     };
+  }
+
+  /** One answered request: `started` from `process.hrtime.bigint()` at its arrival. */
+  observe(route: string, method: string, status: number, started: bigint): void {
+    const labels = { route, method, status: String(status) };
+    this.requests.inc(labels);
+    this.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
   }
 
   /** The text exposition; process metrics (CPU, memory, event loop, GC) are registered on the first scrape. */

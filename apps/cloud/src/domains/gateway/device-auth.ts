@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import {
   DEVICE_CREDENTIAL_HEADER,
@@ -117,10 +117,24 @@ function claimedSerial(req: Request, fields: readonly string[]): string | null {
   return first;
 }
 
+/** The leg's body and query as its schemas parsed them (undefined where the leg declares none). */
+export interface LegInput {
+  query: unknown;
+  body: unknown;
+}
+
 /** The leg's own input, judged before anything reads the serial or writes (400 / 422 in the envelope). */
-function judgeInput(req: Request, policy: LegPolicy): void {
-  if (policy.query) parseInput(policy.query, req.query, 'query');
-  if (policy.body) parseInput(policy.body, req.body ?? {}, 'body');
+function judgeInput(req: Request, policy: LegPolicy): LegInput {
+  return {
+    query: policy.query ? parseInput(policy.query, req.query, 'query') : undefined,
+    body: policy.body ? parseInput(policy.body, req.body ?? {}, 'body') : undefined,
+  };
+}
+
+/** A verified call: who calls, and the leg's input as judged. */
+export interface CabinetCheck {
+  caller: CabinetCaller;
+  input: LegInput;
 }
 
 /**
@@ -140,9 +154,14 @@ function judgeInput(req: Request, policy: LegPolicy): void {
  * 5. The witness echo is judged (a stale one records a copy suspicion, never refuses) and this
  *    response's token is set; the machine is marked online (throttled).
  */
-export function cabinetAuth(creds: DeviceKeyVerifier, gateway: CabinetPresence, fleetSecret: string | undefined, policy: LegPolicy): RequestHandler {
-  return async (req, res, next) => {
+export function checkCabinet(
+  creds: DeviceKeyVerifier,
+  gateway: CabinetPresence,
+  fleetSecret: string | undefined,
+): (req: Request, res: Response, policy: LegPolicy) => Promise<CabinetCheck> {
+  return async (req, res, policy) => {
     let caller: CabinetCaller;
+    let input: LegInput;
     const key = header(req, DEVICE_KEY_HEADER);
     if (key !== undefined) {
       if (key.length > MAX_HEADER) throw new AppError('unauthorized', 'Invalid device key');
@@ -166,7 +185,7 @@ export function cabinetAuth(creds: DeviceKeyVerifier, gateway: CabinetPresence, 
         provisioned: false,
       };
       if (claimed !== null && claimed !== c.machineNo) throw new AppError('forbidden', 'equipmentNo does not match the credential');
-      judgeInput(req, policy);
+      input = judgeInput(req, policy);
       // The machine may have been retired since the key was cached: a cached "not retired" is at most one TTL old.
     } else {
       if (!policy.fleetSecret) throw new AppError('unauthorized', 'This leg needs the cabinet device key (x-device-key)');
@@ -176,7 +195,7 @@ export function cabinetAuth(creds: DeviceKeyVerifier, gateway: CabinetPresence, 
         throw new AppError('unauthorized', 'Invalid bootstrap secret');
       }
       const claimed = claimedSerial(req, policy.bodySerialFields);
-      judgeInput(req, policy);
+      input = judgeInput(req, policy);
       if (claimed === null) throw new AppError('bad_request', 'equipmentNo is required');
       const machine = await gateway.resolveSerial(claimed, policy);
       const state = await creds.credentialStateOf(machine.id);
@@ -199,16 +218,30 @@ export function cabinetAuth(creds: DeviceKeyVerifier, gateway: CabinetPresence, 
     res.setHeader(DEVICE_WITNESS_HEADER, await creds.witness(caller.machineId, caller.keyId, echo, policy.leg));
     if (caller.via === 'fleet-secret') await creds.noteFleetSecretUse(caller.machineId);
     if (!caller.retired) await gateway.touch(caller);
-    req.cabinet = caller;
+    return { caller, input };
+  };
+}
+
+/** The check as a route's guard: the caller is left on `req.cabinet` for the handler (`cabinetOf`). */
+export function cabinetAuth(creds: DeviceKeyVerifier, gateway: CabinetPresence, fleetSecret: string | undefined, policy: LegPolicy): RequestHandler {
+  const check = checkCabinet(creds, gateway, fleetSecret);
+  return async (req, res, next) => {
+    req.cabinet = (await check(req, res, policy)).caller;
     next();
   };
 }
 
-/** `cabinetAuth` bound to its collaborators (built once, in the composition root): one leg's policy in, its handler out. */
-export type CabinetGuard = (policy: LegPolicy) => RequestHandler;
+/**
+ * `cabinetAuth` bound to its collaborators (built once, in the composition root): one leg's policy in, its
+ * handler out; `check` is the same check called directly (the hot legs' lean dispatch, which uses the judged input).
+ */
+export interface CabinetGuard {
+  (policy: LegPolicy): RequestHandler;
+  check(req: Request, res: Response, policy: LegPolicy): Promise<CabinetCheck>;
+}
 
 export function cabinetGuard(creds: DeviceKeyVerifier, gateway: CabinetPresence, fleetSecret: string | undefined): CabinetGuard {
-  return (policy) => cabinetAuth(creds, gateway, fleetSecret, policy);
+  return Object.assign((policy: LegPolicy) => cabinetAuth(creds, gateway, fleetSecret, policy), { check: checkCabinet(creds, gateway, fleetSecret) });
 }
 
 export function cabinetOf(req: Request): CabinetCaller {

@@ -1,6 +1,12 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
+import { QueryTemplate } from '../../db/query-template.ts';
 import type { CabinetStatusTable, DB, DispenseReportsTable, ServiceCodeAttemptsTable } from '../../db/schema.ts';
+
+/** Every heartbeat reads it: compiled once (the hot leg). */
+const REPORT_MARK = new QueryTemplate(1, (db: Kysely<DB>, machineId: string) =>
+  db.selectFrom('cabinet_status').select(['report_fp', 'report_at']).where('machine_id', '=', machineId),
+);
 
 /** SQL of the cabinet gateway, the one writer of `cabinet_status`, `dispense_reports` and `service_code_attempts`. */
 export class GatewayRepo {
@@ -22,8 +28,8 @@ export class GatewayRepo {
   }
 
   /** The stored heartbeat report's fingerprint and time: what decides whether a heartbeat must write. */
-  reportMark(machineId: string) {
-    return this.db.selectFrom('cabinet_status').select(['report_fp', 'report_at']).where('machine_id', '=', machineId).executeTakeFirst();
+  async reportMark(machineId: string) {
+    return (await REPORT_MARK.rows(this.db, machineId))[0];
   }
 
   /** The machine's status row, locked for the rest of the transaction on PostgreSQL (SQLite serialises writers). */

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import {
   ConfigBlock,
   CreateOrderData,
@@ -22,6 +22,7 @@ import {
 import { sendOk } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
+import { parseBodies, type LeanRoute } from '../../http/lean-dispatch.ts';
 import type { EnrolmentService } from '../device-credentials/enrolment.service.ts';
 import type { DeviceRuntime } from '../device-credentials/runtime.ts';
 import type { UpgradeOffersService } from '../releases/upgrade-offers.service.ts';
@@ -32,6 +33,60 @@ import type { GatewayService } from './gateway.service.ts';
 import type { PendingPollService } from './pending-poll.service.ts';
 
 const CABINET_SERIAL_FIELDS = ['equipmentNo', 'serialNumber'] as const;
+const HEARTBEAT = { leg: 'cabinet.heartbeat', fleetSecret: false, body: HeartbeatRequest, bodySerialFields: CABINET_SERIAL_FIELDS } satisfies LegPolicy;
+const PENDING = { leg: 'cabinet.pending', fleetSecret: false, query: PendingQuery, bodySerialFields: CABINET_SERIAL_FIELDS } satisfies LegPolicy;
+
+/** The pending leg's answer: at once, or held up to `wait` seconds (long poll) while the client stays. */
+async function answerPending(poll: PendingPollService, machineId: string, wait: number | undefined, res: Response): Promise<void> {
+  if (!wait) {
+    sendOk(res, await poll.pending(machineId));
+    return;
+  }
+  // a client that goes away mid-hold releases its place at once
+  const gone = new AbortController();
+  const onClose = () => gone.abort();
+  res.once('close', onClose);
+  try {
+    const data = await poll.pending(machineId, { waitSeconds: wait, signal: gone.signal });
+    if (!res.destroyed) sendOk(res, data);
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
+/**
+ * Heartbeat and pending, the legs every cabinet calls all day, for the lean dispatch ahead of the stack
+ * (`leanDispatch`): the same body parsers, credential check, input schemas and handlers as the routes below,
+ * which still serve every other spelling of these legs. The check's parse of the input is the one used.
+ */
+export function gatewayHotLegs(
+  cabinet: CabinetGuard,
+  s: Pick<GatewayRouteServices, 'gateway' | 'pendingPoll'>,
+  bodyParsers: readonly RequestHandler[],
+): LeanRoute[] {
+  return [
+    {
+      method: 'POST',
+      path: '/cabinet/heartbeat',
+      handle: async (req, res) => {
+        await parseBodies(bodyParsers, req, res);
+        const { caller, input } = await cabinet.check(req, res, HEARTBEAT);
+        sendOk(res, await s.gateway.heartbeat(caller, input.body as HeartbeatRequest));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/cabinet/pending',
+      handle: async (req, res) => {
+        await parseBodies(bodyParsers, req, res);
+        const { caller, input } = await cabinet.check(req, res, PENDING);
+        await answerPending(s.pendingPoll, caller.machineId, (input.query as PendingQuery).wait, res);
+      },
+      // a long poll is held by design
+      slow: (req, ms) => ms > 1000 && !('wait' in (req.query as Record<string, unknown>)),
+    },
+  ];
+}
 const GoodsQuery = SerialCarrier.pick({ equipmentNo: true });
 const SerialQuery = SerialCarrier.pick({ equipmentNo: true });
 
@@ -119,7 +174,7 @@ export function gatewayRoutes({ docs }: RouteKit, cabinet: CabinetGuard, s: Gate
       response: HeartbeatData,
       errors: errors(),
     },
-    auth({ leg: 'cabinet.heartbeat', fleetSecret: false, body: HeartbeatRequest }),
+    [cabinet(HEARTBEAT)],
     async ({ body }, req, res) => sendOk(res, await service.heartbeat(cabinetOf(req), body)),
   );
 
@@ -209,24 +264,8 @@ export function gatewayRoutes({ docs }: RouteKit, cabinet: CabinetGuard, s: Gate
       response: PendingData,
       errors: errors(),
     },
-    auth({ leg: 'cabinet.pending', fleetSecret: false, query: PendingQuery }),
-    async ({ query: { wait } }, req, res) => {
-      const { machineId } = cabinetOf(req);
-      if (!wait) {
-        sendOk(res, await s.pendingPoll.pending(machineId));
-        return;
-      }
-      // a client that goes away mid-hold releases its place at once
-      const gone = new AbortController();
-      const onClose = () => gone.abort();
-      res.once('close', onClose);
-      try {
-        const data = await s.pendingPoll.pending(machineId, { waitSeconds: wait, signal: gone.signal });
-        if (!res.destroyed) sendOk(res, data);
-      } finally {
-        res.off('close', onClose);
-      }
-    },
+    [cabinet(PENDING)],
+    async ({ query: { wait } }, req, res) => answerPending(s.pendingPoll, cabinetOf(req).machineId, wait, res),
   );
 
   defineRoute(

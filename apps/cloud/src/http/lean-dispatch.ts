@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import type {} from 'pino-http';
+import { redactUrl } from '../logger.ts';
+import type { Lifecycle } from './lifecycle.ts';
+import type { Metrics } from './metrics.ts';
+
+/** The request id of a call: the client's `x-request-id` when it is a sane token, else a fresh UUID; echoed in the response. */
+export function requestId(req: IncomingMessage, res: ServerResponse): string {
+  const incoming = req.headers['x-request-id'];
+  const id = typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+  res.setHeader('x-request-id', id);
+  return id;
+}
+
+/** One route the lean dispatch answers: exactly this method and path (no trailing slash, case as written). */
+export interface LeanRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  /** Answers the call; what it throws is rendered by the application's error handler. */
+  handle(req: Request, res: Response): Promise<void>;
+  /** Whether an answer that took `ms` is worth a log line (default: over one second). */
+  slow?(req: Request, ms: number): boolean;
+}
+
+export interface LeanDispatchDeps {
+  lifecycle: Lifecycle;
+  metrics: Metrics;
+  logger: Logger;
+  /** The application's error handler: the same envelope for every failure. */
+  errors: ErrorRequestHandler;
+}
+
+const SLOW_MS = 1000;
+
+/**
+ * The cabinets' hot legs answered before the rest of the stack (docs/decisions/gateway-and-credentials.md):
+ * first in the application, it matches method and path exactly and answers with what the full stack would
+ * do for that call — counted in flight and in `/metrics` by its route pattern, the request id echoed, errors
+ * in the envelope — but without the per-request log line (only failures, 4xx and slow answers are logged,
+ * or everything at debug) and without walking every other router. Anything else, including the same leg
+ * spelled otherwise (`/Cabinet/heartbeat/`, `HEAD`), goes on to the full stack, which still serves it.
+ */
+export function leanDispatch(routes: readonly LeanRoute[], deps: LeanDispatchDeps): LeanDispatch {
+  const table = new Map(routes.map((r) => [`${r.method} ${r.path}`, r]));
+  const { lifecycle, metrics, logger, errors } = deps;
+  const match = (req: IncomingMessage): LeanRoute | undefined => {
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    return table.get(`${req.method} ${q < 0 ? url : url.slice(0, q)}`);
+  };
+  const serve = (route: LeanRoute, req: Request, res: Response): void => {
+    const started = process.hrtime.bigint();
+    lifecycle.track(res);
+    const id = requestId(req, res);
+    const line = () => ({ id, method: req.method, url: redactUrl(req.url) });
+    res.once('finish', () => {
+      metrics.observe(route.path, req.method, res.statusCode, started);
+      const status = res.statusCode;
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const level = status >= 500 ? 'error' : status >= 400 || (route.slow ?? ((_r, t) => t > SLOW_MS))(req, ms) ? 'info' : 'debug';
+      if (!logger.isLevelEnabled(level)) return;
+      logger[level]({ req: line(), res: { statusCode: status }, responseTime: Math.round(ms) }, 'request completed');
+    });
+    route.handle(req, res).catch((err: unknown) => {
+      // the error handler logs an unexpected failure on the request's logger, with its id
+      req.log ??= logger.child({ req: line() });
+      errors(err, req, res, () => undefined);
+    });
+  };
+  const handler: RequestHandler = (req, res, next) => {
+    const route = match(req);
+    if (route === undefined) next();
+    else serve(route, req, res);
+  };
+  return Object.assign(handler, {
+    listener: (app: Express): RequestListener => {
+      return (req, res) => {
+        const route = match(req);
+        if (route === undefined) {
+          app(req, res);
+          return;
+        }
+        // what `app.handle` and its router do before the first middleware: Express's request and response
+        const r = req as Request;
+        const s = res as Response;
+        if (app.enabled('x-powered-by')) s.setHeader('X-Powered-By', 'Express');
+        r.res = s;
+        s.req = r;
+        Object.setPrototypeOf(r, app.request);
+        Object.setPrototypeOf(s, app.response);
+        s.locals ??= Object.create(null) as Record<string, unknown>;
+        r.originalUrl ??= r.url;
+        r.baseUrl = '';
+        serve(route, r, s);
+      };
+    },
+  });
+}
+
+/**
+ * The dispatch as the application's first middleware, and as the server's listener: the lean routes taken
+ * straight from the server (Express's request and response set up as the app would, without its router),
+ * everything else handed to the app, where the middleware passes it on.
+ */
+export type LeanDispatch = RequestHandler & { listener(app: Express): RequestListener };
+
+/** Runs Express body parsers in order, as the stack would before a route; a call without a body skips them, as they would. */
+export async function parseBodies(parsers: readonly RequestHandler[], req: Request, res: Response): Promise<void> {
+  // body-parser's own test (type-is `hasBody`): a body is announced by Transfer-Encoding or a Content-Length
+  const length = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] === undefined && (length === undefined || Number.isNaN(Number(length)))) {
+    if (!('body' in (req as object))) req.body = undefined;
+    return;
+  }
+  for (const parse of parsers) {
+    await new Promise<void>((resolve, reject) => {
+      void parse(req, res, (err?: unknown) => (err === undefined || err === null ? resolve() : reject(err as Error)));
+    });
+  }
+}
