@@ -5,9 +5,11 @@
  *   - sqlite: one cloud process from the production build (scripts/build-cloud, `NODE_ENV=production`) on a
  *     SQLite file, and
  *   - pg: two replicas of that build on a fresh PostgreSQL database and one Redis behind nginx
- *     (scripts/cluster.ts's startCluster).
+ *     (scripts/cluster.ts's startCluster);
+ *   - stub, the baseline measured in the same run (`all` runs it first): a bare node:http server answering every
+ *     leg with canned bytes and holding the long poll 25 s: the floor this machine at its load puts under any server.
  *
- *   bash scripts/bench fleet [--target sqlite|pg|both] [--fleet 250,500,1000,2000] [--duration 60]
+ *   bash scripts/bench fleet [--target sqlite|pg|stub|both|all] [--fleet 250,500,1000,2000] [--duration 60] [--keep-going]
  *   bash scripts/bench fleet --soak [--soak-fleet N] [--soak-minutes 30]
  *
  * What each cabinet does (the agent's own legs and intervals, spec 2):
@@ -26,7 +28,7 @@
  *
  * Time compression: none on the legs' rates (heartbeat 60 s, long poll 25 s, real sale and drop rates). Only the
  * fleet's start is compressed: each new cabinet starts its long poll at a random point of one 25 s wait and its
- * heartbeat at a random point of one 60 s period, so the fleet is at steady state after one warm-up of 30 s
+ * heartbeat at a random point of one 60 s period, so the fleet is at steady state after one warm-up of 60 s
  * (rather than cabinets booting over hours). Steps ramp the fleet up (the cabinets of a step keep running into
  * the next); after each step's warm-up the legs are measured for `--duration` seconds.
  *
@@ -59,7 +61,7 @@ const { values: opt } = parseArgs({
     target: { type: 'string', default: 'both' },
     fleet: { type: 'string', default: '250,500,1000,2000' },
     duration: { type: 'string', default: '60' },
-    warmup: { type: 'string', default: '30' },
+    warmup: { type: 'string', default: '60' },
     'sales-per-hour': { type: 'string', default: '6' },
     'drops-per-hour': { type: 'string', default: '2' },
     'keep-going': { type: 'boolean', default: false },
@@ -86,6 +88,7 @@ const WAIT_S = 25;
 const HEARTBEAT_S = 60;
 const AISLES = 4;
 const P99_LIMIT_MS = 50;
+const REPORT_ATTEMPTS = 30;
 const ALICE_KEY = 'vk_5ba11ce00000a001.sbx-alice-key-7d41a0c2'; // the public sandbox key (docs/sandbox.md)
 const HB_BODY = { agentVersion: '1.4.2', vmcVersion: 'VMC-2.4.1' };
 const CLOUD_ENV = { LOG_LEVEL: opt['log-level'], RATE_LIMIT_PER_HOUR: '100000000', JOBS_ENABLED: 'true' };
@@ -152,6 +155,7 @@ class Ledger {
   enqueued = new Set<string>(); // commandIds the operator's enqueue answered
   acked = new Set<string>(); // commandIds a cabinet's report answered
   duplicateDeliveries = 0; // a command delivered again after its ack
+  reportRetries = 0;
   enqueueStartedAt = new Map<string, number>();
   ackedAt = new Map<string, number>();
 }
@@ -254,6 +258,20 @@ class Cabinet {
     }
   }
 
+  /**
+   * A dispense report, retried as the agent's spool does (spec 2: reports are kept until the cloud has them;
+   * the dispenseId makes a second copy change nothing): every second until answered 200, at most
+   * REPORT_ATTEMPTS times. Each attempt counts as a request of the leg (a failed one as an error).
+   */
+  private async report(leg: LegName, body: unknown): Promise<Answer | null> {
+    for (let attempt = 1; ; attempt++) {
+      const a = await this.leg(leg, 'POST', '/cabinet/report', body);
+      if (a || attempt >= REPORT_ATTEMPTS) return a;
+      this.ledger.reportRetries++;
+      await sleep(1000);
+    }
+  }
+
   start(): void {
     const signal = this.stopper.signal;
     this.loops.push(this.pollLoop(signal), this.heartbeatLoop(signal), this.salesLoop(signal));
@@ -290,12 +308,12 @@ class Cabinet {
       }
       // a drop: the motor runs (not simulated: reported at once), the report acknowledges it
       for (const c of commands) {
+        // a command delivered again after this cabinet's ack was answered: the cloud lost the ack
         if (this.handled.has(c.commandId)) {
           this.ledger.duplicateDeliveries++;
           continue;
         }
-        this.handled.add(c.commandId);
-        const r = await this.leg('report drop (ack)', 'POST', '/cabinet/report', {
+        const r = await this.report('report drop (ack)', {
           equipmentNo: this.no,
           dispenseId: `fb-d-${randomUUID()}`,
           commandId: c.commandId,
@@ -306,6 +324,7 @@ class Cabinet {
         });
         if (!r) continue;
         const at = performance.now();
+        this.handled.add(c.commandId);
         this.ledger.acked.add(c.commandId);
         const from = this.ledger.enqueueStartedAt.get(c.commandId);
         if (from !== undefined) {
@@ -330,18 +349,15 @@ class Cabinet {
       await sleep(expDelay(SALES_PER_HOUR), signal);
       if (signal.aborted) return;
       const aisleNo = 1 + Math.floor(Math.random() * AISLES);
-      const order = await this.leg('createOrder', 'POST', '/cabinet/createOrder', {
-        equipmentNo: this.no,
-        aisleNo,
-        quantity: 1,
-        payMethod: 'card',
-        requestRef: `wu-${randomUUID()}`,
-      });
+      // the agent's createOrder: one requestRef, two attempts (a retry after a lost answer gets the same order)
+      const sale = { equipmentNo: this.no, aisleNo, quantity: 1, payMethod: 'card', requestRef: `wu-${randomUUID()}` };
+      const order =
+        (await this.leg('createOrder', 'POST', '/cabinet/createOrder', sale)) ?? (await this.leg('createOrder', 'POST', '/cabinet/createOrder', sale));
       if (!order) continue;
       const orderNumber = (order.body.data as { orderNumber: string }).orderNumber;
       this.ledger.opened.add(orderNumber);
       const dispenseId = `fb-s-${randomUUID()}`;
-      const r = await this.leg('report sale', 'POST', '/cabinet/report', {
+      const r = await this.report('report sale', {
         equipmentNo: this.no,
         dispenseId,
         orderNumber,
@@ -376,9 +392,11 @@ class Operator {
     this.loop = (async () => {
       const signal = this.stopper.signal;
       for (;;) {
-        const cabinets = this.fleet();
-        await sleep(expDelay(DROPS_PER_HOUR * Math.max(1, cabinets.length)), signal);
+        // the fleet's rate is its size now (a step that grows it changes the rate from the next drop on)
+        const size = this.fleet().length;
+        await sleep(size === 0 ? 100 : expDelay(DROPS_PER_HOUR * size), signal);
         if (signal.aborted) return;
+        const cabinets = this.fleet();
         const c = cabinets[Math.floor(Math.random() * cabinets.length)];
         if (!c) continue;
         const p = this.enqueue(c.no).finally(() => this.inflight.delete(p));
@@ -452,7 +470,7 @@ async function auditStore(env: StoreEnv, ledger: Ledger): Promise<Audit> {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vend-fleet-ledger-')), 'ledger.json');
   fs.writeFileSync(file, JSON.stringify({ opened: [...ledger.opened], sales: [...ledger.sales], enqueued: [...ledger.enqueued], acked: [...ledger.acked] }));
   try {
-    return { ...(await fleetStore<Audit>(env, ['audit', file])), duplicateDeliveries: ledger.duplicateDeliveries };
+    return { ...(await fleetStore<Audit>(env, ['audit', file])), duplicateDeliveries: ledger.duplicateDeliveries, reportRetries: ledger.reportRetries };
   } finally {
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   }
@@ -466,7 +484,8 @@ interface Target {
   /** The processes whose CPU and RSS are reported, by label. */
   processes(): { label: string; pid: number }[];
   stop(): Promise<void>;
-  store: StoreEnv;
+  /** null: nothing to audit (the baseline). */
+  store: StoreEnv | null;
   cleanup(): Promise<void>;
 }
 
@@ -491,6 +510,46 @@ async function sqliteTarget(main: string, count: number): Promise<{ target: Targ
       processes: () => [{ label: 'cloud', pid: cloud.child.pid! }],
       stop: () => stop(cloud.child),
       cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    },
+  };
+}
+
+/**
+ * The baseline measured in the same run: a bare node:http server in its own process that answers every leg
+ * with canned bytes of the same shape and holds the long poll 25 s (it never delivers a drop). Its p99 is the
+ * floor this machine, at its load, puts under any server; the fleet and its legs are the same.
+ */
+async function stubTarget(count: number): Promise<{ target: Target; fleet: { no: string; key: string }[] }> {
+  const script = `
+    const http = require('node:http');
+    let n = 0;
+    const ok = (res, data) => { const b = JSON.stringify({ code: 0, message: 'ok', data }); res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(b) }); res.end(b); };
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const p = req.url.split('?')[0];
+        if (p === '/cabinet/pending') {
+          const t = setTimeout(() => ok(res, { commands: [] }), ${WAIT_S * 1000});
+          res.on('close', () => clearTimeout(t));
+        } else if (p === '/cabinet/heartbeat') ok(res, { serverTime: new Date().toISOString(), status: 'online' });
+        else if (p === '/cabinet/createOrder') ok(res, { orderNumber: 'ord_stub_' + ++n, machineCode: 'X', aisleNo: 1, quantity: 1, amount: 1.75, amountCents: 175, payStatus: 'paid' });
+        else if (p === '/cabinet/report') ok(res, { dispenseId: 'x', duplicate: false, kind: 'order', commandId: null, orderNumber: 'x', status: 'shipped', receivedAt: new Date().toISOString() });
+        else ok(res, { commandId: 'cmd_stub_' + ++n, status: 'pending' });
+      });
+    });
+    server.keepAliveTimeout = 65000;
+    server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+    process.on('SIGTERM', () => process.exit(0));`;
+  const stub = await startProcess(process.execPath, ['-e', script], {}, /listening on (http:\/\/\S+)/);
+  return {
+    fleet: Array.from({ length: count }, (_, i) => ({ no: `BENCH-${String(i + 1).padStart(6, '0')}`, key: `stub${i}:secret` })),
+    target: {
+      name: 'baseline: bare node:http, canned answers',
+      url: stub.url,
+      store: null,
+      processes: () => [{ label: 'node:http', pid: stub.child.pid! }],
+      stop: () => stop(stub.child),
+      cleanup: async () => undefined,
     },
   };
 }
@@ -662,11 +721,13 @@ class Fleet {
   /** Stops the drops, lets the cabinets acknowledge what is out, then stops them. */
   async stop(): Promise<void> {
     await this.operator.stop();
-    const end = Date.now() + (WAIT_S + 10) * 1000;
+    const end = this.target.store ? Date.now() + (WAIT_S + 10) * 1000 : 0;
     while (Date.now() < end && [...this.ledger.enqueued].some((id) => !this.ledger.acked.has(id))) await sleep(200);
     await Promise.all(this.running.map((c) => c.stop()));
   }
 }
+
+type Kind = 'sqlite' | 'pg' | 'stub';
 
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '–');
 
@@ -674,15 +735,17 @@ function printSteps(target: string, rows: StepRow[]): void {
   console.log(`### ${target}`);
   console.log('');
   console.log(
-    `| cabinets | req/s | ${LEGS.map((l) => `${l} p50 / p99 ms (n)`).join(' | ')} | errors | enqueue → ack p50 / p99 ms (n) | cloud processes: CPU %, RSS MB | bench CPU %, loop p99 ms | load | p99 < ${P99_LIMIT_MS} ms, no errors |`,
+    `| cabinets | req/s | ${LEGS.map((l) => `${l} p50 / p99 ms (n)`).join(' | ')} | errors | enqueue → ack p50 / p99 ms (n) | cloud processes: CPU %, RSS MB | cabinets per cloud core (CPU) | bench CPU %, loop p99 ms | load | p99 < ${P99_LIMIT_MS} ms, no errors |`,
   );
-  console.log(`|---:|---:|${LEGS.map(() => '---:').join('|')}|---:|---:|---|---:|---|---|`);
+  console.log(`|---:|---:|${LEGS.map(() => '---:').join('|')}|---:|---:|---|---:|---:|---|---|`);
   for (const r of rows) {
     const legs = r.legs.map((l) => `${f1(l.p50)} / ${f1(l.p99)} (${l.n})`).join(' | ');
     const errors = r.legs.reduce((s, l) => s + l.errors, 0);
     const procs = r.procs.map((p) => `${p.label} ${p.cpuPct.toFixed(0)} %, ${p.rssMb.toFixed(0)}`).join('; ');
+    // what one core of cloud (the replicas and nginx together) carries at this rate of legs, CPU-bound
+    const cloudCpu = r.procs.reduce((sum, p) => sum + p.cpuPct, 0) / 100;
     console.log(
-      `| ${r.fleet} | ${r.reqPerS.toFixed(0)} | ${legs} | ${errors} | ${f1(r.e2a.p50)} / ${f1(r.e2a.p99)} (${r.e2a.n}) | ${procs} | ${r.benchCpuPct.toFixed(0)} %, ${f1(r.benchLoopP99)} | ${r.load} | ${r.pass ? 'yes' : 'no'} |`,
+      `| ${r.fleet} | ${r.reqPerS.toFixed(0)} | ${legs} | ${errors} | ${f1(r.e2a.p50)} / ${f1(r.e2a.p99)} (${r.e2a.n}) | ${procs} | ${cloudCpu > 0 ? (r.fleet / cloudCpu).toFixed(0) : '–'} | ${r.benchCpuPct.toFixed(0)} %, ${f1(r.benchLoopP99)} | ${r.load} | ${r.pass ? 'yes' : 'no'} |`,
     );
   }
   console.log('');
@@ -693,16 +756,16 @@ function printAudit(a: Audit, stats: Stats): void {
     `store: ${a.salesInStore} walk-up sale reports (lost ${a.salesLost}, duplicated ${a.salesDuplicated}, not confirmed to the fleet ${a.salesUnexpected}); ` +
       `orders opened but missing ${a.ordersOpenedNotInStore}, opened but unsettled ${a.ordersOpenedUnsettled}; ` +
       `drops enqueued ${a.commandsEnqueued}, acked ${a.commandsAcked}, acked once in the store ${a.commandsAckedInStore} (lost ${a.commandsLost}, acked twice ${a.commandsDuplicatedAcks}, still pending ${a.commandsStillPending}); ` +
-      `deliveries after ack ${a.duplicateDeliveries}; errors over the whole run ${stats.allErrors}`,
+      `deliveries after ack ${a.duplicateDeliveries}; report attempts retried ${a.reportRetries}; errors over the whole run ${stats.allErrors}`,
   );
   if (stats.errorSamples.length) console.log(`first errors: ${stats.errorSamples.join(' | ')}`);
   console.log('');
 }
 
-async function stepRun(kind: 'sqlite' | 'pg', main: string): Promise<{ largest: number; rows: StepRow[] }> {
+async function stepRun(kind: Kind, main: string): Promise<{ largest: number; rows: StepRow[] }> {
   const max = STEPS[STEPS.length - 1]!;
   const seeding = Date.now();
-  const { target, fleet: keys } = kind === 'sqlite' ? await sqliteTarget(main, max) : await pgTarget(main, max);
+  const { target, fleet: keys } = kind === 'sqlite' ? await sqliteTarget(main, max) : kind === 'pg' ? await pgTarget(main, max) : await stubTarget(max);
   console.log(`${target.name}: ${max} cabinets enrolled (written to the store) in ${((Date.now() - seeding) / 1000).toFixed(1)} s; ${target.url}`);
   const fleet = new Fleet(target, keys);
   const rows: StepRow[] = [];
@@ -715,7 +778,8 @@ async function stepRun(kind: 'sqlite' | 'pg', main: string): Promise<{ largest: 
       const row = await fleet.measure(DURATION_S);
       rows.push(row);
       console.log(
-        `  ${n} cabinets: ${row.pass ? 'pass' : 'FAIL'}; ${row.legs.map((l) => `${l.leg} p99 ${f1(l.p99)}${l.errors ? ` errors ${l.errors}` : ''}`).join(', ')}; load ${row.load}`,
+        `  ${n} cabinets: ${row.pass ? 'pass' : 'FAIL'}; ${row.legs.map((l) => `${l.leg} p99 ${f1(l.p99)}${l.errors ? ` errors ${l.errors}` : ''}`).join(', ')}; ` +
+          `${row.procs.map((p) => `${p.label} ${p.cpuPct.toFixed(0)} % CPU`).join(', ')}, bench ${row.benchCpuPct.toFixed(0)} %; load ${row.load}`,
       );
       if (row.pass) largest = n;
       else if (!opt['keep-going']) break;
@@ -727,7 +791,7 @@ async function stepRun(kind: 'sqlite' | 'pg', main: string): Promise<{ largest: 
   try {
     printSteps(target.name, rows);
     console.log(`largest fleet with p99 < ${P99_LIMIT_MS} ms on every leg and no errors: ${largest || `none of ${STEPS.join(', ')}`}`);
-    printAudit(await auditStore(target.store, fleet.ledger), fleet.stats);
+    if (target.store) printAudit(await auditStore(target.store, fleet.ledger), fleet.stats);
   } finally {
     await target.cleanup();
   }
@@ -817,7 +881,7 @@ async function soakRun(kind: 'sqlite' | 'pg', main: string, n: number, minutes: 
       lines.map(([label, points]) => ({ label, points })),
     );
     console.log(`plot: ${path.relative(ROOT, opt['soak-png'])}`);
-    printAudit(await auditStore(target.store, fleet.ledger), fleet.stats);
+    if (target.store) printAudit(await auditStore(target.store, fleet.ledger), fleet.stats);
   } finally {
     await target.cleanup();
   }
@@ -832,7 +896,7 @@ async function main(): Promise<void> {
     `per cabinet: long poll wait=${WAIT_S}, heartbeat every ${HEARTBEAT_S} s, ${SALES_PER_HOUR} walk-up sales/h (createOrder + report), ${DROPS_PER_HOUR} operator drops/h (enqueue, then the cabinet's report acks it); ` +
       `warm-up ${WARMUP_S} s per step, measured ${DURATION_S} s; cloud LOG_LEVEL=${opt['log-level']}, the production build`,
   );
-  const kinds: ('sqlite' | 'pg')[] = opt.target === 'both' ? ['sqlite', 'pg'] : [opt.target as 'sqlite' | 'pg'];
+  const kinds: Kind[] = opt.target === 'both' ? ['sqlite', 'pg'] : opt.target === 'all' ? ['stub', 'sqlite', 'pg'] : [opt.target as Kind];
   if (opt.soak) {
     const kind = opt.target === 'pg' ? 'pg' : 'sqlite';
     let n = Number(opt['soak-fleet'] ?? 0);
