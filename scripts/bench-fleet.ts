@@ -604,8 +604,14 @@ async function pgTarget(main: string, count: number): Promise<{ target: Target; 
         ...childrenOf(nginxMaster()).map((pid, i) => ({ label: `nginx worker ${i + 1}`, pid })),
       ],
       stop: async () => {
-        if (!stopped) await cluster.stop();
+        if (stopped) return;
         stopped = true;
+        // what nginx complained of (worker_connections, upstream errors), before the run directory goes
+        const log = fs.existsSync(path.join(cluster.runDir, 'nginx-error.log'))
+          ? fs.readFileSync(path.join(cluster.runDir, 'nginx-error.log'), 'utf8').split('\n').filter(Boolean)
+          : [];
+        if (log.length) console.log(`nginx error log: ${log.length} lines; first: ${log[0]}; last: ${log[log.length - 1]}`);
+        await cluster.stop();
       },
       cleanup: dropDb,
     },
@@ -766,7 +772,8 @@ async function stepRun(kind: Kind, main: string): Promise<{ largest: number; row
   const max = STEPS[STEPS.length - 1]!;
   const seeding = Date.now();
   const { target, fleet: keys } = kind === 'sqlite' ? await sqliteTarget(main, max) : kind === 'pg' ? await pgTarget(main, max) : await stubTarget(max);
-  console.log(`${target.name}: ${max} cabinets enrolled (written to the store) in ${((Date.now() - seeding) / 1000).toFixed(1)} s; ${target.url}`);
+  const how = target.store ? `enrolled (written to the store) in ${((Date.now() - seeding) / 1000).toFixed(1)} s` : 'simulated (any key)';
+  console.log(`${target.name}: ${max} cabinets ${how}; ${target.url}`);
   const fleet = new Fleet(target, keys);
   const rows: StepRow[] = [];
   let largest = 0;
