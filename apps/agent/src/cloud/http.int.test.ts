@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HttpTransportError, undiciTransport } from './http.ts';
+import { HttpTransportError, cloudTransport } from './http.ts';
 
 // The per-call deadline (spec 2 §8: 8 s per call) against a real socket: a server that takes the
 // connection and never answers, one that sends the headers and stalls the body, one that trickles
@@ -9,7 +9,7 @@ import { HttpTransportError, undiciTransport } from './http.ts';
 
 const sockets: Socket[] = [];
 const servers: Server[] = [];
-const http = undiciTransport();
+const http = cloudTransport();
 afterAll(async () => {
   for (const s of sockets) s.destroy();
   for (const s of servers) s.close();
