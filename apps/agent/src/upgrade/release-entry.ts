@@ -6,27 +6,33 @@
  *   binding included, has loaded: the upgrade self-test and the release test rely on that).
  * - `vend-agent upgrade …` is the boot guard and the journal tools, with the install root defaulting
  *   to the directory that holds this tree (`/opt/vend-agent` for `/opt/vend-agent/current`).
+ * - `vend-agent run` is the daemon: only its own command is loaded (daemon-cli.ts).
  * - everything else is the agent's CLI.
+ *
+ * Each path loads its own modules when it is taken (`import()`; one CommonJS bundle, evaluated
+ * lazily), so the daemon never evaluates the technician's commands, the upgrade CLI or `vmc`
+ * (docs/decisions/agent.md "Footprint").
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { SerialPort } from 'serialport';
-import { main } from '../cli.ts';
-import { upgradeMain } from './cli.ts';
+import { commandOf } from '../cli-shell.ts';
 import { VERSION_FILE, releaseTreeOfBundle } from './layout.ts';
 
 async function run(argv: string[]): Promise<number> {
   const tree = releaseTreeOfBundle(argv[1] ?? '.');
   const first = argv[2];
   if (first === '--version' || first === '-V') {
-    // touching the OS binding makes node-gyp-build load the native addon now: a tree whose
-    // prebuild does not fit this machine fails here, before it could be swapped in
+    // the self-test: every lazily loaded part evaluates (the daemon, the CLI, the upgrade pipeline's
+    // tar and undici), and touching the OS binding makes node-gyp-build load the native addon now: a
+    // tree whose prebuild does not fit this machine fails here, before it could be swapped in
+    const [{ SerialPort }] = await Promise.all([import('serialport'), import('../daemon-cli.ts'), import('../cli.ts'), import('tar'), import('undici')]);
     if (typeof SerialPort.binding.list !== 'function') throw new Error('serialport binding did not load');
     process.stdout.write(`${fs.readFileSync(path.join(tree, VERSION_FILE), 'utf8').trim()}\n`);
     return 0;
   }
-  if (first === 'upgrade') return upgradeMain(argv, { defaultRoot: path.dirname(tree) });
-  return main(argv);
+  if (first === 'upgrade') return (await import('./cli.ts')).upgradeMain(argv, { defaultRoot: path.dirname(tree) });
+  if (commandOf(argv) === 'run') return (await import('../daemon-cli.ts')).runMain(argv);
+  return (await import('../cli.ts')).main(argv);
 }
 
 run(process.argv).then(
