@@ -1,7 +1,7 @@
 /**
  * Builds the agent as a self-contained release tree and packs it, offline (docs/agent-upgrades.md):
  *
- *   npx tsx scripts/build-agent-release.ts [--arch x64|arm64] [--version 1.0.1] [--out-dir dist] [--tree DIR] [--no-pack]
+ *   npx tsx scripts/build-agent-release.ts [--arch x64|arm64] [--version 1.0.1] [--out-dir dist] [--tree DIR] [--no-pack] [--map FILE]
  *   (or scripts/build-agent-release, the same with bash in front)
  *
  * The tree:
@@ -9,13 +9,17 @@
  *   VERSION                    the release version
  *   package.json               {name, version}: what the agent reports as its own version
  *   bin/vend-agent             sh launcher (apps/agent/packaging/vend-agent.sh)
- *   lib/vend-agent.cjs         the agent, bundled by esbuild (entry apps/agent/src/upgrade/release-entry.ts)
+ *   lib/vend-agent.cjs         the agent, bundled and minified by esbuild (entry apps/agent/src/upgrade/release-entry.ts);
+ *                              its source map is not in the tree (see below)
  *   runtime/node               Node.js 24 LTS for the target (npm registry: node-linux-<arch>, the version
  *                              in scripts/node24-version, as scripts/setup-node24 installs), + its LICENSE
  *   prebuilds/linux-<arch>/*.node  serialport's native binding (@serialport/bindings-cpp prebuilds, N-API)
  *
  * then `vendctl pack` (deterministic tar.gz) → `<out-dir>/vend-agent-<version>-linux-<arch>.tar.gz`, and
- * prints its sha256 and size (one JSON line with --json). The target is linux-x64 (default) or
+ * prints its sha256 and size (one JSON line with --json). The bundle's source map goes beside the artifact,
+ * `<out-dir>/vend-agent-<version>-linux-<arch>.cjs.map` (with --no-pack: `--map FILE`, else none): a cabinet
+ * never loads it, and `npx tsx scripts/agent-stack.ts <map>` turns a cabinet's stack trace back into
+ * source positions (docs/decisions/agent.md "Footprint"). The target is linux-x64 (default) or
  * linux-arm64, from any machine: the runtime is not the Node running the build (that may be past its end
  * of life, and is of one architecture only) but the registry's package, fetched once with `npm pack` and
  * kept unpacked under .tmp/node-runtime/ (later builds are offline). The built tree runs its own
@@ -43,6 +47,8 @@ export interface BuildResult {
   nodeVersion: string;
   tree: string;
   artifact: string | null;
+  /** The bundle's source map (outside the tree), or null when none was asked for. */
+  sourceMap: string | null;
   sha256: string | null;
   size: number | null;
   treeBytes: number;
@@ -107,22 +113,41 @@ function nodeRuntime(arch: Arch): string {
   return dir;
 }
 
-export async function buildAgentRelease(o: { version: string; arch: Arch; outDir: string; tree?: string; pack: boolean }): Promise<BuildResult> {
+export async function buildAgentRelease(o: {
+  version: string;
+  arch: Arch;
+  outDir: string;
+  tree?: string;
+  pack: boolean;
+  /** Where the source map goes (default: beside the artifact when packing, none otherwise). */
+  sourceMap?: string;
+}): Promise<BuildResult> {
   const started = Date.now();
   const TARGET = `linux-${o.arch}`;
   const tree = path.resolve(o.tree ?? fs.mkdtempSync(path.join(os.tmpdir(), `vend-agent-${o.version}-`)));
   fs.rmSync(tree, { recursive: true, force: true });
   for (const d of ['bin', 'lib', 'runtime', `prebuilds/${TARGET}`]) fs.mkdirSync(path.join(tree, d), { recursive: true });
 
-  // 1. the agent, one CommonJS file (so the native binding's loader finds prebuilds/ beside lib/)
+  // 1. the agent, one CommonJS file (so the native binding's loader finds prebuilds/ beside lib/), minified:
+  // V8 keeps a script's whole source in the heap, and the unminified bundle's comments (some not ASCII)
+  // made it a two-byte string of 5.5 MB. The parts only some commands need are import()ed where they are
+  // used: esbuild wraps them so they are evaluated on first use (docs/decisions/agent.md "Footprint").
+  // The source map is written outside the tree: Node would read it only with --enable-source-maps.
+  const bundle = path.join(tree, 'lib/vend-agent.cjs');
+  const sourceMap = o.sourceMap ?? (o.pack ? path.resolve(o.outDir, `vend-agent-${o.version}-${TARGET}.cjs.map`) : null);
   const bundled = await esbuild.build({
     entryPoints: [path.join(AGENT, 'src/upgrade/release-entry.ts')],
-    outfile: path.join(tree, 'lib/vend-agent.cjs'),
+    outfile: bundle,
     bundle: true,
     platform: 'node',
     target: `node${NODE_VERSION.split('.')[0]}`,
     format: 'cjs',
-    minify: false,
+    minify: true,
+    // names stay readable in a cabinet's stack traces and logs (a few % of the bundle)
+    keepNames: true,
+    sourcemap: 'external',
+    sourcesContent: true,
+    write: false,
     legalComments: 'none',
     logLevel: 'silent',
     // import.meta.url does not exist in CommonJS: give it the bundle's own URL, so
@@ -131,6 +156,13 @@ export async function buildAgentRelease(o: { version: string; arch: Arch; outDir
     banner: { js: "'use strict';\nconst __vendImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
   for (const w of bundled.warnings) process.stderr.write(`esbuild: ${w.text}\n`);
+  for (const f of bundled.outputFiles) {
+    if (f.path === bundle) fs.writeFileSync(bundle, f.contents);
+    else if (sourceMap !== null) {
+      fs.mkdirSync(path.dirname(sourceMap), { recursive: true });
+      fs.writeFileSync(sourceMap, f.contents);
+    }
+  }
 
   // 2. the runtime: Node.js 24 LTS for the target, with the licence its redistribution requires
   const runtime = nodeRuntime(o.arch);
@@ -157,7 +189,7 @@ export async function buildAgentRelease(o: { version: string; arch: Arch; outDir
   }
 
   const treeBytes = bytesUnder(tree);
-  const built = { version: o.version, arch: o.arch, nodeVersion: NODE_VERSION, tree, treeBytes };
+  const built = { version: o.version, arch: o.arch, nodeVersion: NODE_VERSION, tree, treeBytes, sourceMap };
   if (!o.pack) return { ...built, artifact: null, sha256: null, size: null, seconds: (Date.now() - started) / 1000 };
 
   // 6. vendctl pack: the deterministic archive every cabinet can extract (files and directories only)
@@ -180,6 +212,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       'out-dir': { type: 'string', default: path.join(ROOT, 'dist') },
       tree: { type: 'string' },
       'no-pack': { type: 'boolean', default: false },
+      map: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -188,7 +221,14 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const arch = values.arch as Arch;
   if (!ARCHES.includes(arch)) fail(`--arch ${values.arch} is not one of ${ARCHES.join(', ')}`);
   try {
-    const r = await buildAgentRelease({ version, arch, outDir: values['out-dir'], ...(values.tree ? { tree: values.tree } : {}), pack: !values['no-pack'] });
+    const r = await buildAgentRelease({
+      version,
+      arch,
+      outDir: values['out-dir'],
+      ...(values.tree ? { tree: values.tree } : {}),
+      ...(values.map ? { sourceMap: path.resolve(values.map) } : {}),
+      pack: !values['no-pack'],
+    });
     if (values.json) process.stdout.write(JSON.stringify(r) + '\n');
     else {
       process.stdout.write(
@@ -198,6 +238,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
           ...(r.artifact
             ? [`artifact ${r.artifact}`, `sha256   ${r.sha256}`, `size     ${r.size} bytes (${((r.size ?? 0) / 1024 / 1024).toFixed(1)} MiB)`]
             : []),
+          ...(r.sourceMap ? [`map      ${r.sourceMap} (not in the tree)`] : []),
           `built in ${r.seconds.toFixed(1)} s`,
         ].join('\n') + '\n',
       );
