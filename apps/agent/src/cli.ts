@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
-import { parseProgram, programShell, resolveCliDeps, routeOutput } from './cli-shell.ts';
-import type { CliDeps } from './cli-shell.ts';
+import { resolveCliDeps } from './cli-deps.ts';
+import type { CliDeps } from './cli-deps.ts';
+import { parseProgram, programShell, routeOutput } from './cli-shell.ts';
 import { agentCommands, vmcCommand } from './control/commands/index.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 import { upgradeCommand } from './upgrade/cli.ts';
 
 export { EXIT_CODES } from './exit-codes.ts';
-export type { CliDeps } from './cli-shell.ts';
+export type { CliDeps } from './cli-deps.ts';
 
 /**
  * The vend-agent command tree: `run` (the daemon) and the technician's tools — `status`, `enrol`,

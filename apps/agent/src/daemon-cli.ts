@@ -1,6 +1,8 @@
+import { SerialPort } from 'serialport';
 import { EXIT_CODES } from './exit-codes.ts';
-import { parseProgram, programShell, resolveCliDeps, routeOutput } from './cli-shell.ts';
-import type { CliDeps } from './cli-shell.ts';
+import { resolveCliDeps } from './cli-deps.ts';
+import type { CliDeps } from './cli-deps.ts';
+import { parseProgram, programShell, routeOutput } from './cli-shell.ts';
 import { exitCodeGuard } from './control/commands/errors.ts';
 import { runCommand } from './control/commands/run.ts';
 
@@ -15,4 +17,10 @@ export async function runMain(argv: string[], deps: CliDeps = {}): Promise<numbe
   const setExit = (c: number): void => void (code = c);
   const program = programShell().addCommand(runCommand({ deps: full.agent, setExit, guarded: exitCodeGuard(full.stderr, setExit) }));
   return parseProgram(routeOutput(program, full), argv, full.stderr, () => code);
+}
+
+/** The release self-test (`vend-agent --version`): serialport's native binding loads on this machine. */
+export function serialBindingLoaded(): boolean {
+  // touching the OS binding makes node-gyp-build load the native addon
+  return typeof SerialPort.binding.list === 'function';
 }

@@ -9,9 +9,9 @@
  * - `vend-agent run` is the daemon: only its own command is loaded (daemon-cli.ts).
  * - everything else is the agent's CLI.
  *
- * Each path loads its own modules when it is taken (`import()`; one CommonJS bundle, evaluated
- * lazily), so the daemon never evaluates the technician's commands, the upgrade CLI or `vmc`
- * (docs/decisions/agent.md "Footprint").
+ * Each path loads its own modules when it is taken (`import()`: in the release tree each is a file of
+ * its own, lib/daemon.cjs, lib/cli.cjs, lib/upgrade-cli.cjs), so the daemon never parses the
+ * technician's commands, the upgrade CLI or `vmc` (docs/decisions/agent.md "Footprint").
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,8 +25,8 @@ async function run(argv: string[]): Promise<number> {
     // the self-test: every lazily loaded part evaluates (the daemon, the CLI, the upgrade pipeline's
     // tar and undici), and touching the OS binding makes node-gyp-build load the native addon now: a
     // tree whose prebuild does not fit this machine fails here, before it could be swapped in
-    const [{ SerialPort }] = await Promise.all([import('serialport'), import('../daemon-cli.ts'), import('../cli.ts'), import('tar'), import('undici')]);
-    if (typeof SerialPort.binding.list !== 'function') throw new Error('serialport binding did not load');
+    const [daemon] = await Promise.all([import('../daemon-cli.ts'), import('../cli.ts'), import('./cli.ts'), import('tar'), import('undici')]);
+    if (!daemon.serialBindingLoaded()) throw new Error('serialport binding did not load');
     process.stdout.write(`${fs.readFileSync(path.join(tree, VERSION_FILE), 'utf8').trim()}\n`);
     return 0;
   }
