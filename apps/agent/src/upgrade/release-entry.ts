@@ -38,8 +38,10 @@ async function run(argv: string[]): Promise<number> {
     // behind (docs/decisions/agent.md "Footprint"). Keyed by content and V8 flags; a failure only costs that.
     // Written 10 s after the start (a daemon runs for months and may never stop cleanly), and at exit.
     try {
-      module.enableCompileCache?.(path.join(path.dirname(tree), 'compile-cache'));
-      setTimeout(() => module.flushCompileCache?.(), 10_000).unref();
+      // Node ≥ 22.1 (the tree ships 24); absent on older runtimes, which then simply parse
+      const cache = module as typeof module & { enableCompileCache?: (dir: string) => unknown; flushCompileCache?: () => void };
+      cache.enableCompileCache?.(path.join(path.dirname(tree), 'compile-cache'));
+      setTimeout(() => cache.flushCompileCache?.(), 10_000).unref();
     } catch {
       // no cache: the daemon parses as before
     }
