@@ -73,3 +73,30 @@ describe('the cloud transport gives up on time', () => {
     expect(error).toBeNull();
   });
 });
+
+describe('the cloud transport says what happened', () => {
+  it('a refused connection never reached the server: notSent', async () => {
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    await new Promise<void>((r) => server.close(() => r()));
+    const { error } = await timed(`http://127.0.0.1:${port}/cabinet/heartbeat`, 2_000);
+    expect(error).toMatchObject({ kind: 'network', notSent: true });
+  });
+
+  it('a body over 1 MiB is refused, not buffered', async () => {
+    const url = await listen((s) => {
+      s.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2000000\r\n\r\n');
+      s.write(Buffer.alloc(1_100_000, 0x20));
+    });
+    const { error } = await timed(url, 5_000);
+    expect(error).toMatchObject({ kind: 'network', notSent: false, message: 'response body over 1048576 bytes' });
+  });
+
+  it("the caller's signal aborts a call in flight", async () => {
+    const url = await listen(() => {});
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 50);
+    await expect(http.transport({ method: 'GET', url, headers: {}, timeoutMs: 5_000, signal: ac.signal })).rejects.toMatchObject({ kind: 'aborted' });
+  });
+});
