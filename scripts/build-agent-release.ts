@@ -1,7 +1,7 @@
 /**
  * Builds the agent as a self-contained release tree and packs it, offline (docs/agent-upgrades.md):
  *
- *   npx tsx scripts/build-agent-release.ts [--arch x64|arm64] [--version 1.0.1] [--out-dir dist] [--tree DIR] [--no-pack]
+ *   npx tsx scripts/build-agent-release.ts [--arch x64|arm64] [--version 1.0.1] [--out-dir dist] [--tree DIR] [--no-pack] [--map DIR]
  *   (or scripts/build-agent-release, the same with bash in front)
  *
  * The tree:
@@ -9,13 +9,18 @@
  *   VERSION                    the release version
  *   package.json               {name, version}: what the agent reports as its own version
  *   bin/vend-agent             sh launcher (apps/agent/packaging/vend-agent.sh)
- *   lib/vend-agent.cjs         the agent, bundled by esbuild (entry apps/agent/src/upgrade/release-entry.ts)
+ *   lib/vend-agent.cjs         the agent, bundled and minified by esbuild (entry apps/agent/src/upgrade/release-entry.ts),
+ *   lib/{daemon,cli,upgrade-cli,undici,tar}.cjs  and the parts it loads when a command needs them; their
+ *                              source maps are not in the tree (see below)
  *   runtime/node               Node.js 24 LTS for the target (npm registry: node-linux-<arch>, the version
  *                              in scripts/node24-version, as scripts/setup-node24 installs), + its LICENSE
  *   prebuilds/linux-<arch>/*.node  serialport's native binding (@serialport/bindings-cpp prebuilds, N-API)
  *
  * then `vendctl pack` (deterministic tar.gz) → `<out-dir>/vend-agent-<version>-linux-<arch>.tar.gz`, and
- * prints its sha256 and size (one JSON line with --json). The target is linux-x64 (default) or
+ * prints its sha256 and size (one JSON line with --json). The source maps go beside the artifact, in
+ * `<out-dir>/vend-agent-<version>-linux-<arch>.maps/<file>.cjs.map` (with --no-pack: `--map DIR`, else none): a
+ * cabinet never loads them, and `npx tsx scripts/agent-stack.ts <maps-dir> < trace.txt` turns a cabinet's
+ * stack trace back into source positions (docs/decisions/agent.md "Footprint"). The target is linux-x64 (default) or
  * linux-arm64, from any machine: the runtime is not the Node running the build (that may be past its end
  * of life, and is of one architecture only) but the registry's package, fetched once with `npm pack` and
  * kept unpacked under .tmp/node-runtime/ (later builds are offline). The built tree runs its own
@@ -43,6 +48,8 @@ export interface BuildResult {
   nodeVersion: string;
   tree: string;
   artifact: string | null;
+  /** The directory of the source maps (outside the tree), or null when none was asked for. */
+  sourceMap: string | null;
   sha256: string | null;
   size: number | null;
   treeBytes: number;
@@ -61,6 +68,35 @@ function bytesUnder(dir: string): number {
     n += e.isDirectory() ? bytesUnder(p) : fs.statSync(p).size;
   }
   return n;
+}
+
+/**
+ * How the lib/ files refer to each other: undici and tar are their own files everywhere (loaded at first
+ * use), and the entry's import() of the daemon, the CLI and the upgrade CLI load their files.
+ */
+const PROTOCOL = Symbol('protocol');
+function partsPlugin(self: string, parts: Record<string, string>): esbuild.Plugin {
+  return {
+    name: 'vend-agent-parts',
+    setup(build) {
+      build.onResolve({ filter: /^(undici|tar)$/ }, (a) => (a.kind === 'entry-point' ? undefined : { path: `./${a.path}.cjs`, external: true }));
+      // @vend/protocol is pure code (no I/O, nothing registered at import): a file that takes one function
+      // from it (the entry: a version check) does not carry every schema
+      build.onResolve({ filter: /.*/ }, async (a) => {
+        const protocol = a.path === '@vend/protocol' || (a.importer.includes('/packages/protocol/src/') && a.path.startsWith('.'));
+        if (!protocol || a.pluginData === PROTOCOL) return undefined;
+        const r = await build.resolve(a.path, { kind: a.kind, resolveDir: a.resolveDir, importer: a.importer, pluginData: PROTOCOL });
+        return r.errors.length > 0 ? undefined : { path: r.path, sideEffects: false };
+      });
+      if (self !== 'vend-agent') return;
+      build.onResolve({ filter: /^\.\.?\// }, (a) => {
+        if (a.kind !== 'dynamic-import') return undefined;
+        const target = path.resolve(a.resolveDir, a.path);
+        const part = Object.entries(parts).find(([, entry]) => entry === target)?.[0];
+        return part ? { path: `./${part}.cjs`, external: true } : undefined;
+      });
+    },
+  };
 }
 
 /** The directory of @serialport/bindings-cpp as the agent resolves it (through serialport). */
@@ -107,30 +143,72 @@ function nodeRuntime(arch: Arch): string {
   return dir;
 }
 
-export async function buildAgentRelease(o: { version: string; arch: Arch; outDir: string; tree?: string; pack: boolean }): Promise<BuildResult> {
+export async function buildAgentRelease(o: {
+  version: string;
+  arch: Arch;
+  outDir: string;
+  tree?: string;
+  pack: boolean;
+  /** The directory the source maps go to (default: beside the artifact when packing, none otherwise). */
+  sourceMap?: string;
+}): Promise<BuildResult> {
   const started = Date.now();
   const TARGET = `linux-${o.arch}`;
   const tree = path.resolve(o.tree ?? fs.mkdtempSync(path.join(os.tmpdir(), `vend-agent-${o.version}-`)));
   fs.rmSync(tree, { recursive: true, force: true });
   for (const d of ['bin', 'lib', 'runtime', `prebuilds/${TARGET}`]) fs.mkdirSync(path.join(tree, d), { recursive: true });
 
-  // 1. the agent, one CommonJS file (so the native binding's loader finds prebuilds/ beside lib/)
-  const bundled = await esbuild.build({
-    entryPoints: [path.join(AGENT, 'src/upgrade/release-entry.ts')],
-    outfile: path.join(tree, 'lib/vend-agent.cjs'),
-    bundle: true,
-    platform: 'node',
-    target: `node${NODE_VERSION.split('.')[0]}`,
-    format: 'cjs',
-    minify: false,
-    legalComments: 'none',
-    logLevel: 'silent',
-    // import.meta.url does not exist in CommonJS: give it the bundle's own URL, so
-    // `new URL('../package.json', import.meta.url)` finds the tree's package.json
-    define: { 'import.meta.url': '__vendImportMetaUrl' },
-    banner: { js: "'use strict';\nconst __vendImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  });
-  for (const w of bundled.warnings) process.stderr.write(`esbuild: ${w.text}\n`);
+  // 1. the agent: CommonJS files in lib/ (so the native binding's loader finds prebuilds/ beside lib/), minified
+  // (V8 keeps a script's whole source in the heap, and the unminified bundle's comments, some not ASCII, made
+  // it a two-byte string of 5.5 MB). Parsing a script also leaves malloc'd memory behind in proportion to
+  // its size (≈ 5 MB per MB), so each command line loads only the file it needs: vend-agent.cjs (the entry)
+  // import()s daemon.cjs for `run`, cli.cjs for the technician's commands, upgrade-cli.cjs for the boot
+  // guard, and undici.cjs / tar.cjs are loaded by whichever needs them, when it does
+  // (docs/decisions/agent.md "Footprint"). The source maps go outside the tree: Node would read them only
+  // with --enable-source-maps.
+  const lib = path.join(tree, 'lib');
+  const maps = o.sourceMap ?? (o.pack ? path.resolve(o.outDir, `vend-agent-${o.version}-${TARGET}.maps`) : null);
+  const fromAgent = createRequire(path.join(AGENT, 'package.json'));
+  const parts: Record<string, string> = {
+    'vend-agent': path.join(AGENT, 'src/upgrade/release-entry.ts'),
+    daemon: path.join(AGENT, 'src/daemon-cli.ts'),
+    cli: path.join(AGENT, 'src/cli.ts'),
+    'upgrade-cli': path.join(AGENT, 'src/upgrade/cli.ts'),
+    undici: fromAgent.resolve('undici'),
+    tar: fromAgent.resolve('tar'),
+  };
+  for (const [part, entry] of Object.entries(parts)) {
+    const outfile = path.join(lib, `${part}.cjs`);
+    const bundled = await esbuild.build({
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      target: `node${NODE_VERSION.split('.')[0]}`,
+      format: 'cjs',
+      minify: true,
+      // names stay readable in a cabinet's stack traces and logs (a few % of the bundle)
+      keepNames: true,
+      sourcemap: 'external',
+      sourcesContent: true,
+      write: false,
+      legalComments: 'none',
+      logLevel: 'silent',
+      plugins: [partsPlugin(part, parts)],
+      // import.meta.url does not exist in CommonJS: give it the file's own URL, so
+      // `new URL('../package.json', import.meta.url)` finds the tree's package.json
+      define: { 'import.meta.url': '__vendImportMetaUrl' },
+      banner: { js: "'use strict';\nconst __vendImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    });
+    for (const w of bundled.warnings) process.stderr.write(`esbuild: ${w.text}\n`);
+    for (const f of bundled.outputFiles) {
+      if (f.path === outfile) fs.writeFileSync(outfile, f.contents);
+      else if (maps !== null) {
+        fs.mkdirSync(maps, { recursive: true });
+        fs.writeFileSync(path.join(maps, path.basename(f.path)), f.contents);
+      }
+    }
+  }
 
   // 2. the runtime: Node.js 24 LTS for the target, with the licence its redistribution requires
   const runtime = nodeRuntime(o.arch);
@@ -157,7 +235,7 @@ export async function buildAgentRelease(o: { version: string; arch: Arch; outDir
   }
 
   const treeBytes = bytesUnder(tree);
-  const built = { version: o.version, arch: o.arch, nodeVersion: NODE_VERSION, tree, treeBytes };
+  const built = { version: o.version, arch: o.arch, nodeVersion: NODE_VERSION, tree, treeBytes, sourceMap: maps };
   if (!o.pack) return { ...built, artifact: null, sha256: null, size: null, seconds: (Date.now() - started) / 1000 };
 
   // 6. vendctl pack: the deterministic archive every cabinet can extract (files and directories only)
@@ -180,6 +258,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       'out-dir': { type: 'string', default: path.join(ROOT, 'dist') },
       tree: { type: 'string' },
       'no-pack': { type: 'boolean', default: false },
+      map: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -188,7 +267,14 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const arch = values.arch as Arch;
   if (!ARCHES.includes(arch)) fail(`--arch ${values.arch} is not one of ${ARCHES.join(', ')}`);
   try {
-    const r = await buildAgentRelease({ version, arch, outDir: values['out-dir'], ...(values.tree ? { tree: values.tree } : {}), pack: !values['no-pack'] });
+    const r = await buildAgentRelease({
+      version,
+      arch,
+      outDir: values['out-dir'],
+      ...(values.tree ? { tree: values.tree } : {}),
+      ...(values.map ? { sourceMap: path.resolve(values.map) } : {}),
+      pack: !values['no-pack'],
+    });
     if (values.json) process.stdout.write(JSON.stringify(r) + '\n');
     else {
       process.stdout.write(
@@ -198,6 +284,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
           ...(r.artifact
             ? [`artifact ${r.artifact}`, `sha256   ${r.sha256}`, `size     ${r.size} bytes (${((r.size ?? 0) / 1024 / 1024).toFixed(1)} MiB)`]
             : []),
+          ...(r.sourceMap ? [`maps     ${r.sourceMap} (not in the tree)`] : []),
           `built in ${r.seconds.toFixed(1)} s`,
         ].join('\n') + '\n',
       );

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFLICT_HELP, CloudClient, Enroller, MemoryCredentialStore, undiciTransport } from '@vend/agent';
+import { CONFLICT_HELP, CloudClient, Enroller, MemoryCredentialStore, cloudTransport } from '@vend/agent';
 import type { HttpRequest, HttpResponse } from '@vend/agent';
 import { systemClock } from '@vend/protocol';
 import { SANDBOX, api, cleanup, startCloud, tempDir } from './support/cabinet-rig.ts';
@@ -10,7 +10,7 @@ import type { CloudProc } from './support/cabinet-rig.ts';
 // the statuses spec 2 §7 gives the agent, and the witness token as the cloud judges it.
 
 const dir = tempDir('agent-cloud-');
-const http = undiciTransport();
+const http = cloudTransport();
 let cloud: CloudProc;
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CloudClient, Enroller, MemoryCredentialStore, undiciTransport } from '@vend/agent';
+import { CloudClient, Enroller, MemoryCredentialStore, cloudTransport } from '@vend/agent';
 import type { HttpRequest, HttpResponse } from '@vend/agent';
 import { systemClock } from '@vend/protocol';
 import { SANDBOX, api, cleanup, startCloud, tempDir } from './support/cabinet-rig.ts';
@@ -13,7 +13,7 @@ import type { CloudProc } from './support/cabinet-rig.ts';
 // arrived last) is a superseded token, which the cloud records as a copy of the credential.
 
 const dir = tempDir('agent-witness-');
-const http = undiciTransport();
+const http = cloudTransport();
 let cloud: CloudProc;
 
 afterAll(async () => {

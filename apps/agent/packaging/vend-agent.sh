@@ -21,4 +21,11 @@ case $self in
 esac
 here=$(CDPATH='' cd -- "$bin/.." && pwd -P) || exit 70
 unset NODE_OPTIONS
-exec "$here/runtime/node" "$here/lib/vend-agent.cjs" "$@"
+# V8 tuned for a small resident set rather than peak speed (docs/decisions/agent.md "Footprint", measured
+# by scripts/bench-agent.ts): a compact heap with a small young generation, and no optimising compilers
+# (TurboFan, Maglev: their code and zones cost ≈ 7 MB; the agent waits on I/O, and the interpreter and
+# Sparkplug run its JavaScript). WebAssembly still works (undici's parser, for downloads). glibc's malloc
+# keeps its mmap threshold fixed, so large start-up buffers go back to the system when freed.
+MALLOC_MMAP_THRESHOLD_=131072
+export MALLOC_MMAP_THRESHOLD_
+exec "$here/runtime/node" --optimize-for-size --max-semi-space-size=1 --no-opt --no-maglev "$here/lib/vend-agent.cjs" "$@"

@@ -13,7 +13,7 @@ import { StateCredentialStore } from './cloud/credentials.ts';
 import { Enroller } from './cloud/enrolment.ts';
 import { CloudLoops } from './cloud/loops.ts';
 import type { EnrolmentStatus } from './cloud/enrolment.ts';
-import { undiciTransport } from './cloud/http.ts';
+import { cloudTransport } from './cloud/http.ts';
 import type { HttpTransport } from './cloud/http.ts';
 import { networkControl } from './control/network-api.ts';
 import { startControlServer } from './control/server.ts';
@@ -200,7 +200,7 @@ export class Daemon {
     });
 
     // 5. the cloud
-    const http = options.http ? { transport: options.http, close: async () => {} } : undiciTransport();
+    const http = options.http ? { transport: options.http, close: async () => {} } : cloudTransport();
     this.closeHttp = http.close;
     const cloudLog = this.log.child({ part: 'cloud' });
     this.credentials = new StateCredentialStore(this.state, () => this.clock.now(), {

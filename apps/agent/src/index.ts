@@ -8,7 +8,7 @@ export { MemoryCredentialStore, StateCredentialStore } from './cloud/credentials
 export type { CredentialStore } from './cloud/credentials.ts';
 export { Enroller, CONFLICT_HELP } from './cloud/enrolment.ts';
 export type { EnrolmentStatus } from './cloud/enrolment.ts';
-export { undiciTransport, HttpTransportError } from './cloud/http.ts';
+export { cloudTransport, HttpTransportError } from './cloud/http.ts';
 export type { HttpTransport, HttpRequest, HttpResponse } from './cloud/http.ts';
 export { Daemon } from './daemon.ts';
 export type { QuietFacts } from './daemon.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vend/protocol';
 import { FileLoopStore } from './loop.ts';
-import { MEDIA_RETRY_MS, MediaCache, mediaKey, undiciMediaFetch } from './media.ts';
+import { MEDIA_RETRY_MS, MediaCache, mediaKey, nodeMediaFetch } from './media.ts';
 import { JsonlJournal } from '../state/jsonl-journal.ts';
 import { PlaySpoolRecord } from './play-journal.ts';
 import { PlaySpool } from './play-spool.ts';
@@ -116,7 +116,7 @@ describe('media cache', () => {
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   const cache = (dir: string, capBytes: number, clock = new ManualClock(T0)) => {
-    const c = new MediaCache({ dir, capBytes, fetch: undiciMediaFetch(), clock, log: quiet, timeoutMs: 5000 });
+    const c = new MediaCache({ dir, capBytes, fetch: nodeMediaFetch(), clock, log: quiet, timeoutMs: 5000 });
     c.init();
     return c;
   };

@@ -6,7 +6,7 @@ import { readTextIfExists } from '../state/fs-atomic.ts';
 import type { StateDir } from '../state/state-dir.ts';
 import { AdLoopKeeper, FileLoopStore, resolveEntries, resolveMediaUrl } from './loop.ts';
 import type { LoopView } from './loop.ts';
-import { MediaCache, undiciMediaFetch } from './media.ts';
+import { MediaCache, nodeMediaFetch } from './media.ts';
 import type { MediaFetch, MediaFile } from './media.ts';
 import { JsonlJournal, MemoryJsonlJournal } from '../state/jsonl-journal.ts';
 import { PlaySpoolRecord } from './play-journal.ts';
@@ -83,7 +83,7 @@ export class Ads implements KioskAds {
         ? new MediaCache({
             dir: state.path('adMedia'),
             capBytes: config.adMediaCacheMb * 1024 * 1024,
-            fetch: opts.mediaFetch ?? undiciMediaFetch(),
+            fetch: opts.mediaFetch ?? nodeMediaFetch(),
             clock,
             log: log.child({ part: 'ad-media' }),
             timeoutMs: config.downloadTimeoutMs,

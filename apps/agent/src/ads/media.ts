@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { z } from 'zod';
 import type { Clock } from '@vend/protocol';
 import type { CloudLogger } from '../cloud/client.ts';
+import { streamedGet } from '../cloud/http.ts';
 import { readTextIfExists, writeFileAtomic } from '../state/fs-atomic.ts';
 
 /**
@@ -28,22 +28,21 @@ export interface MediaResponse {
 }
 export type MediaFetch = (url: string, opts: { signal: AbortSignal; timeoutMs: number }) => Promise<MediaResponse>;
 
-/** undici's request: GET, no redirects followed, header and between-chunk timeouts. */
-export function undiciMediaFetch(): MediaFetch {
-  return async (url, { signal, timeoutMs }) => {
-    const res = await request(url, { method: 'GET', signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, headers: { 'accept-encoding': 'identity' } });
-    const one = (v: string | string[] | undefined): string | null => (Array.isArray(v) ? (v[0] ?? null) : (v ?? null));
-    const len = one(res.headers['content-length']);
+/**
+ * GET over node:http (cloud/http.ts streamedGet): no redirects followed, header and between-chunk
+ * timeouts. Not undici: the daemon fetches media while it runs, and undici, once loaded, would stay
+ * resident (docs/decisions/agent.md "Footprint").
+ */
+export function nodeMediaFetch(): MediaFetch {
+  return async (url, opts) => {
+    const res = await streamedGet(url, opts);
+    const len = res.headers['content-length'] ?? null;
     return {
-      status: res.statusCode,
-      contentType: one(res.headers['content-type']),
+      status: res.status,
+      contentType: res.headers['content-type'] ?? null,
       contentLength: len !== null && /^\d{1,16}$/.test(len) ? Number(len) : null,
       body: res.body,
-      cancel: () => {
-        if (res.body.destroyed) return;
-        res.body.on('error', () => {});
-        res.body.destroy();
-      },
+      cancel: res.cancel,
     };
   };
 }

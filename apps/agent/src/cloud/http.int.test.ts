@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HttpTransportError, undiciTransport } from './http.ts';
+import { HttpTransportError, cloudTransport } from './http.ts';
 
 // The per-call deadline (spec 2 §8: 8 s per call) against a real socket: a server that takes the
 // connection and never answers, one that sends the headers and stalls the body, one that trickles
@@ -9,7 +9,7 @@ import { HttpTransportError, undiciTransport } from './http.ts';
 
 const sockets: Socket[] = [];
 const servers: Server[] = [];
-const http = undiciTransport();
+const http = cloudTransport();
 afterAll(async () => {
   for (const s of sockets) s.destroy();
   for (const s of servers) s.close();
@@ -71,5 +71,32 @@ describe('the cloud transport gives up on time', () => {
     );
     const { error } = await timed(url);
     expect(error).toBeNull();
+  });
+});
+
+describe('the cloud transport says what happened', () => {
+  it('a refused connection never reached the server: notSent', async () => {
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    await new Promise<void>((r) => server.close(() => r()));
+    const { error } = await timed(`http://127.0.0.1:${port}/cabinet/heartbeat`, 2_000);
+    expect(error).toMatchObject({ kind: 'network', notSent: true });
+  });
+
+  it('a body over 1 MiB is refused, not buffered', async () => {
+    const url = await listen((s) => {
+      s.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2000000\r\n\r\n');
+      s.write(Buffer.alloc(1_100_000, 0x20));
+    });
+    const { error } = await timed(url, 5_000);
+    expect(error).toMatchObject({ kind: 'network', notSent: false, message: 'response body over 1048576 bytes' });
+  });
+
+  it("the caller's signal aborts a call in flight", async () => {
+    const url = await listen(() => {});
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 50);
+    await expect(http.transport({ method: 'GET', url, headers: {}, timeoutMs: 5_000, signal: ac.signal })).rejects.toMatchObject({ kind: 'aborted' });
   });
 });

@@ -1,4 +1,3 @@
-import { request } from 'undici';
 import type { z } from 'zod';
 import { ControlError } from '@vend/protocol';
 
@@ -40,6 +39,8 @@ export class ControlClient {
     let res;
     let text: string;
     try {
+      // loaded at the first call: the daemon imports this module but never calls its own control channel
+      const { request } = await import('undici');
       res = await request(this.baseUrl + path, {
         method,
         headers,

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { request } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { Clock } from '@vend/protocol';
 
@@ -29,6 +28,8 @@ export type ArtifactFetch = (url: string, opts: { signal: AbortSignal; timeoutMs
  */
 export function undiciArtifactFetch(opts: { dispatcher?: Dispatcher } = {}): ArtifactFetch {
   return async (url, { signal, timeoutMs }) => {
+    // undici is loaded when a download starts, not with the daemon (docs/decisions/agent.md "Footprint")
+    const { request } = await import('undici');
     const res = await request(url, {
       method: 'GET',
       signal,

@@ -2,8 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import type { TransformCallback } from 'node:stream';
-import zlib from 'node:zlib';
-import { Parser } from 'tar';
 import type { ReadEntry } from 'tar';
 
 /**
@@ -148,7 +146,9 @@ class MemberChecker {
  * One pass of node-tar's parser over `archive`; `onEntry` runs for each member (synchronously, in
  * order) and refuses the artifact by throwing. Members node-tar would skip refuse it as well.
  */
-function parseArchive(archive: string, maxStreamBytes: number, onEntry: (entry: ReadEntry) => void): Promise<void> {
+async function parseArchive(archive: string, maxStreamBytes: number, onEntry: (entry: ReadEntry) => void): Promise<void> {
+  // loaded here, when an artifact is unpacked, not with the daemon (docs/decisions/agent.md "Footprint")
+  const [{ Parser }, zlib] = await Promise.all([import('tar'), import('node:zlib')]);
   return new Promise<void>((resolve, reject) => {
     let failed: Error | null = null;
     const input = fs.createReadStream(archive);

@@ -6,27 +6,48 @@
  *   binding included, has loaded: the upgrade self-test and the release test rely on that).
  * - `vend-agent upgrade …` is the boot guard and the journal tools, with the install root defaulting
  *   to the directory that holds this tree (`/opt/vend-agent` for `/opt/vend-agent/current`).
+ * - `vend-agent run` is the daemon: only its own command is loaded (daemon-cli.ts).
  * - everything else is the agent's CLI.
+ *
+ * Each path loads its own modules when it is taken (`import()`: in the release tree each is a file of
+ * its own, lib/daemon.cjs, lib/cli.cjs, lib/upgrade-cli.cjs), so the daemon never parses the
+ * technician's commands, the upgrade CLI or `vmc` (docs/decisions/agent.md "Footprint").
  */
 import fs from 'node:fs';
+import module from 'node:module';
 import path from 'node:path';
-import { SerialPort } from 'serialport';
-import { main } from '../cli.ts';
-import { upgradeMain } from './cli.ts';
+import { commandOf } from '../cli-shell.ts';
 import { VERSION_FILE, releaseTreeOfBundle } from './layout.ts';
 
 async function run(argv: string[]): Promise<number> {
   const tree = releaseTreeOfBundle(argv[1] ?? '.');
   const first = argv[2];
   if (first === '--version' || first === '-V') {
-    // touching the OS binding makes node-gyp-build load the native addon now: a tree whose
-    // prebuild does not fit this machine fails here, before it could be swapped in
-    if (typeof SerialPort.binding.list !== 'function') throw new Error('serialport binding did not load');
+    // the self-test: every lazily loaded part evaluates (the daemon, the CLI, the upgrade pipeline's
+    // tar and undici), and touching the OS binding makes node-gyp-build load the native addon now: a
+    // tree whose prebuild does not fit this machine fails here, before it could be swapped in
+    const [daemon] = await Promise.all([import('../daemon-cli.ts'), import('../cli.ts'), import('./cli.ts'), import('tar'), import('undici')]);
+    if (!daemon.serialBindingLoaded()) throw new Error('serialport binding did not load');
     process.stdout.write(`${fs.readFileSync(path.join(tree, VERSION_FILE), 'utf8').trim()}\n`);
     return 0;
   }
-  if (first === 'upgrade') return upgradeMain(argv, { defaultRoot: path.dirname(tree) });
-  return main(argv);
+  if (first === 'upgrade') return (await import('./cli.ts')).upgradeMain(argv, { defaultRoot: path.dirname(tree) });
+  if (commandOf(argv) === 'run') {
+    // V8's code cache for the daemon's files, beside the trees (/opt/vend-agent/compile-cache): from the
+    // second start on, the scripts are not parsed whole again, which leaves ≈ 5 MB less malloc'd memory
+    // behind (docs/decisions/agent.md "Footprint"). Keyed by content and V8 flags; a failure only costs that.
+    // Written 10 s after the start (a daemon runs for months and may never stop cleanly), and at exit.
+    try {
+      // Node ≥ 22.1 (the tree ships 24); absent on older runtimes, which then simply parse
+      const cache = module as typeof module & { enableCompileCache?: (dir: string) => unknown; flushCompileCache?: () => void };
+      cache.enableCompileCache?.(path.join(path.dirname(tree), 'compile-cache'));
+      setTimeout(() => cache.flushCompileCache?.(), 10_000).unref();
+    } catch {
+      // no cache: the daemon parses as before
+    }
+    return (await import('../daemon-cli.ts')).runMain(argv);
+  }
+  return (await import('../cli.ts')).main(argv);
 }
 
 run(process.argv).then(

@@ -5,7 +5,7 @@ import type { AgentConfig } from '../../config.ts';
 import { CloudClient } from '../../cloud/client.ts';
 import { StateCredentialStore } from '../../cloud/credentials.ts';
 import { Enroller } from '../../cloud/enrolment.ts';
-import { undiciTransport } from '../../cloud/http.ts';
+import { cloudTransport } from '../../cloud/http.ts';
 import { EXIT_CODES } from '../../exit-codes.ts';
 import { StateDir } from '../../state/state-dir.ts';
 import { ControlUnreachable } from '../client.ts';
@@ -61,7 +61,7 @@ async function enrolOffline(config: AgentConfig, deps: AgentCommandDeps): Promis
   const state = new StateDir(config.stateDir);
   state.ensure();
   const lock = state.acquirePidLock();
-  const http = deps.http ? { transport: deps.http, close: async () => {} } : undiciTransport();
+  const http = deps.http ? { transport: deps.http, close: async () => {} } : cloudTransport();
   try {
     const credentials = new StateCredentialStore(state, () => deps.clock.now());
     const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
