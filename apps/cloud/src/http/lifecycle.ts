@@ -40,8 +40,9 @@ export class Lifecycle {
     };
   }
 
-  /** Counts one request in flight until its response finishes or closes; `Connection: close` while draining. */
+  /** Counts one request in flight (once, however often it is tracked) until its response finishes or closes; `Connection: close` while draining. */
   track(res: ServerResponse): void {
+    if ((res as Tracked)[TRACKED] === this) return;
     this.inFlight++;
     (res as Tracked)[TRACKED] = this;
     res.on('finish', untrack);
