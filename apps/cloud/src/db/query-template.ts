@@ -11,7 +11,8 @@ const SLOT = '\u0000template-slot-';
  * that does not end up a parameter is refused when the template is first compiled.
  */
 export class QueryTemplate<DB, R, A extends string[]> {
-  private readonly compiled = new WeakMap<Kysely<DB>, CompiledQuery<R>>();
+  /** The compiled query and, for each of its parameters, the argument it takes (-1: the compiled value stays). */
+  private readonly compiled = new WeakMap<Kysely<DB>, { query: CompiledQuery<R>; from: number[] }>();
 
   constructor(
     private readonly arity: A['length'],
@@ -19,16 +20,19 @@ export class QueryTemplate<DB, R, A extends string[]> {
   ) {}
 
   async rows(db: Kysely<DB>, ...args: A): Promise<R[]> {
-    let q = this.compiled.get(db);
-    if (!q) {
+    let c = this.compiled.get(db);
+    if (!c) {
       const slots = Array.from({ length: this.arity }, (_, i) => `${SLOT}${i}`) as A;
-      const compiled = this.build(db, ...slots).compile();
-      const missing = slots.filter((s) => !compiled.parameters.includes(s));
+      const query = this.build(db, ...slots).compile();
+      const missing = slots.filter((s) => !query.parameters.includes(s));
       if (missing.length > 0) throw new Error(`query template: ${missing.length} of its arguments are not parameters of the query`);
-      this.compiled.set(db, compiled);
-      q = compiled;
+      const from = query.parameters.map((p) => (typeof p === 'string' && p.startsWith(SLOT) ? Number(p.slice(SLOT.length)) : -1));
+      c = { query, from };
+      this.compiled.set(db, c);
     }
-    const parameters = q.parameters.map((p) => (typeof p === 'string' && p.startsWith(SLOT) ? args[Number(p.slice(SLOT.length))] : p));
-    return (await db.executeQuery<R>({ ...q, parameters })).rows;
+    const { query, from } = c;
+    const parameters = new Array<unknown>(from.length);
+    for (let i = 0; i < from.length; i++) parameters[i] = from[i]! < 0 ? query.parameters[i] : args[from[i]!];
+    return (await db.executeQuery<R>({ ...query, parameters })).rows;
   }
 }

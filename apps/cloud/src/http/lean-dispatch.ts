@@ -35,6 +35,14 @@ export interface LeanDispatchDeps {
 
 const SLOW_MS = 1000;
 
+function slowByDefault(_req: Request, ms: number): boolean {
+  return ms > SLOW_MS;
+}
+
+function logLine(id: string, req: Request): { id: string; method: string; url: string } {
+  return { id, method: req.method, url: redactUrl(req.url) };
+}
+
 /**
  * The cabinets' hot legs answered before the rest of the stack (docs/decisions/gateway-and-credentials.md):
  * first in the application, it matches method and path exactly and answers with what the full stack would
@@ -55,18 +63,19 @@ export function leanDispatch(routes: readonly LeanRoute[], deps: LeanDispatchDep
     const started = process.hrtime.bigint();
     lifecycle.track(res);
     const id = requestId(req, res);
-    const line = () => ({ id, method: req.method, url: redactUrl(req.url) });
-    res.once('finish', () => {
-      metrics.observe(route.path, req.method, res.statusCode, started);
+    // Express 5 parses the query string again on every read of `req.query`: parsed once here, as Express 4's query middleware did
+    Object.defineProperty(req, 'query', { value: req.query, writable: true, configurable: true, enumerable: true });
+    res.on('finish', () => {
       const status = res.statusCode;
+      metrics.observe(route.path, req.method, status, started);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const level = status >= 500 ? 'error' : status >= 400 || (route.slow ?? ((_r, t) => t > SLOW_MS))(req, ms) ? 'info' : 'debug';
+      const level = status >= 500 ? 'error' : status >= 400 || (route.slow ?? slowByDefault)(req, ms) ? 'info' : 'debug';
       if (!logger.isLevelEnabled(level)) return;
-      logger[level]({ req: line(), res: { statusCode: status }, responseTime: Math.round(ms) }, 'request completed');
+      logger[level]({ req: logLine(id, req), res: { statusCode: status }, responseTime: Math.round(ms) }, 'request completed');
     });
     route.handle(req, res).catch((err: unknown) => {
       // the error handler logs an unexpected failure on the request's logger, with its id
-      req.log ??= logger.child({ req: line() });
+      req.log ??= logger.child({ req: logLine(id, req) });
       errors(err, req, res, () => undefined);
     });
   };

@@ -8,6 +8,17 @@ import type { RequestHandler } from 'express';
  * opens its next request elsewhere instead of reusing a socket about to go. Liveness (`/health`) is
  * not affected: a draining process is alive.
  */
+const TRACKED = Symbol('counted in flight by');
+type Tracked = ServerResponse & { [TRACKED]?: Lifecycle };
+
+/** A tracked response's `finish` or `close`, whichever comes first: one function for every response (no closure per request). */
+function untrack(this: Tracked): void {
+  const lifecycle = this[TRACKED];
+  if (lifecycle === undefined) return;
+  this[TRACKED] = undefined;
+  lifecycle.inFlight--;
+}
+
 export class Lifecycle {
   private state: 'serving' | 'draining' = 'serving';
   /** Requests received and not yet answered (or abandoned by their client). */
@@ -29,17 +40,13 @@ export class Lifecycle {
     };
   }
 
-  /** Counts one request in flight until its response finishes or closes; `Connection: close` while draining. */
+  /** Counts one request in flight (once, however often it is tracked) until its response finishes or closes; `Connection: close` while draining. */
   track(res: ServerResponse): void {
+    if ((res as Tracked)[TRACKED] === this) return;
     this.inFlight++;
-    let done = false;
-    const end = () => {
-      if (done) return;
-      done = true;
-      this.inFlight--;
-    };
-    res.once('finish', end);
-    res.once('close', end);
+    (res as Tracked)[TRACKED] = this;
+    res.on('finish', untrack);
+    res.on('close', untrack);
     if (this.state === 'draining') res.setHeader('connection', 'close');
   }
 }

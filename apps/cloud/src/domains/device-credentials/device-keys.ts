@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { DEVICE_SECRET_BYTES, type DeviceKey } from '@vend/protocol';
 import { mintSecret, randomHex } from '../../crypto/secrets.ts';
 
@@ -7,9 +7,17 @@ export function mintDeviceKey(): DeviceKey {
   return { keyId: `dk_${randomHex(8)}`, secret: mintSecret(DEVICE_SECRET_BYTES) };
 }
 
-/** SHA-256 of a presented secret: what the in-process cache compares (in constant time), never stored. */
+/**
+ * SHA-256 of a presented secret: what the in-process cache compares (in constant time), never stored.
+ * The one-shot `crypto.hash` (Node ≥ 20.12), not a `Hash` object per call: on every cabinet call (and the witness's two).
+ */
 export function secretDigest(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  return sha256(secret);
+}
+
+/** SHA-256 of a short string, one shot. */
+export function sha256(value: string): Buffer {
+  return hash('sha256', value, 'buffer');
 }
 
 export function sameDigest(a: Buffer, b: Buffer): boolean {

@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { sameDigest } from './device-keys.ts';
+import { randomBytes } from 'node:crypto';
+import { sameDigest, sha256 } from './device-keys.ts';
 
 /**
  * What an echoed witness token says:
@@ -56,7 +56,7 @@ export class WitnessBook {
     if (echo.slice(0, dot) !== this.nonce) return 'foreign';
     const known = this.machines.get(machineId);
     if (!known) return 'foreign';
-    const digest = createHash('sha256').update(echo).digest();
+    const digest = sha256(echo);
     let hit = false;
     // Compare against every kept hash so the time taken does not say which one matched.
     for (const h of known) if (sameDigest(h, digest)) hit = true;
@@ -71,7 +71,7 @@ export class WitnessBook {
     }
     const token = `${this.nonce}.${this.pool.toString('base64url', this.poolAt, this.poolAt + TOKEN_BYTES)}`;
     this.poolAt += TOKEN_BYTES;
-    const digest = createHash('sha256').update(token).digest();
+    const digest = sha256(token);
     const known = this.machines.get(machineId) ?? [];
     known.unshift(digest);
     if (known.length > this.opts.keep) known.length = this.opts.keep;

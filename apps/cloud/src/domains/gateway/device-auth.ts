@@ -123,10 +123,25 @@ export interface LegInput {
   body: unknown;
 }
 
+/** Each query schema's verdict on an empty query, when it passes: frozen, so it is the same answer every time. */
+const EMPTY_QUERY = new WeakMap<z.ZodType, unknown>();
+
+/** A leg's query judged by its schema; an empty query (every pending poll) takes the schema's one verdict on it. */
+function judgeQuery(schema: z.ZodType, query: unknown): unknown {
+  const empty = query !== null && typeof query === 'object' && Object.keys(query).length === 0;
+  if (!empty) return parseInput(schema, query, 'query');
+  let parsed = EMPTY_QUERY.get(schema);
+  if (parsed === undefined) {
+    parsed = Object.freeze(parseInput(schema, query, 'query'));
+    EMPTY_QUERY.set(schema, parsed);
+  }
+  return parsed;
+}
+
 /** The leg's own input, judged before anything reads the serial or writes (400 / 422 in the envelope). */
 function judgeInput(req: Request, policy: LegPolicy): LegInput {
   return {
-    query: policy.query ? parseInput(policy.query, req.query, 'query') : undefined,
+    query: policy.query ? judgeQuery(policy.query, req.query) : undefined,
     body: policy.body ? parseInput(policy.body, req.body ?? {}, 'body') : undefined,
   };
 }
