@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DB } from './schema.ts';
 import { migrateToLatest } from './migrate.ts';
 import { withStatementCache } from './statement-cache.ts';
+import { SchemaScopedPostgresDialect } from './scoped-introspector.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -82,7 +83,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       max: opts.poolSize ?? 10,
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: opts.schema ? new SchemaScopedPostgresDialect({ pool }, opts.schema) : new PostgresDialect({ pool }) });
     const u = new URL(opts.url);
     database = {
       db,
