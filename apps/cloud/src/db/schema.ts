@@ -836,6 +836,8 @@ export interface RolloutProgressTable {
   pinned: number;
   deferring: number;
   blocked: number;
+  /** Machines offered nothing for their architecture (migration 0038; 0 in snapshots taken before it). */
+  no_artifact: number;
 }
 
 /** The prize game of a machine: its monthly prize budget (0016). */

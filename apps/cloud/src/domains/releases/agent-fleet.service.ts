@@ -25,7 +25,8 @@ function sameCounts(row: RolloutProgressRow, c: ProgressCounts): boolean {
     row.on_target === c.onTarget &&
     row.pinned === c.pinned &&
     row.deferring === c.deferring &&
-    row.blocked === c.blocked
+    row.blocked === c.blocked &&
+    row.no_artifact === c.noArtifact
   );
 }
 
@@ -40,7 +41,7 @@ export class AgentFleetService {
    */
   private async survey(operatorId: string | null) {
     const [{ releases, rollout, rolloutRow }, rows] = await Promise.all([this.deps.offers.policy(), this.deps.store.repos.releases.fleetRows(operatorId)]);
-    const counts: ProgressCounts = { total: rows.length, eligible: 0, onTarget: 0, pinned: 0, deferring: 0, blocked: 0 };
+    const counts: ProgressCounts = { total: rows.length, eligible: 0, onTarget: 0, pinned: 0, deferring: 0, blocked: 0, noArtifact: 0 };
     const machines = rows.map((m) => {
       const pin: PinPolicy | null = m.pin_version ? { version: m.pin_version } : null;
       const decision = decide({ running: m.agent_version, arch: m.agent_arch, machineCode: m.machine_no, releases, rollout, pin });
@@ -54,6 +55,7 @@ export class AgentFleetService {
       }
       if (blocks.deferring) counts.deferring++;
       if (blocks.blocked) counts.blocked++;
+      if (decision.reason === 'no-artifact-for-arch' || decision.reason === 'arch-unknown') counts.noArtifact++;
       return { m, decision, cohort, blocks };
     });
     return { rollout, rolloutRow, counts, machines };
@@ -67,13 +69,11 @@ export class AgentFleetService {
     const { rollout, rolloutRow, counts, machines: all } = await this.survey(ownerFilter(p));
     const byVersion: Record<string, number> = {};
     const byArch: Record<string, number> = {};
-    let noArtifact = 0;
-    for (const { m, decision } of all) {
+    for (const { m } of all) {
       const version = m.agent_version ?? 'unreported';
       byVersion[version] = (byVersion[version] ?? 0) + 1;
       const arch = m.agent_arch ?? 'unreported';
       byArch[arch] = (byArch[arch] ?? 0) + 1;
-      if (decision.reason === 'no-artifact-for-arch' || decision.reason === 'arch-unknown') noArtifact++;
     }
     const first = (page - 1) * size;
     const machines: FleetData['machines'] = all.slice(first, first + size).map(({ m, decision, cohort, blocks }) => ({
@@ -96,7 +96,6 @@ export class AgentFleetService {
       target: rollout?.targetVersion ?? null,
       rollout: rolloutRow ? toRolloutData(rolloutRow) : null,
       ...counts,
-      noArtifact,
       byArch,
       byVersion,
       page,
@@ -138,6 +137,7 @@ export class AgentFleetService {
       pinned: counts.pinned,
       deferring: counts.deferring,
       blocked: counts.blocked,
+      no_artifact: counts.noArtifact,
     });
     return 1;
   }
@@ -186,6 +186,7 @@ export class AgentFleetService {
         pinned: h.pinned,
         deferring: h.deferring,
         blocked: h.blocked,
+        noArtifact: h.no_artifact,
       })),
     };
   }

@@ -85,6 +85,11 @@ export const ProgressCounts = z.object({
   pinned: z.number().int(),
   deferring: z.number().int(),
   blocked: z.number().int(),
+  /**
+   * Machines offered nothing because their release has no artifact for their architecture, or they report none
+   * (offer reasons `no-artifact-for-arch`, `arch-unknown`): the rollout cannot move them until such an artifact is published.
+   */
+  noArtifact: z.number().int(),
 });
 export type ProgressCounts = z.infer<typeof ProgressCounts>;
 

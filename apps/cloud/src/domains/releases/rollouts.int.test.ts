@@ -13,6 +13,7 @@ import {
   get,
   post,
   publishAll,
+  setAgentArch,
   setAgentVersion,
   setRollout,
   type Envelope,
@@ -27,6 +28,7 @@ interface Counts {
   pinned: number;
   deferring: number;
   blocked: number;
+  noArtifact: number;
 }
 interface Rollouts {
   current: null | { targetVersion: string; phase: string; canary: string[]; holdReason: string | null; createdAt: string; progress: Counts };
@@ -84,6 +86,7 @@ describe.each(DIALECTS)('rollout sweep and GET /api/v1/rollouts on %s', (dialect
     await t.ctx.database.db.deleteFrom('rollout_progress').execute();
     await clearReleases(t);
     for (const no of machineNos) await setAgentVersion(t, no, '1.0.0');
+    await t.ctx.database.db.updateTable('machines').set({ agent_arch: null }).execute();
   });
 
   it('with no rollout the sweep writes nothing and the endpoint answers current null and no history', async () => {
@@ -139,9 +142,35 @@ describe.each(DIALECTS)('rollout sweep and GET /api/v1/rollouts on %s', (dialect
     expect(page2).toMatchObject({ page: 2, size: 2, total: 5 });
     expect(page2.history).toEqual(all.history.slice(2, 4));
     const fleet = (await expectStatus(get<Counts>(t, '/api/v1/agent/fleet', ADMIN), 200)).body.data;
-    const { total, eligible, onTarget, pinned, deferring, blocked } = fleet;
-    expect(all.current?.progress).toEqual({ total, eligible, onTarget, pinned, deferring, blocked });
+    const { total, eligible, onTarget, pinned, deferring, blocked, noArtifact } = fleet;
+    expect(all.current?.progress).toEqual({ total, eligible, onTarget, pinned, deferring, blocked, noArtifact });
     expect(all.current).toMatchObject({ targetVersion: '2.0.0', phase: 'rolling', progress: { onTarget: 2, pinned: 1 } });
+  });
+
+  it('machines the target has no artifact for are counted as noArtifact, in the progress and in a new snapshot, as the fleet view counts them', async () => {
+    await publishAll(t, '1.0.0', '2.0.0');
+    await expectStatus(setRollout(t, { targetVersion: '2.0.0', percent: 100 }), 200);
+    expect(await sweep()).toBe(1);
+    expect((await rollouts(ADMIN)).current?.progress.noArtifact).toBe(0);
+    // two cabinets move to ARM boards: the x64-only release cannot be offered to them, and only that count changes
+    const arm1 = (await ownedBy(OPERATOR_IDS.alice))[0]!;
+    const arm2 = (await ownedBy(OPERATOR_IDS.bob))[0]!;
+    await setAgentArch(t, arm1, 'arm64');
+    await setAgentArch(t, arm2, 'arm64');
+    expect(await sweep()).toBe(1);
+    expect(await sweep()).toBe(0);
+    const rows = await snapshots();
+    expect(rows.map((r) => [r.no_artifact, r.eligible, r.on_target])).toEqual([
+      [0, machineNos.length, 0],
+      [2, machineNos.length, 0],
+    ]);
+    const read = await rollouts(ADMIN);
+    expect(read.current?.progress.noArtifact).toBe(2);
+    expect(read.history.map((h) => h.noArtifact)).toEqual([2, 0]);
+    const fleet = (await expectStatus(get<Counts>(t, '/api/v1/agent/fleet', ADMIN), 200)).body.data;
+    expect(fleet.noArtifact).toBe(2);
+    // an operator's progress counts only their own cabinets without an artifact
+    expect((await rollouts(ALICE)).current?.progress.noArtifact).toBe(1);
   });
 
   it('a new target is a change even when the counts are the same', async () => {
