@@ -54,17 +54,13 @@ function logLine(id: string, req: Request): { id: string; method: string; url: s
 export function leanDispatch(routes: readonly LeanRoute[], deps: LeanDispatchDeps): LeanDispatch {
   const table = new Map(routes.map((r) => [`${r.method} ${r.path}`, r]));
   const { lifecycle, metrics, logger, errors } = deps;
-  const match = (req: IncomingMessage): LeanRoute | undefined => {
-    const url = req.url ?? '';
-    const q = url.indexOf('?');
-    return table.get(`${req.method} ${q < 0 ? url : url.slice(0, q)}`);
-  };
-  const serve = (route: LeanRoute, req: Request, res: Response): void => {
+  const match = (req: IncomingMessage, url: string, q: number): LeanRoute | undefined => table.get(`${req.method} ${q < 0 ? url : url.slice(0, q)}`);
+  const serve = (route: LeanRoute, req: Request, res: Response, query: unknown): void => {
     const started = process.hrtime.bigint();
     lifecycle.track(res);
     const id = requestId(req, res);
     // Express 5 parses the query string again on every read of `req.query`: parsed once here, as Express 4's query middleware did
-    Object.defineProperty(req, 'query', { value: req.query, writable: true, configurable: true, enumerable: true });
+    Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
     res.on('finish', () => {
       const status = res.statusCode;
       metrics.observe(route.path, req.method, status, started);
@@ -80,14 +76,19 @@ export function leanDispatch(routes: readonly LeanRoute[], deps: LeanDispatchDep
     });
   };
   const handler: RequestHandler = (req, res, next) => {
-    const route = match(req);
+    const url = req.url;
+    const route = match(req, url, url.indexOf('?'));
     if (route === undefined) next();
-    else serve(route, req, res);
+    else serve(route, req, res, req.query);
   };
   return Object.assign(handler, {
     listener: (app: Express): RequestListener => {
+      // the app's query parser ("query parser" setting), as Express's `req.query` getter calls it
+      const parseQuery = app.get('query parser fn') as ((query: string | null) => unknown) | undefined;
       return (req, res) => {
-        const route = match(req);
+        const url = req.url ?? '';
+        const q = url.indexOf('?');
+        const route = match(req, url, q);
         if (route === undefined) {
           app(req, res);
           return;
@@ -103,7 +104,9 @@ export function leanDispatch(routes: readonly LeanRoute[], deps: LeanDispatchDep
         s.locals ??= Object.create(null) as Record<string, unknown>;
         r.originalUrl ??= r.url;
         r.baseUrl = '';
-        serve(route, r, s);
+        // what the getter answers (the parser given parseurl's query: null without a `?`), without parseurl's URL object;
+        // a matched url is a plain path, so what follows its `?` is what parseurl would return
+        serve(route, r, s, parseQuery === undefined ? {} : parseQuery(q < 0 ? null : url.slice(q + 1)));
       };
     },
   });
