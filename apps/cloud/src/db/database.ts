@@ -6,6 +6,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DB } from './schema.ts';
 import { migrateToLatest } from './migrate.ts';
+import { runsDirectly } from './query-template.ts';
 import { withStatementCache } from './statement-cache.ts';
 import { SchemaScopedPostgresDialect } from './scoped-introspector.ts';
 
@@ -113,6 +114,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    runsDirectly(db, sqlite);
     database = {
       db,
       dialect: 'sqlite',

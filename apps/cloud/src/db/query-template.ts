@@ -1,6 +1,32 @@
+import type { Database as SqliteHandle, Statement } from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 
 const SLOT = '\u0000template-slot-';
+
+/** Root SQLite handles whose templates may run their own prepared statement (`runsDirectly`). */
+const DIRECT = new WeakMap<object, SqliteHandle>();
+
+/**
+ * Lets the templates run on `db` call their prepared better-sqlite3 statement on `sqlite` themselves,
+ * skipping Kysely's executor: on an indexed read of the hot legs, Kysely's query id, connection mutex and
+ * promise chain cost several times SQLite's own work (docs/benchmarks.md, "Hot legs lean"). Only the root
+ * handle is registered (a transaction's handle is another object and keeps Kysely's path), and a direct run
+ * happens only while the connection is outside any transaction: better-sqlite3 runs a statement to completion
+ * synchronously, so between transactions there is nothing on the one connection to interleave with, while a
+ * read during another call's open transaction waits for the connection through Kysely as before (it must not
+ * see that transaction's uncommitted writes).
+ */
+export function runsDirectly<DB>(db: Kysely<DB>, sqlite: SqliteHandle): void {
+  DIRECT.set(db, sqlite);
+}
+
+interface Compiled<R> {
+  query: CompiledQuery<R>;
+  /** For each parameter of the compiled query, the argument it takes (-1: the compiled value stays). */
+  from: number[];
+  /** The statement prepared on the registered SQLite handle; null when the query is not a read. */
+  statement?: Statement<unknown[], R> | null;
+}
 
 /**
  * A query of fixed shape compiled once per database handle and run with new values. Kysely builds and
@@ -11,8 +37,7 @@ const SLOT = '\u0000template-slot-';
  * that does not end up a parameter is refused when the template is first compiled.
  */
 export class QueryTemplate<DB, R, A extends string[]> {
-  /** The compiled query and, for each of its parameters, the argument it takes (-1: the compiled value stays). */
-  private readonly compiled = new WeakMap<Kysely<DB>, { query: CompiledQuery<R>; from: number[] }>();
+  private readonly compiled = new WeakMap<Kysely<DB>, Compiled<R>>();
 
   constructor(
     private readonly arity: A['length'],
@@ -33,6 +58,14 @@ export class QueryTemplate<DB, R, A extends string[]> {
     const { query, from } = c;
     const parameters = new Array<unknown>(from.length);
     for (let i = 0; i < from.length; i++) parameters[i] = from[i]! < 0 ? query.parameters[i] : args[from[i]!];
+    const sqlite = DIRECT.get(db);
+    if (sqlite !== undefined && !sqlite.inTransaction) {
+      if (c.statement === undefined) {
+        const statement = sqlite.prepare<unknown[], R>(query.sql);
+        c.statement = statement.reader ? statement : null;
+      }
+      if (c.statement !== null) return c.statement.all(parameters);
+    }
     return (await db.executeQuery<R>({ ...query, parameters })).rows;
   }
 }

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { ensureExpress } from './lean-dispatch.ts';
 
 export interface Envelope<T> {
   code: number;
@@ -30,6 +31,7 @@ export function sendOk<T>(res: Response, data: T, status = 200): void {
     !res.hasHeader('transfer-encoding') &&
     !res.hasHeader('etag');
   if (!plain) {
+    ensureExpress(res);
     res.status(status).type('application/json').send(body);
     return;
   }
@@ -41,6 +43,7 @@ export function sendOk<T>(res: Response, data: T, status = 200): void {
 
 /** Errors keep the exact envelope shape: the specifics go into `message`, `data` is null. */
 export function sendError(res: Response, status: number, message: string, headers: Record<string, string> = {}): void {
+  ensureExpress(res);
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   const body: Envelope<null> = { code: status, message, data: null };
   res.status(status).type('application/json').send(JSON.stringify(body));

@@ -72,6 +72,12 @@ describe('witness tokens (x-device-witness)', () => {
     expect(here.check('m', there.mint('m'))).toBe('foreign');
     expect(here.check('other-machine', 'aaaa.whatever')).toBe('foreign');
     expect(here.check('m', 'x'.repeat(500))).toBe('stale');
+    // this process's nonce, but a random part that is not 16 bytes as minted
+    const minted = here.mint('m');
+    expect(here.check('m', minted.slice(0, -1))).toBe('stale');
+    expect(here.check('m', `${minted}A`)).toBe('stale');
+    expect(here.check('m', `${minted.slice(0, -2)}!!`)).toBe('stale');
+    expect(here.check('m', minted)).toBe('ok');
   });
 
   it('tokens are bound to their machine and the book is bounded', () => {

@@ -49,6 +49,12 @@ describe.each(DIALECTS)('the hot legs on %s', (dialect) => {
       ['POST', '/cabinet/heartbeat', { headers: { ...keyHeader(key), 'content-type': 'application/x-www-form-urlencoded' }, body: 'agentVersion=1.0.0' }],
     ],
     ['pending', ['GET', '/cabinet/pending', { headers: keyHeader(key) }]],
+    // a conditional request is answered by Express's send (sendOk's slow path): the lean call is given Express's setup first
+    ['pending, conditional', ['GET', '/cabinet/pending', { headers: { ...keyHeader(key), 'if-none-match': '"x"' } }]],
+    [
+      'heartbeat, conditional',
+      ['POST', '/cabinet/heartbeat', { headers: { ...keyHeader(key), 'if-modified-since': 'Thu, 01 Jan 1970 00:00:00 GMT' }, json: {} }],
+    ],
     ['pending with its serial', ['GET', '/cabinet/pending', { headers: keyHeader(key), query: { equipmentNo: serial } }]],
     ['pending, wait out of range', ['GET', '/cabinet/pending', { headers: keyHeader(key), query: { wait: '99' } }]],
     ['pending, wait not a number', ['GET', '/cabinet/pending', { headers: keyHeader(key), query: { wait: 'soon' } }]],

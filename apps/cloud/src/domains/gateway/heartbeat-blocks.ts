@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { BlockedReport, DeferralReport, HeartbeatRequest } from '@vend/protocol';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { Selectable } from 'kysely';
@@ -83,7 +83,8 @@ export function reportFingerprint(body: HeartbeatRequest): string {
     // and the architecture (migration 0037), only when sent
     ...(body.arch !== undefined ? [{ arch: body.arch }] : []),
   ]);
-  return createHash('sha256').update(json).digest('base64url');
+  // one shot, not a Hash object: on every heartbeat
+  return hash('sha256', json, 'base64url');
 }
 
 /** The agent fleet view of a machine: its stored deferral and blocked blocks (null when clear). */
