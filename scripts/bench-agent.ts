@@ -10,7 +10,8 @@
  * Three forms of the agent: the sources under tsx (what the tests and the demo run), the release tree
  * as scripts/build-agent-release makes it (what a cabinet runs: bin/vend-agent, the minified bundle on
  * the tree's own Node with the launcher's V8 flags), and the same bundle without those flags (to show
- * their share).
+ * their share), and the release tree against the cloud over TLS (https://127.0.0.1: a terminator with a
+ * self-signed CA the agent trusts through NODE_EXTRA_CA_CERTS), with a plain-HTTP row right after it.
  *
  * Real processes: the cloud sandbox (SQLite in a temp dir), `vmc-sim` on a socat pty (module SH, so
  * the motor starts as soon as the request arrives), and `vend-agent run`. Resources are read from
@@ -19,7 +20,8 @@
  * timer (`node -e "setInterval(() => {}, 1000)"`), twice: on the Node that runs this script and on the
  * release tree's own runtime (Node 24, what the tree's agent runs on); the ratio is against the latter.
  *
- *   1st start the tree's first start: no V8 code cache yet (written 10 s after the start; later rows have it)
+ *   1st start the tree's first start after the install's self-test (`bin/vend-agent --version`, which the
+ *             upgrade pipeline runs in the staged tree and which writes V8's code cache inside it)
  *   idle      pollInterval 3600 s, heartbeat 3600 s: the agent holds its connections and does nothing
  *   polling   the default pollInterval 3 s (heartbeat 60 s)
  *   poll 1 s  pollInterval 1 s
@@ -36,6 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CONFIG_BOUNDS } from '@vend/protocol';
 import { plotRss } from './plot-rss.ts';
+import { startTlsTerminator } from '../test/support/tls-terminator.ts';
 import { SANDBOX, api, cleanup, control, motorLog, startAgent, startCloud, startSim, tempDir, waitFor } from '../test/support/cabinet-rig.ts';
 
 const LATENCY_ONLY = process.argv[2] === 'latency';
@@ -88,6 +91,7 @@ async function main(): Promise<void> {
   const dir = tempDir('bench-agent-');
   const baseline = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
   let treeBaseline: ReturnType<typeof spawn> | null = null;
+  let closeTls = async (): Promise<void> => {};
   try {
     // the soak enqueues and follows thousands of drops: past the operator API's default hourly rate limit
     const cloud = await startCloud({ dataDir: join(dir, 'cloud'), ...(SOAK ? { env: { RATE_LIMIT_PER_HOUR: '10000000' } } : {}) });
@@ -109,10 +113,17 @@ async function main(): Promise<void> {
       stdio: 'ignore',
     });
     treeBaseline = spawn(join(tree, 'runtime/node'), ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-    const forms: { name: string; launcher?: string; args?: string[] }[] = [
+    // the install's self-test (the upgrade pipeline runs it in the staged tree): it writes V8's code cache
+    // inside the tree, which the first start reads (docs/decisions/agent.md "Footprint")
+    execFileSync(join(tree, 'bin/vend-agent'), ['--version'], { stdio: 'ignore' });
+    // the cloud over TLS: a terminator on 127.0.0.1 with a self-signed CA the agent is told to trust
+    const tlsCloud = await startTlsTerminator({ target: Number(new URL(cloud.url).port), dir });
+    closeTls = tlsCloud.close;
+    const forms: { name: string; launcher?: string; args?: string[]; tls?: boolean }[] = [
       { name: 'sources (tsx)' },
       { name: 'release tree', launcher: join(tree, 'bin/vend-agent') },
       { name: 'tree, no V8 flags', launcher: join(tree, 'runtime/node'), args: [join(tree, 'lib/vend-agent.cjs')] },
+      { name: 'tree, https cloud', launcher: join(tree, 'bin/vend-agent'), tls: true },
     ];
 
     let agent: Awaited<ReturnType<typeof startAgent>> | null = null;
@@ -132,10 +143,10 @@ async function main(): Promise<void> {
       await agent?.stop();
       agent = await startAgent({
         stateDir: join(dir, 'agent'),
-        cloudUrl: cloud.url,
+        cloudUrl: form.tls ? tlsCloud.url : cloud.url,
         equipmentNo: MACHINE,
         serialPort: sim.port,
-        env: { VEND_AGENT_LOG_LEVEL: 'warn', ...env },
+        env: { VEND_AGENT_LOG_LEVEL: 'warn', ...(form.tls ? { NODE_EXTRA_CA_CERTS: tlsCloud.caFile } : {}), ...env },
         ...(form.launcher ? { launcher: form.launcher } : {}),
         ...(form.args ? { prefix: form.args } : {}),
       });
@@ -151,13 +162,17 @@ async function main(): Promise<void> {
     const rows: string[][] = [];
     const plan: [(typeof forms)[number], string, number, number][] = [
       [forms[0]!, 'polling (3 s, default)', 3, 60],
-      // the tree's first start writes V8's code cache (lib/ files not parsed whole again from the second)
+      // the tree's first start after the install's self-test
       [forms[1]!, '1st start, polling 3 s', 3, 60],
       [forms[1]!, 'idle (poll 3600 s)', 3600, 3600],
       [forms[1]!, 'polling (3 s, default)', 3, 60],
       [forms[1]!, 'polling (1 s)', 1, 60],
       [forms[2]!, 'idle (poll 3600 s)', 3600, 3600],
       [forms[2]!, 'polling (3 s, default)', 3, 60],
+      [forms[3]!, 'idle (poll 3600 s)', 3600, 3600],
+      [forms[3]!, 'polling (3 s, default)', 3, 60],
+      // the same tree over plain HTTP again, right after: the pair to compare with
+      [forms[1]!, 'idle (poll 3600 s)', 3600, 3600],
     ];
     if (SOAK) {
       await soak(forms[1]!, runAgent, () => agent!, status, sim, cloud.url);
@@ -236,6 +251,7 @@ async function main(): Promise<void> {
   } finally {
     baseline.kill();
     treeBaseline?.kill();
+    await closeTls();
     await cleanup(dir);
   }
 }

@@ -76,6 +76,7 @@ function bytesUnder(dir: string): number {
  */
 const PROTOCOL = Symbol('protocol');
 const ZOD_LOCALES = 'zod-locales';
+const PINO_UNUSED = 'pino-unused';
 function partsPlugin(self: string, parts: Record<string, string>): esbuild.Plugin {
   return {
     name: 'vend-agent-parts',
@@ -97,6 +98,20 @@ function partsPlugin(self: string, parts: Record<string, string>): esbuild.Plugi
       build.onLoad({ filter: /.*/, namespace: ZOD_LOCALES }, (a) => ({
         contents: `export { default as en } from ${JSON.stringify(a.path)};`,
         resolveDir: path.dirname(a.path),
+        loader: 'js',
+      }));
+      // pino loads its own destinations and transports at import (sonic-boom, thread-stream, and with them
+      // Node's assert and worker_threads: ≈ 1 MB resident); the agent logs through streams of its own and
+      // never calls pino.destination() nor pino.transport(), which fail loudly in the tree if ever called
+      build.onResolve({ filter: /^(sonic-boom|thread-stream|worker_threads)$/ }, (a) =>
+        /[/\\]pino[/\\]/.test(a.importer) ? { path: a.path, namespace: PINO_UNUSED } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: PINO_UNUSED }, (a) => ({
+        contents:
+          a.path === 'worker_threads'
+            ? // pino reads isMainThread only to flush a sonic-boom destination at exit
+              'module.exports = { isMainThread: true };'
+            : `module.exports = class { constructor() { throw new Error('vend-agent: pino\\'s ${a.path} is not in the release tree'); } };`,
         loader: 'js',
       }));
       if (self !== 'vend-agent') return;

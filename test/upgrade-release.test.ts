@@ -70,6 +70,8 @@ describe('the agent release build', () => {
     expect(fs.readFileSync(path.join(tree, 'runtime/LICENSE'), 'utf8')).toMatch(/^Node\.js is licensed/);
     // zod's locales are left out but English (zod's German messages say "Zeichen"; docs/decisions/agent.md "Footprint")
     for (const part of ['daemon', 'cli', 'upgrade-cli']) expect(fs.readFileSync(path.join(tree, `lib/${part}.cjs`), 'utf8')).not.toContain('Zeichen');
+    // nor pino's destinations and transports, which load Node's assert and worker_threads at import
+    expect(fs.readFileSync(path.join(tree, 'lib/daemon.cjs'), 'utf8')).not.toMatch(/require\("(node:)?(assert|worker_threads)"\)/);
 
     // it runs from anywhere, on its own runtime, with PATH emptied (no system node is used)
     const env = { PATH: '/nonexistent', HOME: tmp };
