@@ -37,3 +37,14 @@ describe('lazySchema', () => {
     expect(builds).toBe(2);
   });
 });
+
+describe('the protocol package', () => {
+  it('exports every schema as a lazy stand-in (built on first use, not at import)', async () => {
+    const { types } = await import('node:util');
+    const protocol: Record<string, unknown> = await import('./index.ts');
+    const eager = Object.entries(protocol)
+      .filter(([, v]) => v instanceof z.ZodType && !types.isProxy(v))
+      .map(([name]) => name);
+    expect(eager).toEqual([]);
+  });
+});

@@ -222,26 +222,29 @@ const SINGLE_ARTIFACT_KEYS = ['sha256', 'size', 'url'] as const;
  * Either manifest shape, as one strict object (so a field of the wrong type is reported as itself, not
  * as "matches no shape"): `sha256`, `size` and `url` together, or `artifacts`, never both.
  */
-export const ReleaseManifest = z
-  .strictObject({
-    version: ReleaseVersion,
-    sha256: Sha256Hex.optional(),
-    size: ReleaseSize.optional(),
-    url: ReleaseUrl.optional(),
-    artifacts: ReleaseArtifacts.optional(),
-    migration: z.boolean(),
-    minFrom: ReleaseVersion.nullable().optional(),
-    ...carrier,
-  })
-  .superRefine((m, ctx) => {
-    const present = SINGLE_ARTIFACT_KEYS.filter((k) => m[k] !== undefined);
-    if (m.artifacts !== undefined) {
-      for (const k of present) ctx.addIssue({ code: 'custom', path: [k], message: 'give sha256/size/url (one x64 artifact) or artifacts, not both' });
-    } else {
-      for (const k of SINGLE_ARTIFACT_KEYS)
-        if (m[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'required (or artifacts, one per architecture)' });
-    }
-  }) as unknown as z.ZodType<ReleaseManifest>;
+export const ReleaseManifest: z.ZodType<ReleaseManifest> = lazySchema(
+  () =>
+    z
+      .strictObject({
+        version: ReleaseVersion,
+        sha256: Sha256Hex.optional(),
+        size: ReleaseSize.optional(),
+        url: ReleaseUrl.optional(),
+        artifacts: ReleaseArtifacts.optional(),
+        migration: z.boolean(),
+        minFrom: ReleaseVersion.nullable().optional(),
+        ...carrier,
+      })
+      .superRefine((m, ctx) => {
+        const present = SINGLE_ARTIFACT_KEYS.filter((k) => m[k] !== undefined);
+        if (m.artifacts !== undefined) {
+          for (const k of present) ctx.addIssue({ code: 'custom', path: [k], message: 'give sha256/size/url (one x64 artifact) or artifacts, not both' });
+        } else {
+          for (const k of SINGLE_ARTIFACT_KEYS)
+            if (m[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'required (or artifacts, one per architecture)' });
+        }
+      }) as unknown as z.ZodType<ReleaseManifest>,
+);
 
 /**
  * The upgrade offer (spec 2 §2.8): the release to install now (`version` and the other signed
