@@ -4,13 +4,14 @@
  *
  *   npx tsx scripts/bench-agent.ts [windowSeconds] [latencySamples]     (defaults 30 and 12; about 6 min)
  *   npx tsx scripts/bench-agent.ts latency [latencySamples]              (the latency rows only; about 1 min)
- *   npx tsx scripts/bench-agent.ts soak [minutes]                        (the soak, default 25 min; below)
- *   (bash scripts/bench agent, or bash scripts/bench agent -- soak 25)
+ *   npx tsx scripts/bench-agent.ts soak [minutes] [factor] [png]         (the soak: default 60 min, loops 24× faster; below)
+ *   (bash scripts/bench agent, or bash scripts/bench agent -- soak 60 24)
  *
  * Three forms of the agent: the sources under tsx (what the tests and the demo run), the release tree
  * as scripts/build-agent-release makes it (what a cabinet runs: bin/vend-agent, the minified bundle on
  * the tree's own Node with the launcher's V8 flags), and the same bundle without those flags (to show
- * their share).
+ * their share), and the release tree against the cloud over TLS (https://127.0.0.1: a terminator with a
+ * self-signed CA the agent trusts through NODE_EXTRA_CA_CERTS), with a plain-HTTP row right after it.
  *
  * Real processes: the cloud sandbox (SQLite in a temp dir), `vmc-sim` on a socat pty (module SH, so
  * the motor starts as soon as the request arrives), and `vend-agent run`. Resources are read from
@@ -19,7 +20,8 @@
  * timer (`node -e "setInterval(() => {}, 1000)"`), twice: on the Node that runs this script and on the
  * release tree's own runtime (Node 24, what the tree's agent runs on); the ratio is against the latter.
  *
- *   1st start the tree's first start: no V8 code cache yet (written 10 s after the start; later rows have it)
+ *   1st start the tree's first start after the install's self-test (`bin/vend-agent --version`, which the
+ *             upgrade pipeline runs in the staged tree and which writes V8's code cache inside it)
  *   idle      pollInterval 3600 s, heartbeat 3600 s: the agent holds its connections and does nothing
  *   polling   the default pollInterval 3 s (heartbeat 60 s)
  *   poll 1 s  pollInterval 1 s
@@ -30,9 +32,13 @@
  * docs/decisions/agent.md), so the poll interval is only its fallback: the rows measure the long poll.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CONFIG_BOUNDS } from '@vend/protocol';
+import { plotRss } from './plot-rss.ts';
+import { startTlsTerminator } from '../test/support/tls-terminator.ts';
 import { SANDBOX, api, cleanup, control, motorLog, startAgent, startCloud, startSim, tempDir, waitFor } from '../test/support/cabinet-rig.ts';
 
 const LATENCY_ONLY = process.argv[2] === 'latency';
@@ -40,6 +46,7 @@ const SOAK = process.argv[2] === 'soak';
 const WINDOW_S = Math.max(5, Number(LATENCY_ONLY || SOAK ? 30 : (process.argv[2] ?? 30)));
 const SAMPLES = Math.max(3, Number(process.argv[3] ?? 12));
 const MACHINE = 'SBX-ALICE-0001';
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TICKS = 100; // USER_HZ on Linux
 
 interface Usage {
@@ -70,6 +77,9 @@ async function window(pids: number[]): Promise<{ cpuPct: number; rssMb: number; 
   });
 }
 
+/** A kiosk spool's totals in GET /v1/status. */
+type Spool = { delivered: number; backlog: number; rejected: number; dropped: number };
+
 const pct = (n: number): string => `${n.toFixed(2)} %`;
 const mb = (n: number): string => `${n.toFixed(1)} MB`;
 const quantile = (xs: number[], q: number): number => {
@@ -81,6 +91,7 @@ async function main(): Promise<void> {
   const dir = tempDir('bench-agent-');
   const baseline = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
   let treeBaseline: ReturnType<typeof spawn> | null = null;
+  let closeTls = async (): Promise<void> => {};
   try {
     // the soak enqueues and follows thousands of drops: past the operator API's default hourly rate limit
     const cloud = await startCloud({ dataDir: join(dir, 'cloud'), ...(SOAK ? { env: { RATE_LIMIT_PER_HOUR: '10000000' } } : {}) });
@@ -102,15 +113,24 @@ async function main(): Promise<void> {
       stdio: 'ignore',
     });
     treeBaseline = spawn(join(tree, 'runtime/node'), ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-    const forms: { name: string; launcher?: string; args?: string[] }[] = [
+    // the install's self-test (the upgrade pipeline runs it in the staged tree): it writes V8's code cache
+    // inside the tree, which the first start reads (docs/decisions/agent.md "Footprint")
+    execFileSync(join(tree, 'bin/vend-agent'), ['--version'], { stdio: 'ignore' });
+    // the cloud over TLS: a terminator on 127.0.0.1 with a self-signed CA the agent is told to trust
+    const tlsCloud = await startTlsTerminator({ target: Number(new URL(cloud.url).port), dir });
+    closeTls = tlsCloud.close;
+    const forms: { name: string; launcher?: string; args?: string[]; tls?: boolean }[] = [
       { name: 'sources (tsx)' },
       { name: 'release tree', launcher: join(tree, 'bin/vend-agent') },
       { name: 'tree, no V8 flags', launcher: join(tree, 'runtime/node'), args: [join(tree, 'lib/vend-agent.cjs')] },
+      { name: 'tree, https cloud', launcher: join(tree, 'bin/vend-agent'), tls: true },
     ];
 
     let agent: Awaited<ReturnType<typeof startAgent>> | null = null;
     let token = '';
     type St = {
+      ads?: { plays: Spool };
+      prizes?: { events: Spool };
       enrolment: { state: string };
       cloud: { registeredAt: string | null };
       config: { pollInterval: number };
@@ -118,15 +138,15 @@ async function main(): Promise<void> {
     };
     const status = async (): Promise<St> => (await control<St>(agent!, 'GET', '/v1/status', token)).body;
     /** Starts (or restarts) the agent in one form with the given intervals (taken from the configuration block at register). */
-    const runAgent = async (form: (typeof forms)[number], pollInterval: number, heartbeatInterval: number): Promise<void> => {
+    const runAgent = async (form: (typeof forms)[number], pollInterval: number, heartbeatInterval: number, env: Record<string, string> = {}): Promise<void> => {
       await settings({ pollInterval, heartbeatInterval });
       await agent?.stop();
       agent = await startAgent({
         stateDir: join(dir, 'agent'),
-        cloudUrl: cloud.url,
+        cloudUrl: form.tls ? tlsCloud.url : cloud.url,
         equipmentNo: MACHINE,
         serialPort: sim.port,
-        env: { VEND_AGENT_LOG_LEVEL: 'warn' },
+        env: { VEND_AGENT_LOG_LEVEL: 'warn', ...(form.tls ? { NODE_EXTRA_CA_CERTS: tlsCloud.caFile } : {}), ...env },
         ...(form.launcher ? { launcher: form.launcher } : {}),
         ...(form.args ? { prefix: form.args } : {}),
       });
@@ -142,13 +162,17 @@ async function main(): Promise<void> {
     const rows: string[][] = [];
     const plan: [(typeof forms)[number], string, number, number][] = [
       [forms[0]!, 'polling (3 s, default)', 3, 60],
-      // the tree's first start writes V8's code cache (lib/ files not parsed whole again from the second)
+      // the tree's first start after the install's self-test
       [forms[1]!, '1st start, polling 3 s', 3, 60],
       [forms[1]!, 'idle (poll 3600 s)', 3600, 3600],
       [forms[1]!, 'polling (3 s, default)', 3, 60],
       [forms[1]!, 'polling (1 s)', 1, 60],
       [forms[2]!, 'idle (poll 3600 s)', 3600, 3600],
       [forms[2]!, 'polling (3 s, default)', 3, 60],
+      [forms[3]!, 'idle (poll 3600 s)', 3600, 3600],
+      [forms[3]!, 'polling (3 s, default)', 3, 60],
+      // the same tree over plain HTTP again, right after: the pair to compare with
+      [forms[1]!, 'idle (poll 3600 s)', 3600, 3600],
     ];
     if (SOAK) {
       await soak(forms[1]!, runAgent, () => agent!, status, sim, cloud.url);
@@ -227,69 +251,140 @@ async function main(): Promise<void> {
   } finally {
     baseline.kill();
     treeBaseline?.kill();
+    await closeTls();
     await cleanup(dir);
   }
 }
 
 /**
- * The soak: the release tree running for SOAK_MINUTES with every loop the configuration lets us speed
- * up at its fastest, and remote drops enqueued back to back, so that far more than a day's work goes
- * through the long poll, the dispense journal, the report spool and the heartbeat; RSS and the V8 heap
- * sampled every 5 s. Verdict: the least-squares slope of RSS over the run after a 2-minute warm-up,
- * extrapolated to the run's length, against the sampling noise.
+ * The soak: the release tree for SOAK_MINUTES (default 60) with its loops accelerated by a factor
+ * (default 24, so an hour carries a day), RSS and the V8 heap sampled every 5 s, a plot in
+ * docs/agent-soak-rss.png. Accelerated, each to its default divided by the factor, held at the lowest
+ * value the agent's configuration or the cloud's bounds accept (the table printed at the start says
+ * what each one got):
+ *   heartbeat (60 s; the cloud's minimum 10 s), pending poll's fallback interval (3 s; minimum 1 s),
+ *   configuration and prize-state refresh (configRefreshSeconds, 300 s), ad loop refresh
+ *   (adRefreshSeconds, 60 s), ad-play and prize-event spool flush (adPlayFlushSeconds 30 s,
+ *   prizeEventFlushSeconds 2 s; at least 1 s so batches still gather).
+ * The kiosk's and the operator's work, scaled the same way: a busy cabinet's 300 remote drops a day
+ * (each ends a held long poll, runs the motor on vmc-sim, journals and goes through the report spool),
+ * a showing every 15 s posted as plays (the kiosk's POST /v1/ads/plays, batched every 15 s), 60 prize
+ * game rounds a day (scan, entry, play, win through POST /v1/prizes/events).
+ * Not accelerated (constants, not settings): the held long poll (wait=25 s; 3,456 a day), the board's
+ * STATUS check (60 s), the upgrade check (6 h; no upgrade is offered here), log rotation (by size).
+ * Verdict: least-squares slope of RSS after a 2-minute warm-up, and the median of the last 5 minutes
+ * against the first 5 after it; growing when either rise reaches 2 MB (a fall is not growth). The
+ * samples go beside the plot as CSV.
  */
 async function soak(
   form: { name: string; launcher?: string; args?: string[] },
-  runAgent: (form: { name: string; launcher?: string; args?: string[] }, poll: number, hb: number) => Promise<void>,
-  agent: () => { pid: number },
-  status: () => Promise<{ agent: { memory: { heapUsedMb: number } } }>,
+  runAgent: (form: { name: string; launcher?: string; args?: string[] }, poll: number, hb: number, env?: Record<string, string>) => Promise<void>,
+  agent: () => { pid: number; control: string },
+  status: () => Promise<{ agent: { memory: { heapUsedMb: number } }; ads?: { plays: Spool }; prizes?: { events: Spool } }>,
   sim: Parameters<typeof motorLog>[0],
   cloudUrl: string,
 ): Promise<void> {
-  const minutes = Math.max(3, Number(process.argv[3] ?? 25));
-  const HEARTBEAT = 10; // the cloud's minimum (packages/protocol gateway.ts), 6× the default 60 s
-  const POLL = 1; // the minimum; the long poll itself holds up to 25 s when nothing is pending
-  await runAgent(form, POLL, HEARTBEAT);
+  const minutes = Math.max(3, Number(process.argv[3] ?? 60));
+  const factor = Math.max(1, Number(process.argv[4] ?? 24));
+  const png = process.argv[5] ?? join(ROOT, 'docs/agent-soak-rss.png');
+  const scaled = (seconds: number, min: number): number => Math.max(min, Math.round(seconds / factor));
+  const loops = [
+    { name: 'heartbeat', setting: 'heartbeatInterval (cloud)', base: 60, value: scaled(60, CONFIG_BOUNDS.heartbeatInterval.min) },
+    { name: 'pending poll fallback', setting: 'pollInterval (cloud)', base: 3, value: scaled(3, CONFIG_BOUNDS.pollInterval.min) },
+    { name: 'config + prize-state refresh', setting: 'VEND_AGENT_CONFIG_REFRESH_SECONDS', base: 300, value: scaled(300, 10) },
+    { name: 'ad loop refresh', setting: 'VEND_AGENT_AD_REFRESH_SECONDS', base: 60, value: scaled(60, 1) },
+    { name: 'ad-play spool flush', setting: 'VEND_AGENT_AD_PLAY_FLUSH_SECONDS', base: 30, value: scaled(30, 1) },
+    { name: 'prize-event spool flush', setting: 'VEND_AGENT_PRIZE_EVENT_FLUSH_SECONDS', base: 2, value: scaled(2, 1) },
+  ];
+  const env = Object.fromEntries(loops.filter((l) => l.setting.startsWith('VEND_')).map((l) => [l.setting, String(l.value)]));
+  await runAgent(form, loops[1]!.value, loops[0]!.value, env);
   const pid = agent().pid;
+  const control = agent().control;
+  console.log(`soak: the release tree for ${minutes} min, loops accelerated by ${factor}× where the settings allow (${(minutes * factor) / 60} h equivalent)`);
+  for (const l of loops)
+    console.log(`  ${l.name.padEnd(30)} ${String(l.base).padStart(4)} s → ${String(l.value).padStart(3)} s  (${(l.base / l.value).toFixed(1)}×; ${l.setting})`);
+
   const started = Date.now();
   const until = started + minutes * 60_000;
+  const live = (): boolean => Date.now() < until;
+  /** Runs `step` every `everyMs` (from the start of one to the start of the next) until the end of the run. */
+  const paced = async (everyMs: number, step: (i: number) => Promise<void>): Promise<void> => {
+    for (let i = 0; live(); i++) {
+      const t0 = Date.now();
+      await step(i);
+      await sleep(Math.max(0, Math.min(everyMs - (Date.now() - t0), until - Date.now())));
+    }
+  };
+  const kiosk = async (path: string, body: object): Promise<number> =>
+    (await fetch(control + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status;
+
   const samples: { t: number; rss: number; heap: number }[] = [];
-  let drops = 0;
-  let failures = 0;
-  let nextSample = 0;
-  let aisle = 0;
-  while (Date.now() < until) {
-    if (Date.now() >= nextSample) {
+  const counts = { drops: 0, dropFailures: 0, plays: 0, prizeEvents: 0, kioskRefused: 0 };
+  const DROPS_PER_DAY = 300;
+  const PLAY_EVERY_S = 15;
+  const ROUNDS_PER_DAY = 60;
+  await Promise.all([
+    paced(5_000, async () => {
       const heap = (await status().catch(() => null))?.agent?.memory?.heapUsedMb ?? NaN;
       samples.push({ t: (Date.now() - started) / 60_000, rss: usage(pid).rssKb / 1024, heap });
-      nextSample = Date.now() + 5_000;
-    }
-    // one remote drop at a time: enqueue, wait for its report, next (aisles 1..10 in turn)
-    const before = (await motorLog(sim)).length;
-    const r = await api<{ commandId: string }>(cloudUrl, 'POST', `/api/v1/machines/${MACHINE}/commands/dispense`, SANDBOX.alice, {
-      aisleNo: (aisle++ % 10) + 1,
-      reason: 'soak',
-    });
-    if (r.status !== 200) {
-      failures++;
-      if (failures <= 3) console.log(`  enqueue refused: ${r.status} ${r.message}`);
-      await sleep(1000);
-      continue;
-    }
-    try {
-      await waitFor(async () => (await motorLog(sim)).length > before, 30_000, 'the motor to start', 50);
-      await waitFor(
-        async () =>
-          (await api<{ status: string }>(cloudUrl, 'GET', `/api/v1/machines/${MACHINE}/commands/${r.data.commandId}`, SANDBOX.alice)).data.status !== 'pending',
-        30_000,
-        'the report',
-        250,
-      );
-      drops++;
-    } catch {
-      failures++;
-    }
-  }
+      const x = samples.at(-1)!;
+      if (samples.length % 60 === 1)
+        console.log(`  t=${x.t.toFixed(1).padStart(5)} min  rss ${mb(x.rss)}  heap ${x.heap.toFixed(1)} MB  ${JSON.stringify(counts)}`);
+    }),
+    // one remote drop at a time: enqueue, wait for its report (aisles 1..10 in turn)
+    paced(86_400_000 / DROPS_PER_DAY / factor, async (i) => {
+      const before = (await motorLog(sim)).length;
+      const r = await api<{ commandId: string }>(cloudUrl, 'POST', `/api/v1/machines/${MACHINE}/commands/dispense`, SANDBOX.alice, {
+        aisleNo: (i % 10) + 1,
+        reason: 'soak',
+      });
+      if (r.status !== 200) {
+        if (++counts.dropFailures <= 3) console.log(`  enqueue refused: ${r.status} ${r.message}`);
+        return;
+      }
+      try {
+        await waitFor(async () => (await motorLog(sim)).length > before, 30_000, 'the motor to start', 50);
+        await waitFor(
+          async () =>
+            (await api<{ status: string }>(cloudUrl, 'GET', `/api/v1/machines/${MACHINE}/commands/${r.data.commandId}`, SANDBOX.alice)).data.status !==
+            'pending',
+          30_000,
+          'the report',
+          250,
+        );
+        counts.drops++;
+      } catch {
+        counts.dropFailures++;
+      }
+    }),
+    // the kiosk's showings: `factor` of them (15 s each, in soak time) every 15 s
+    paced(PLAY_EVERY_S * 1000, async (i) => {
+      const plays = Array.from({ length: factor }, (_, k) => ({
+        id: `house:poster:${(k % 8) + 1}`,
+        source: 'house',
+        // soak time runs `factor`× faster than the clock: the run's showings end now (the agent refuses plays ahead of its clock)
+        playedAt: new Date(started - minutes * factor * 60_000 + (i * factor + k) * PLAY_EVERY_S * 1000).toISOString(),
+        durationMs: PLAY_EVERY_S * 1000,
+      }));
+      const s = await kiosk('/v1/ads/plays', { plays }).catch(() => 0);
+      if (s === 202) counts.plays += plays.length;
+      else if (++counts.kioskRefused <= 3) console.log(`  plays refused: ${s}`);
+    }),
+    // prize game rounds
+    paced(86_400_000 / ROUNDS_PER_DAY / factor, async (i) => {
+      const at = Date.now();
+      const events = [
+        { eventId: `soak-${i}-scan`, kind: 'scan', at },
+        { eventId: `soak-${i}-entry`, kind: 'entry', mechanic: 'spinToWin', at: at + 1 },
+        { eventId: `soak-${i}-play`, kind: 'play', mechanic: 'spinToWin', at: at + 2 },
+        { eventId: `soak-${i}-win`, kind: 'win', mechanic: 'spinToWin', at: at + 3, prizeValue: 1 },
+      ];
+      const s = await kiosk('/v1/prizes/events', { events }).catch(() => 0);
+      if (s === 202) counts.prizeEvents += events.length;
+      else if (++counts.kioskRefused <= 3) console.log(`  prize events refused: ${s}`);
+    }),
+  ]);
+
   const after = samples.filter((x) => x.t >= 2);
   const fit = (ys: number[], xs: number[]): number => {
     const n = xs.length;
@@ -303,33 +398,48 @@ async function soak(
     }
     return den === 0 ? 0 : num / den;
   };
-  const xs = after.map((x) => x.t);
-  const rssSlope = fit(
-    after.map((x) => x.rss),
-    xs,
-  ); // MB per minute
-  const heapAfter = after.filter((x) => Number.isFinite(x.heap));
-  const heapSlope = fit(
-    heapAfter.map((x) => x.heap),
-    heapAfter.map((x) => x.t),
-  );
-  const span = xs.length > 1 ? xs[xs.length - 1]! - xs[0]! : 0;
-  const rssValues = after.map((x) => x.rss);
-  const quarter = Math.max(1, Math.floor(after.length / 4));
-  const median = (v: number[]): number => quantile(v, 0.5);
-  const firstQ = median(rssValues.slice(0, quarter));
-  const lastQ = median(rssValues.slice(-quarter));
-  const growth = rssSlope * span;
-  const flat = Math.abs(growth) < 2 && lastQ - firstQ < 2;
-  console.log(`soak: the release tree for ${minutes} min; heartbeat every ${HEARTBEAT} s, poll interval ${POLL} s, remote drops back to back`);
-  console.log(`  drops completed ${drops} (${(drops / minutes).toFixed(1)}/min), failed ${failures}; samples ${samples.length} (every 5 s)`);
+  const median = (v: number[]): number => (v.length ? quantile(v, 0.5) : NaN);
+  const end = samples.at(-1)?.t ?? 0;
+  const describe = (name: string, pick: (x: (typeof samples)[number]) => number): { growth: number; diff: number } => {
+    const pts = after.filter((x) => Number.isFinite(pick(x)));
+    const slope = fit(
+      pts.map(pick),
+      pts.map((x) => x.t),
+    ); // MB per minute
+    const span = pts.length > 1 ? pts.at(-1)!.t - pts[0]!.t : 0;
+    const first5 = median(pts.filter((x) => x.t < 7).map(pick));
+    const last5 = median(pts.filter((x) => x.t >= end - 5).map(pick));
+    const all = samples.map(pick).filter(Number.isFinite);
+    console.log(
+      `  ${name.padEnd(9)} start ${mb(all[0] ?? NaN)}, min ${mb(Math.min(...all))}, max ${mb(Math.max(...all))}, end ${mb(all.at(-1) ?? NaN)}; ` +
+        `median of the first 5 min after warm-up / the last 5 min ${mb(first5)} / ${mb(last5)}; slope ${(slope * 60).toFixed(2)} MB/h (${mb(slope * span)} over ${span.toFixed(1)} min)`,
+    );
+    return { growth: slope * span, diff: last5 - first5 };
+  };
   console.log(
-    `  RSS   start ${mb(samples[0]?.rss ?? 0)}, min ${mb(Math.min(...rssValues))}, max ${mb(Math.max(...samples.map((x) => x.rss)))}, end ${mb(samples.at(-1)?.rss ?? 0)}; ` +
-      `median of the first / last quarter after warm-up ${mb(firstQ)} / ${mb(lastQ)}`,
+    `  drops ${counts.drops} (failed ${counts.dropFailures}), plays ${counts.plays}, prize events ${counts.prizeEvents} (kiosk posts refused ${counts.kioskRefused}); samples ${samples.length} (every 5 s)`,
   );
-  console.log(`  slope RSS ${(rssSlope * 60).toFixed(2)} MB/h (${mb(growth)} over ${span.toFixed(1)} min), heap used ${(heapSlope * 60).toFixed(2)} MB/h`);
-  console.log(`  verdict: ${flat ? 'FLAT' : 'GROWING'} (flat: the fitted growth over the run and the last-minus-first quarter both under 2 MB)`);
-  for (const x of samples.filter((_, i) => i % 12 === 0)) console.log(`  t=${x.t.toFixed(1).padStart(5)} min  rss ${mb(x.rss)}  heap ${x.heap.toFixed(1)} MB`);
+  const end_ = await status().catch(() => null);
+  const spool = (s: Spool | undefined): string => (s ? `delivered ${s.delivered}, backlog ${s.backlog}, rejected ${s.rejected}, dropped ${s.dropped}` : 'n/a');
+  console.log(`  agent's spools at the end: ad plays ${spool(end_?.ads?.plays)}; prize events ${spool(end_?.prizes?.events)}`);
+  const rss = describe('RSS', (x) => x.rss);
+  describe('heap used', (x) => x.heap);
+  // a drop (a major collection handing pages back) is not growth: only a rise counts against the run
+  const verdict = rss.growth >= 2 || rss.diff >= 2 ? 'GROWING' : rss.growth <= -2 ? 'FLAT (it fell)' : 'FLAT';
+  console.log(`  verdict: ${verdict} (growing: the fitted RSS growth over the run or last-5-minus-first-5 reaches 2 MB)`);
+  const csv = png.replace(/\.png$/, '') + '.csv';
+  writeFileSync(csv, 'minute,rss_mb,heap_used_mb\n' + samples.map((x) => `${x.t.toFixed(3)},${x.rss.toFixed(1)},${x.heap}`).join('\n') + '\n');
+  console.log(`  samples: ${csv}`);
+  await plotRss(
+    png,
+    `vend-agent release tree, ${minutes} min soak with loops ${factor}× faster (≈ ${((minutes * factor) / 60).toFixed(0)} h of loops)`,
+    [
+      { label: 'RSS', points: samples.map((x) => [x.t, x.rss]) },
+      { label: 'V8 heap used', points: samples.filter((x) => Number.isFinite(x.heap)).map((x) => [x.t, x.heap]) },
+    ],
+    'MB',
+  );
+  console.log(`  plot: ${png}`);
 }
 
 main().catch((e: unknown) => {

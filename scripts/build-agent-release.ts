@@ -75,6 +75,8 @@ function bytesUnder(dir: string): number {
  * use), and the entry's import() of the daemon, the CLI and the upgrade CLI load their files.
  */
 const PROTOCOL = Symbol('protocol');
+const ZOD_LOCALES = 'zod-locales';
+const PINO_UNUSED = 'pino-unused';
 function partsPlugin(self: string, parts: Record<string, string>): esbuild.Plugin {
   return {
     name: 'vend-agent-parts',
@@ -88,6 +90,30 @@ function partsPlugin(self: string, parts: Record<string, string>): esbuild.Plugi
         const r = await build.resolve(a.path, { kind: a.kind, resolveDir: a.resolveDir, importer: a.importer, pluginData: PROTOCOL });
         return r.errors.length > 0 ? undefined : { path: r.path, sideEffects: false };
       });
+      // zod's namespace re-exports its 60-odd locales (≈ 260 KB of the daemon's 870 KB, all of it held in
+      // the heap as source): the agent speaks English only, so `z.locales` carries `en` alone
+      build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (a) =>
+        /[/\\]zod[/\\]/.test(a.importer) ? { path: path.join(a.resolveDir, '../locales/en.js'), namespace: ZOD_LOCALES } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: ZOD_LOCALES }, (a) => ({
+        contents: `export { default as en } from ${JSON.stringify(a.path)};`,
+        resolveDir: path.dirname(a.path),
+        loader: 'js',
+      }));
+      // pino loads its own destinations and transports at import (sonic-boom, thread-stream, and with them
+      // Node's assert and worker_threads: ≈ 1 MB resident); the agent logs through streams of its own and
+      // never calls pino.destination() nor pino.transport(), which fail loudly in the tree if ever called
+      build.onResolve({ filter: /^(sonic-boom|thread-stream|worker_threads)$/ }, (a) =>
+        /[/\\]pino[/\\]/.test(a.importer) ? { path: a.path, namespace: PINO_UNUSED } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: PINO_UNUSED }, (a) => ({
+        contents:
+          a.path === 'worker_threads'
+            ? // pino reads isMainThread only to flush a sonic-boom destination at exit
+              'module.exports = { isMainThread: true };'
+            : `module.exports = class { constructor() { throw new Error('vend-agent: pino\\'s ${a.path} is not in the release tree'); } };`,
+        loader: 'js',
+      }));
       if (self !== 'vend-agent') return;
       build.onResolve({ filter: /^\.\.?\// }, (a) => {
         if (a.kind !== 'dynamic-import') return undefined;
@@ -232,6 +258,9 @@ export async function buildAgentRelease(o: {
   if (`${process.platform}-${process.arch}` === TARGET) {
     const said = execFileSync(path.join(tree, 'bin/vend-agent'), ['--version'], { encoding: 'utf8', timeout: 30_000 }).trim();
     if (said !== o.version) throw new Error(`the built tree says ${JSON.stringify(said)}, not ${o.version}`);
+    // the run wrote V8's code cache into the tree: it belongs to this machine's user and flags, and a
+    // cabinet writes its own (the install's self-test, release-entry.ts), so it never ships
+    fs.rmSync(path.join(tree, 'compile-cache'), { recursive: true, force: true });
   }
 
   const treeBytes = bytesUnder(tree);

@@ -68,6 +68,10 @@ describe('the agent release build', () => {
     expect(fs.readdirSync(path.join(tree, 'prebuilds'))).toEqual(['linux-x64']);
     expectBinariesFor(tree, 'prebuilds/linux-x64', 62);
     expect(fs.readFileSync(path.join(tree, 'runtime/LICENSE'), 'utf8')).toMatch(/^Node\.js is licensed/);
+    // zod's locales are left out but English (zod's German messages say "Zeichen"; docs/decisions/agent.md "Footprint")
+    for (const part of ['daemon', 'cli', 'upgrade-cli']) expect(fs.readFileSync(path.join(tree, `lib/${part}.cjs`), 'utf8')).not.toContain('Zeichen');
+    // nor pino's destinations and transports, which load Node's assert and worker_threads at import
+    expect(fs.readFileSync(path.join(tree, 'lib/daemon.cjs'), 'utf8')).not.toMatch(/require\("(node:)?(assert|worker_threads)"\)/);
 
     // it runs from anywhere, on its own runtime, with PATH emptied (no system node is used)
     const env = { PATH: '/nonexistent', HOME: tmp };
@@ -95,6 +99,18 @@ describe('the agent release build', () => {
     const extracted = await extractRelease(r.artifact, staging);
     expect(extracted.bytes).toBe(r.treeBytes);
     await launcherSelfTest(staging, '9.8.7', 20_000);
+
+    // the self-test left V8's code cache inside the tree, and it still matches once the tree is renamed
+    // into place: the daemon's first start after an install does not parse its files whole
+    expect(fs.readdirSync(path.join(staging, 'compile-cache')).length).toBe(1);
+    const current = path.join(tmp, 'current');
+    fs.renameSync(staging, current);
+    const cached = await run(path.join(current, 'bin/vend-agent'), ['--version'], {
+      cwd: '/',
+      env: { ...env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' },
+      timeout: 20_000,
+    });
+    expect(cached.stderr).toMatch(/V8 code cache for CommonJS \S*\/current\/lib\/daemon\.cjs was accepted/);
 
     process.stdout.write(
       `release build: ${buildSeconds.toFixed(1)} s, tree ${(r.treeBytes / 2 ** 20).toFixed(1)} MiB, artifact ${(r.size / 2 ** 20).toFixed(1)} MiB\n`,

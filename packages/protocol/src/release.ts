@@ -3,6 +3,7 @@ import nacl from 'tweetnacl';
 import { z } from 'zod';
 import { isDottedVersion } from './version.ts';
 import { isAcceptablePublicKey, verifyEd25519Strict } from './ed25519.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * Signed agent releases (spec 2 §2.6, §2.8, §4.4, §4.5, §9): the release manifest, its canonical
@@ -107,59 +108,73 @@ export function isTrustedArtifactUrl(url: string, prefix: string): boolean {
   return isValidArtifactPrefix(prefix) && isCanonicalHttpsUrl(url) && url.startsWith(prefix) && url.length > prefix.length;
 }
 
-export const ReleaseVersion = z
-  .string()
-  .max(64)
-  .refine((v) => isDottedVersion(v), 'must be dotted-numeric, e.g. 1.4.2');
-export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters');
-export const ReleaseSize = z.number().int().min(1).max(MAX_RELEASE_SIZE);
-export const ReleaseUrl = z
-  .string()
-  .max(MAX_RELEASE_URL_LENGTH)
-  .refine((u) => isCanonicalHttpsUrl(u), 'must be a canonical https URL (no user info, no fragment)');
+export const ReleaseVersion = lazySchema(() =>
+  z
+    .string()
+    .max(64)
+    .refine((v) => isDottedVersion(v), 'must be dotted-numeric, e.g. 1.4.2'),
+);
+export const Sha256Hex = lazySchema(() => z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters'));
+export const ReleaseSize = lazySchema(() => z.number().int().min(1).max(MAX_RELEASE_SIZE));
+export const ReleaseUrl = lazySchema(() =>
+  z
+    .string()
+    .max(MAX_RELEASE_URL_LENGTH)
+    .refine((u) => isCanonicalHttpsUrl(u), 'must be a canonical https URL (no user info, no fragment)'),
+);
 
 /** Standard base64 of exactly 64 bytes (88 characters ending in `==`), in its canonical form. */
-export const ReleaseSignature = z
-  .string()
-  .regex(/^[A-Za-z0-9+/]{86}==$/, 'must be the standard base64 of a 64-byte Ed25519 signature')
-  .refine((s) => decodeBase64Canonical(s)?.length === nacl.sign.signatureLength, 'must be the canonical base64 of 64 bytes');
+export const ReleaseSignature = lazySchema(() =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{86}==$/, 'must be the standard base64 of a 64-byte Ed25519 signature')
+    .refine((s) => decodeBase64Canonical(s)?.length === nacl.sign.signatureLength, 'must be the canonical base64 of 64 bytes'),
+);
 
 /** The signed fields of a release (spec 2 §2.6). `minFrom` absent or null: no floor. */
-export const SignedReleaseFields = z.strictObject({
-  version: ReleaseVersion,
-  sha256: Sha256Hex,
-  size: ReleaseSize,
-  url: ReleaseUrl,
-  migration: z.boolean(),
-  minFrom: ReleaseVersion.nullable().optional(),
-});
+export const SignedReleaseFields = lazySchema(() =>
+  z.strictObject({
+    version: ReleaseVersion,
+    sha256: Sha256Hex,
+    size: ReleaseSize,
+    url: ReleaseUrl,
+    migration: z.boolean(),
+    minFrom: ReleaseVersion.nullable().optional(),
+  }),
+);
 export type SignedReleaseFields = z.infer<typeof SignedReleaseFields>;
 
-export const ReleaseArchField = z.enum(RELEASE_ARCHES);
+export const ReleaseArchField = lazySchema(() => z.enum(RELEASE_ARCHES));
 
 /** One architecture's artifact: its own signed digest, size and URL. */
-export const ReleaseArtifact = z.strictObject({
-  arch: ReleaseArchField,
-  sha256: Sha256Hex,
-  size: ReleaseSize,
-  url: ReleaseUrl,
-});
+export const ReleaseArtifact = lazySchema(() =>
+  z.strictObject({
+    arch: ReleaseArchField,
+    sha256: Sha256Hex,
+    size: ReleaseSize,
+    url: ReleaseUrl,
+  }),
+);
 export type ReleaseArtifact = z.infer<typeof ReleaseArtifact>;
 
 /** One artifact per architecture, at least one, in any order (the signed bytes sort them). */
-export const ReleaseArtifacts = z
-  .array(ReleaseArtifact)
-  .min(1)
-  .max(RELEASE_ARCHES.length)
-  .refine((a) => new Set(a.map((x) => x.arch)).size === a.length, 'at most one artifact per architecture');
+export const ReleaseArtifacts = lazySchema(() =>
+  z
+    .array(ReleaseArtifact)
+    .min(1)
+    .max(RELEASE_ARCHES.length)
+    .refine((a) => new Set(a.map((x) => x.arch)).size === a.length, 'at most one artifact per architecture'),
+);
 
 /** The signed fields of a release that names its artifacts per architecture. */
-export const MultiArchReleaseFields = z.strictObject({
-  version: ReleaseVersion,
-  artifacts: ReleaseArtifacts,
-  migration: z.boolean(),
-  minFrom: ReleaseVersion.nullable().optional(),
-});
+export const MultiArchReleaseFields = lazySchema(() =>
+  z.strictObject({
+    version: ReleaseVersion,
+    artifacts: ReleaseArtifacts,
+    migration: z.boolean(),
+    minFrom: ReleaseVersion.nullable().optional(),
+  }),
+);
 export type MultiArchReleaseFields = z.infer<typeof MultiArchReleaseFields>;
 
 /** Either shape of a release's signed fields: one x64 artifact at the top level, or `artifacts`. */
@@ -196,10 +211,10 @@ const carrier = {
   sequence: z.number().int().min(1).optional(),
 };
 /** The single-artifact manifest (an x64 tree): the form every release had before architectures were signed. */
-export const SingleArtifactManifest = SignedReleaseFields.extend(carrier);
+export const SingleArtifactManifest = lazySchema(() => SignedReleaseFields.extend(carrier));
 export type SingleArtifactManifest = z.infer<typeof SingleArtifactManifest>;
 /** The manifest of a release with `artifacts` per architecture. */
-export const MultiArchManifest = MultiArchReleaseFields.extend(carrier);
+export const MultiArchManifest = lazySchema(() => MultiArchReleaseFields.extend(carrier));
 export type MultiArchManifest = z.infer<typeof MultiArchManifest>;
 export type ReleaseManifest = SingleArtifactManifest | MultiArchManifest;
 const SINGLE_ARTIFACT_KEYS = ['sha256', 'size', 'url'] as const;
@@ -207,26 +222,29 @@ const SINGLE_ARTIFACT_KEYS = ['sha256', 'size', 'url'] as const;
  * Either manifest shape, as one strict object (so a field of the wrong type is reported as itself, not
  * as "matches no shape"): `sha256`, `size` and `url` together, or `artifacts`, never both.
  */
-export const ReleaseManifest = z
-  .strictObject({
-    version: ReleaseVersion,
-    sha256: Sha256Hex.optional(),
-    size: ReleaseSize.optional(),
-    url: ReleaseUrl.optional(),
-    artifacts: ReleaseArtifacts.optional(),
-    migration: z.boolean(),
-    minFrom: ReleaseVersion.nullable().optional(),
-    ...carrier,
-  })
-  .superRefine((m, ctx) => {
-    const present = SINGLE_ARTIFACT_KEYS.filter((k) => m[k] !== undefined);
-    if (m.artifacts !== undefined) {
-      for (const k of present) ctx.addIssue({ code: 'custom', path: [k], message: 'give sha256/size/url (one x64 artifact) or artifacts, not both' });
-    } else {
-      for (const k of SINGLE_ARTIFACT_KEYS)
-        if (m[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'required (or artifacts, one per architecture)' });
-    }
-  }) as unknown as z.ZodType<ReleaseManifest>;
+export const ReleaseManifest: z.ZodType<ReleaseManifest> = lazySchema(
+  () =>
+    z
+      .strictObject({
+        version: ReleaseVersion,
+        sha256: Sha256Hex.optional(),
+        size: ReleaseSize.optional(),
+        url: ReleaseUrl.optional(),
+        artifacts: ReleaseArtifacts.optional(),
+        migration: z.boolean(),
+        minFrom: ReleaseVersion.nullable().optional(),
+        ...carrier,
+      })
+      .superRefine((m, ctx) => {
+        const present = SINGLE_ARTIFACT_KEYS.filter((k) => m[k] !== undefined);
+        if (m.artifacts !== undefined) {
+          for (const k of present) ctx.addIssue({ code: 'custom', path: [k], message: 'give sha256/size/url (one x64 artifact) or artifacts, not both' });
+        } else {
+          for (const k of SINGLE_ARTIFACT_KEYS)
+            if (m[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'required (or artifacts, one per architecture)' });
+        }
+      }) as unknown as z.ZodType<ReleaseManifest>,
+);
 
 /**
  * The upgrade offer (spec 2 §2.8): the release to install now (`version` and the other signed
@@ -238,24 +256,26 @@ export const ReleaseManifest = z
  * signed in the v2 form also carries its whole `artifacts` list, which the signature covers; an agent
  * downloads only the signed artifact for its own architecture (see `artifactForArch`).
  */
-export const UpgradeOffer = z.object({
-  version: ReleaseVersion,
-  sha256: Sha256Hex,
-  size: ReleaseSize,
-  url: ReleaseUrl,
-  migration: z.boolean(),
-  minFrom: ReleaseVersion.nullable(),
-  signature: ReleaseSignature,
-  signatureAlg: z.literal(RELEASE_SIGNATURE_ALG),
-  sequence: z.number().int().min(1),
-  target: ReleaseVersion,
-  isFinalStep: z.boolean(),
-  allowDowngrade: z.boolean(),
-  /** The architecture of the artifact at the top level (absent from clouds that predate architectures: x64). */
-  arch: ReleaseArchField.optional(),
-  /** Every artifact of a release signed in the v2 form; absent for a single x64 artifact. */
-  artifacts: ReleaseArtifacts.optional(),
-});
+export const UpgradeOffer = lazySchema(() =>
+  z.object({
+    version: ReleaseVersion,
+    sha256: Sha256Hex,
+    size: ReleaseSize,
+    url: ReleaseUrl,
+    migration: z.boolean(),
+    minFrom: ReleaseVersion.nullable(),
+    signature: ReleaseSignature,
+    signatureAlg: z.literal(RELEASE_SIGNATURE_ALG),
+    sequence: z.number().int().min(1),
+    target: ReleaseVersion,
+    isFinalStep: z.boolean(),
+    allowDowngrade: z.boolean(),
+    /** The architecture of the artifact at the top level (absent from clouds that predate architectures: x64). */
+    arch: ReleaseArchField.optional(),
+    /** Every artifact of a release signed in the v2 form; absent for a single x64 artifact. */
+    artifacts: ReleaseArtifacts.optional(),
+  }),
+);
 export type UpgradeOffer = z.infer<typeof UpgradeOffer>;
 
 // ---------------------------------------------------------------------------------------------

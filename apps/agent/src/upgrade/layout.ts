@@ -41,6 +41,8 @@ export const TRANSIENT_PREFIXES = ['staging-', 'trash-', 'failed-'] as const;
 
 /** The file at the top of every release tree naming its version. */
 export const VERSION_FILE = 'VERSION';
+/** V8's code cache of the tree's files, written by the tree's own runs (release-entry.ts): never in an artifact. */
+export const CODE_CACHE_DIR = 'compile-cache';
 /** The launcher every release tree carries (what systemd and the boot guard run). */
 export const LAUNCHER = path.join('bin', 'vend-agent');
 

@@ -17,7 +17,28 @@ import fs from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
 import { commandOf } from '../cli-shell.ts';
-import { VERSION_FILE, releaseTreeOfBundle } from './layout.ts';
+import { CODE_CACHE_DIR, VERSION_FILE, releaseTreeOfBundle } from './layout.ts';
+
+/** Node's compile cache (≥ 22.1; the tree ships 24), typed here because Node 20's types lack it. */
+const compileCache = module as typeof module & {
+  enableCompileCache?: (options: { directory: string; portable: boolean }) => unknown;
+  flushCompileCache?: () => void;
+};
+
+/**
+ * V8's code cache of the tree's own files, inside the tree (`<tree>/compile-cache`, docs/decisions/agent.md
+ * "Footprint"): a script found there is not parsed whole, which leaves ≈ 5 MB less malloc'd memory behind in
+ * the daemon. Portable (keyed by the path relative to the cache), so the entries the install's self-test
+ * writes in the staging tree still match once it is renamed to current/, and the first start after an
+ * install has them. Keyed by content, V8 flags and the user; a cache that cannot be written costs only that.
+ */
+function enableCodeCache(tree: string): void {
+  try {
+    compileCache.enableCompileCache?.({ directory: path.join(tree, CODE_CACHE_DIR), portable: true });
+  } catch {
+    // no cache: the scripts are parsed as before
+  }
+}
 
 async function run(argv: string[]): Promise<number> {
   const tree = releaseTreeOfBundle(argv[1] ?? '.');
@@ -25,26 +46,21 @@ async function run(argv: string[]): Promise<number> {
   if (first === '--version' || first === '-V') {
     // the self-test: every lazily loaded part evaluates (the daemon, the CLI, the upgrade pipeline's
     // tar and undici), and touching the OS binding makes node-gyp-build load the native addon now: a
-    // tree whose prebuild does not fit this machine fails here, before it could be swapped in
+    // tree whose prebuild does not fit this machine fails here, before it could be swapped in. Its
+    // code cache is what the daemon's first start after the install reads.
+    enableCodeCache(tree);
     const [daemon] = await Promise.all([import('../daemon-cli.ts'), import('../cli.ts'), import('./cli.ts'), import('tar'), import('undici')]);
     if (!daemon.serialBindingLoaded()) throw new Error('serialport binding did not load');
+    compileCache.flushCompileCache?.();
     process.stdout.write(`${fs.readFileSync(path.join(tree, VERSION_FILE), 'utf8').trim()}\n`);
     return 0;
   }
   if (first === 'upgrade') return (await import('./cli.ts')).upgradeMain(argv, { defaultRoot: path.dirname(tree) });
   if (commandOf(argv) === 'run') {
-    // V8's code cache for the daemon's files, beside the trees (/opt/vend-agent/compile-cache): from the
-    // second start on, the scripts are not parsed whole again, which leaves ≈ 5 MB less malloc'd memory
-    // behind (docs/decisions/agent.md "Footprint"). Keyed by content and V8 flags; a failure only costs that.
-    // Written 10 s after the start (a daemon runs for months and may never stop cleanly), and at exit.
-    try {
-      // Node ≥ 22.1 (the tree ships 24); absent on older runtimes, which then simply parse
-      const cache = module as typeof module & { enableCompileCache?: (dir: string) => unknown; flushCompileCache?: () => void };
-      cache.enableCompileCache?.(path.join(path.dirname(tree), 'compile-cache'));
-      setTimeout(() => cache.flushCompileCache?.(), 10_000).unref();
-    } catch {
-      // no cache: the daemon parses as before
-    }
+    // a cache that is missing (a tree started without its self-test) is written 10 s after the start
+    // (a daemon runs for months and may never stop cleanly), and at exit
+    enableCodeCache(tree);
+    setTimeout(() => compileCache.flushCompileCache?.(), 10_000).unref();
     return (await import('../daemon-cli.ts')).runMain(argv);
   }
   return (await import('../cli.ts')).main(argv);
