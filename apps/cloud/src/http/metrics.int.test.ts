@@ -43,6 +43,9 @@ describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
     expect(sample(first, 'vend_loop_tick_max_seconds{loop="dispense-decision"}')).toBeGreaterThan(0);
     const second = (await call(t.url, 'GET', '/metrics', { headers: admin })).text;
     expect(sample(second, 'vend_loop_tick_max_seconds{loop="dispense-decision"}')).toBe(0);
+    // a SQLite file's checkpoints run on their worker thread (timed); PostgreSQL has none
+    if (dialect === 'sqlite') expect(sample(second, 'vend_sqlite_checkpoint_max_seconds')).toBeGreaterThanOrEqual(0);
+    else expect(sample(second, 'vend_sqlite_checkpoint_max_seconds')).toBeUndefined();
   });
 
   it('reports held long polls, the loops with their leader state, and process metrics', async () => {
