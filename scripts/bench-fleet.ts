@@ -591,15 +591,15 @@ function printSteps(target: string, rows: StepRow[]): void {
     console.log('Inside the cloud processes over each measured window (their /metrics):');
     console.log('');
     console.log(
-      '| cabinets | process | event-loop delay p99 / max ms | GCs (> 100 ms, > 1 s) | longest loop tick ms (loop) | answers written in > 50 ms, by route |',
+      '| cabinets | process | event-loop delay p99 / max ms | GCs (> 100 ms, > 1 s) | longest loop tick ms (loop) | longest WAL checkpoint ms (worker) | answers written in > 50 ms, by route |',
     );
-    console.log('|---:|---|---:|---:|---:|---|');
+    console.log('|---:|---|---:|---:|---:|---:|---|');
     for (const { fleet, label, w } of cloudRows) {
       const slow = Object.entries(w.slowAnswers)
         .map(([route, n]) => `${route} ${n}`)
         .join(', ');
       console.log(
-        `| ${fleet} | ${label} | ${f1(w.loopP99Ms)} / ${f1(w.loopMaxMs)} | ${w.gcs} (${w.gcOver100ms}, ${w.gcOver1s}) | ${f1(w.tickMaxMs)} (${w.tickMaxLoop}) | ${slow || 'none'} |`,
+        `| ${fleet} | ${label} | ${f1(w.loopP99Ms)} / ${f1(w.loopMaxMs)} | ${w.gcs} (${w.gcOver100ms}, ${w.gcOver1s}) | ${f1(w.tickMaxMs)} (${w.tickMaxLoop}) | ${f1(w.checkpointMaxMs)} | ${slow || 'none'} |`,
       );
     }
     console.log('');

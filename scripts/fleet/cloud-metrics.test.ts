@@ -14,6 +14,7 @@ vend_http_request_duration_seconds_bucket{le="0.05",route="/cabinet/pending",met
 vend_http_request_duration_seconds_count{route="/cabinet/pending",method="GET",status="200"} 40
 `;
 const after = `nodejs_eventloop_lag_p99_seconds 0.012
+vend_sqlite_checkpoint_max_seconds 0.004
 nodejs_eventloop_lag_max_seconds 2.1
 nodejs_gc_duration_seconds_bucket{le="0.1",kind="minor"} 14
 nodejs_gc_duration_seconds_bucket{le="1",kind="minor"} 15
@@ -39,5 +40,7 @@ describe('overWindow', () => {
     expect([w.tickMaxMs, w.tickMaxLoop]).toEqual([1900, 'presence-sweep']);
     // three heartbeats answered in more than 50 ms; the long poll's holds are not slow answers
     expect(w.slowAnswers).toEqual({ '/cabinet/heartbeat': 3 });
+    expect(w.checkpointMaxMs).toBeCloseTo(4);
+    expect(overWindow(parseMetrics(before), parseMetrics(before)).checkpointMaxMs).toBeNaN();
   });
 });

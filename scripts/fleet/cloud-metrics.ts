@@ -38,6 +38,8 @@ export interface CloudWindow {
   tickMaxLoop: string;
   /** Answers this process took longer than 50 ms to write (arrival → last byte), by route; long polls left out. */
   slowAnswers: Record<string, number>;
+  /** A SQLite file's longest WAL checkpoint over the window (ms, on its worker thread); NaN on PostgreSQL. */
+  checkpointMaxMs: number;
 }
 
 const sum = (xs: Sample[]) => xs.reduce((s, x) => s + x.value, 0);
@@ -68,5 +70,6 @@ export function overWindow(before: Sample[], after: Sample[]): CloudWindow {
     tickMaxMs: longest ? longest.value * 1000 : NaN,
     tickMaxLoop: longest?.labels['loop'] ?? '–',
     slowAnswers,
+    checkpointMaxMs: gauge('vend_sqlite_checkpoint_max_seconds') * 1000,
   };
 }
