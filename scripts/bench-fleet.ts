@@ -228,6 +228,16 @@ interface Target {
   /** null: nothing to audit (the baseline). */
   store: StoreEnv | null;
   cleanup(): Promise<void>;
+  /** PostgreSQL's checkpoint counters now (the whole server's: its checkpoint's fsyncs stall every commit). */
+  checkpoints?(): Promise<PgCheckpoints>;
+}
+
+interface PgCheckpoints {
+  /** Checkpoints completed (timed and requested). */
+  n: number;
+  /** Time spent in their write and sync phases (ms). */
+  writeMs: number;
+  syncMs: number;
 }
 
 async function sqliteTarget(main: string, count: number): Promise<{ target: Target; fleet: { no: string; key: string }[] }> {
@@ -300,7 +310,7 @@ async function stubTarget(count: number): Promise<{ target: Target; fleet: { no:
 
 interface PgClient {
   connect(): Promise<void>;
-  query(text: string): Promise<unknown>;
+  query(text: string): Promise<{ rows: Record<string, unknown>[] }>;
   end(): Promise<void>;
 }
 
@@ -350,6 +360,13 @@ async function pgTarget(main: string, count: number): Promise<{ target: Target; 
         ...childrenOf(nginxMaster()).map((pid, i) => ({ label: `nginx worker ${i + 1}`, pid })),
       ],
       logs: () => cluster.replicas.map((r) => r.out()).join(''),
+      checkpoints: async () => {
+        const r = await server.query(
+          'select checkpoints_timed + checkpoints_req as n, checkpoint_write_time as write_ms, checkpoint_sync_time as sync_ms from pg_stat_bgwriter',
+        );
+        const row = r.rows[0] ?? {};
+        return { n: Number(row['n']), writeMs: Number(row['write_ms']), syncMs: Number(row['sync_ms']) };
+      },
       stop: async () => {
         if (stopped) return;
         stopped = true;
@@ -384,6 +401,8 @@ interface StepRow {
   bench: { cpuPct: number; rssMb: number; maxFds: number; loopP99: number; loopMax: number };
   cloud: Map<string, CloudWindow>;
   slow: SlowCall[];
+  /** PostgreSQL checkpoints that completed in the window, and their write and sync phases' time (ms). */
+  pgCheckpoints: PgCheckpoints | null;
   load: string;
   pass: boolean;
 }
@@ -499,6 +518,7 @@ class Fleet {
   async measure(seconds: number, onTick?: () => void): Promise<StepRow> {
     const cloudProcs = this.target.processes().filter((p) => p.metricsUrl);
     const before = await Promise.all(cloudProcs.map((p) => scrape(p.metricsUrl!)));
+    const pgBefore = await this.target.checkpoints?.();
     await Promise.all(this.drivers.map((d) => d.ask({ type: 'measure' }, 'ready')));
     const a = sampleAll(this.processes());
     const started = performance.now();
@@ -511,6 +531,9 @@ class Fleet {
     const answers = await Promise.all(this.drivers.map((d) => d.ask({ type: 'collect' }, 'samples')));
     const elapsed = (performance.now() - started) / 1000;
     const after = await Promise.all(cloudProcs.map((p) => scrape(p.metricsUrl!)));
+    const pgAfter = await this.target.checkpoints?.();
+    const pgCheckpoints =
+      pgBefore && pgAfter ? { n: pgAfter.n - pgBefore.n, writeMs: pgAfter.writeMs - pgBefore.writeMs, syncMs: pgAfter.syncMs - pgBefore.syncMs } : null;
     const cloud = new Map<string, CloudWindow>();
     cloudProcs.forEach((p, i) => {
       if (before[i] && after[i]) cloud.set(p.label, overWindow(parseMetrics(before[i]), parseMetrics(after[i])));
@@ -534,6 +557,7 @@ class Fleet {
       },
       cloud,
       slow: answers.flatMap((x) => x.slow),
+      pgCheckpoints,
       load: loadavg(),
       pass: merged.legs.every((l) => l.errors === 0 && !(l.p99 >= P99_LIMIT_MS)),
     };
@@ -623,6 +647,8 @@ function printSlow(row: StepRow, replicaOf: (by: string) => string, logs: string
         `slowest ${Math.max(...g.calls.map((c) => c.ms)).toFixed(0)} ms; by process: ${[...new Set(g.calls.map((c) => replicaOf(c.by)))].join(', ')}`,
     );
   if (logs.length) console.log(`    cloud log lines at warn and above in the window: ${logs.length}; ${logs.slice(0, 3).join(' | ')}`);
+  const c = row.pgCheckpoints;
+  if (c) console.log(`    PostgreSQL checkpoints completed in the window: ${c.n} (write ${(c.writeMs / 1000).toFixed(1)} s, sync ${c.syncMs.toFixed(0)} ms)`);
 }
 
 /** The cloud's log lines at warn and above written between two instants (epoch ms). */
