@@ -1,6 +1,7 @@
 /**
- * The fleet load test and soak (issue 18): many lightweight simulated cabinets in this one process, each with
- * its own enrolled device key and its own keep-alive connections (an undici Pool per cabinet), against
+ * The fleet load test and soak (issue 18): many lightweight simulated cabinets, each with its own enrolled
+ * device key and the sockets a real cabinet holds, run by several driver processes (scripts/fleet/driver.ts,
+ * `--drivers N`: each its own open-file budget, the fleet dealt round-robin over them), against
  *
  *   - sqlite: one cloud process from the production build (scripts/build-cloud, `NODE_ENV=production`) on a
  *     SQLite file, and
@@ -10,17 +11,21 @@
  *     leg with canned bytes and holding the long poll 25 s: the floor this machine at its load puts under any server.
  *
  *   bash scripts/bench fleet [--target sqlite|pg|stub|both|all] [--fleet 250,500,1000,2000] [--duration 60] [--keep-going]
+ *                            [--drivers N] [--min-drops-per-s 5]
  *   bash scripts/bench fleet --soak [--soak-fleet N] [--soak-minutes 30]
  *
- * What each cabinet does (the agent's own legs and intervals, spec 2):
+ * What each cabinet does (the agent's own legs and intervals, spec 2), through the agent's own HTTP client
+ * (apps/agent/src/cloud/http.ts: node:http keep-alive, at most 4 sockets; two held in steady state):
  *   - long-polls `GET /cabinet/pending?wait=25` back to back; a drop it receives it acknowledges at once with
  *     its dispense report (`POST /cabinet/report` with the commandId: the real ack leg), then polls again;
  *   - `POST /cabinet/heartbeat` every 60 s;
  *   - walk-up sales as a Poisson process (default 6 per cabinet-hour, a busy machine's peak hour): the agent's
  *     sale legs, `POST /cabinet/createOrder` (with a requestRef) then `POST /cabinet/report` with the orderNumber;
  *   - every request presents its `x-device-key`, `x-equipment-no` and echoes the last `x-device-witness`.
- * An operator client (alice's sandbox API key) enqueues remote drops `POST /api/v1/machines/{no}/commands/dispense`
- * on random cabinets, a Poisson process of default 2 per cabinet-hour (a quarter of all vends).
+ * An operator client per driver (alice's sandbox API key) enqueues remote drops `POST /api/v1/machines/{no}/commands/dispense`
+ * on random cabinets of its slice, a Poisson process of default 2 per cabinet-hour (a quarter of all vends) but
+ * never under `--min-drops-per-s` over the fleet (default 5/s: 300 samples a minute, so that one slow call does
+ * not decide the enqueue's and the ack's p99; 0 keeps the fleet's own rate).
  *
  * The fleet is enrolled by writing it straight into the store before the cloud starts
  * (apps/cloud/src/domains/device-credentials/enrolled-fleet.fixture.ts: identities and key generations stored
@@ -32,30 +37,37 @@
  * (rather than cabinets booting over hours). Steps ramp the fleet up (the cabinets of a step keep running into
  * the next); after each step's warm-up the legs are measured for `--duration` seconds.
  *
- * Per leg p50/p99 and errors; for the long poll the figure is how late an empty answer comes after its 25 s
- * (the hold's overrun); enqueue → acknowledged (operator's enqueue sent → the cabinet's report answered);
- * CPU and RSS of every cloud process (and nginx) from /proc. A step passes with p99 < 50 ms on every leg and no
- * error. At the end the store is counted: every sale the fleet reported is there exactly once, every drop it
- * acknowledged acknowledged once. The soak (`--soak`, SQLite unless --target pg) runs one fleet for
+ * Per leg p50/p99 (pooled over the drivers' raw samples) and errors; for the long poll the figure is how late an
+ * empty answer comes after its 25 s (the hold's overrun); enqueue → acknowledged (operator's enqueue sent → the
+ * cabinet's report answered); CPU, RSS and open files of every cloud process (and nginx's workers) from /proc;
+ * from each cloud process's /metrics over the window: its event-loop delay (p99, max), its GC pauses (count
+ * over 100 ms, the longest bucket), its background loops' longest tick, and the answers it was slower than 50 ms
+ * to write by route. Every call slower than 50 ms is logged with who answered (nginx's X-Served-By) and grouped
+ * into bursts: a stall of a process shows as one burst over every leg. A step passes with p99 < 50 ms on every
+ * leg and no error. At the end the store is counted: every sale the fleet reported is there exactly once, every
+ * drop it acknowledged acknowledged once. The soak (`--soak`, SQLite unless --target pg) runs one fleet for
  * `--soak-minutes`, samples RSS every 10 s and plots it into docs/fleet-soak-rss.png.
  */
-import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Pool } from 'undici';
 import { buildCloud } from './build-cloud.ts';
 import { startCluster, type Cluster } from './cluster.ts';
 import { startProcess, stop } from './bench-support.ts';
 import { plotRss } from './plot-rss.ts';
+import type { DriverLedger, FromDriver, ToDriver } from './fleet/driver.ts';
+import { bursts, LEGS, mergeSamples, shares, slice, type DriverSamples, type LegName, type SlowCall } from './fleet/samples.ts';
+import { overWindow, parseMetrics, type CloudWindow } from './fleet/cloud-metrics.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cloudRequire = createRequire(path.join(ROOT, 'apps/cloud/package.json'));
+const DRIVER = path.join(ROOT, 'scripts/fleet/driver.ts');
 
 const { values: opt } = parseArgs({
   options: {
@@ -63,13 +75,16 @@ const { values: opt } = parseArgs({
     fleet: { type: 'string', default: '250,500,1000,2000' },
     duration: { type: 'string', default: '60' },
     warmup: { type: 'string', default: '60' },
+    drivers: { type: 'string' },
     'sales-per-hour': { type: 'string', default: '6' },
     'drops-per-hour': { type: 'string', default: '2' },
+    'min-drops-per-s': { type: 'string', default: '5' },
     'keep-going': { type: 'boolean', default: false },
     soak: { type: 'boolean', default: false },
     'soak-fleet': { type: 'string' },
     'soak-minutes': { type: 'string', default: '30' },
     'soak-png': { type: 'string', default: path.join(ROOT, 'docs/fleet-soak-rss.png') },
+    'slow-log': { type: 'string', default: path.join(os.tmpdir(), `fleet-slow-calls-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`) },
     'database-url': { type: 'string', default: process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test' },
     'redis-url': { type: 'string', default: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379' },
     'log-level': { type: 'string', default: 'warn' },
@@ -85,85 +100,24 @@ const DURATION_S = Number(opt.duration);
 const WARMUP_S = Number(opt.warmup);
 const SALES_PER_HOUR = Number(opt['sales-per-hour']);
 const DROPS_PER_HOUR = Number(opt['drops-per-hour']);
+const MIN_DROPS_PER_S = Number(opt['min-drops-per-s']);
+/** Cabinets per driver when --drivers is not given: two sockets each stay far under a process's open files. */
+const CABINETS_PER_DRIVER = 2000;
 const WAIT_S = 25;
 const HEARTBEAT_S = 60;
-const AISLES = 4;
 const P99_LIMIT_MS = 50;
-const REPORT_ATTEMPTS = 30;
-const ALICE_KEY = 'vk_5ba11ce00000a001.sbx-alice-key-7d41a0c2'; // the public sandbox key (docs/sandbox.md)
-const HB_BODY = { agentVersion: '1.4.2', vmcVersion: 'VMC-2.4.1' };
+const ADMIN_KEY = 'vk_5bada0000000a001.sbx-admin-key-2f9c1e7d'; // the public sandbox admin key (docs/sandbox.md): /metrics
 const CLOUD_ENV = { LOG_LEVEL: opt['log-level'], RATE_LIMIT_PER_HOUR: '100000000', JOBS_ENABLED: 'true' };
 const CLK_TCK = 100;
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal?.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-const expDelay = (perHour: number) => (perHour > 0 ? (-Math.log(1 - Math.random()) * 3_600_000) / perHour : Infinity);
-
-function pct(xs: readonly number[], p: number): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
-}
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 // --- measurements ------------------------------------------------------------------------------
-
-const LEGS = ['heartbeat', 'pending overrun', 'createOrder', 'report sale', 'report drop (ack)', 'enqueue (operator)'] as const;
-type LegName = (typeof LEGS)[number];
-
-class Stats {
-  measuring = false;
-  lat = new Map<LegName, number[]>(LEGS.map((l) => [l, []]));
-  errors = new Map<LegName, number>(LEGS.map((l) => [l, 0]));
-  errorSamples: string[] = [];
-  allErrors = 0;
-  enqueueToAck: number[] = [];
-  requests = 0;
-  record(leg: LegName, ms: number): void {
-    if (!this.measuring) return;
-    this.requests++;
-    this.lat.get(leg)!.push(ms);
-  }
-  error(leg: LegName, message: string): void {
-    this.allErrors++;
-    if (this.errorSamples.length < 8) this.errorSamples.push(`${leg}: ${message}`);
-    if (!this.measuring) return;
-    this.requests++;
-    this.errors.set(leg, this.errors.get(leg)! + 1);
-  }
-  reset(): void {
-    for (const l of LEGS) {
-      this.lat.set(l, []);
-      this.errors.set(l, 0);
-    }
-    this.enqueueToAck = [];
-    this.requests = 0;
-  }
-}
-
-/** What the store must hold at the end. */
-class Ledger {
-  opened = new Set<string>(); // orderNumbers createOrder answered
-  sales = new Map<string, string>(); // dispenseId → orderNumber, report answered (fresh)
-  enqueued = new Set<string>(); // commandIds the operator's enqueue answered
-  acked = new Set<string>(); // commandIds a cabinet's report answered
-  duplicateDeliveries = 0; // a command delivered again after its ack
-  reportRetries = 0;
-  enqueueStartedAt = new Map<string, number>();
-  ackedAt = new Map<string, number>();
-}
 
 interface ProcSample {
   ticks: number;
   rssKb: number;
+  fds: number;
   at: number;
 }
 function procSample(pid: number): ProcSample | null {
@@ -172,9 +126,24 @@ function procSample(pid: number): ProcSample | null {
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15)
     const rss = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return { ticks, rssKb: Number(rss?.[1] ?? 0), at: performance.now() };
+    let fds = NaN;
+    try {
+      fds = fs.readdirSync(`/proc/${pid}/fd`).length;
+    } catch {
+      // not ours to read
+    }
+    return { ticks, rssKb: Number(rss?.[1] ?? 0), fds, at: performance.now() };
   } catch {
     return null;
+  }
+}
+/** A process's soft limit of open files (what bounds its sockets). */
+function fdLimit(pid: number): number {
+  try {
+    const m = /Max open files\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/limits`, 'utf8'));
+    return Number(m?.[1] ?? NaN);
+  } catch {
+    return NaN;
   }
 }
 /** nginx's workers: the children of its master. */
@@ -192,250 +161,13 @@ function childrenOf(ppid: number): number[] {
   return out;
 }
 
-// --- the cabinets ------------------------------------------------------------------------------
-
-interface Answer {
-  status: number;
-  body: { code?: number; message?: string; data?: unknown };
-  ms: number;
-}
-
-class Cabinet {
-  readonly pool: Pool;
-  private witness: string | null = null;
-  private readonly stopper = new AbortController();
-  private readonly loops: Promise<void>[] = [];
-  private readonly handled = new Set<string>();
-
-  constructor(
-    readonly no: string,
-    private readonly key: string,
-    base: string,
-    private readonly stats: Stats,
-    private readonly ledger: Ledger,
-  ) {
-    // its own connections, as a real cabinet has: one held by the long poll, one for the other legs
-    this.pool = new Pool(base, { connections: null, headersTimeout: 40_000, bodyTimeout: 40_000 });
-  }
-
-  async call(method: 'GET' | 'POST', p: string, body?: unknown, signal?: AbortSignal): Promise<Answer> {
-    const headers: Record<string, string> = { 'x-device-key': this.key, 'x-equipment-no': this.no, accept: 'application/json' };
-    if (this.witness) headers['x-device-witness'] = this.witness;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const started = performance.now();
-    const res = await this.pool.request({
-      method,
-      path: p,
-      headers,
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      ...(signal ? { signal } : {}),
-    });
-    const text = await res.body.text();
-    const ms = performance.now() - started;
-    const w = res.headers['x-device-witness'];
-    if (typeof w === 'string') this.witness = w;
-    let parsed: Answer['body'] = {};
-    try {
-      parsed = JSON.parse(text) as Answer['body'];
-    } catch {
-      parsed = { message: text.slice(0, 200) };
-    }
-    return { status: res.statusCode, body: parsed, ms };
-  }
-
-  /** One leg; false (and counted) when it failed. */
-  private async leg(leg: LegName, method: 'GET' | 'POST', p: string, body?: unknown): Promise<Answer | null> {
-    try {
-      const a = await this.call(method, p, body);
-      if (a.status !== 200) {
-        this.stats.error(leg, `${a.status} ${a.body.message ?? ''}`);
-        return null;
-      }
-      this.stats.record(leg, a.ms);
-      return a;
-    } catch (e) {
-      if (!this.stopper.signal.aborted) this.stats.error(leg, e instanceof Error ? e.message : String(e));
-      return null;
-    }
-  }
-
-  /**
-   * A dispense report, retried as the agent's spool does (spec 2: reports are kept until the cloud has them;
-   * the dispenseId makes a second copy change nothing): every second until answered 200, at most
-   * REPORT_ATTEMPTS times. Each attempt counts as a request of the leg (a failed one as an error).
-   */
-  private async report(leg: LegName, body: unknown): Promise<Answer | null> {
-    for (let attempt = 1; ; attempt++) {
-      const a = await this.leg(leg, 'POST', '/cabinet/report', body);
-      if (a || attempt >= REPORT_ATTEMPTS) return a;
-      this.ledger.reportRetries++;
-      await sleep(1000);
-    }
-  }
-
-  start(): void {
-    const signal = this.stopper.signal;
-    this.loops.push(this.pollLoop(signal), this.heartbeatLoop(signal), this.salesLoop(signal));
-  }
-
-  /** Stops starting anything; finishes what is in flight (the long poll is cut). */
-  async stop(): Promise<void> {
-    this.stopper.abort();
-    await Promise.all(this.loops);
-    await this.pool.close();
-  }
-
-  private async pollLoop(signal: AbortSignal): Promise<void> {
-    await sleep(Math.random() * WAIT_S * 1000, signal);
-    while (!signal.aborted) {
-      let a: Answer;
-      try {
-        a = await this.call('GET', `/cabinet/pending?wait=${WAIT_S}`, undefined, signal);
-      } catch (e) {
-        if (signal.aborted) return;
-        this.stats.error('pending overrun', e instanceof Error ? e.message : String(e));
-        await sleep(1000, signal);
-        continue;
-      }
-      if (a.status !== 200) {
-        this.stats.error('pending overrun', `${a.status} ${a.body.message ?? ''}`);
-        await sleep(1000, signal);
-        continue;
-      }
-      const commands = (a.body.data as { commands: { commandId: string; aisleNo: number }[] }).commands;
-      if (commands.length === 0) {
-        this.stats.record('pending overrun', Math.max(0, a.ms - WAIT_S * 1000));
-        continue;
-      }
-      // a drop: the motor runs (not simulated: reported at once), the report acknowledges it
-      for (const c of commands) {
-        // a command delivered again after this cabinet's ack was answered: the cloud lost the ack
-        if (this.handled.has(c.commandId)) {
-          this.ledger.duplicateDeliveries++;
-          continue;
-        }
-        const r = await this.report('report drop (ack)', {
-          equipmentNo: this.no,
-          dispenseId: `fb-d-${randomUUID()}`,
-          commandId: c.commandId,
-          aisleNo: c.aisleNo,
-          success: true,
-          outcome: 'success',
-          detail: '',
-        });
-        if (!r) continue;
-        const at = performance.now();
-        this.handled.add(c.commandId);
-        this.ledger.acked.add(c.commandId);
-        const from = this.ledger.enqueueStartedAt.get(c.commandId);
-        if (from !== undefined) {
-          if (this.stats.measuring) this.stats.enqueueToAck.push(at - from);
-        } else this.ledger.ackedAt.set(c.commandId, at);
-      }
-    }
-  }
-
-  private async heartbeatLoop(signal: AbortSignal): Promise<void> {
-    await sleep(Math.random() * HEARTBEAT_S * 1000, signal);
-    let next = performance.now();
-    while (!signal.aborted) {
-      await this.leg('heartbeat', 'POST', '/cabinet/heartbeat', { equipmentNo: this.no, ...HB_BODY });
-      next += HEARTBEAT_S * 1000;
-      await sleep(Math.max(0, next - performance.now()), signal);
-    }
-  }
-
-  private async salesLoop(signal: AbortSignal): Promise<void> {
-    for (;;) {
-      await sleep(expDelay(SALES_PER_HOUR), signal);
-      if (signal.aborted) return;
-      const aisleNo = 1 + Math.floor(Math.random() * AISLES);
-      // the agent's createOrder: one requestRef, two attempts (a retry after a lost answer gets the same order)
-      const sale = { equipmentNo: this.no, aisleNo, quantity: 1, payMethod: 'card', requestRef: `wu-${randomUUID()}` };
-      const order =
-        (await this.leg('createOrder', 'POST', '/cabinet/createOrder', sale)) ?? (await this.leg('createOrder', 'POST', '/cabinet/createOrder', sale));
-      if (!order) continue;
-      const orderNumber = (order.body.data as { orderNumber: string }).orderNumber;
-      this.ledger.opened.add(orderNumber);
-      const dispenseId = `fb-s-${randomUUID()}`;
-      const r = await this.report('report sale', {
-        equipmentNo: this.no,
-        dispenseId,
-        orderNumber,
-        aisleNo,
-        success: true,
-        outcome: 'success',
-        detail: '',
-      });
-      if (r) this.ledger.sales.set(dispenseId, orderNumber);
-    }
-  }
-}
-
-/** alice's client enqueueing drops on random running cabinets. */
-class Operator {
-  private readonly pool: Pool;
-  private readonly stopper = new AbortController();
-  private loop: Promise<void> | null = null;
-  private seq = 0;
-  private readonly inflight = new Set<Promise<void>>();
-
-  constructor(
-    base: string,
-    private readonly fleet: () => readonly Cabinet[],
-    private readonly stats: Stats,
-    private readonly ledger: Ledger,
-  ) {
-    this.pool = new Pool(base, { connections: 8, headersTimeout: 40_000 });
-  }
-
-  start(): void {
-    this.loop = (async () => {
-      const signal = this.stopper.signal;
-      for (;;) {
-        // the fleet's rate is its size now (a step that grows it changes the rate from the next drop on)
-        const size = this.fleet().length;
-        await sleep(size === 0 ? 100 : expDelay(DROPS_PER_HOUR * size), signal);
-        if (signal.aborted) return;
-        const cabinets = this.fleet();
-        const c = cabinets[Math.floor(Math.random() * cabinets.length)];
-        if (!c) continue;
-        const p = this.enqueue(c.no).finally(() => this.inflight.delete(p));
-        this.inflight.add(p);
-      }
-    })();
-  }
-
-  private async enqueue(machineNo: string): Promise<void> {
-    const started = performance.now();
-    try {
-      const res = await this.pool.request({
-        method: 'POST',
-        path: `/api/v1/machines/${machineNo}/commands/dispense`,
-        headers: { 'x-api-key': ALICE_KEY, 'content-type': 'application/json' },
-        body: JSON.stringify({ aisleNo: 1 + Math.floor(Math.random() * AISLES), reason: 'fleet bench', externalRef: `fb-${process.pid}-${++this.seq}` }),
-      });
-      const body = (await res.body.json()) as { message?: string; data?: { commandId?: string; id?: string } };
-      const ms = performance.now() - started;
-      if (res.statusCode !== 200) return this.stats.error('enqueue (operator)', `${res.statusCode} ${body.message ?? ''}`);
-      this.stats.record('enqueue (operator)', ms);
-      const id = body.data?.commandId ?? body.data?.id;
-      if (!id) return this.stats.error('enqueue (operator)', `no command id in ${JSON.stringify(body).slice(0, 200)}`);
-      this.ledger.enqueued.add(id);
-      const ackedAt = this.ledger.ackedAt.get(id);
-      if (ackedAt !== undefined) {
-        if (this.stats.measuring) this.stats.enqueueToAck.push(ackedAt - started);
-      } else this.ledger.enqueueStartedAt.set(id, started);
-    } catch (e) {
-      this.stats.error('enqueue (operator)', e instanceof Error ? e.message : String(e));
-    }
-  }
-
-  async stop(): Promise<void> {
-    this.stopper.abort();
-    await this.loop;
-    await Promise.all([...this.inflight]);
-    await this.pool.close();
+/** One cloud process's /metrics (the admin read); null when it did not answer. */
+async function scrape(url: string): Promise<string | null> {
+  try {
+    const res = await fetch(`${url}/metrics`, { headers: { 'x-api-key': ADMIN_KEY }, signal: AbortSignal.timeout(10_000) });
+    return res.status === 200 ? await res.text() : null;
+  } catch {
+    return null;
   }
 }
 
@@ -466,10 +198,10 @@ function fleetStore<T>(env: StoreEnv, args: string[]): Promise<T> {
 /** The sandbox, then `count` enrolled cabinets BENCH-000001… given to alice, four stocked aisles each. */
 const seedFleet = (env: StoreEnv, count: number) => fleetStore<{ no: string; key: string }[]>(env, ['seed', String(count)]);
 
-/** Counts the fleet's sales and drops in the store against what the fleet saw answered. */
-async function auditStore(env: StoreEnv, ledger: Ledger): Promise<Audit> {
+/** Counts the fleet's sales and drops in the store against what the fleet saw answered (every driver's ledger). */
+async function auditStore(env: StoreEnv, ledger: DriverLedger): Promise<Audit> {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vend-fleet-ledger-')), 'ledger.json');
-  fs.writeFileSync(file, JSON.stringify({ opened: [...ledger.opened], sales: [...ledger.sales], enqueued: [...ledger.enqueued], acked: [...ledger.acked] }));
+  fs.writeFileSync(file, JSON.stringify({ opened: ledger.opened, sales: ledger.sales, enqueued: ledger.enqueued, acked: ledger.acked }));
   try {
     return { ...(await fleetStore<Audit>(env, ['audit', file])), duplicateDeliveries: ledger.duplicateDeliveries, reportRetries: ledger.reportRetries };
   } finally {
@@ -479,15 +211,34 @@ async function auditStore(env: StoreEnv, ledger: Ledger): Promise<Audit> {
 
 // --- targets -----------------------------------------------------------------------------------
 
+interface TargetProcess {
+  label: string;
+  pid: number;
+  /** Where its own /metrics answers (a cloud process, not through nginx). */
+  metricsUrl?: string;
+}
+
 interface Target {
   name: string;
   url: string;
   /** The processes whose CPU and RSS are reported, by label. */
-  processes(): { label: string; pid: number }[];
+  processes(): TargetProcess[];
+  /** What the cloud's processes logged so far (pino's JSON lines, at the run's level). */
+  logs(): string;
   stop(): Promise<void>;
   /** null: nothing to audit (the baseline). */
   store: StoreEnv | null;
   cleanup(): Promise<void>;
+  /** PostgreSQL's checkpoint counters now (the whole server's: its checkpoint's fsyncs stall every commit). */
+  checkpoints?(): Promise<PgCheckpoints>;
+}
+
+interface PgCheckpoints {
+  /** Checkpoints completed (timed and requested). */
+  n: number;
+  /** Time spent in their write and sync phases (ms). */
+  writeMs: number;
+  syncMs: number;
 }
 
 async function sqliteTarget(main: string, count: number): Promise<{ target: Target; fleet: { no: string; key: string }[] }> {
@@ -500,15 +251,17 @@ async function sqliteTarget(main: string, count: number): Promise<{ target: Targ
     { NODE_ENV: 'production', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', POD_NAME: 'fleet-sqlite', ...CLOUD_ENV },
     /listening on (http:\/\/\S+)/,
   );
+  let out = '';
   cloud.child.stdout!.removeAllListeners('data');
-  cloud.child.stdout!.resume();
+  cloud.child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   return {
     fleet,
     target: {
       name: 'SQLite, 1 replica',
       url: cloud.url,
       store,
-      processes: () => [{ label: 'cloud', pid: cloud.child.pid! }],
+      processes: () => [{ label: 'cloud', pid: cloud.child.pid!, metricsUrl: cloud.url }],
+      logs: () => out,
       stop: () => stop(cloud.child),
       cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
     },
@@ -549,6 +302,7 @@ async function stubTarget(count: number): Promise<{ target: Target; fleet: { no:
       url: stub.url,
       store: null,
       processes: () => [{ label: 'node:http', pid: stub.child.pid! }],
+      logs: () => '',
       stop: () => stop(stub.child),
       cleanup: async () => undefined,
     },
@@ -557,7 +311,7 @@ async function stubTarget(count: number): Promise<{ target: Target; fleet: { no:
 
 interface PgClient {
   connect(): Promise<void>;
-  query(text: string): Promise<unknown>;
+  query(text: string): Promise<{ rows: Record<string, unknown>[] }>;
   end(): Promise<void>;
 }
 
@@ -587,6 +341,8 @@ async function pgTarget(main: string, count: number): Promise<{ target: Target; 
       redisUrl: opt['redis-url'],
       main,
       env: { ...CLOUD_ENV, REDIS_KEY_PREFIX: `fleet${randomBytes(3).toString('hex')}:` },
+      // which replica answered each call: the slow calls are logged with it
+      nginxExtra: 'add_header X-Served-By $upstream_addr always;',
     });
   } catch (e) {
     await dropDb();
@@ -601,9 +357,17 @@ async function pgTarget(main: string, count: number): Promise<{ target: Target; 
       url: cluster.url,
       store,
       processes: () => [
-        ...cluster.replicas.map((r) => ({ label: r.name, pid: r.child.pid! })),
+        ...cluster.replicas.map((r) => ({ label: r.name, pid: r.child.pid!, metricsUrl: r.url })),
         ...childrenOf(nginxMaster()).map((pid, i) => ({ label: `nginx worker ${i + 1}`, pid })),
       ],
+      logs: () => cluster.replicas.map((r) => r.out()).join(''),
+      checkpoints: async () => {
+        const r = await server.query(
+          'select checkpoints_timed + checkpoints_req as n, checkpoint_write_time as write_ms, checkpoint_sync_time as sync_ms from pg_stat_bgwriter',
+        );
+        const row = r.rows[0] ?? {};
+        return { n: Number(row['n']), writeMs: Number(row['write_ms']), syncMs: Number(row['sync_ms']) };
+      },
       stop: async () => {
         if (stopped) return;
         stopped = true;
@@ -625,23 +389,28 @@ interface ProcRow {
   label: string;
   cpuPct: number;
   rssMb: number;
+  fds: number;
 }
 interface StepRow {
   fleet: number;
   seconds: number;
   reqPerS: number;
-  legs: { leg: LegName; n: number; p50: number; p99: number; errors: number }[];
+  legs: { leg: LegName; n: number; p50: number; p99: number; max: number; errors: number }[];
   e2a: { n: number; p50: number; p99: number };
   procs: ProcRow[];
-  benchCpuPct: number;
-  benchLoopP99: number;
+  /** Every driver together (CPU summed, RSS summed, the most open files one holds). */
+  bench: { cpuPct: number; rssMb: number; maxFds: number; loopP99: number; loopMax: number };
+  cloud: Map<string, CloudWindow>;
+  slow: SlowCall[];
+  /** PostgreSQL checkpoints that completed in the window, and their write and sync phases' time (ms). */
+  pgCheckpoints: PgCheckpoints | null;
   load: string;
   pass: boolean;
 }
 
 function sampleAll(procs: { label: string; pid: number }[]): Map<string, ProcSample> {
   const m = new Map<string, ProcSample>();
-  for (const p of [...procs, { label: 'bench (the fleet)', pid: process.pid }]) {
+  for (const p of procs) {
     const s = procSample(p.pid);
     if (s) m.set(p.label, s);
   }
@@ -652,7 +421,7 @@ function cpuRows(a: Map<string, ProcSample>, b: Map<string, ProcSample>): ProcRo
   for (const [label, end] of b) {
     const start = a.get(label);
     if (!start) continue;
-    rows.push({ label, cpuPct: ((end.ticks - start.ticks) / CLK_TCK / ((end.at - start.at) / 1000)) * 100, rssMb: end.rssKb / 1024 });
+    rows.push({ label, cpuPct: ((end.ticks - start.ticks) / CLK_TCK / ((end.at - start.at) / 1000)) * 100, rssMb: end.rssKb / 1024, fds: end.fds });
   }
   return rows;
 }
@@ -663,76 +432,161 @@ const loadavg = () =>
     .map((l) => l.toFixed(1))
     .join(' ');
 
+/** One driver process: a slice of the fleet, steered over IPC (scripts/fleet/driver.ts). */
+class Driver {
+  private readonly child: ChildProcess;
+  private readonly waiting: ((m: FromDriver) => void)[] = [];
+  private readonly exited: Promise<void>;
+
+  constructor(readonly label: string) {
+    // tsx's loader, as this process runs under it; its own process: its own open-file budget and event loop
+    this.child = fork(DRIVER, [], { cwd: ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child.on('message', (m: FromDriver) => this.waiting.shift()?.(m));
+    this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** Sends one message and resolves with the driver's answer. */
+  ask<T extends FromDriver['type']>(m: ToDriver, answer: T): Promise<Extract<FromDriver, { type: T }>> {
+    return new Promise((resolve, reject) => {
+      const onExit = () => reject(new Error(`${this.label} exited before answering ${m.type}`));
+      this.child.once('exit', onExit);
+      this.waiting.push((a) => {
+        this.child.off('exit', onExit);
+        if (a.type !== answer) reject(new Error(`${this.label} answered ${a.type} to ${m.type}`));
+        else resolve(a as Extract<FromDriver, { type: T }>);
+      });
+      this.child.send(m);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    await this.exited;
+  }
+}
+
 class Fleet {
-  readonly stats = new Stats();
-  readonly ledger = new Ledger();
-  readonly running: Cabinet[] = [];
-  private readonly operator: Operator;
+  private readonly drivers: Driver[];
+  ledger: DriverLedger | null = null;
+  size = 0;
 
-  constructor(
+  private constructor(
     private readonly target: Target,
-    private readonly keys: { no: string; key: string }[],
+    count: number,
   ) {
-    this.operator = new Operator(target.url, () => this.running, this.stats, this.ledger);
+    this.drivers = Array.from({ length: count }, (_, i) => new Driver(`driver ${i + 1}`));
   }
 
-  /** Starts cabinets until `n` run (each staggered over one wait and one heartbeat period). */
-  grow(n: number): void {
-    while (this.running.length < n) {
-      const k = this.keys[this.running.length]!;
-      const c = new Cabinet(k.no, k.key, this.target.url, this.stats, this.ledger);
-      c.start();
-      this.running.push(c);
-    }
+  /** Forks the drivers and deals them the fleet (round-robin: each step grows every driver alike). */
+  static async start(target: Target, keys: { no: string; key: string }[], count: number): Promise<Fleet> {
+    const f = new Fleet(target, count);
+    const n = f.drivers.length;
+    await Promise.all(
+      f.drivers.map((d, i) =>
+        d.ask(
+          {
+            type: 'init',
+            url: target.url,
+            cabinets: slice(keys, n, i),
+            salesPerHour: SALES_PER_HOUR,
+            dropsPerHour: DROPS_PER_HOUR,
+            minDropsPerS: MIN_DROPS_PER_S / n,
+            slowMs: P99_LIMIT_MS,
+            awaitAcks: target.store !== null,
+          },
+          'ready',
+        ),
+      ),
+    );
+    return f;
   }
 
-  startOperator(): void {
-    this.operator.start();
+  /** Starts cabinets until `n` run over the drivers (each staggered over one wait and one heartbeat period). */
+  async grow(n: number): Promise<void> {
+    const per = shares(n, this.drivers.length);
+    await Promise.all(this.drivers.map((d, i) => d.ask({ type: 'grow', n: per[i]! }, 'ready')));
+    this.size = n;
+  }
+
+  private processes(): TargetProcess[] {
+    return [...this.target.processes(), ...this.drivers.map((d) => ({ label: d.label, pid: d.pid }))];
   }
 
   async measure(seconds: number, onTick?: () => void): Promise<StepRow> {
-    const loop = monitorEventLoopDelay({ resolution: 10 });
-    this.stats.reset();
-    this.stats.measuring = true;
-    loop.enable();
-    const a = sampleAll(this.target.processes());
+    const cloudProcs = this.target.processes().filter((p) => p.metricsUrl);
+    const before = await Promise.all(cloudProcs.map((p) => scrape(p.metricsUrl!)));
+    const pgBefore = await this.target.checkpoints?.();
+    await Promise.all(this.drivers.map((d) => d.ask({ type: 'measure' }, 'ready')));
+    const a = sampleAll(this.processes());
+    const started = performance.now();
     const end = Date.now() + seconds * 1000;
     while (Date.now() < end) {
       await sleep(Math.min(10_000, end - Date.now()));
       onTick?.();
     }
-    const b = sampleAll(this.target.processes());
-    loop.disable();
-    this.stats.measuring = false;
-    const legs = LEGS.map((leg) => {
-      const xs = this.stats.lat.get(leg)!;
-      return { leg, n: xs.length, p50: pct(xs, 50), p99: pct(xs, 99), errors: this.stats.errors.get(leg)! };
+    const b = sampleAll(this.processes());
+    const answers = await Promise.all(this.drivers.map((d) => d.ask({ type: 'collect' }, 'samples')));
+    const elapsed = (performance.now() - started) / 1000;
+    const after = await Promise.all(cloudProcs.map((p) => scrape(p.metricsUrl!)));
+    const pgAfter = await this.target.checkpoints?.();
+    const pgCheckpoints =
+      pgBefore && pgAfter ? { n: pgAfter.n - pgBefore.n, writeMs: pgAfter.writeMs - pgBefore.writeMs, syncMs: pgAfter.syncMs - pgBefore.syncMs } : null;
+    const cloud = new Map<string, CloudWindow>();
+    cloudProcs.forEach((p, i) => {
+      if (before[i] && after[i]) cloud.set(p.label, overWindow(parseMetrics(before[i]), parseMetrics(after[i])));
     });
-    const e = this.stats.enqueueToAck;
+    const merged = mergeSamples(answers.map((x) => x.samples as DriverSamples));
     const procs = cpuRows(a, b);
-    const bench = procs.find((p) => p.label === 'bench (the fleet)');
+    const drivers = procs.filter((p) => p.label.startsWith('driver '));
     return {
-      fleet: this.running.length,
+      fleet: this.size,
       seconds,
-      reqPerS: this.stats.requests / seconds,
-      legs,
-      e2a: { n: e.length, p50: pct(e, 50), p99: pct(e, 99) },
-      procs: procs.filter((p) => p !== bench),
-      benchCpuPct: bench?.cpuPct ?? NaN,
-      benchLoopP99: loop.percentile(99) / 1e6,
+      reqPerS: merged.requests / elapsed,
+      legs: merged.legs,
+      e2a: merged.e2a,
+      procs: procs.filter((p) => !p.label.startsWith('driver ')),
+      bench: {
+        cpuPct: drivers.reduce((s, p) => s + p.cpuPct, 0),
+        rssMb: drivers.reduce((s, p) => s + p.rssMb, 0),
+        maxFds: Math.max(...answers.map((x) => x.fds)),
+        loopP99: merged.loopP99,
+        loopMax: merged.loopMax,
+      },
+      cloud,
+      slow: answers.flatMap((x) => x.slow),
+      pgCheckpoints,
       load: loadavg(),
-      pass: legs.every((l) => l.errors === 0 && !(l.p99 >= P99_LIMIT_MS)),
+      pass: merged.legs.every((l) => l.errors === 0 && !(l.p99 >= P99_LIMIT_MS)),
     };
   }
 
-  /** Stops the drops, lets the cabinets acknowledge what is out, then stops them. */
+  /** Stops the drops, lets the cabinets acknowledge what is out, stops them; keeps every driver's ledger. */
   async stop(): Promise<void> {
-    await this.operator.stop();
-    const end = this.target.store ? Date.now() + (WAIT_S + 10) * 1000 : 0;
-    while (Date.now() < end && [...this.ledger.enqueued].some((id) => !this.ledger.acked.has(id))) await sleep(200);
-    await Promise.all(this.running.map((c) => c.stop()));
+    const ledgers = await Promise.all(this.drivers.map((d) => d.ask({ type: 'stop' }, 'ledger')));
+    this.ledger = {
+      opened: ledgers.flatMap((l) => l.opened),
+      sales: ledgers.flatMap((l) => l.sales),
+      enqueued: ledgers.flatMap((l) => l.enqueued),
+      acked: ledgers.flatMap((l) => l.acked),
+      duplicateDeliveries: ledgers.reduce((s, l) => s + l.duplicateDeliveries, 0),
+      reportRetries: ledgers.reduce((s, l) => s + l.reportRetries, 0),
+      allErrors: ledgers.reduce((s, l) => s + l.allErrors, 0),
+      errorSamples: ledgers.flatMap((l) => l.errorSamples).slice(0, 8),
+    };
+    await this.close();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.drivers.map((d) => d.close()));
   }
 }
+
+/** How many drivers a fleet of `max` cabinets gets unless --drivers says. */
+const driversFor = (max: number) => Number(opt.drivers ?? 0) || Math.max(1, Math.ceil(max / CABINETS_PER_DRIVER));
 
 type Kind = 'sqlite' | 'pg' | 'stub';
 
@@ -742,31 +596,99 @@ function printSteps(target: string, rows: StepRow[]): void {
   console.log(`### ${target}`);
   console.log('');
   console.log(
-    `| cabinets | req/s | ${LEGS.map((l) => `${l} p50 / p99 ms (n)`).join(' | ')} | errors | enqueue → ack p50 / p99 ms (n) | cloud processes: CPU %, RSS MB | cabinets per cloud core (CPU) | bench CPU %, loop p99 ms | load | p99 < ${P99_LIMIT_MS} ms, no errors |`,
+    `| cabinets | req/s | ${LEGS.map((l) => `${l} p50 / p99 ms (n)`).join(' | ')} | errors | enqueue → ack p50 / p99 ms (n) | cloud processes: CPU %, RSS MB, open files | cabinets per cloud core (CPU) | drivers: CPU %, RSS MB, most open files, loop p99 / max ms | load | p99 < ${P99_LIMIT_MS} ms, no errors |`,
   );
-  console.log(`|---:|---:|${LEGS.map(() => '---:').join('|')}|---:|---:|---|---:|---:|---|---|`);
+  console.log(`|---:|---:|${LEGS.map(() => '---:').join('|')}|---:|---:|---|---:|---|---|---|`);
   for (const r of rows) {
     const legs = r.legs.map((l) => `${f1(l.p50)} / ${f1(l.p99)} (${l.n})`).join(' | ');
     const errors = r.legs.reduce((s, l) => s + l.errors, 0);
-    const procs = r.procs.map((p) => `${p.label} ${p.cpuPct.toFixed(0)} %, ${p.rssMb.toFixed(0)}`).join('; ');
+    const procs = r.procs.map((p) => `${p.label} ${p.cpuPct.toFixed(0)} %, ${p.rssMb.toFixed(0)}, ${p.fds}`).join('; ');
     // what one core of cloud (the replicas and nginx together) carries at this rate of legs, CPU-bound
     const cloudCpu = r.procs.reduce((sum, p) => sum + p.cpuPct, 0) / 100;
+    const b = r.bench;
     console.log(
-      `| ${r.fleet} | ${r.reqPerS.toFixed(0)} | ${legs} | ${errors} | ${f1(r.e2a.p50)} / ${f1(r.e2a.p99)} (${r.e2a.n}) | ${procs} | ${cloudCpu > 0 ? (r.fleet / cloudCpu).toFixed(0) : '–'} | ${r.benchCpuPct.toFixed(0)} %, ${f1(r.benchLoopP99)} | ${r.load} | ${r.pass ? 'yes' : 'no'} |`,
+      `| ${r.fleet} | ${r.reqPerS.toFixed(0)} | ${legs} | ${errors} | ${f1(r.e2a.p50)} / ${f1(r.e2a.p99)} (${r.e2a.n}) | ${procs} | ${cloudCpu > 0 ? (r.fleet / cloudCpu).toFixed(0) : '–'} | ${b.cpuPct.toFixed(0)} %, ${b.rssMb.toFixed(0)}, ${b.maxFds}, ${f1(b.loopP99)} / ${f1(b.loopMax)} | ${r.load} | ${r.pass ? 'yes' : 'no'} |`,
     );
   }
   console.log('');
+  const cloudRows = rows.flatMap((r) => [...r.cloud].map(([label, w]) => ({ fleet: r.fleet, label, w })));
+  if (cloudRows.length) {
+    console.log('Inside the cloud processes over each measured window (their /metrics):');
+    console.log('');
+    console.log(
+      '| cabinets | process | event-loop delay p99 / max ms | GCs (> 100 ms, > 1 s) | longest loop tick ms (loop) | longest WAL checkpoint ms (worker) | answers written in > 50 ms, by route |',
+    );
+    console.log('|---:|---|---:|---:|---:|---:|---|');
+    for (const { fleet, label, w } of cloudRows) {
+      const slow = Object.entries(w.slowAnswers)
+        .map(([route, n]) => `${route} ${n}`)
+        .join(', ');
+      console.log(
+        `| ${fleet} | ${label} | ${f1(w.loopP99Ms)} / ${f1(w.loopMaxMs)} | ${w.gcs} (${w.gcOver100ms}, ${w.gcOver1s}) | ${f1(w.tickMaxMs)} (${w.tickMaxLoop}) | ${f1(w.checkpointMaxMs)} | ${slow || 'none'} |`,
+      );
+    }
+    console.log('');
+  }
 }
 
-function printAudit(a: Audit, stats: Stats): void {
+/** The calls slower than the limit: by leg and by who answered, and their bursts (a stall shows as one over every leg). */
+function printSlow(row: StepRow, replicaOf: (by: string) => string, logs: string[]): void {
+  const slow = row.slow;
+  fs.appendFileSync(opt['slow-log'], slow.map((c) => JSON.stringify({ fleet: row.fleet, ...c, by: replicaOf(c.by) })).join('\n') + (slow.length ? '\n' : ''));
+  const count = (key: (c: SlowCall) => string) => {
+    const m = new Map<string, number>();
+    for (const c of slow) m.set(key(c), (m.get(key(c)) ?? 0) + 1);
+    return [...m].map(([k, n]) => `${k} ${n}`).join(', ');
+  };
+  console.log(`    calls over ${P99_LIMIT_MS} ms: ${slow.length} (by leg: ${count((c) => c.leg) || '–'}; by process: ${count((c) => replicaOf(c.by)) || '–'})`);
+  const groups = bursts(slow, 100).filter((g) => g.calls.length >= 5 && new Set(g.calls.map((c) => c.leg)).size >= 2);
+  for (const g of groups.sort((x, y) => y.calls.length - x.calls.length).slice(0, 5))
+    console.log(
+      `    burst at ${new Date(g.from).toISOString().slice(11, 23)}: ${g.calls.length} calls over ${new Set(g.calls.map((c) => c.leg)).size} legs for ${(g.to - g.from).toFixed(0)} ms, ` +
+        `slowest ${Math.max(...g.calls.map((c) => c.ms)).toFixed(0)} ms; by process: ${[...new Set(g.calls.map((c) => replicaOf(c.by)))].join(', ')}`,
+    );
+  if (logs.length) console.log(`    cloud log lines at warn and above in the window: ${logs.length}; ${logs.slice(0, 3).join(' | ')}`);
+  const c = row.pgCheckpoints;
+  if (c) console.log(`    PostgreSQL checkpoints completed in the window: ${c.n} (write ${(c.writeMs / 1000).toFixed(1)} s, sync ${c.syncMs.toFixed(0)} ms)`);
+}
+
+/** The cloud's log lines at warn and above written between two instants (epoch ms). */
+function logsBetween(text: string, from: number, to: number): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const j = JSON.parse(line) as { level?: number; time?: number; msg?: string; loop?: string; ms?: number };
+      if ((j.level ?? 0) >= 40 && (j.time ?? 0) >= from && (j.time ?? 0) <= to)
+        out.push(`${j.msg ?? ''}${j.loop ? ` (${j.loop}${j.ms ? ` ${j.ms} ms` : ''})` : ''}`);
+    } catch {
+      // not JSON
+    }
+  }
+  return out;
+}
+
+function printAudit(a: Audit, ledger: DriverLedger): void {
   console.log(
-    `store: ${a.salesInStore} walk-up sale reports (lost ${a.salesLost}, duplicated ${a.salesDuplicated}, not confirmed to the fleet ${a.salesUnexpected}); ` +
-      `orders opened but missing ${a.ordersOpenedNotInStore}, opened but unsettled ${a.ordersOpenedUnsettled}; ` +
-      `drops enqueued ${a.commandsEnqueued}, acked ${a.commandsAcked}, acked once in the store ${a.commandsAckedInStore} (lost ${a.commandsLost}, acked twice ${a.commandsDuplicatedAcks}, still pending ${a.commandsStillPending}); ` +
-      `deliveries after ack ${a.duplicateDeliveries}; report attempts retried ${a.reportRetries}; errors over the whole run ${stats.allErrors}`,
+    `store: ${a['salesInStore']} walk-up sale reports (lost ${a['salesLost']}, duplicated ${a['salesDuplicated']}, not confirmed to the fleet ${a['salesUnexpected']}); ` +
+      `orders opened but missing ${a['ordersOpenedNotInStore']}, opened but unsettled ${a['ordersOpenedUnsettled']}; ` +
+      `drops enqueued ${a['commandsEnqueued']}, acked ${a['commandsAcked']}, acked once in the store ${a['commandsAckedInStore']} (lost ${a['commandsLost']}, acked twice ${a['commandsDuplicatedAcks']}, still pending ${a['commandsStillPending']}); ` +
+      `deliveries after ack ${a['duplicateDeliveries']}; report attempts retried ${a['reportRetries']}; errors over the whole run ${ledger.allErrors}`,
   );
-  if (stats.errorSamples.length) console.log(`first errors: ${stats.errorSamples.join(' | ')}`);
+  if (ledger.errorSamples.length) console.log(`first errors: ${ledger.errorSamples.join(' | ')}`);
   console.log('');
+}
+
+/** Names the replica behind nginx's upstream address (X-Served-By); the address itself otherwise. */
+function replicaNames(target: Target): (by: string) => string {
+  const byPort = new Map<string, string>();
+  for (const p of target.processes()) if (p.metricsUrl) byPort.set(new URL(p.metricsUrl).host, p.label);
+  return (by) => byPort.get(by) ?? by;
+}
+
+function describeLimits(target: Target, drivers: number): void {
+  const limits = target.processes().map((p) => `${p.label} ${fdLimit(p.pid)}`);
+  console.log(`open-file limits: ${limits.join(', ')}, each of ${drivers} driver(s) ${fdLimit(process.pid)} (per process, hard)`);
 }
 
 async function stepRun(kind: Kind, main: string): Promise<{ largest: number; rows: StepRow[] }> {
@@ -774,32 +696,41 @@ async function stepRun(kind: Kind, main: string): Promise<{ largest: number; row
   const seeding = Date.now();
   const { target, fleet: keys } = kind === 'sqlite' ? await sqliteTarget(main, max) : kind === 'pg' ? await pgTarget(main, max) : await stubTarget(max);
   const how = target.store ? `enrolled (written to the store) in ${((Date.now() - seeding) / 1000).toFixed(1)} s` : 'simulated (any key)';
-  console.log(`${target.name}: ${max} cabinets ${how}; ${target.url}`);
-  const fleet = new Fleet(target, keys);
+  const nDrivers = driversFor(max);
+  console.log(`${target.name}: ${max} cabinets ${how}; ${target.url}; ${nDrivers} driver process(es)`);
+  describeLimits(target, nDrivers);
+  // registers prom-client's process metrics (event loop, GC) in each cloud process, which it does on the first scrape
+  await Promise.all(target.processes().map((p) => (p.metricsUrl ? scrape(p.metricsUrl) : null)));
+  const replicaOf = replicaNames(target);
+  let fleet: Fleet | null = null;
   const rows: StepRow[] = [];
   let largest = 0;
   try {
-    fleet.startOperator();
+    fleet = await Fleet.start(target, keys, nDrivers);
     for (const n of STEPS) {
-      fleet.grow(n);
+      await fleet.grow(n);
       await sleep(WARMUP_S * 1000);
+      const from = Date.now();
       const row = await fleet.measure(DURATION_S);
       rows.push(row);
       console.log(
         `  ${n} cabinets: ${row.pass ? 'pass' : 'FAIL'}; ${row.legs.map((l) => `${l.leg} p99 ${f1(l.p99)}${l.errors ? ` errors ${l.errors}` : ''}`).join(', ')}; ` +
-          `${row.procs.map((p) => `${p.label} ${p.cpuPct.toFixed(0)} % CPU`).join(', ')}, bench ${row.benchCpuPct.toFixed(0)} %; load ${row.load}`,
+          `${row.procs.map((p) => `${p.label} ${p.cpuPct.toFixed(0)} % CPU, ${p.fds} files`).join(', ')}, drivers ${row.bench.cpuPct.toFixed(0)} %; load ${row.load}`,
       );
+      printSlow(row, replicaOf, logsBetween(target.logs(), from, Date.now()));
       if (row.pass) largest = n;
       else if (!opt['keep-going']) break;
     }
     await fleet.stop();
   } finally {
+    await fleet?.close();
     await target.stop();
   }
   try {
     printSteps(target.name, rows);
     console.log(`largest fleet with p99 < ${P99_LIMIT_MS} ms on every leg and no errors: ${largest || `none of ${STEPS.join(', ')}`}`);
-    if (target.store) printAudit(await auditStore(target.store, fleet.ledger), fleet.stats);
+    console.log(`slow calls logged to ${opt['slow-log']}`);
+    if (target.store && fleet.ledger) printAudit(await auditStore(target.store, fleet.ledger), fleet.ledger);
   } finally {
     await target.cleanup();
   }
@@ -808,8 +739,9 @@ async function stepRun(kind: Kind, main: string): Promise<{ largest: number; row
 
 async function soakRun(kind: 'sqlite' | 'pg', main: string, n: number, minutes: number): Promise<void> {
   const { target, fleet: keys } = kind === 'sqlite' ? await sqliteTarget(main, n) : await pgTarget(main, n);
-  console.log(`soak: ${target.name}, ${n} cabinets, ${minutes} min after ${WARMUP_S} s warm-up; RSS every 10 s`);
-  const fleet = new Fleet(target, keys);
+  const nDrivers = driversFor(n);
+  console.log(`soak: ${target.name}, ${n} cabinets over ${nDrivers} driver(s), ${minutes} min after ${WARMUP_S} s warm-up; RSS every 10 s`);
+  await Promise.all(target.processes().map((p) => (p.metricsUrl ? scrape(p.metricsUrl) : null)));
   const started = Date.now();
   const series = new Map<string, [number, number][]>();
   const sample = () => {
@@ -820,17 +752,21 @@ async function soakRun(kind: 'sqlite' | 'pg', main: string, n: number, minutes: 
       series.get(p.label)!.push([(Date.now() - started) / 60_000, s.rssKb / 1024]);
     }
   };
+  let fleet: Fleet | null = null;
   let row: StepRow;
   try {
     sample();
-    fleet.startOperator();
-    fleet.grow(n);
+    fleet = await Fleet.start(target, keys, nDrivers);
+    await fleet.grow(n);
     const warm = setInterval(sample, 10_000);
     await sleep(WARMUP_S * 1000);
     clearInterval(warm);
+    const from = Date.now();
     row = await fleet.measure(minutes * 60, sample);
+    printSlow(row, replicaNames(target), logsBetween(target.logs(), from, Date.now()));
     await fleet.stop();
   } finally {
+    await fleet?.close();
     await target.stop();
   }
   try {
@@ -853,7 +789,7 @@ async function soakRun(kind: 'sqlite' | 'pg', main: string, n: number, minutes: 
       lines.map(([label, points]) => ({ label, points })),
     );
     console.log(`plot: ${path.relative(ROOT, opt['soak-png'])}`);
-    if (target.store) printAudit(await auditStore(target.store, fleet.ledger), fleet.stats);
+    if (target.store && fleet.ledger) printAudit(await auditStore(target.store, fleet.ledger), fleet.ledger);
   } finally {
     await target.cleanup();
   }
@@ -866,7 +802,7 @@ async function main(): Promise<void> {
   );
   console.log(
     `per cabinet: long poll wait=${WAIT_S}, heartbeat every ${HEARTBEAT_S} s, ${SALES_PER_HOUR} walk-up sales/h (createOrder + report), ${DROPS_PER_HOUR} operator drops/h (enqueue, then the cabinet's report acks it); ` +
-      `warm-up ${WARMUP_S} s per step, measured ${DURATION_S} s; cloud LOG_LEVEL=${opt['log-level']}, the production build`,
+      `at least ${MIN_DROPS_PER_S} drops/s over the fleet; warm-up ${WARMUP_S} s per step, measured ${DURATION_S} s; cloud LOG_LEVEL=${opt['log-level']}, the production build`,
   );
   const kinds: Kind[] = opt.target === 'both' ? ['sqlite', 'pg'] : opt.target === 'all' ? ['stub', 'sqlite', 'pg'] : [opt.target as Kind];
   if (opt.soak) {

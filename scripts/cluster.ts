@@ -30,6 +30,8 @@ export interface ClusterOptions {
   main?: string;
   /** Settings given to every replica (LOG_LEVEL, JOBS_…). */
   env?: Record<string, string>;
+  /** Directives added to nginx's location block (a benchmark's `add_header X-Served-By $upstream_addr always;`). */
+  nginxExtra?: string;
 }
 
 export interface Replica {
@@ -83,13 +85,14 @@ function startReplica(main: string, name: string, port: number, env: Record<stri
   });
 }
 
-function startNginx(runDir: string, port: number, replicas: Replica[]): ChildProcess {
+function startNginx(runDir: string, port: number, replicas: Replica[], extra: string): ChildProcess {
   const upstreams = replicas.map((r) => `server ${new URL(r.url).host} max_fails=1 fail_timeout=2s;`).join('\n    ');
   const conf = fs
     .readFileSync(NGINX_CONF, 'utf8')
     .replaceAll('@RUN_DIR@', runDir)
     .replaceAll('@LISTEN@', `127.0.0.1:${port}`)
-    .replace('@UPSTREAMS@', upstreams);
+    .replace('@UPSTREAMS@', upstreams)
+    .replace('@SERVER_EXTRA@', extra);
   fs.writeFileSync(path.join(runDir, 'nginx.conf'), conf);
   // -e: the log nginx writes before it has read the configuration (the default is under /var/log)
   return spawn('nginx', ['-p', runDir, '-e', path.join(runDir, 'nginx-error.log'), '-c', path.join(runDir, 'nginx.conf')], {
@@ -135,7 +138,7 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     replicas.push(await startReplica(main, 'cluster-1', ports[0]!, env));
     replicas.push(...(await Promise.all(ports.slice(1).map((p, i) => startReplica(main, `cluster-${i + 2}`, p, env)))));
     const port = o.port || (await freePort());
-    nginx = startNginx(runDir, port, replicas);
+    nginx = startNginx(runDir, port, replicas, o.nginxExtra ?? '');
     const url = `http://127.0.0.1:${port}`;
     await untilServing(url, nginx, runDir);
     return { url, replicas, runDir, stop };

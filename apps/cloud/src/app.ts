@@ -65,6 +65,8 @@ export function createApp(ctx: AppContext, services: Services): Express & { list
   const metrics = new Metrics({
     heldLongPolls: () => ctx.pendingNotifier.holding(),
     loops: () => services.jobs.all().map((l) => l.status(ctx.config.pod)),
+    longestTicks: () => services.jobs.all().map((l) => ({ loop: l.name, ms: l.takeLongestTickMs() })),
+    ...(ctx.database.checkpointer ? { longestCheckpoint: () => ctx.database.checkpointer!.takeLongestMs() } : {}),
     pool: () => ctx.database.poolStats?.() ?? null,
     pushListening: () => ({ pending: ctx.broadcast?.listening ?? null, credentials: ctx.credentialPush?.listening ?? null }),
     lifecycle: () => ({ inFlight: ctx.lifecycle.inFlight, draining: ctx.lifecycle.draining }),

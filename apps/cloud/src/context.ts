@@ -44,6 +44,9 @@ export interface AppContext {
   lifecycle: Lifecycle;
 }
 
+/** A WAL checkpoint at least this long is logged (the disk was slow). */
+const SLOW_CHECKPOINT_MS = 100;
+
 export interface ContextOptions {
   clock: Clock;
   logger: Logger;
@@ -55,7 +58,19 @@ export interface ContextOptions {
 
 export async function createContext(config: Config, opts: ContextOptions): Promise<AppContext> {
   const database =
-    opts.database ?? (await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { sqliteFile: `${config.dataDir}/vend-${config.mode}.sqlite` }));
+    opts.database ??
+    (await openDatabase(
+      config.databaseUrl
+        ? { url: config.databaseUrl }
+        : {
+            sqliteFile: `${config.dataDir}/vend-${config.mode}.sqlite`,
+            onCheckpoint: ({ ms, frames }) => {
+              // off the event loop now, but a slow one still tells of a slow disk
+              if (ms >= SLOW_CHECKPOINT_MS) opts.logger.warn({ ms: Math.round(ms), frames }, 'sqlite checkpoint slow');
+            },
+            onCheckpointError: (message) => opts.logger.error({ err: message }, 'sqlite checkpointer failed; SQLite checkpoints on commit again'),
+          },
+    ));
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
   redis?.on('error', (err) => opts.logger.warn({ err: err.message }, 'redis error'));
   const sealer = new Sealer(config.dataKey);

@@ -9,6 +9,7 @@ import { migrateToLatest } from './migrate.ts';
 import { runsDirectly } from './query-template.ts';
 import { withStatementCache } from './statement-cache.ts';
 import { SchemaScopedPostgresDialect } from './scoped-introspector.ts';
+import { SqliteCheckpointer, type Checkpoint } from './sqlite-checkpointer.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -27,6 +28,8 @@ export interface Database {
   dedicated?: { connect(): Promise<pg.Client>; scope: string };
   /** PostgreSQL only: the pool's connections now (metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /** A SQLite file only: the worker thread that checkpoints its WAL (db/sqlite-checkpointer.ts). */
+  checkpointer?: SqliteCheckpointer;
 }
 
 /**
@@ -60,6 +63,9 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use (tests isolate themselves this way). */
   schema?: string;
   poolSize?: number;
+  /** A SQLite file's checkpoints and the checkpointer's failures (a slow one is worth a log line). */
+  onCheckpoint?: (c: Checkpoint) => void;
+  onCheckpointError?: (message: string) => void;
 }
 
 async function createSchema(url: string, schema: string): Promise<void> {
@@ -115,6 +121,19 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     sqlite.pragma('synchronous = NORMAL');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     runsDirectly(db, sqlite);
+    // a file's checkpoints (its only fsyncs) run on a worker thread, never inside a request's commit
+    let checkpointer: SqliteCheckpointer | undefined;
+    if (file !== ':memory:') {
+      sqlite.pragma('wal_autocheckpoint = 0');
+      checkpointer = new SqliteCheckpointer(file, binding, {
+        ...(opts.onCheckpoint ? { onCheckpoint: opts.onCheckpoint } : {}),
+        onError: (message) => {
+          // without the worker the WAL would grow without bound: SQLite's own checkpoint takes over
+          sqlite.pragma('wal_autocheckpoint = 1000');
+          opts.onCheckpointError?.(message);
+        },
+      });
+    }
     database = {
       db,
       dialect: 'sqlite',
@@ -122,7 +141,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       ping: async () => {
         await sql`select 1`.execute(db);
       },
-      close: () => db.destroy(),
+      close: async () => {
+        await checkpointer?.stop();
+        await db.destroy();
+      },
+      ...(checkpointer ? { checkpointer } : {}),
     };
   }
   await migrateToLatest(database.db, opts.url ? opts.schema : undefined);

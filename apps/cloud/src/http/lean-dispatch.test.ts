@@ -47,6 +47,7 @@ describe('leanDispatch, taken from the server', () => {
         metrics: new Metrics({
           heldLongPolls: () => 0,
           loops: () => [],
+          longestTicks: () => [],
           pool: () => null,
           pushListening: () => ({}),
           lifecycle: () => ({ inFlight: 0, draining: false }),

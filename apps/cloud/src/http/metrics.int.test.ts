@@ -37,6 +37,17 @@ describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
     expect(m).toMatch(/vend_http_request_duration_seconds_bucket\{le="0\.05",route="\/health",method="GET",status="200"\} \d+/);
   });
 
+  it("reports each loop's longest tick since the previous scrape, then starts over", async () => {
+    await t.services.jobs.dispenseDecision.tick();
+    const first = (await call(t.url, 'GET', '/metrics', { headers: admin })).text;
+    expect(sample(first, 'vend_loop_tick_max_seconds{loop="dispense-decision"}')).toBeGreaterThan(0);
+    const second = (await call(t.url, 'GET', '/metrics', { headers: admin })).text;
+    expect(sample(second, 'vend_loop_tick_max_seconds{loop="dispense-decision"}')).toBe(0);
+    // a SQLite file's checkpoints run on their worker thread (timed); PostgreSQL has none
+    if (dialect === 'sqlite') expect(sample(second, 'vend_sqlite_checkpoint_max_seconds')).toBeGreaterThanOrEqual(0);
+    else expect(sample(second, 'vend_sqlite_checkpoint_max_seconds')).toBeUndefined();
+  });
+
   it('reports held long polls, the loops with their leader state, and process metrics', async () => {
     await t.services.jobs.dispenseDecision.tick();
     await t.services.jobs.dfyOnboarding.tick();
@@ -50,6 +61,10 @@ describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
     expect(sample(m, 'vend_loop_errors_total{loop="dfy-onboarding"}')).toBe(0);
     expect(sample(m, 'vend_draining')).toBe(0);
     expect(sample(m, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    // the scrape that follows the first registers the process's event-loop delay and GC figures the fleet bench reads
+    const again = (await call(t.url, 'GET', '/metrics', { headers: admin })).text;
+    expect(sample(again, 'nodejs_eventloop_lag_max_seconds')).toBeGreaterThanOrEqual(0);
+    expect(again).toContain('nodejs_gc_duration_seconds');
     if (dialect === 'postgres') expect(sample(m, 'vend_store_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1);
     else expect(m).not.toContain('vend_store_pool_connections{');
     // each cross-replica push listener (LISTEN/NOTIFY on PostgreSQL); none on SQLite without Redis

@@ -9,6 +9,10 @@ export interface MetricsSources {
   heldLongPolls(): number;
   /** The background loops of this replica. */
   loops(): LoopStatus[];
+  /** Each loop's longest tick (ms) since the last scrape; reading starts the next window. */
+  longestTicks(): { loop: string; ms: number }[];
+  /** A SQLite file's longest WAL checkpoint (ms) since the last scrape, on its worker thread; absent elsewhere. */
+  longestCheckpoint?: () => number;
   /** Connections of the store's pool (PostgreSQL); null on SQLite (one connection, no pool). */
   pool(): { total: number; idle: number; waiting: number } | null;
   /** Each cross-replica push listener by channel (`pending`, `credentials`): null where there is none (SQLite, or PENDING_PUSH=false for `pending`). */
@@ -88,6 +92,26 @@ export class Metrics {
         collect() {
           this.reset();
           for (const l of sources.loops()) this.inc({ loop: l.name }, pick(l));
+        },
+      });
+    new Gauge({
+      name: 'vend_loop_tick_max_seconds',
+      help: 'The longest tick of the background loop since the previous scrape (a sweep on SQLite holds the event loop that long)',
+      labelNames: ['loop'],
+      registers,
+      collect() {
+        this.reset();
+        for (const t of sources.longestTicks()) this.set({ loop: t.loop }, t.ms / 1000);
+      },
+    });
+    const longestCheckpoint = sources.longestCheckpoint;
+    if (longestCheckpoint)
+      new Gauge({
+        name: 'vend_sqlite_checkpoint_max_seconds',
+        help: 'The longest WAL checkpoint since the previous scrape (on its worker thread, off the event loop); absent on PostgreSQL',
+        registers,
+        collect() {
+          this.set(longestCheckpoint() / 1000);
         },
       });
     loopCounter('vend_loop_ticks_total', 'Ticks of the background loop on this replica since start', (l) => l.ticks);

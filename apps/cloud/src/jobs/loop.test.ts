@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { ManualClock } from '@vend/protocol';
 import { InProcessLease, type LeaderLease } from './lease.ts';
-import { Loop, type LoopWork } from './loop.ts';
+import { Loop, SLOW_TICK_MS, type LoopWork } from './loop.ts';
 
 /** A lease whose answer the test decides. */
 class ScriptedLease implements LeaderLease {
@@ -38,6 +38,38 @@ function loop(opts: { lease?: LeaderLease; work?: LoopWork | null; enabled?: boo
 }
 
 describe('Loop', () => {
+  it('times each tick: the longest since the last read, and a warn line for one of SLOW_TICK_MS or more', async () => {
+    const lines: { level: number; loop?: string; ms?: number; msg?: string }[] = [];
+    const log = pino({ level: 'warn' }, { write: (l: string) => void lines.push(JSON.parse(l) as (typeof lines)[number]) });
+    let t = 0;
+    let cost = 0;
+    const l = new Loop({
+      name: 'timed',
+      description: 'a timed loop',
+      intervalMs: 1000,
+      enabled: true,
+      clock: new ManualClock(0),
+      lease: new InProcessLease('me'),
+      logger: log,
+      work: async () => {
+        t += cost;
+        return 0;
+      },
+      monotonicMs: () => t,
+    });
+    cost = 30;
+    await l.tick();
+    cost = SLOW_TICK_MS - 1;
+    await l.tick();
+    expect(lines).toEqual([]);
+    expect(l.takeLongestTickMs()).toBe(SLOW_TICK_MS - 1);
+    expect(l.takeLongestTickMs()).toBe(0);
+    cost = 2500;
+    await l.tick();
+    expect(lines).toMatchObject([{ level: 40, loop: 'timed', ms: 2500, msg: 'background tick slow' }]);
+    expect(l.takeLongestTickMs()).toBe(2500);
+  });
+
   it('the leader sweeps and counts what it resolved; status carries pod, extras and the tick time', async () => {
     const { l, clock } = loop();
     expect(await l.tick()).toEqual({ leader: true, resolved: 2 });

@@ -20,6 +20,8 @@ export interface LoopOptions {
   work: LoopWork | null;
   /** Loop-specific status fields (`timeoutSeconds`, `graceSeconds`). */
   extra?: Record<string, unknown>;
+  /** Monotonic milliseconds that time each tick (default performance.now: the wall, whatever the clock). */
+  monotonicMs?: () => number;
 }
 
 /** The liveness/status body of a loop: plain JSON, no envelope (spec 1 §4.1). */
@@ -43,6 +45,12 @@ export interface LoopStatus {
   workInstalled: boolean;
   [extra: string]: unknown;
 }
+
+/**
+ * A tick at least this long is logged at warn with its duration. On SQLite a sweep's statements run on the
+ * event loop (better-sqlite3 is synchronous), so a tick's duration there is time no request was answered.
+ */
+export const SLOW_TICK_MS = 100;
 
 export interface TickResult {
   leader: boolean;
@@ -72,6 +80,7 @@ export class Loop {
   private started = false;
   private timer: unknown = null;
   private chain: Promise<unknown> = Promise.resolve();
+  private longestTickMs = 0;
 
   constructor(opts: LoopOptions) {
     this.opts = opts;
@@ -105,7 +114,30 @@ export class Loop {
     await this.chain;
   }
 
+  /**
+   * The longest tick since the last call, in ms, and starts over (the metrics scrape reads it: a window's own
+   * maximum, as prom-client's event-loop figures are). Measured on a monotonic clock, not the injected one.
+   */
+  takeLongestTickMs(): number {
+    const ms = this.longestTickMs;
+    this.longestTickMs = 0;
+    return ms;
+  }
+
   private async runTick(): Promise<TickResult> {
+    const now = this.opts.monotonicMs ?? (() => performance.now());
+    const started = now();
+    try {
+      return await this.timedTick();
+    } finally {
+      const ms = now() - started;
+      if (ms > this.longestTickMs) this.longestTickMs = ms;
+      // a tick this long held the event loop on SQLite: the first suspect when every request stalls at once
+      if (ms >= SLOW_TICK_MS) this.opts.logger.warn({ loop: this.name, ms: Math.round(ms), leader: this.leader }, 'background tick slow');
+    }
+  }
+
+  private async timedTick(): Promise<TickResult> {
     this.ticks++;
     this.lastTickAt = this.opts.clock.now();
     try {

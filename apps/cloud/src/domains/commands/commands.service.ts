@@ -1,7 +1,7 @@
 import type { Clock } from '@vend/protocol';
 import type { AuditLog } from '../../http/audit.ts';
 import type { Principal } from '../../http/principal.ts';
-import type { AppStore } from '../../repos.ts';
+import type { AppStore, Repos } from '../../repos.ts';
 import { badRequest, conflict, machineNotFound, notFound } from '../../http/errors.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import { centsToDecimal } from '../../http/money.ts';
@@ -76,6 +76,9 @@ export interface CommandsDeps {
  * Remote dispense (spec 1 §2.4, §4.6): enqueue, poll, read and acknowledge cloud-driven drops, and
  * the dispense-decision rule for commands whose outcome never arrives.
  */
+/** Writes of the caller's made in the ack's transaction, given the command as it stands after the ack. */
+export type AckHook = (tx: Repos, command: CommandRecord) => Promise<void>;
+
 export class CommandsService {
   constructor(private readonly d: CommandsDeps) {}
 
@@ -143,6 +146,74 @@ export class CommandsService {
     return { ...toView(created!), duplicate: false };
   }
 
+  /** The ack's writes, in the caller's transaction: answers whether this call changed the command (false: a repeat). */
+  private async applyAck(tx: Repos, p: Principal, machine: MachineRef, commandId: string, req: AckRequest, now: number): Promise<boolean> {
+    const cmd = await tx.commands.commandById(machine.id, commandId);
+    if (!cmd) throw notFound('Command');
+    if (cmd.status === 'acknowledged' || cmd.status === 'failed') return false;
+
+    // The status change comes first: it takes the command's row lock, so of two racing acks only
+    // one passes this line and the other answers as a repeat, before either touches stock or orders.
+    const won = await tx.commands.recordAck(cmd.id, {
+      status: req.success ? 'acknowledged' : 'failed',
+      outcome: req.outcome,
+      detail: req.detail,
+      acked_at: now,
+    });
+    if (!won) return false;
+
+    if (req.success) {
+      const linked = await tx.orders.ordersOfCommand(cmd.id);
+      let orderNumber: string;
+      let order: SoldOrder;
+      if (linked.length > 0) {
+        // An order paid before the drop (a cabinet sale driven by this command): it is now shipped.
+        order = { kind: 'command', commandId: cmd.id };
+        orderNumber = linked[0]!.order_number;
+      } else {
+        const aisle = await tx.inventory.aisle(machine.id, cmd.aisle_no);
+        const paid = isReward(cmd.reason) ? 0 : (aisle?.price_cents ?? 0);
+        orderNumber = orderNumberFor(cmd.id);
+        order = {
+          kind: 'new',
+          row: {
+            order_number: orderNumber,
+            machine_id: machine.id,
+            operator_id: machine.operator_id,
+            aisle_no: cmd.aisle_no,
+            quantity: 1,
+            paid_cents: paid,
+            charged_cents: paid,
+            channel: 'api_drop',
+            pay_method: 'remote',
+            terminal_id: null,
+            card_brand: null,
+            card_last4: null,
+            settlement_account: null,
+            command_id: cmd.id,
+            dispense_id: null,
+            created_at: now,
+            updated_at: now,
+          },
+        };
+      }
+      // one unit leaves the aisle, clamped at 0 (a missing aisle takes nothing)
+      await this.d.sales.recordSale(tx, { machineId: machine.id, aisleNo: cmd.aisle_no, quantity: 1, takesStock: true, order, now });
+      await tx.commands.setOrderNumber(cmd.id, orderNumber);
+    } else {
+      // The drop failed: money paid for it beforehand goes back.
+      await tx.orders.settlePaidOfCommand(cmd.id, 'refunded', now);
+    }
+    await this.d.audit.record(tx, p, req.success ? 'command.ack' : 'command.fail', `command:${cmd.id}`);
+    await this.d.events.emit(tx, {
+      operatorId: machine.operator_id,
+      type: req.success ? 'command.acknowledged' : 'dispense.failed',
+      machineNo: machine.machine_no,
+      data: { commandId: cmd.id, aisleNo: cmd.aisle_no, outcome: req.outcome, detail: req.detail, channel: 'api_drop' },
+    });
+    return true;
+  }
+
   private duplicateOf(existing: CommandRecord, req: DispenseRequest): CommandView & { duplicate: boolean } {
     if (existing.aisle_no !== req.aisleNo || existing.reason !== req.reason) {
       throw conflict(
@@ -179,74 +250,15 @@ export class CommandsService {
    * recorded with `alreadyAcknowledged: true`. An ack after the dispense-decision loop expired the
    * command is still recorded (the drop happened or not, whatever the cloud assumed).
    */
-  async ack(p: Principal, machineNo: string, commandId: string, req: AckRequest) {
+  async ack(p: Principal, machineNo: string, commandId: string, req: AckRequest, within?: AckHook) {
     const machine = await this.machineFor(p, machineNo);
     if (!COMMAND_ID.test(commandId)) throw notFound('Command');
     const now = this.d.clock.now();
     const result = await this.d.store.transaction(async (tx) => {
-      const cmd = await tx.commands.commandById(machine.id, commandId);
-      if (!cmd) throw notFound('Command');
-      if (cmd.status === 'acknowledged' || cmd.status === 'failed') return { changed: false };
-      // The status change comes first: it takes the command's row lock, so of two racing acks only
-      // one passes this line and the other answers as a repeat, before either touches stock or orders.
-      const won = await tx.commands.recordAck(cmd.id, {
-        status: req.success ? 'acknowledged' : 'failed',
-        outcome: req.outcome,
-        detail: req.detail,
-        acked_at: now,
-      });
-      if (!won) return { changed: false };
-
-      if (req.success) {
-        const linked = await tx.orders.ordersOfCommand(cmd.id);
-        let orderNumber: string;
-        let order: SoldOrder;
-        if (linked.length > 0) {
-          // An order paid before the drop (a cabinet sale driven by this command): it is now shipped.
-          order = { kind: 'command', commandId: cmd.id };
-          orderNumber = linked[0]!.order_number;
-        } else {
-          const aisle = await tx.inventory.aisle(machine.id, cmd.aisle_no);
-          const paid = isReward(cmd.reason) ? 0 : (aisle?.price_cents ?? 0);
-          orderNumber = orderNumberFor(cmd.id);
-          order = {
-            kind: 'new',
-            row: {
-              order_number: orderNumber,
-              machine_id: machine.id,
-              operator_id: machine.operator_id,
-              aisle_no: cmd.aisle_no,
-              quantity: 1,
-              paid_cents: paid,
-              charged_cents: paid,
-              channel: 'api_drop',
-              pay_method: 'remote',
-              terminal_id: null,
-              card_brand: null,
-              card_last4: null,
-              settlement_account: null,
-              command_id: cmd.id,
-              dispense_id: null,
-              created_at: now,
-              updated_at: now,
-            },
-          };
-        }
-        // one unit leaves the aisle, clamped at 0 (a missing aisle takes nothing)
-        await this.d.sales.recordSale(tx, { machineId: machine.id, aisleNo: cmd.aisle_no, quantity: 1, takesStock: true, order, now });
-        await tx.commands.setOrderNumber(cmd.id, orderNumber);
-      } else {
-        // The drop failed: money paid for it beforehand goes back.
-        await tx.orders.settlePaidOfCommand(cmd.id, 'refunded', now);
-      }
-      await this.d.audit.record(tx, p, req.success ? 'command.ack' : 'command.fail', `command:${cmd.id}`);
-      await this.d.events.emit(tx, {
-        operatorId: machine.operator_id,
-        type: req.success ? 'command.acknowledged' : 'dispense.failed',
-        machineNo: machine.machine_no,
-        data: { commandId: cmd.id, aisleNo: cmd.aisle_no, outcome: req.outcome, detail: req.detail, channel: 'api_drop' },
-      });
-      return { changed: true };
+      const changed = await this.applyAck(tx, p, machine, commandId, req, now);
+      // the caller's write in the same transaction (and commit) as the ack: the cabinet's report claims its dispenseId here
+      if (within) await within(tx, (await tx.commands.commandById(machine.id, commandId))!);
+      return { changed };
     });
 
     const cmd = (await this.repos.commands.commandById(machine.id, commandId))!;

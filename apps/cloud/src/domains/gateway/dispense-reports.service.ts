@@ -114,8 +114,8 @@ export class DispenseReportsService {
   /**
    * A remote drop's report completes its command exactly as the operator ack does: the commands
    * service's ack (one transaction: command status under its row lock, the sale it makes) —
-   * idempotent, so a duplicate or a concurrent copy of the report changes nothing more — then the
-   * dispenseId is claimed with the command's outcome. An unknown command or a report naming
+   * idempotent, so a duplicate or a concurrent copy of the report changes nothing more — and in the
+   * same transaction the dispenseId is claimed with the command's outcome. An unknown command or a report naming
    * another aisle is refused before anything is written.
    */
   private async reportDrop(caller: CabinetCaller, body: ReportRequest, commandId: string): Promise<ReportData> {
@@ -126,13 +126,14 @@ export class DispenseReportsService {
     const commands = this.deps.commands;
     const command = await commands.get(who, caller.machineNo, commandId);
     if (command.aisleNo !== body.aisleNo) throw badRequest(`Command ${commandId} is for aisle ${command.aisleNo}, the report names aisle ${body.aisleNo}`);
-    const acked = await commands.ack(who, caller.machineNo, commandId, { success: body.success, outcome: body.outcome, detail: body.detail });
     const now = this.deps.clock.now();
-    return this.deps.store.transaction(async (tx) => {
-      const repo = tx.gateway;
-      const fresh = await repo.claimReport(reportRow(caller, body, 'command', acked.status, acked.orderNumber, now));
-      if (!fresh) return firstReport(repo, caller, body.dispenseId);
-      return reportView((await repo.report(body.dispenseId))!, false);
+    // the dispenseId is claimed in the ack's own transaction: one commit, one wait for the store's disk, per report
+    let claimed: ReportData | null = null;
+    await commands.ack(who, caller.machineNo, commandId, { success: body.success, outcome: body.outcome, detail: body.detail }, async (tx, acked) => {
+      if (await tx.gateway.claimReport(reportRow(caller, body, 'command', acked.status, acked.order_number, now)))
+        claimed = reportView((await tx.gateway.report(body.dispenseId))!, false);
     });
+    // claimed meanwhile by a copy of this report (its answer) or by another cabinet (409, the ack stands)
+    return claimed ?? firstReport(this.deps.store.repos.gateway, caller, body.dispenseId);
   }
 }
