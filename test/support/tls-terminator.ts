@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
-import { generate } from 'selfsigned';
+import { localCertificate } from './local-cert.ts';
 
 /**
  * TLS in front of a plain-HTTP server on 127.0.0.1, as a cabinet meets the cloud behind its load
@@ -12,20 +12,11 @@ import { generate } from 'selfsigned';
  * a private CA: `NODE_EXTRA_CA_CERTS` naming `caFile` (Node reads it at start; the launcher keeps it).
  */
 export async function startTlsTerminator(o: { target: number; dir: string }): Promise<{ url: string; caFile: string; close(): Promise<void> }> {
-  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    notAfterDate: new Date(Date.now() + 86_400_000),
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
-    ],
-  });
+  const pems = await localCertificate();
   const caFile = path.join(o.dir, 'cloud-ca.pem');
   fs.writeFileSync(caFile, pems.cert);
   const sockets = new Set<net.Socket>();
-  const server = tls.createServer({ key: pems.private, cert: pems.cert }, (front) => {
+  const server = tls.createServer({ key: pems.key, cert: pems.cert }, (front) => {
     const back = net.connect(o.target, '127.0.0.1');
     for (const s of [front, back]) {
       sockets.add(s);

@@ -3,7 +3,7 @@ import https from 'node:https';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { generate } from 'selfsigned';
+import { localCertificate } from './local-cert.ts';
 import { Agent } from 'undici';
 
 /**
@@ -30,16 +30,7 @@ export interface ArtifactServer {
 
 /** `dir`: also serve `<dir>/<name>` at `<prefix><name>` (where `vendctl publish --upload-to` copies artifacts). */
 export async function startArtifactServer(o: { dir?: string } = {}): Promise<ArtifactServer> {
-  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    notAfterDate: new Date(Date.now() + 86_400_000),
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
-    ],
-  });
+  const pems = await localCertificate();
   const files = new Map<string, Buffer>();
   const timers = new Set<NodeJS.Timeout>();
   const agents: Agent[] = [];
@@ -69,7 +60,7 @@ export async function startArtifactServer(o: { dir?: string } = {}): Promise<Art
     state.sent += chunk.length;
     return res.write(chunk);
   };
-  const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+  const server = https.createServer({ key: pems.key, cert: pems.cert }, (req, res) => {
     state.requests.push(req.url ?? '');
     const name = (req.url ?? '').replace(/^\/agent\//, '');
     const fromDir = o.dir && /^[A-Za-z0-9._-]+$/.test(name) && fs.existsSync(path.join(o.dir, name)) ? fs.readFileSync(path.join(o.dir, name)) : undefined;

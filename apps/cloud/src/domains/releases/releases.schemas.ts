@@ -74,22 +74,15 @@ export const FleetQuery = z.object({
 
 export const RolloutsQuery = PagingQuery;
 
-/** Progress of the rollout over a set of machines (the same counts as the fleet view). */
-export const ProgressCounts = z.object({
-  /** Non-retired machines counted. */
-  total: z.number().int(),
-  /** Not pinned and inside the rollout's cohort. */
-  eligible: z.number().int(),
-  /** Eligible machines already running the target. */
-  onTarget: z.number().int(),
-  pinned: z.number().int(),
-  deferring: z.number().int(),
-  blocked: z.number().int(),
-  /**
-   * Machines offered nothing because their release has no artifact for their architecture, or they report none
-   * (offer reasons `no-artifact-for-arch`, `arch-unknown`): the rollout cannot move them until such an artifact is published.
-   */
-  noArtifact: z.number().int(),
+/** Progress of the rollout over a set of machines: the fleet view's counts, defined once (`AgentFleetData`). */
+export const ProgressCounts = AgentFleetData.pick({
+  total: true,
+  eligible: true,
+  onTarget: true,
+  pinned: true,
+  deferring: true,
+  blocked: true,
+  noArtifact: true,
 });
 export type ProgressCounts = z.infer<typeof ProgressCounts>;
 
