@@ -417,18 +417,21 @@ function serve(): void {
         const end = cfg!.awaitAcks ? Date.now() + (WAIT_S + 10) * 1000 : 0;
         while (Date.now() < end && [...ledger.enqueued].some((id) => !ledger.acked.has(id))) await sleep(200);
         await Promise.all(running.map((c) => c.stop()));
-        send({
-          type: 'ledger',
-          opened: [...ledger.opened],
-          sales: [...ledger.sales],
-          enqueued: [...ledger.enqueued],
-          acked: [...ledger.acked],
-          duplicateDeliveries: ledger.duplicateDeliveries,
-          reportRetries: ledger.reportRetries,
-          allErrors: stats!.allErrors,
-          errorSamples: stats!.errorSamples,
-        });
-        process.disconnect();
+        // a soak's ledger is a large message: the channel closes only once it is written, or the parent never gets it
+        process.send!(
+          {
+            type: 'ledger',
+            opened: [...ledger.opened],
+            sales: [...ledger.sales],
+            enqueued: [...ledger.enqueued],
+            acked: [...ledger.acked],
+            duplicateDeliveries: ledger.duplicateDeliveries,
+            reportRetries: ledger.reportRetries,
+            allErrors: stats!.allErrors,
+            errorSamples: stats!.errorSamples,
+          } satisfies FromDriver,
+          () => process.disconnect(),
+        );
       }
     })();
   });
