@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import type { EventType } from '../webhooks/webhook-events.ts';
@@ -83,6 +83,43 @@ describe.each(DIALECTS)('alert rules on %s', (dialect) => {
     expect((await api('DELETE', `/alert-rules/${rule.id}`, bob)).status).toBe(404);
     expect((await api('DELETE', `/alert-rules/${rule.id}`, alice)).status).toBe(200);
     expect((await api<Rule[]>('GET', '/alert-rules', alice)).body.data).toEqual([]);
+  });
+
+  it('a mass reconnect is one commit: every machine first seen is recorded by one transaction, a stale one raises machine.offline', async () => {
+    await db().deleteFrom('machine_presence').execute();
+    const owned = await db()
+      .selectFrom('machines')
+      .select(['id', 'machine_no', 'last_seen'])
+      .where('operator_id', 'is not', null)
+      .where('retired_at', 'is', null)
+      .execute();
+    expect(owned.length).toBeGreaterThan(2);
+    const stale = owned[0]!.machine_no;
+    await db().updateTable('machines').set({ last_seen: t.clock.now() }).where('operator_id', 'is not', null).execute();
+    await db()
+      .updateTable('machines')
+      .set({ last_seen: t.clock.now() - OFFLINE_AFTER_MS - MINUTE })
+      .where('machine_no', '=', stale)
+      .execute();
+    const transactions = vi.spyOn(t.services.store, 'transaction');
+    const raised = vi.spyOn(t.services.events, 'emit');
+    try {
+      expect(await t.services.presence.sweep()).toBe(owned.length);
+      expect(transactions).toHaveBeenCalledTimes(1);
+      expect(raised.mock.calls.map(([, e]) => [e.type, e.machineNo])).toEqual([['machine.offline', stale]]);
+      const recorded = await db().selectFrom('machine_presence').select(['machine_id', 'state']).execute();
+      expect(recorded).toHaveLength(owned.length);
+      expect(recorded.filter((r) => r.state === 'offline').map((r) => r.machine_id)).toEqual([owned[0]!.id]);
+      // nothing changed since: the next sweep writes nothing
+      expect(await t.services.presence.sweep()).toBe(0);
+      expect(transactions).toHaveBeenCalledTimes(1);
+    } finally {
+      transactions.mockRestore();
+      raised.mockRestore();
+      // the later tests start from the seed's presence
+      await db().deleteFrom('machine_presence').execute();
+      for (const m of owned) await db().updateTable('machines').set({ last_seen: m.last_seen }).where('id', '=', m.id).execute();
+    }
   });
 
   it('a machine flapping offline/online raises one alert, notified once, closed once it stays online for the hold', async () => {

@@ -40,6 +40,21 @@ export class AlertsRepo {
       .execute() as Promise<PresenceChange[]>;
   }
 
+  /**
+   * Records the first state of machines never recorded, in one statement; answers the ids it inserted
+   * (one another sweep recorded first is left as that sweep wrote it).
+   */
+  async insertFirstPresence(rows: { machine_id: string; state: string; changed_at: number }[]): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    const inserted = await this.db
+      .insertInto('machine_presence')
+      .values(rows)
+      .onConflict((oc) => oc.column('machine_id').doNothing())
+      .returning('machine_id')
+      .execute();
+    return new Set(inserted.map((r) => r.machine_id));
+  }
+
   /** Records the machine's new state; false when another sweep recorded it first (the compare is on the old state). */
   async setPresence(machineId: string, from: string | null, to: string, now: number): Promise<boolean> {
     if (from === null) {
