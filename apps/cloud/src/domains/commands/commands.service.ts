@@ -147,24 +147,29 @@ export class CommandsService {
   }
 
   /** The ack's writes, in the caller's transaction: answers whether this call changed the command (false: a repeat). */
-  private async applyAck(tx: Repos, p: Principal, machine: MachineRef, commandId: string, req: AckRequest, now: number): Promise<boolean> {
+  /** Applies the ack in `tx`; answers whether it changed the command, and the command as it stands after it. */
+  private async applyAck(
+    tx: Repos,
+    p: Principal,
+    machine: MachineRef,
+    commandId: string,
+    req: AckRequest,
+    now: number,
+  ): Promise<{ changed: boolean; command: CommandRecord }> {
     const cmd = await tx.commands.commandById(machine.id, commandId);
     if (!cmd) throw notFound('Command');
-    if (cmd.status === 'acknowledged' || cmd.status === 'failed') return false;
+    if (cmd.status === 'acknowledged' || cmd.status === 'failed') return { changed: false, command: cmd };
 
     // The status change comes first: it takes the command's row lock, so of two racing acks only
     // one passes this line and the other answers as a repeat, before either touches stock or orders.
-    const won = await tx.commands.recordAck(cmd.id, {
-      status: req.success ? 'acknowledged' : 'failed',
-      outcome: req.outcome,
-      detail: req.detail,
-      acked_at: now,
-    });
-    if (!won) return false;
+    const acked = { status: req.success ? 'acknowledged' : 'failed', outcome: req.outcome, detail: req.detail, acked_at: now } as const;
+    const won = await tx.commands.recordAck(cmd.id, acked);
+    // lost to a concurrent ack: the command as the winner left it
+    if (!won) return { changed: false, command: (await tx.commands.commandById(machine.id, commandId))! };
+    let orderNumber: string | null = null;
 
     if (req.success) {
       const linked = await tx.orders.ordersOfCommand(cmd.id);
-      let orderNumber: string;
       let order: SoldOrder;
       if (linked.length > 0) {
         // An order paid before the drop (a cabinet sale driven by this command): it is now shipped.
@@ -211,7 +216,7 @@ export class CommandsService {
       machineNo: machine.machine_no,
       data: { commandId: cmd.id, aisleNo: cmd.aisle_no, outcome: req.outcome, detail: req.detail, channel: 'api_drop' },
     });
-    return true;
+    return { changed: true, command: { ...cmd, ...acked, order_number: orderNumber ?? cmd.order_number } };
   }
 
   private duplicateOf(existing: CommandRecord, req: DispenseRequest): CommandView & { duplicate: boolean } {
@@ -243,6 +248,22 @@ export class CommandsService {
   }
 
   /**
+   * The ack without its answer's view (what `ack` does, for a caller that answers with its own: the
+   * cabinet's report): whether it changed the command, and the command as the transaction left it.
+   * `within` writes the caller's rows in the same transaction (and commit) as the ack.
+   */
+  async acknowledge(p: Principal, machineNo: string, commandId: string, req: AckRequest, within?: AckHook) {
+    const machine = await this.machineFor(p, machineNo);
+    if (!COMMAND_ID.test(commandId)) throw notFound('Command');
+    const now = this.d.clock.now();
+    return this.d.store.transaction(async (tx) => {
+      const result = await this.applyAck(tx, p, machine, commandId, req, now);
+      if (within) await within(tx, result.command);
+      return result;
+    });
+  }
+
+  /**
    * Records the agent's outcome in one transaction with its audit record. Success: the aisle loses
    * one unit (clamped at 0: the board's report is the truth) and a `shipped` walk-up-shaped order is
    * written with `channel: 'api_drop'` (free when the reason starts with `reward`). Failure: the
@@ -250,22 +271,12 @@ export class CommandsService {
    * recorded with `alreadyAcknowledged: true`. An ack after the dispense-decision loop expired the
    * command is still recorded (the drop happened or not, whatever the cloud assumed).
    */
-  async ack(p: Principal, machineNo: string, commandId: string, req: AckRequest, within?: AckHook) {
-    const machine = await this.machineFor(p, machineNo);
-    if (!COMMAND_ID.test(commandId)) throw notFound('Command');
-    const now = this.d.clock.now();
-    const result = await this.d.store.transaction(async (tx) => {
-      const changed = await this.applyAck(tx, p, machine, commandId, req, now);
-      // the caller's write in the same transaction (and commit) as the ack: the cabinet's report claims its dispenseId here
-      if (within) await within(tx, (await tx.commands.commandById(machine.id, commandId))!);
-      return { changed };
-    });
-
-    const cmd = (await this.repos.commands.commandById(machine.id, commandId))!;
+  async ack(p: Principal, machineNo: string, commandId: string, req: AckRequest) {
+    const { changed, command: cmd } = await this.acknowledge(p, machineNo, commandId, req);
     const order = cmd.order_number ? await this.repos.orders.order(cmd.order_number) : undefined;
     return {
       ...toView(cmd),
-      alreadyAcknowledged: !result.changed,
+      alreadyAcknowledged: !changed,
       order: order
         ? {
             orderNumber: order.order_number,

@@ -129,7 +129,7 @@ export class DispenseReportsService {
     const now = this.deps.clock.now();
     // the dispenseId is claimed in the ack's own transaction: one commit, one wait for the store's disk, per report
     let claimed: ReportData | null = null;
-    await commands.ack(who, caller.machineNo, commandId, { success: body.success, outcome: body.outcome, detail: body.detail }, async (tx, acked) => {
+    await commands.acknowledge(who, caller.machineNo, commandId, { success: body.success, outcome: body.outcome, detail: body.detail }, async (tx, acked) => {
       if (await tx.gateway.claimReport(reportRow(caller, body, 'command', acked.status, acked.order_number, now)))
         claimed = reportView((await tx.gateway.report(body.dispenseId))!, false);
     });
