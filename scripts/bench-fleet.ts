@@ -13,6 +13,7 @@
  *   bash scripts/bench fleet [--target sqlite|pg|stub|both|all] [--fleet 250,500,1000,2000] [--duration 60] [--keep-going]
  *                            [--drivers N] [--min-drops-per-s 5]
  *   bash scripts/bench fleet --soak [--soak-fleet N] [--soak-minutes 30]
+ *   --cpu-prof DIR: the SQLite cloud runs under node's --cpu-prof; each step then lists what held its event loop ≥ 100 ms
  *
  * What each cabinet does (the agent's own legs and intervals, spec 2), through the agent's own HTTP client
  * (apps/agent/src/cloud/http.ts: node:http keep-alive, at most 4 sockets; two held in steady state):
@@ -60,6 +61,7 @@ import { parseArgs } from 'node:util';
 import { buildCloud } from './build-cloud.ts';
 import { startCluster, type Cluster } from './cluster.ts';
 import { startProcess, stop } from './bench-support.ts';
+import { busyStretches, monotonicMicros, printStretches } from './cpu-profile.ts';
 import { plotRss } from './plot-rss.ts';
 import type { DriverLedger, FromDriver, ToDriver } from './fleet/driver.ts';
 import { bursts, LEGS, mergeSamples, shares, slice, type DriverSamples, type LegName, type SlowCall } from './fleet/samples.ts';
@@ -88,6 +90,8 @@ const { values: opt } = parseArgs({
     'database-url': { type: 'string', default: process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test' },
     'redis-url': { type: 'string', default: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379' },
     'log-level': { type: 'string', default: 'warn' },
+    // a directory: the SQLite cloud runs under `--cpu-prof`, and each step's measured minute is searched for what held its loop
+    'cpu-prof': { type: 'string' },
   },
 });
 
@@ -245,9 +249,10 @@ async function sqliteTarget(main: string, count: number): Promise<{ target: Targ
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-bench-fleet-'));
   const store = { DATA_DIR: dataDir };
   const fleet = await seedFleet(store, count);
+  const profiling = opt['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(opt['cpu-prof'])] : [];
   const cloud = await startProcess(
     process.execPath,
-    [main],
+    [...profiling, main],
     { NODE_ENV: 'production', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', POD_NAME: 'fleet-sqlite', ...CLOUD_ENV },
     /listening on (http:\/\/\S+)/,
   );
@@ -691,6 +696,17 @@ function describeLimits(target: Target, drivers: number): void {
   console.log(`open-file limits: ${limits.join(', ')}, each of ${drivers} driver(s) ${fdLimit(process.pid)} (per process, hard)`);
 }
 
+/** What held the profiled cloud's event loop 100 ms or more in each step's measured window. */
+function printHolds(dir: string, before: Set<string>, windows: { n: number; fromUs: number; toUs: number }[]): void {
+  const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile') && !before.has(f));
+  if (!file) return console.log(`no new CPU profile in ${dir}`);
+  const all = busyStretches(path.join(dir, file), ROOT, 100, 1000);
+  for (const w of windows) {
+    const held = all.filter((s) => s.startUs >= w.fromUs && s.startUs <= w.toUs).slice(0, 8);
+    printStretches(`the cloud's event loop held ≥ 100 ms, ${w.n} cabinets (profile ${file})`, held, w.fromUs);
+  }
+}
+
 async function stepRun(kind: Kind, main: string): Promise<{ largest: number; rows: StepRow[] }> {
   const max = STEPS[STEPS.length - 1]!;
   const seeding = Date.now();
@@ -704,6 +720,8 @@ async function stepRun(kind: Kind, main: string): Promise<{ largest: number; row
   const replicaOf = replicaNames(target);
   let fleet: Fleet | null = null;
   const rows: StepRow[] = [];
+  const windows: { n: number; fromUs: number; toUs: number }[] = [];
+  const profiled = kind === 'sqlite' && opt['cpu-prof'] ? new Set(fs.readdirSync(opt['cpu-prof'])) : null;
   let largest = 0;
   try {
     fleet = await Fleet.start(target, keys, nDrivers);
@@ -711,7 +729,9 @@ async function stepRun(kind: Kind, main: string): Promise<{ largest: number; row
       await fleet.grow(n);
       await sleep(WARMUP_S * 1000);
       const from = Date.now();
+      const fromUs = monotonicMicros();
       const row = await fleet.measure(DURATION_S);
+      windows.push({ n, fromUs, toUs: monotonicMicros() });
       rows.push(row);
       console.log(
         `  ${n} cabinets: ${row.pass ? 'pass' : 'FAIL'}; ${row.legs.map((l) => `${l.leg} p99 ${f1(l.p99)}${l.errors ? ` errors ${l.errors}` : ''}`).join(', ')}; ` +
@@ -728,6 +748,7 @@ async function stepRun(kind: Kind, main: string): Promise<{ largest: number; row
   }
   try {
     printSteps(target.name, rows);
+    if (profiled) printHolds(opt['cpu-prof']!, profiled, windows);
     console.log(`largest fleet with p99 < ${P99_LIMIT_MS} ms on every leg and no errors: ${largest || `none of ${STEPS.join(', ')}`}`);
     console.log(`slow calls logged to ${opt['slow-log']}`);
     if (target.store && fleet.ledger) printAudit(await auditStore(target.store, fleet.ledger), fleet.ledger);

@@ -107,3 +107,76 @@ export function printSlice(title: string, s: ProfileSlice): void {
   s.packages.forEach((f, i) => console.log(`| ${i + 1} | ${f.name} | ${(f.share * 100).toFixed(1)} % |`));
   console.log('');
 }
+
+/** A stretch of the profile in which the thread never went idle: the event loop held for its length. */
+export interface BusyStretch {
+  /** Its start on the profile's clock (µs) and its length (ms). */
+  startUs: number;
+  ms: number;
+  /** The stacks sampled in it, most sampled first (innermost frame first, `<` between frames), with their share. */
+  stacks: SelfItem[];
+}
+
+/**
+ * Every stretch of at least `minMs` without an idle sample, longest first, with the stacks sampled in it: what
+ * held the event loop. A blocking call into native code (a synchronous statement waiting for its disk, say)
+ * counts as busy, in the JavaScript frame that made the call.
+ */
+export function busyStretches(file: string, root: string, minMs = 100, top = 10, depth = 8): BusyStretch[] {
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile & { nodes: { id: number; callFrame: CallFrame; children?: number[] }[] };
+  const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const stackOf = (id: number): string => {
+    const names: string[] = [];
+    for (let at: number | undefined = id; at !== undefined && names.length < depth; at = parent.get(at)) {
+      const f = frames.get(at);
+      if (!f || f.functionName === '(root)') break;
+      const w = where(f.url, root);
+      names.push(w === '' ? f.functionName || '(anonymous)' : `${f.functionName || '(anonymous)'} ${w}:${f.lineNumber + 1}`);
+    }
+    return names.join(' < ');
+  };
+  const found: BusyStretch[] = [];
+  let t = profile.startTime;
+  let open: { startUs: number; lastUs: number; counts: Map<number, number> } | null = null;
+  const close = () => {
+    if (open && (open.lastUs - open.startUs) / 1000 >= minMs) {
+      const total = [...open.counts.values()].reduce((s, n) => s + n, 0);
+      const byStack = new Map<string, number>();
+      for (const [id, n] of open.counts) byStack.set(stackOf(id), (byStack.get(stackOf(id)) ?? 0) + n);
+      found.push({
+        startUs: open.startUs,
+        ms: (open.lastUs - open.startUs) / 1000,
+        stacks: [...byStack.entries()]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 5)
+          .map(([name, n]) => ({ name, share: n / total })),
+      });
+    }
+    open = null;
+  };
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i] ?? 0;
+    const id = profile.samples[i]!;
+    if (frames.get(id)?.functionName === '(idle)') {
+      close();
+      continue;
+    }
+    open ??= { startUs: t, lastUs: t, counts: new Map() };
+    open.lastUs = t;
+    open.counts.set(id, (open.counts.get(id) ?? 0) + 1);
+  }
+  close();
+  return found.sort((a, b) => b.ms - a.ms).slice(0, top);
+}
+
+/** The stretches as a list for the console. */
+export function printStretches(title: string, stretches: BusyStretch[], originUs: number): void {
+  console.log(`### ${title}: ${stretches.length} stretch(es)`);
+  for (const s of stretches) {
+    console.log(`- ${s.ms.toFixed(0)} ms at +${((s.startUs - originUs) / 1e6).toFixed(1)} s`);
+    for (const st of s.stacks) console.log(`  - ${(st.share * 100).toFixed(0)} % ${st.name}`);
+  }
+  console.log('');
+}
