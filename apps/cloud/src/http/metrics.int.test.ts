@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_CREDENTIALS } from '../db/seed.ts';
 import { DIALECTS, call, suiteServer } from '../testing/harness.ts';
+import { WALK_EVERY_HANDLE } from './metrics.ts';
 
 const admin = { 'x-api-key': SANDBOX_CREDENTIALS.admin.apiKey };
 const alice = { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey };
@@ -65,6 +66,9 @@ describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
     const again = (await call(t.url, 'GET', '/metrics', { headers: admin })).text;
     expect(sample(again, 'nodejs_eventloop_lag_max_seconds')).toBeGreaterThanOrEqual(0);
     expect(again).toContain('nodejs_gc_duration_seconds');
+    // nothing that walks every handle or open file on the event loop at each scrape; the open files counted off it
+    for (const name of WALK_EVERY_HANDLE.filter((n) => n !== 'process_open_fds')) expect(again).not.toContain(`${name} `);
+    if (process.platform === 'linux') expect(sample(again, 'process_open_fds')).toBeGreaterThan(5);
     if (dialect === 'postgres') expect(sample(m, 'vend_store_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1);
     else expect(m).not.toContain('vend_store_pool_connections{');
     // each cross-replica push listener (LISTEN/NOTIFY on PostgreSQL); none on SQLite without Redis

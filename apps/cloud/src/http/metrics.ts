@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Router, type RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LoopStatus } from '../jobs/loop.ts';
@@ -23,6 +24,36 @@ export interface MetricsSources {
 
 /** Latency buckets in seconds: the hot legs live under 50 ms; a long poll is held up to 25 s. */
 const BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * prom-client's defaults that walk every handle or open file on the event loop at each scrape: with 12,000
+ * cabinet connections one scrape held the loop 100–160 ms (fleet bench --cpu-prof, docs/benchmarks.md).
+ * `process_open_fds` comes back read off the loop (`openFdsGauge`); the handle counts are not replaced.
+ */
+export const WALK_EVERY_HANDLE = [
+  'nodejs_active_handles',
+  'nodejs_active_handles_total',
+  'nodejs_active_resources',
+  'nodejs_active_resources_total',
+  'process_open_fds',
+] as const;
+
+/** `process_open_fds` as prom-client names it, its directory listed on libuv's thread pool rather than by readdirSync. */
+function openFdsGauge(registry: Registry): void {
+  new Gauge({
+    name: 'process_open_fds',
+    help: 'Number of open file descriptors.',
+    registers: [registry],
+    async collect() {
+      try {
+        // minus the descriptor the listing itself held open
+        this.set((await fs.promises.readdir('/proc/self/fd')).length - 1);
+      } catch {
+        // no /proc: the series stays at its last value
+      }
+    },
+  });
+}
 
 /**
  * Prometheus metrics of one cloud process (prom-client, its own registry: nothing global), served at
@@ -167,6 +198,8 @@ export class Metrics {
     if (!this.defaults) {
       this.defaults = true;
       collectDefaultMetrics({ register: this.registry });
+      for (const name of WALK_EVERY_HANDLE) this.registry.removeSingleMetric(name);
+      if (process.platform === 'linux') openFdsGauge(this.registry);
     }
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
