@@ -14,6 +14,7 @@
  *                            [--drivers N] [--min-drops-per-s 5]
  *   bash scripts/bench fleet --soak [--soak-fleet N] [--soak-minutes 30]
  *   --cpu-prof DIR: the SQLite cloud runs under node's --cpu-prof; each step then lists what held its event loop ≥ 100 ms
+ *   --node-flags="--flag ...": flags for the SQLite cloud's node (a runtime setting measured in the same rig)
  *
  * What each cabinet does (the agent's own legs and intervals, spec 2), through the agent's own HTTP client
  * (apps/agent/src/cloud/http.ts: node:http keep-alive, at most 4 sockets; two held in steady state):
@@ -92,6 +93,8 @@ const { values: opt } = parseArgs({
     'log-level': { type: 'string', default: 'warn' },
     // a directory: the SQLite cloud runs under `--cpu-prof`, and each step's measured minute is searched for what held its loop
     'cpu-prof': { type: 'string' },
+    // flags for the SQLite cloud's node, space-separated (`--node-flags=--max-semi-space-size=32`): a runtime setting measured in the same rig
+    'node-flags': { type: 'string', default: '' },
   },
 });
 
@@ -252,7 +255,7 @@ async function sqliteTarget(main: string, count: number): Promise<{ target: Targ
   const profiling = opt['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(opt['cpu-prof'])] : [];
   const cloud = await startProcess(
     process.execPath,
-    [...profiling, main],
+    [...opt['node-flags'].split(' ').filter(Boolean), ...profiling, main],
     { NODE_ENV: 'production', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', POD_NAME: 'fleet-sqlite', ...CLOUD_ENV },
     /listening on (http:\/\/\S+)/,
   );

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DIALECTS, TEST_DATABASE_URL, call, freshDatabase, startTestServer, type TestServer } from '../testing/harness.ts';
 import type { Database } from '../db/database.ts';
 import { SANDBOX_CREDENTIALS } from '../db/seed.ts';
@@ -130,13 +130,16 @@ describe.each(DIALECTS)('background loops on one %s replica', (dialect) => {
     expect((await orderRow(t, awaiting)).pay_status).toBe('refunded');
   });
 
-  it('rollout sweep: its work is installed; with no rollout a sweep writes nothing; a failing sweep is counted and the next one recovers', async () => {
+  it('rollout sweep: its work is installed; with no rollout a sweep writes nothing and reads no fleet; a failing sweep is counted and the next one recovers', async () => {
     const loop = t.services.jobs.rolloutSweep;
     const real = loop.work;
     expect(real).not.toBeNull();
     await t.ctx.database.db.deleteFrom('agent_rollout').execute();
+    const fleetReads = vi.spyOn(t.services.store.repos.releases, 'fleetRows');
     expect(await loop.tick()).toEqual({ leader: true, resolved: 0 });
     expect(await loop.tick()).toEqual({ leader: true, resolved: 0 });
+    expect(fleetReads).not.toHaveBeenCalled();
+    fleetReads.mockRestore();
     expect(await status(t, 'rollout-sweep')).toMatchObject({ ticks: 2, sweeps: 2, resolved: 0, leader: true, workInstalled: true, errors: 0 });
     expect(await t.ctx.database.db.selectFrom('rollout_progress').selectAll().execute()).toEqual([]);
     loop.work = async () => {
