@@ -55,16 +55,8 @@ export class AlertsRepo {
     return new Set(inserted.map((r) => r.machine_id));
   }
 
-  /** Records the machine's new state; false when another sweep recorded it first (the compare is on the old state). */
-  async setPresence(machineId: string, from: string | null, to: string, now: number): Promise<boolean> {
-    if (from === null) {
-      const r = await this.db
-        .insertInto('machine_presence')
-        .values({ machine_id: machineId, state: to, changed_at: now })
-        .onConflict((oc) => oc.column('machine_id').doNothing())
-        .executeTakeFirst();
-      return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
-    }
+  /** Records a recorded machine's new state; false when another sweep changed it first (the compare is on the old state). */
+  async setPresence(machineId: string, from: string, to: string, now: number): Promise<boolean> {
     const r = await this.db
       .updateTable('machine_presence')
       .set({ state: to, changed_at: now })
