@@ -146,8 +146,7 @@ export class CommandsService {
     return { ...toView(created!), duplicate: false };
   }
 
-  /** The ack's writes, in the caller's transaction: answers whether this call changed the command (false: a repeat). */
-  /** Applies the ack in `tx`; answers whether it changed the command, and the command as it stands after it. */
+  /** The ack's writes, in the caller's transaction: whether this call changed the command (false: a repeat), and the command as it stands after it. */
   private async applyAck(
     tx: Repos,
     p: Principal,
