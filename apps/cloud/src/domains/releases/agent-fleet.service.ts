@@ -117,9 +117,9 @@ export class AgentFleetService {
    */
   async recordProgress(): Promise<number> {
     const policy = await this.deps.offers.policy();
-    // no rollout in flight: nothing to count, and the fleet is not read (at 6,000 cabinets on SQLite that read held the event loop 40–60 ms a minute)
-    if (!policy.rolloutRow) return 0;
     const { rolloutRow } = policy;
+    // no rollout in flight: nothing to count, and the fleet is not read (at 6,000 cabinets on SQLite that read held the event loop 40–60 ms a minute)
+    if (!rolloutRow) return 0;
     const { counts } = await this.survey(null, policy);
     const repo = this.deps.store.repos.releases;
     const last = await repo.latestProgress();
