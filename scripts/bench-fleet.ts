@@ -50,7 +50,6 @@
  * drop it acknowledged acknowledged once. The soak (`--soak`, SQLite unless --target pg) runs one fleet for
  * `--soak-minutes`, samples RSS every 10 s and plots it into docs/fleet-soak-rss.png.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -64,13 +63,14 @@ import { startCluster, type Cluster } from './cluster.ts';
 import { startProcess, stop } from './bench-support.ts';
 import { busyStretches, monotonicMicros, printStretches } from './cpu-profile.ts';
 import { plotRss } from './plot-rss.ts';
-import type { DriverLedger, FromDriver, ToDriver } from './fleet/driver.ts';
+import type { DriverLedger } from './fleet/driver.ts';
+import { auditStore, seedFleet, type Audit, type StoreEnv } from './fleet/store.ts';
+import { Driver, mergeLedgers } from './fleet/driver-process.ts';
 import { bursts, LEGS, mergeSamples, shares, slice, type DriverSamples, type LegName, type SlowCall } from './fleet/samples.ts';
 import { overWindow, parseMetrics, type CloudWindow } from './fleet/cloud-metrics.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cloudRequire = createRequire(path.join(ROOT, 'apps/cloud/package.json'));
-const DRIVER = path.join(ROOT, 'scripts/fleet/driver.ts');
 
 const { values: opt } = parseArgs({
   options: {
@@ -179,42 +179,6 @@ async function scrape(url: string): Promise<string | null> {
 }
 
 // --- the store ---------------------------------------------------------------------------------
-
-type StoreEnv = { DATA_DIR: string; DATABASE_URL?: string };
-/** apps/cloud/src/bench/fleet-store.ts's Audit: counts by name. */
-type Audit = Record<string, number>;
-const FLEET_STORE = path.join(ROOT, 'apps/cloud/src/bench/fleet-store.ts');
-
-/** Runs the store side (apps/cloud/src/bench/fleet-store.ts) in its own process; answers what it wrote. */
-function fleetStore<T>(env: StoreEnv, args: string[]): Promise<T> {
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vend-fleet-store-')), 'out.json');
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [FLEET_STORE, ...args, out], {
-    env: { PATH: process.env['PATH'] ?? '', STORE_ENV: JSON.stringify(env) },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  return new Promise((resolve, reject) =>
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`fleet-store ${args[0]} exited ${code}`));
-      const v = JSON.parse(fs.readFileSync(out, 'utf8')) as T;
-      fs.rmSync(path.dirname(out), { recursive: true, force: true });
-      resolve(v);
-    }),
-  );
-}
-
-/** The sandbox, then `count` enrolled cabinets BENCH-000001… given to alice, four stocked aisles each. */
-const seedFleet = (env: StoreEnv, count: number) => fleetStore<{ no: string; key: string }[]>(env, ['seed', String(count)]);
-
-/** Counts the fleet's sales and drops in the store against what the fleet saw answered (every driver's ledger). */
-async function auditStore(env: StoreEnv, ledger: DriverLedger): Promise<Audit> {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vend-fleet-ledger-')), 'ledger.json');
-  fs.writeFileSync(file, JSON.stringify({ opened: ledger.opened, sales: ledger.sales, enqueued: ledger.enqueued, acked: ledger.acked }));
-  try {
-    return { ...(await fleetStore<Audit>(env, ['audit', file])), duplicateDeliveries: ledger.duplicateDeliveries, reportRetries: ledger.reportRetries };
-  } finally {
-    fs.rmSync(path.dirname(file), { recursive: true, force: true });
-  }
-}
 
 // --- targets -----------------------------------------------------------------------------------
 
@@ -440,43 +404,6 @@ const loadavg = () =>
     .map((l) => l.toFixed(1))
     .join(' ');
 
-/** One driver process: a slice of the fleet, steered over IPC (scripts/fleet/driver.ts). */
-class Driver {
-  private readonly child: ChildProcess;
-  private readonly waiting: ((m: FromDriver) => void)[] = [];
-  private readonly exited: Promise<void>;
-
-  constructor(readonly label: string) {
-    // tsx's loader, as this process runs under it; its own process: its own open-file budget and event loop
-    this.child = fork(DRIVER, [], { cwd: ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    this.child.on('message', (m: FromDriver) => this.waiting.shift()?.(m));
-    this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
-  }
-
-  get pid(): number {
-    return this.child.pid!;
-  }
-
-  /** Sends one message and resolves with the driver's answer. */
-  ask<T extends FromDriver['type']>(m: ToDriver, answer: T): Promise<Extract<FromDriver, { type: T }>> {
-    return new Promise((resolve, reject) => {
-      const onExit = () => reject(new Error(`${this.label} exited before answering ${m.type}`));
-      this.child.once('exit', onExit);
-      this.waiting.push((a) => {
-        this.child.off('exit', onExit);
-        if (a.type !== answer) reject(new Error(`${this.label} answered ${a.type} to ${m.type}`));
-        else resolve(a as Extract<FromDriver, { type: T }>);
-      });
-      this.child.send(m);
-    });
-  }
-
-  async close(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
-    await this.exited;
-  }
-}
-
 class Fleet {
   private readonly drivers: Driver[];
   ledger: DriverLedger | null = null;
@@ -575,16 +502,7 @@ class Fleet {
   /** Stops the drops, lets the cabinets acknowledge what is out, stops them; keeps every driver's ledger. */
   async stop(): Promise<void> {
     const ledgers = await Promise.all(this.drivers.map((d) => d.ask({ type: 'stop' }, 'ledger')));
-    this.ledger = {
-      opened: ledgers.flatMap((l) => l.opened),
-      sales: ledgers.flatMap((l) => l.sales),
-      enqueued: ledgers.flatMap((l) => l.enqueued),
-      acked: ledgers.flatMap((l) => l.acked),
-      duplicateDeliveries: ledgers.reduce((s, l) => s + l.duplicateDeliveries, 0),
-      reportRetries: ledgers.reduce((s, l) => s + l.reportRetries, 0),
-      allErrors: ledgers.reduce((s, l) => s + l.allErrors, 0),
-      errorSamples: ledgers.flatMap((l) => l.errorSamples).slice(0, 8),
-    };
+    this.ledger = mergeLedgers(ledgers);
     await this.close();
   }
 

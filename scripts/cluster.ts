@@ -25,7 +25,8 @@ export interface ClusterOptions {
   /** nginx's port on 127.0.0.1; 0 picks a free one. */
   port: number;
   databaseUrl: string;
-  redisUrl: string;
+  /** Without it the leader lease is the PostgreSQL store's row and cross-replica push is LISTEN/NOTIFY. */
+  redisUrl?: string;
   /** The built cloud (scripts/build-cloud); built into apps/cloud/dist when absent. */
   main?: string;
   /** Settings given to every replica (LOG_LEVEL, JOBS_…). */
@@ -53,7 +54,8 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 now (the OS's pick). */
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
@@ -120,7 +122,7 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-cluster-'));
   const dataDir = path.join(runDir, 'data');
   fs.mkdirSync(dataDir);
-  const env = { ...o.env, DATABASE_URL: o.databaseUrl, REDIS_URL: o.redisUrl, DATA_DIR: dataDir };
+  const env = { ...o.env, DATABASE_URL: o.databaseUrl, ...(o.redisUrl ? { REDIS_URL: o.redisUrl } : {}), DATA_DIR: dataDir };
   const ports = await Promise.all(Array.from({ length: o.replicas }, () => freePort()));
   const replicas: Replica[] = [];
   let nginx: ChildProcess | null = null;

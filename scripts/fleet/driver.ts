@@ -40,6 +40,11 @@ export interface DriverLedger {
   reportRetries: number;
   allErrors: number;
   errorSamples: string[];
+  /** Every answer by status ('transport' for a call that got none): the fault drill's count of what was refused. */
+  statuses: Record<string, number>;
+  /** 503s without a Retry-After header, and the slowest 503's time (ms). */
+  refusedWithoutRetryAfter: number;
+  slowestRefusalMs: number;
 }
 export type FromDriver =
   { type: 'ready' } | { type: 'samples'; samples: DriverSamples; slow: SlowCall[]; fds: number; running: number } | ({ type: 'ledger' } & DriverLedger);
@@ -113,6 +118,17 @@ class Ledger {
   reportRetries = 0;
   enqueueStartedAt = new Map<string, number>();
   ackedAt = new Map<string, number>();
+  statuses: Record<string, number> = {};
+  refusedWithoutRetryAfter = 0;
+  slowestRefusalMs = 0;
+
+  answered(a: Answer | null): void {
+    const k = a ? String(a.status) : 'transport';
+    this.statuses[k] = (this.statuses[k] ?? 0) + 1;
+    if (a?.status !== 503) return;
+    if (!a.retryAfter) this.refusedWithoutRetryAfter++;
+    this.slowestRefusalMs = Math.max(this.slowestRefusalMs, a.ms);
+  }
 }
 
 interface Answer {
@@ -121,6 +137,7 @@ interface Answer {
   ms: number;
   at: number;
   by: string;
+  retryAfter: string | undefined;
 }
 
 function answerOf(res: HttpResponse, startedAt: number, started: number): Answer {
@@ -131,7 +148,14 @@ function answerOf(res: HttpResponse, startedAt: number, started: number): Answer
     body = { message: res.body.slice(0, 200) };
   }
   // nginx names the replica that answered (the cluster's X-Served-By); one process answers on SQLite
-  return { status: res.status, body, ms: performance.now() - started, at: startedAt, by: res.headers['x-served-by'] ?? 'cloud' };
+  return {
+    status: res.status,
+    body,
+    ms: performance.now() - started,
+    at: startedAt,
+    by: res.headers['x-served-by'] ?? 'cloud',
+    retryAfter: res.headers['retry-after'],
+  };
 }
 
 class Cabinet {
@@ -168,7 +192,9 @@ class Cabinet {
     });
     const w = res.headers['x-device-witness'];
     if (typeof w === 'string') this.witness = w;
-    return answerOf(res, startedAt, started);
+    const a = answerOf(res, startedAt, started);
+    this.ledger.answered(a);
+    return a;
   }
 
   private async leg(leg: LegName, method: 'GET' | 'POST', p: string, body?: unknown): Promise<Answer | null> {
@@ -181,7 +207,10 @@ class Cabinet {
       this.stats.record(leg, a.ms, a.at, a.by);
       return a;
     } catch (e) {
-      if (!this.stopper.signal.aborted) this.stats.error(leg, e instanceof Error ? e.message : String(e));
+      if (!this.stopper.signal.aborted) {
+        this.ledger.answered(null);
+        this.stats.error(leg, e instanceof Error ? e.message : String(e));
+      }
       return null;
     }
   }
@@ -215,6 +244,7 @@ class Cabinet {
         a = await this.call('GET', `/cabinet/pending?wait=${WAIT_S}`, undefined, signal);
       } catch (e) {
         if (signal.aborted) return;
+        this.ledger.answered(null);
         this.stats.error('pending overrun', e instanceof Error ? e.message : String(e));
         await sleep(1000, signal);
         continue;
@@ -330,6 +360,7 @@ class Operator {
         timeoutMs: CALL_TIMEOUT_MS,
       });
       const a = answerOf(res, startedAt, started);
+      this.ledger.answered(a);
       if (a.status !== 200) return this.stats.error('enqueue (operator)', `${a.status} ${a.body.message ?? ''}`);
       this.stats.record('enqueue (operator)', a.ms, a.at, a.by);
       const data = a.body.data as { commandId?: string; id?: string } | undefined;
@@ -341,6 +372,7 @@ class Operator {
         if (this.stats.measuring) this.stats.enqueueToAck.push(ackedAt - started);
       } else this.ledger.enqueueStartedAt.set(id, started);
     } catch (e) {
+      this.ledger.answered(null);
       this.stats.error('enqueue (operator)', e instanceof Error ? e.message : String(e));
     }
   }
@@ -429,6 +461,9 @@ function serve(): void {
             reportRetries: ledger.reportRetries,
             allErrors: stats!.allErrors,
             errorSamples: stats!.errorSamples,
+            statuses: ledger.statuses,
+            refusedWithoutRetryAfter: ledger.refusedWithoutRetryAfter,
+            slowestRefusalMs: ledger.slowestRefusalMs,
           } satisfies FromDriver,
           () => process.disconnect(),
         );

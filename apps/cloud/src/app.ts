@@ -88,7 +88,9 @@ export function createApp(ctx: AppContext, services: Services): Express & { list
       genReqId: requestId,
       // buyer pages carry their secret token in the path (/advertise/status/{token}): never in a log line
       serializers: { req: (req: { url?: string }) => Object.assign(req, req.url === undefined ? {} : { url: redactUrl(req.url) }) },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
+      customLogLevel: (_req, res, err) => (res.statusCode === 503 ? 'warn' : err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
+      // a 503 (draining, the store down) is a state, not a fault: its line carries no made-up error and stack
+      customErrorObject: (_req, res, _err, val: Record<string, unknown>) => (res.statusCode === 503 ? { ...val, err: undefined } : val),
     }),
   );
   // The payment webhook authenticates an HMAC over the exact bytes received: its router reads the raw

@@ -61,7 +61,7 @@ export async function createContext(config: Config, opts: ContextOptions): Promi
     opts.database ??
     (await openDatabase(
       config.databaseUrl
-        ? { url: config.databaseUrl }
+        ? { url: config.databaseUrl, onConnectionError: (err) => opts.logger.warn({ err: err.message }, 'database connection lost') }
         : {
             sqliteFile: `${config.dataDir}/vend-${config.mode}.sqlite`,
             onCheckpoint: ({ ms, frames }) => {

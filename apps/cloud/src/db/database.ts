@@ -66,7 +66,19 @@ export interface DatabaseOptions {
   /** A SQLite file's checkpoints and the checkpointer's failures (a slow one is worth a log line). */
   onCheckpoint?: (c: Checkpoint) => void;
   onCheckpointError?: (message: string) => void;
+  /**
+   * PostgreSQL: a connection the server closed or lost (a restart, a crash, a cut network). The pool drops it and
+   * opens another on the next query; this only reports it (never thrown: an unlistened 'error' would end the process).
+   */
+  onConnectionError?: (err: Error) => void;
 }
+
+/**
+ * How long a query waits for a connection (a new one's handshake, or a free one in a full pool) before it fails
+ * as store-unavailable: the bound on a request's wait while the server is down or unreachable
+ * (docs/decisions/outages.md).
+ */
+export const CONNECT_TIMEOUT_MS = 3_000;
 
 async function createSchema(url: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
@@ -88,8 +100,17 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       connectionString: opts.url,
       types: { getTypeParser: int8AsNumber },
       max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // a peer gone without a word (a host's crash, a cut link) is noticed by the kernel's probes, not never
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
+    const lost = (err: Error) => opts.onConnectionError?.(err);
+    // an idle connection's error reaches the pool, which drops it; a checked-out one's reaches only the client:
+    // both are listened to, so a server's restart costs the queries in flight, never the process
+    pool.on('connect', (client) => client.on('error', lost));
+    pool.on('error', () => {}); // the same error, already reported by the client's own listener
     const db = new Kysely<DB>({ dialect: opts.schema ? new SchemaScopedPostgresDialect({ pool }, opts.schema) : new PostgresDialect({ pool }) });
     const u = new URL(opts.url);
     database = {

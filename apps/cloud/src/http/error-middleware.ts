@@ -4,6 +4,18 @@ import type {} from 'pino-http';
 import { ZodError } from 'zod';
 import { AppError, ERROR_TABLE, type ErrorCode } from './errors.ts';
 import { sendError } from './envelope.ts';
+import { storeUnavailable, type UnavailableReason } from '../db/unavailable.ts';
+
+/**
+ * A request the store could not serve (down, restarting, full, busy): 503 with when to try again. Every write is one
+ * transaction, so nothing of it stayed behind; the client's retry is safe (docs/decisions/outages.md).
+ */
+export const STORE_UNAVAILABLE: Record<UnavailableReason, { message: string; retryAfterSeconds: number }> = {
+  unreachable: { message: 'the database is not reachable; nothing was changed, try again shortly', retryAfterSeconds: 2 },
+  busy: { message: 'the database is busy; nothing was changed, try again shortly', retryAfterSeconds: 1 },
+  full: { message: "the store's disk is full; nothing was changed", retryAfterSeconds: 30 },
+  io: { message: 'the store could not use its disk; nothing was changed', retryAfterSeconds: 30 },
+};
 
 /** How much of a request's faults an error message shows: enough to fix the request, never a copy of it. */
 export const MESSAGE_BOUNDS = {
@@ -99,6 +111,14 @@ export function errorHandler(logger: Logger, metrics: { writeFailures: number })
       }
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') metrics.writeFailures++;
+    const reason = storeUnavailable(err);
+    if (reason) {
+      const { message, retryAfterSeconds } = STORE_UNAVAILABLE[reason];
+      // the outage is logged once per request, without a stack: it is the store's state, not a fault in the code
+      (req.log ?? logger).warn({ reason, err: (err as Error).message }, 'store unavailable');
+      sendError(res, 503, `${ERROR_TABLE.unavailable.message}: ${message}`, { 'Retry-After': String(retryAfterSeconds) });
+      return;
+    }
     (req.log ?? logger).error({ err }, 'unhandled error');
     sendError(res, 500, ERROR_TABLE.internal.message);
   };

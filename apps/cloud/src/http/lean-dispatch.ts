@@ -67,7 +67,8 @@ export function leanDispatch(routes: readonly LeanRoute[], deps: LeanDispatchDep
       const status = res.statusCode;
       metrics.observe(route.path, req.method, status, started);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const level = status >= 500 ? 'error' : status >= 400 || (route.slow ?? slowByDefault)(req, ms) ? 'info' : 'debug';
+      // a 503 (draining, the store down) is a state, not a fault
+      const level = status === 503 ? 'warn' : status >= 500 ? 'error' : status >= 400 || (route.slow ?? slowByDefault)(req, ms) ? 'info' : 'debug';
       if (!logger.isLevelEnabled(level)) return;
       logger[level]({ req: logLine(id, req), res: { statusCode: status }, responseTime: Math.round(ms) }, 'request completed');
     });

@@ -37,7 +37,7 @@ export interface SandboxDeps {
   config: Pick<Config, 'mode' | 'idp'>;
   /** The store's liveness and its label, for health and persistence. */
   database: Pick<Database, 'dialect' | 'describe' | 'ping'>;
-  redis: Pick<Redis, 'ping'> | null;
+  redis: Pick<Redis, 'ping' | 'status'> | null;
   /** When this process started (uptime). */
   startedAt: number;
   /** Counters the persistence status reports. */
@@ -48,6 +48,25 @@ export interface SandboxDeps {
   lifecycle: Pick<Lifecycle, 'draining'>;
 }
 
+/** How long /health and /ready wait for one dependency's answer. */
+export const HEALTH_PROBE_MS = 1_000;
+
+async function probe(check: () => Promise<void>): Promise<'ok' | 'error'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'error'>((resolve) => (timer = setTimeout(() => resolve('error'), HEALTH_PROBE_MS)));
+  try {
+    return await Promise.race([
+      check().then(
+        () => 'ok' as const,
+        () => 'error' as const,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The sandbox's own endpoints: health, readiness with a live self-test, persistence status, the audit log, and reset. */
 export class SandboxService {
   constructor(private readonly deps: SandboxDeps) {}
@@ -56,18 +75,23 @@ export class SandboxService {
     return this.deps.store.repos.sandbox;
   }
 
+  /**
+   * Each dependency answers within HEALTH_PROBE_MS or counts as down: a load balancer's probe must not hang on the
+   * thing it asks about. A Redis client that is not connected is down at once (its queued ping would wait out
+   * reconnection).
+   */
   async health(): Promise<{ db: string; redis: string }> {
-    const db = await this.deps.database.ping().then(
-      () => 'ok',
-      () => 'error',
-    );
-    let redis = 'disabled';
-    if (this.deps.redis) {
-      redis = await this.deps.redis.ping().then(
-        (r) => (r === 'PONG' ? 'ok' : 'error'),
-        () => 'error',
-      );
-    }
+    const redisClient = this.deps.redis;
+    const [db, redis] = await Promise.all([
+      probe(() => this.deps.database.ping()),
+      redisClient === null
+        ? 'disabled'
+        : redisClient.status !== 'ready'
+          ? 'error'
+          : probe(async () => {
+              if ((await redisClient.ping()) !== 'PONG') throw new Error('unexpected ping reply');
+            }),
+    ]);
     return { db, redis };
   }
 
