@@ -9,6 +9,9 @@ const aisle = z
 const count = z.number().int().min(0).max(1_000_000);
 const ms = z.number().int().min(0).max(3_600_000);
 const direction = z.enum(['toHost', 'toBoard']);
+const vmcVersion = z
+  .string()
+  .regex(/^(\d|[1-9]\d|1[01]\d|12[0-7])\.(\d|[1-9]\d|1[01]\d|12[0-7])\.(\d|[1-9]\d|1[01]\d|12[0-7])$/, 'major.minor.patch, each 0..127');
 
 /** Board geometry and timing, as flags and scenario files give them. */
 export const boardConfigSchema = z
@@ -16,9 +19,7 @@ export const boardConfigSchema = z
     module: z.enum(VMC_MODULES),
     rows: z.number().int().min(1).max(VMC_MAX_ROWS),
     columnsPerRow: z.number().int().min(1).max(VMC_MAX_COLUMNS),
-    vmcVersion: z
-      .string()
-      .regex(/^(\d|[1-9]\d|1[01]\d|12[0-7])\.(\d|[1-9]\d|1[01]\d|12[0-7])\.(\d|[1-9]\d|1[01]\d|12[0-7])$/, 'major.minor.patch, each 0..127'),
+    vmcVersion,
     stock: z.number().int().min(0).max(999),
     motorMs: z.number().int().min(1).max(10_000),
     liftMsPerRow: z.number().int().min(0).max(5_000),
@@ -49,7 +50,7 @@ export const simActionSchema = z.discriminatedUnion('do', [
   z.object({ do: z.literal('busy'), ms }).strict(),
   z.object({ do: z.literal('unplug'), forMs: ms.optional() }).strict(),
   z.object({ do: z.literal('replug') }).strict(),
-  z.object({ do: z.literal('reboot') }).strict(),
+  z.object({ do: z.literal('reboot'), vmcVersion: vmcVersion.optional() }).strict(),
   z.object({ do: z.literal('clearFaults') }).strict(),
 ]);
 export type SimAction = z.infer<typeof simActionSchema>;
@@ -86,6 +87,6 @@ export const ACTION_HELP: readonly string[] = [
   '{"do":"busy","ms":M}                   the board reports busy for M ms (result busy)',
   '{"do":"unplug"[,"forMs":M]}            the device disappears (and comes back after M ms)',
   '{"do":"replug"}                        the device comes back',
-  '{"do":"reboot"}                        power cycle: the board forgets its last frame and gets a new boot id',
+  '{"do":"reboot"[,"vmcVersion":"x.y.z"]}  power cycle: the board forgets its last frame and gets a new boot id (restarting with that firmware)',
   '{"do":"clearFaults"}                   clears every fault above (stock and motors stay as they are)',
 ];

@@ -9,7 +9,7 @@ import {
   parseHostFrame,
   rowColumnOf,
 } from '@vend/protocol';
-import type { Clock, DexAudit, VmcBoardMessage, VmcBoardStateName, VmcFrame, VmcHostMessage, VmcModule, VmcResultName } from '@vend/protocol';
+import type { Clock, DexAudit, VmcBoardInfo, VmcBoardMessage, VmcBoardStateName, VmcFrame, VmcHostMessage, VmcModule, VmcResultName } from '@vend/protocol';
 import type { Random } from './rng.ts';
 
 export interface BoardConfig {
@@ -100,7 +100,8 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * acknowledged again and the stored result re-sent, and the motor never runs twice.
  */
 export class VmcBoard {
-  readonly config: Readonly<BoardConfig>;
+  /** Replaced only at a power-up, when QA flashes other firmware (`reboot({ vmcVersion })`). */
+  config: Readonly<BoardConfig>;
   private lanes: Lane[] = [];
   private bootIdValue = 1;
   private last: LastFrame | null = null;
@@ -109,6 +110,8 @@ export class VmcBoard {
   private job: Job | null = null;
   private lastDispense: Job | null = null;
   private liftRowNow = 0;
+  /** The lift's way home after a jam or a lift fault: it outlives the dispense (docs/vmc-protocol.md §5.1). */
+  private liftHome: unknown = null;
   private dropsCounted = 0;
   private busyUntil = 0;
   private requests = 0;
@@ -144,9 +147,18 @@ export class VmcBoard {
     return this.bootIdValue;
   }
 
-  /** Power cycle: forgets the last frame, aborts a running vend, homes the lift. Lanes keep their stock. */
-  reboot(): void {
+  /**
+   * Power cycle: forgets the last frame, aborts a running vend, homes the lift. Lanes keep their stock.
+   * `firmware` flashes another version first (the board restarts in place with it).
+   */
+  reboot(firmware: { vmcVersion?: string } = {}): void {
+    if (firmware.vmcVersion !== undefined) {
+      const next = Object.freeze({ ...this.config, vmcVersion: firmware.vmcVersion });
+      encodeBoardMessage(0, { ...this.infoMessage(), vmcVersion: next.vmcVersion }); // validates before anything changes
+      this.config = next;
+    }
     if (this.job) for (const t of this.job.timers) this.clock.clearTimeout(t);
+    this.cancelLiftHome();
     this.job = null;
     this.last = null;
     this.kept = null;
@@ -326,6 +338,7 @@ export class VmcBoard {
           state: this.state,
           bootId: this.bootIdValue,
           lastSeq: this.last?.seq ?? 0,
+          keptSeq: this.kept?.seq ?? 0,
           lastResult: !this.lastDispense ? 'none' : this.lastDispense.result ? this.lastDispense.result.message.code : 'pending',
           liftRow: this.liftRowNow,
           faults: { lift: this.liftFaulty, dropSensor: !this.sensorHealthy, jammedLanes: this.lanes.some((l) => l.jammed) },
@@ -354,7 +367,7 @@ export class VmcBoard {
     }
   }
 
-  private infoMessage(): VmcBoardMessage {
+  private infoMessage(): VmcBoardInfo {
     return {
       kind: 'info',
       vmcVersion: this.config.vmcVersion,
@@ -390,29 +403,34 @@ export class VmcBoard {
     const at = (ms: number, fn: () => void): void => {
       job.timers.push(this.clock.setTimeout(fn, ms));
     };
+    // the estimate is a vend's whatever comes of it: the board cannot know the lane will stall or the lift fail
+    job.estimateMs = travel + motorMs + travel + dropMs;
+    if (lift) {
+      this.cancelLiftHome();
+      this.liftRowNow = row;
+    }
     if (lift && this.liftFaulty) {
-      // the lift never reaches the row; the board gives up after twice the expected travel
-      job.estimateMs = 2 * travel + 200;
-      at(job.estimateMs, () => this.finish(job, 'liftFault', 0, false, 0));
+      // the lift never reaches the row: the board gives up at twice the travel time, and the lift is back home
+      at(2 * travel, () => {
+        this.liftRowNow = 0;
+        this.finish(job, 'liftFault', 0, false, 0);
+      });
       return job;
     }
-    if (lift) at(0, () => (this.liftRowNow = row));
     const jammed = lane.jammed;
     const request = this.requests - 1;
     at(travel, () => {
       this.motorLog.push({ at: this.clock.now(), seq, aisle, row, column, bootId: this.bootIdValue, request, jammed });
     });
     if (jammed) {
-      // the estimate is a vend's (the board cannot know the lane will stall); the RESULT comes when the motor stalls
-      job.estimateMs = travel + motorMs + travel + dropMs;
+      // the RESULT goes at the stall and the dispense is over; the lift makes its way home on its own
       at(travel + motorMs, () => {
-        this.liftRowNow = 0;
+        if (lift) this.liftHome = this.clock.setTimeout(() => this.cancelLiftHome(), travel);
         this.finish(job, 'motorJam', motorMs, false, lift ? row : 0);
       });
       return job;
     }
     lane.stock--;
-    job.estimateMs = travel + motorMs + travel + dropMs;
     at(job.estimateMs, () => {
       this.liftRowNow = 0;
       const seen = this.sensorHealthy && this.missDropsLeft === 0;
@@ -421,6 +439,13 @@ export class VmcBoard {
       this.finish(job, seen ? 'success' : 'dropNotDetected', motorMs, seen, lift ? row : 0);
     });
     return job;
+  }
+
+  /** The lift is home (or sent elsewhere before it got there). */
+  private cancelLiftHome(): void {
+    if (this.liftHome !== null) this.clock.clearTimeout(this.liftHome);
+    this.liftHome = null;
+    this.liftRowNow = 0;
   }
 
   private finish(job: Job, code: VmcResultName, motorMs: number, dropDetected: boolean, liftRow: number): void {

@@ -162,7 +162,7 @@ export class VmcSimulator {
         await this.replug();
         return;
       case 'reboot':
-        b.reboot();
+        b.reboot(a.vmcVersion === undefined ? {} : { vmcVersion: a.vmcVersion });
         this.decoder.reset();
         return;
       case 'clearFaults':

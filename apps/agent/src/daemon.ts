@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { CONFIG_DEFAULTS, FEATURE_DEFAULTS, systemClock } from '@vend/protocol';
-import type { BlockedReport, Clock, ConfigBlock, ControlPlanogram, ControlStatus, DeferralReport, GoodsData, RevertReport } from '@vend/protocol';
+import type { BlockedReport, Clock, ConfigBlock, ControlPlanogram, ControlStatus, DeferralReport, GoodsData, RevertReport, VmcBoardInfo } from '@vend/protocol';
 import type { AgentConfig } from './config.ts';
 import { mask } from './config.ts';
 import { Ads } from './ads/ads.ts';
@@ -197,6 +197,8 @@ export class Daemon {
       clock: this.clock,
       timings: { openAttempts: config.vmcOpenAttempts, openBackoffMs: config.vmcOpenBackoffMs },
       log: this.log.child({ part: 'vmc' }),
+      // the driver reads INFO again itself after a new boot id, before its next request (docs/vmc-protocol.md §6.4)
+      onBoardInfo: (info) => this.noteBoardInfo(info),
     });
 
     // 5. the cloud
@@ -476,23 +478,8 @@ export class Daemon {
           const settled = await this.dispenser.recover();
           if (settled > 0) this.log.info({ settled }, 'crash recovery done');
         }
-        if (this.board.vmcVersion === null) {
-          const info = await this.driver.info();
-          Object.assign(this.board, {
-            vmcVersion: info.vmcVersion,
-            module: info.module,
-            rows: info.rows,
-            columnsPerRow: info.columnsPerRow,
-            bootId: info.bootId,
-          });
-        }
+        if (this.board.vmcVersion === null) await this.driver.info();
         const st = await this.driver.status();
-        if (this.board.bootId !== null && st.bootId !== this.board.bootId) {
-          // a board that restarted may carry other firmware or geometry: read INFO again (docs/vmc-protocol.md §6.4)
-          const info = await this.driver.info();
-          this.log.warn({ was: this.board.bootId, now: info.bootId, vmcVersion: info.vmcVersion }, 'the board restarted: board info read again');
-          Object.assign(this.board, { vmcVersion: info.vmcVersion, module: info.module, rows: info.rows, columnsPerRow: info.columnsPerRow });
-        }
         const problems: string[] = [];
         if (st.faults.lift) problems.push('lift fault');
         if (st.faults.dropSensor) problems.push('drop sensor fault');
@@ -513,6 +500,19 @@ export class Daemon {
         if (!(await sleep(this.clock, BOARD_RETRY_MS, signal))) return;
       }
     }
+  }
+
+  /** Every INFO the driver reads: at start, and again after a new boot id (other firmware or geometry). */
+  private noteBoardInfo(info: VmcBoardInfo): void {
+    if (this.board.bootId !== null && info.bootId !== this.board.bootId)
+      this.log.warn({ was: this.board.bootId, now: info.bootId, vmcVersion: info.vmcVersion }, 'the board restarted: board info read again');
+    Object.assign(this.board, {
+      vmcVersion: info.vmcVersion,
+      module: info.module,
+      rows: info.rows,
+      columnsPerRow: info.columnsPerRow,
+      bootId: info.bootId,
+    });
   }
 
   // --- control channel -------------------------------------------------------------------------

@@ -28,6 +28,7 @@ class FakeLine implements SerialTransport {
   received: Received[] = [];
   bootId = 100;
   lastSeq = 0;
+  keptSeq = 0;
   respond: Respond = () => [];
   silentHandshake = false;
   private events: SerialEvents | null = null;
@@ -67,6 +68,7 @@ class FakeLine implements SerialTransport {
       state: 'idle',
       bootId: this.bootId,
       lastSeq: this.lastSeq,
+      keptSeq: this.keptSeq,
       lastResult: 'none',
       liftRow: 0,
       faults: { lift: false, dropSensor: false, jammedLanes: false },
@@ -305,9 +307,11 @@ describe('driver: the result', () => {
     expect(line.dispenses()).toHaveLength(1);
   });
 
-  it('rebinds once to a new boot when its first send is refused with bootMismatch (nothing ran)', async () => {
+  it('rebinds once to a new boot when its first send is refused with bootMismatch (nothing ran), reading INFO first', async () => {
     const { line, driver, pass } = rig();
     line.respond = (r, n) => {
+      if (r.message.kind === 'info')
+        return [{ kind: 'info', vmcVersion: '2.5.0', module: 'SH', rows: 6, columnsPerRow: 10, bootId: line.bootId, protocolVersion: 1 }];
       if (r.message.kind !== 'dispense') return;
       if (n === 1) {
         line.bootId = 555;
@@ -322,6 +326,7 @@ describe('driver: the result', () => {
     expect(first?.message).toMatchObject({ bootId: 100 });
     expect(second?.message).toMatchObject({ bootId: 555 });
     expect(line.dispenses()).toHaveLength(2);
+    expect(line.received.map((x) => x.message.kind)).toEqual(['dispense', 'info', 'dispense']);
   });
 
   it('treats a result for another aisle as no definite outcome', async () => {

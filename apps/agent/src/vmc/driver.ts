@@ -15,6 +15,7 @@ import type { DispenseReport, LinkFailure } from './outcomes.ts';
 import { VmcLink, VmcLinkError, silentLogger } from './link.ts';
 import type { DriverLogger, DriverStats, Incoming } from './link.ts';
 import type { SerialTransport } from './transport.ts';
+import { KeptDispense } from './kept-dispense.ts';
 import { VendLock } from './vend-lock.ts';
 
 export interface VmcTimings {
@@ -52,6 +53,8 @@ export interface VmcDriverOptions {
   /** Shared with whatever else must know the board is in use (the upgrade quiet check). */
   lock?: VendLock;
   log?: DriverLogger;
+  /** Every INFO the board answers: the first read, and the one read again after a new boot id (docs/vmc-protocol.md §6.4). */
+  onBoardInfo?: (info: VmcBoardInfo) => void;
 }
 
 /**
@@ -102,6 +105,9 @@ export class VmcDriver {
   private lastDispenseSeq = 0;
   private lastDispenseBoot = 0;
   private boot: number | null = null;
+  /** A new boot id was seen: INFO is read before the next request (the board may run other firmware now). */
+  private infoDue = false;
+  private readonly kept = new KeptDispense();
 
   constructor(private readonly opts: VmcDriverOptions) {
     this.clock = opts.clock;
@@ -146,11 +152,21 @@ export class VmcDriver {
   }
 
   info(signal?: AbortSignal): Promise<VmcBoardInfo> {
-    return this.lock.run(() => this.query({ kind: 'info' }, 'info'), signal);
+    return this.lock.run(async () => {
+      await this.ensureReady();
+      return this.readInfo();
+    }, signal);
   }
 
+  /** A sequenced STATUS; when it shows a new boot id, INFO is read at once, before the caller's next request. */
   status(signal?: AbortSignal): Promise<VmcBoardStatus> {
-    return this.lock.run(() => this.query({ kind: 'status' }, 'status'), signal);
+    return this.lock.run(async () => {
+      const status = await this.query({ kind: 'status' }, 'status');
+      this.noteBoot(status.bootId, null);
+      this.kept.reported(status.bootId, status.keptSeq);
+      await this.readInfoIfDue();
+      return status;
+    }, signal);
   }
 
   dropSensor(signal?: AbortSignal): Promise<VmcDropSensorReading> {
@@ -233,12 +249,48 @@ export class VmcDriver {
   /** An unsequenced STATUS now (never stored by the board); notes a restart like the greeting does. */
   private async freshStatus(): Promise<VmcBoardStatus> {
     const status = await this.exchange(0, { kind: 'status' }, 'status');
-    if (this.boot !== status.bootId) {
-      this.log.warn({ was: this.boot, now: status.bootId }, 'the board restarted');
-      this.seq = status.lastSeq;
-      this.boot = status.bootId;
-    }
+    this.noteBoot(status.bootId, status.lastSeq);
+    this.kept.reported(status.bootId, status.keptSeq);
     return status;
+  }
+
+  /**
+   * The board just before a new DISPENSE is bound, for the crash journal: INFO first if a new boot id
+   * is pending, then an unsequenced STATUS (the board's last seq, and its kept dispense, which may be
+   * another session's). A restart seen by that STATUS means INFO again and another look.
+   */
+  private async boardBeforeDispense(): Promise<VmcBoardStatus> {
+    for (let look = 1; ; look++) {
+      await this.readInfoIfDue();
+      const status = await this.freshStatus();
+      if (!this.infoDue || look === 3) return status;
+    }
+  }
+
+  /**
+   * Notes the boot id a reply carries. A new one after the first means the board restarted: it forgot
+   * its frames (the sequence continues after its `lastSeq`, when known) and INFO is due.
+   */
+  private noteBoot(bootId: number, lastSeq: number | null): void {
+    if (this.boot === bootId) return;
+    if (this.boot !== null) {
+      this.log.warn({ was: this.boot, now: bootId }, 'the board restarted');
+      this.infoDue = true;
+    }
+    if (lastSeq !== null) this.seq = lastSeq;
+    this.boot = bootId;
+  }
+
+  private async readInfoIfDue(): Promise<void> {
+    if (this.infoDue) await this.readInfo();
+  }
+
+  private async readInfo(): Promise<VmcBoardInfo> {
+    const info = await this.exchange(this.takeSeq(), { kind: 'info' }, 'info');
+    this.noteBoot(info.bootId, null);
+    this.infoDue = false;
+    this.opts.onBoardInfo?.(info);
+    return info;
   }
 
   // --- dispense -------------------------------------------------------------------------------
@@ -254,6 +306,7 @@ export class VmcDriver {
     let sends = 0;
     const report = (o: { outcome: DispenseReport['outcome']; detail: string }): DispenseReport => {
       const finished: DispenseReport = { ...o, motorRan: motorRanOf(o.outcome), aisle, seq, sends, durationMs: this.clock.now() - started };
+      if (seq !== 0) this.kept.sent(boot, seq, o.outcome);
       this.log.info({ ...finished }, 'dispense finished');
       return finished;
     };
@@ -279,8 +332,9 @@ export class VmcDriver {
       boot = this.boot ?? 0;
       seq = this.takeSeq();
       // never a seq the board would take for a retransmission: its last frame's, or (once the sequence has
-      // come round) the last dispense it started, which it keeps (docs/vmc-protocol.md §6.3)
-      while (seq === boardLastSeq || (seq === this.lastDispenseSeq && boot === this.lastDispenseBoot)) seq = this.takeSeq();
+      // come round) the last dispense it started, which it keeps whoever sent it (docs/vmc-protocol.md §6.3)
+      const barred = (n: number): boolean => n === boardLastSeq || this.kept.bars(boot, n) || (n === this.lastDispenseSeq && boot === this.lastDispenseBoot);
+      while (barred(seq)) seq = this.takeSeq();
       bytes = encodeHostMessage(seq, { kind: 'dispense', aisle, bootId: boot });
       this.lastDispenseSeq = seq;
       this.lastDispenseBoot = boot;
@@ -291,12 +345,12 @@ export class VmcDriver {
       bytes = encodeHostMessage(seq, { kind: 'dispense', aisle, bootId: boot });
       announced = bytes;
     } else {
-      if (mode.onRequest) {
-        try {
-          boardLastSeq = (await this.freshStatus()).lastSeq;
-        } catch (e) {
-          return fail({ kind: 'unavailable', path: this.path, attempts: timings.openAttempts, error: (e as Error).message });
-        }
+      try {
+        // the journal needs the board's last seq; without it the greeting's STATUS told the kept dispense
+        if (mode.onRequest) boardLastSeq = (await this.boardBeforeDispense()).lastSeq;
+        else await this.readInfoIfDue();
+      } catch (e) {
+        return fail({ kind: 'unavailable', path: this.path, attempts: timings.openAttempts, error: (e as Error).message });
       }
       bind();
     }
@@ -319,13 +373,12 @@ export class VmcDriver {
         if (this.boot !== boot) {
           // the board restarted: if it may have seen the request, it may have run it; never resend
           if (written > 0 || resume) return fail({ kind: 'restarted_before_ack' });
-          if (mode.onRequest) {
-            try {
-              boardLastSeq = (await this.freshStatus()).lastSeq;
-            } catch (e) {
-              lost = (e as Error).message;
-              break;
-            }
+          try {
+            if (mode.onRequest) boardLastSeq = (await this.boardBeforeDispense()).lastSeq;
+            else await this.readInfoIfDue();
+          } catch (e) {
+            lost = (e as Error).message;
+            break;
           }
           bind();
         }
@@ -350,6 +403,11 @@ export class VmcDriver {
         sends = 0;
         written = 0;
         continue;
+      }
+      if (reply.kind === 'dispenseAck' && reply.disposition === 'duplicate' && written === 1 && !resume) {
+        // only one frame of this request is out, so the board matched it to an identical frame it holds from
+        // another request: it started nothing for this one, and the RESULT it re-sends is not this one's
+        return fail({ kind: 'duplicate_first_send' });
       }
       if (reply.kind === 'result') result = reply;
       else if (reply.kind === 'dispenseAck') ack = reply;
@@ -401,8 +459,9 @@ export class VmcDriver {
 
   // --- queries --------------------------------------------------------------------------------
 
-  private async query<K extends 'info' | 'status' | 'laneScan' | 'dropSensor'>(msg: VmcHostMessage, kind: K): Promise<Extract<VmcBoardMessage, { kind: K }>> {
+  private async query<K extends 'status' | 'laneScan' | 'dropSensor'>(msg: VmcHostMessage, kind: K): Promise<Extract<VmcBoardMessage, { kind: K }>> {
     await this.ensureReady();
+    await this.readInfoIfDue();
     return this.exchange(this.takeSeq(), msg, kind);
   }
 
@@ -437,9 +496,8 @@ export class VmcDriver {
     } catch (e) {
       throw new VmcLinkError('board_unavailable', `${this.path} opened but the board does not answer: ${(e as Error).message}`);
     }
-    if (this.boot !== null && status.bootId !== this.boot) this.log.warn({ was: this.boot, now: status.bootId }, 'the board restarted');
-    if (this.boot !== status.bootId) this.seq = status.lastSeq; // continue after whatever it remembers
-    this.boot = status.bootId;
+    this.noteBoot(status.bootId, status.lastSeq); // continue after whatever it remembers
+    this.kept.reported(status.bootId, status.keptSeq);
     this.link.greeted = true;
   }
 

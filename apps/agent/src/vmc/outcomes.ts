@@ -25,7 +25,9 @@ export type LinkFailure =
   | { kind: 'restarted_after_ack' }
   | { kind: 'lost_after_ack'; path: string; error: string }
   | { kind: 'refused'; reason: VmcNakReasonName }
-  | { kind: 'wrong_aisle'; reported: number };
+  | { kind: 'wrong_aisle'; reported: number }
+  /** ACK duplicate to the only frame of a new request sent so far (docs/vmc-protocol.md §6.3). */
+  | { kind: 'duplicate_first_send' };
 
 const MAY_HAVE_RUN = 'the motor may have run: check the machine before selling this aisle again';
 
@@ -83,6 +85,12 @@ export function outcomeOfFailure(aisle: number, failure: LinkFailure): { outcome
       return { outcome: 'board_refused', detail: `the board refused the request for aisle ${aisle} (NAK ${failure.reason}); the motor did not run` };
     case 'wrong_aisle':
       return { outcome: 'no_result', detail: `the board reported a result for aisle ${failure.reported} to the request for aisle ${aisle}; ${MAY_HAVE_RUN}` };
+    case 'duplicate_first_send':
+      // never a sale: the board's stored result belongs to another request (an earlier session's, or another host's)
+      return {
+        outcome: 'no_result',
+        detail: `the board took the first send of the request for aisle ${aisle} for a retransmission of an identical earlier frame (ACK duplicate) and started nothing for it; its result is that earlier request's, not this one's: not vended, and another host may be driving the board: check the machine before selling this aisle again`,
+      };
   }
 }
 

@@ -35,6 +35,7 @@ export const boardMessageArb: fc.Arbitrary<VmcBoardMessage> = fc.oneof(
     state: fc.constantFrom(...(Object.keys(VmcBoardState) as VmcBoardStateName[])),
     bootId: u14,
     lastSeq: u7,
+    keptSeq: u7,
     lastResult: fc.oneof(resultName, fc.constantFrom<VmcLastResult>('pending', 'none')),
     liftRow: u7,
     faults: fc.record({ lift: fc.boolean(), dropSensor: fc.boolean(), jammedLanes: fc.boolean() }),

@@ -50,6 +50,11 @@ export interface VmcBoardStatus {
   bootId: number;
   /** Sequence number of the last sequenced frame the board accepted (0 = none since power-up). */
   lastSeq: number;
+  /**
+   * Sequence number of the kept dispense, the last DISPENSE the board started (0 = none since
+   * power-up): a host from another session must not give a new DISPENSE this seq (docs/vmc-protocol.md §6.3).
+   */
+  keptSeq: number;
   lastResult: VmcLastResult;
   /** Row the lift is at (0 = home, the delivery port); always 0 on module SH. */
   liftRow: number;
@@ -275,7 +280,7 @@ export function boardMessageToFrame(seq: number, m: VmcBoardMessage): VmcFrame {
       const faults = bool(m.faults.lift) | (bool(m.faults.dropSensor) << 1) | (bool(m.faults.jammedLanes) << 2);
       return frame(
         VmcReply.status,
-        dataOf(VmcBoardState[m.state], ...u14(m.bootId, 'bootId'), u7(m.lastSeq, 'lastSeq'), last, u7(m.liftRow, 'liftRow'), faults),
+        dataOf(VmcBoardState[m.state], ...u14(m.bootId, 'bootId'), u7(m.lastSeq, 'lastSeq'), last, u7(m.liftRow, 'liftRow'), faults, u7(m.keptSeq, 'keptSeq')),
       );
     }
     case 'dispenseAck': {
@@ -294,7 +299,13 @@ export function boardMessageToFrame(seq: number, m: VmcBoardMessage): VmcFrame {
     case 'result':
       return frame(
         VmcReply.result,
-        dataOf(...u14(m.aisle, 'aisle'), VmcResultCode[m.code], ...u14(m.motorMs, 'motorMs'), bool(m.dropDetected), u7(m.liftRow, 'liftRow')),
+        dataOf(
+          ...u14(m.aisle, 'aisle'),
+          VmcResultCode[m.code],
+          ...u14(Math.min(VMC_U14_MAX, m.motorMs), 'motorMs'),
+          bool(m.dropDetected),
+          u7(m.liftRow, 'liftRow'),
+        ),
       );
     case 'nak':
       return frame(VmcReply.nak, dataOf(VmcNakReason[m.reason], u7(m.command, 'command')));
@@ -335,11 +346,12 @@ export function parseBoardFrame(f: VmcFrame): VmcDecoded<VmcBoardMessage> {
         state: r.named(0, VmcBoardState),
         bootId: r.u14(1),
         lastSeq: r.at(3),
+        keptSeq: r.at(7),
         lastResult,
         liftRow: r.at(5),
         faults: { lift: (faults & 1) !== 0, dropSensor: (faults & 2) !== 0, jammedLanes: (faults & 4) !== 0 },
       };
-      r.reserved(7);
+      r.reserved(8);
       break;
     }
     case VmcReply.dispenseAck:
