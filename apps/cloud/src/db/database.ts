@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Driver } from 'kysely';
 import type { DB } from './schema.ts';
 import { migrateToLatest } from './migrate.ts';
 import { runsDirectly } from './query-template.ts';
@@ -55,6 +55,29 @@ const INT8_OID = 20;
  */
 const int8AsNumber = ((oid: number, format?: 'text' | 'binary') =>
   oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser;
+
+/**
+ * SQLite rolls a transaction back by itself when a write fails for want of space or I/O (SQLITE_FULL, SQLITE_IOERR:
+ * "the transaction may be rolled back automatically"); Kysely's own ROLLBACK then fails with "no transaction is
+ * active" and that error, not the disk's, reaches the caller. The ROLLBACK is sent only while one is open.
+ */
+class SqliteRollbackAwareDialect extends SqliteDialect {
+  constructor(
+    config: ConstructorParameters<typeof SqliteDialect>[0],
+    private readonly sqlite: Pick<SQLite.Database, 'inTransaction'>,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.rollbackTransaction = async (connection) => {
+      if (this.sqlite.inTransaction) await rollback(connection);
+    };
+    return driver;
+  }
+}
 
 export interface DatabaseOptions {
   /** postgres:// URL; when absent, SQLite at `sqliteFile`. */
@@ -140,7 +163,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const db = new Kysely<DB>({ dialect: new SqliteRollbackAwareDialect({ database: withStatementCache(sqlite) }, sqlite) });
     runsDirectly(db, sqlite);
     // a file's checkpoints (its only fsyncs) run on a worker thread, never inside a request's commit
     let checkpointer: SqliteCheckpointer | undefined;

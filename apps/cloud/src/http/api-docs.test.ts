@@ -12,12 +12,12 @@ describe('the generated API document', () => {
   });
 
   it('derives the errors every route answers from its doc', () => {
-    expect(derivedErrors(route({})).sort()).toEqual([400, 413, 415]);
+    expect(derivedErrors(route({})).sort()).toEqual([400, 413, 415, 503]);
     expect(derivedErrors(route({ auth: 'operator', scopes: ['machines:read'], query: z.object({ page: z.number() }) })).sort()).toEqual([
-      400, 401, 403, 413, 415, 422, 429,
+      400, 401, 403, 413, 415, 422, 429, 503,
     ]);
     expect(derivedErrors(route({ auth: 'operator' }))).not.toContain(403); // no scope asked, none refused
-    expect(derivedErrors(route({ auth: 'oauth-client', body: z.object({}) })).sort()).toEqual([400, 401, 413, 415]);
+    expect(derivedErrors(route({ auth: 'oauth-client', body: z.object({}) })).sort()).toEqual([400, 401, 413, 415, 503]);
   });
 
   it('adds route-specific errors, documents scope alternatives, and refuses a duplicate operationId', () => {
@@ -27,7 +27,10 @@ describe('the generated API document', () => {
       'post'
     ]!;
     expect(op.security).toEqual([{ apiKey: ['machines:read'] }, { bearer: ['machines:read'] }, { apiKey: ['commands:write'] }, { bearer: ['commands:write'] }]);
-    expect(Object.keys(op.responses)).toEqual(['200', '400', '401', '403', '404', '413', '415', '429']);
+    expect(Object.keys(op.responses)).toEqual(['200', '400', '401', '403', '404', '413', '415', '429', '503']);
+    // the store's outage: every operation may answer it, and says when to retry
+    const unavailable = (docs.document()['components'] as { responses: Record<string, { headers?: Record<string, unknown> }> }).responses['Unavailable'];
+    expect(Object.keys(unavailable?.headers ?? {})).toEqual(['Retry-After']);
     docs.add(route({ path: '/api/v1/fulfill', method: 'post', operationId: 'again' }));
     docs.add(route({ path: '/x', operationId: 'again' }));
     expect(() => docs.document()).toThrow(/operationId again/);

@@ -150,7 +150,12 @@ const ERROR_KINDS = {
     headers: { 'Retry-After': { description: 'Seconds until the budget renews (3600)', schema: { type: 'integer', minimum: 0 }, example: 3600 } },
   },
   Upstream: { description: 'An upstream service failed; its error is returned verbatim (spec 1 §7).', example: ERROR_TABLE.upstream.message },
-  Unavailable: { description: 'The service cannot answer now; retry later.', example: ERROR_TABLE.unavailable.message },
+  Unavailable: {
+    description:
+      'The service cannot answer now: its store is unreachable, busy or full, or this replica is draining. Nothing of the request was written; retry after the given seconds (docs/decisions/outages.md).',
+    example: ERROR_TABLE.unavailable.message,
+    headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 }, example: 2 } },
+  },
 } satisfies Record<string, ErrorKind>;
 
 type ErrorKindName = keyof typeof ERROR_KINDS;
@@ -213,13 +218,14 @@ function errorKindOf(r: RouteDoc, status: number): ErrorKindName | null {
 /**
  * The error statuses a route answers by what its doc says, before anything route-specific:
  * - the body parsers read any body a request carries (app.ts), before routing, whatever the method:
- *   400 (not valid JSON), 413 (too large) and 415 (charset or encoding) everywhere;
+ *   400 (not valid JSON), 413 (too large) and 415 (charset or encoding) everywhere; 503 (the store unavailable) everywhere;
  * - params, query or body parsed with a schema: 400 (missing or out of rule) and 422 (wrong types);
  * - the auth kind: operator and admin 401 → 429 → 403 (403 only where a scope or admin is needed),
  *   device 401/403, signature 401, the OAuth token endpoint 400/401.
  */
 export function derivedErrors(r: RouteDoc): number[] {
-  const e = new Set<number>([400, 413, 415]);
+  // 503: any route may meet its store's outage (docs/decisions/outages.md)
+  const e = new Set<number>([400, 413, 415, 503]);
   if (r.params || r.query || r.body) e.add(422);
   switch (r.auth) {
     case 'operator':
