@@ -333,3 +333,96 @@ describe('board: DEX audit', () => {
     expect(seg('DXS')[0]![0]).toBe('VMCSIM');
   });
 });
+
+// The points docs/vmc-protocol.md settles (issue 29), one test each.
+describe('board: what the document settles', () => {
+  const yAxis = { module: 'SH_YAxis' as const, motorMs: 1200, dropMs: 300, liftMsPerRow: 400 };
+  const status = (r: ReturnType<typeof rig>, seq = 0) => r.send(seq, { kind: 'status' })[0]?.message as VmcBoardMessage & { kind: 'status' };
+
+  it('STATUS reports the kept dispense’s seq (byte 7) beside the last frame’s, and a power-up forgets it', () => {
+    const r = rig();
+    expect(status(r)).toMatchObject({ lastSeq: 0, keptSeq: 0 });
+    r.dispense(63, 3);
+    r.drain(5000);
+    r.send(60, { kind: 'info' });
+    expect(status(r)).toMatchObject({ lastSeq: 60, keptSeq: 63 });
+    r.board.reboot();
+    expect(status(r)).toMatchObject({ lastSeq: 0, keptSeq: 0 });
+  });
+
+  it('a retransmission of the kept dispense does not become the last frame again', () => {
+    const r = rig(yAxis);
+    r.dispense(48, 12);
+    r.drain(100);
+    r.dispense(49, 13); // refused busy: now the last frame
+    r.drain(500);
+    expect(r.dispense(48, 12)[0]?.message).toMatchObject({ disposition: 'duplicate' });
+    expect(status(r)).toMatchObject({ lastSeq: 49, keptSeq: 48 });
+    // so seq 49 with other bytes is still a conflict, and seq 48 with other bytes a new frame (busy)
+    expect(r.dispense(49, 14)).toMatchObject([{ kind: 'nak', message: { reason: 'sequenceConflict' } }]);
+  });
+
+  it('a sequenced STATUS reports the frame before it in byte 3, not itself', () => {
+    const r = rig();
+    r.send(7, { kind: 'info' });
+    expect(status(r, 8)).toMatchObject({ lastSeq: 7 });
+    expect(status(r)).toMatchObject({ lastSeq: 8 });
+  });
+
+  it('after a jam the dispense is over at the stall, the lift reads the jam’s row until it is home, and a new DISPENSE meanwhile starts', () => {
+    const r = rig(yAxis);
+    r.board.lane(25).jammed = true; // row 3: 1.2 s up, stall at 2.4 s, 1.2 s home
+    r.dispense(1, 25);
+    expect(r.drain(2400)).toMatchObject([{ kind: 'result', message: { code: 'motorJam', liftRow: 3 } }]);
+    expect(status(r)).toMatchObject({ state: 'idle', liftRow: 3, lastResult: 'motorJam' });
+    r.drain(1199);
+    expect(status(r)).toMatchObject({ liftRow: 3 });
+    r.drain(1);
+    expect(status(r)).toMatchObject({ liftRow: 0 });
+    // again, and this time a DISPENSE before the lift is home: started, the lift sent to its own row
+    r.dispense(2, 25);
+    r.drain(2400 + 600);
+    expect(r.dispense(3, 12)).toMatchObject([{ kind: 'dispenseAck', message: { disposition: 'accepted', estimateMs: 3100 } }]);
+    expect(status(r)).toMatchObject({ state: 'dispensing', liftRow: 2 });
+    r.drain(1000);
+    expect(status(r)).toMatchObject({ liftRow: 2 }); // not sent home by the jam's old way back
+  });
+
+  it('a lift fault: a vend’s estimate, the RESULT at twice the travel, the lift flag and state fault', () => {
+    const r = rig(yAxis);
+    r.board.setLiftFault(true);
+    expect(status(r)).toMatchObject({ state: 'fault', faults: { lift: true } });
+    expect(r.dispense(51, 12)).toMatchObject([{ kind: 'dispenseAck', message: { estimateMs: 3100 } }]);
+    expect(status(r)).toMatchObject({ state: 'dispensing', liftRow: 2 });
+    expect(r.drain(1599)).toEqual([]);
+    expect(r.drain(1)).toMatchObject([{ kind: 'result', message: { code: 'liftFault', motorMs: 0, dropDetected: false, liftRow: 0 } }]);
+    expect(status(r)).toMatchObject({ state: 'fault', liftRow: 0, lastResult: 'liftFault', lastSeq: 51, keptSeq: 51, faults: { lift: true } });
+    expect(r.board.motorLog).toEqual([]);
+    r.board.reboot();
+    expect(status(r)).toMatchObject({ faults: { lift: true } });
+  });
+
+  it('state priority: dispensing, then busy, then fault, then idle', () => {
+    const r = rig(yAxis);
+    r.board.setLiftFault(true);
+    r.board.busyFor(10_000);
+    expect(status(r)).toMatchObject({ state: 'busy' });
+    r.drain(10_000);
+    expect(status(r)).toMatchObject({ state: 'fault' });
+    r.board.setLiftFault(false);
+    r.board.lane(7).jammed = true;
+    expect(status(r)).toMatchObject({ state: 'idle', faults: { jammedLanes: true } });
+    r.dispense(1, 12);
+    r.board.setLiftFault(true);
+    expect(status(r)).toMatchObject({ state: 'dispensing' });
+  });
+
+  it('a board restarted in place with other firmware answers INFO with it', () => {
+    const r = rig();
+    const before = r.board.bootId;
+    r.board.reboot({ vmcVersion: '2.5.0' });
+    expect(r.send(0, { kind: 'info' })).toMatchObject([{ message: { vmcVersion: '2.5.0', bootId: r.board.bootId } }]);
+    expect(r.board.bootId).not.toBe(before);
+    expect(() => r.board.reboot({ vmcVersion: '200.0.0' })).toThrow(RangeError);
+  });
+});

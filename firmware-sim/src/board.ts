@@ -254,6 +254,11 @@ export class VmcBoard {
     };
   }
 
+  /** The seqs STATUS reports: the last frame's and the kept dispense's (0 = none since power-up). */
+  get seqs(): { lastSeq: number; keptSeq: number } {
+    return { lastSeq: this.last?.seq ?? 0, keptSeq: this.kept?.seq ?? 0 };
+  }
+
   get dispenseRequests(): number {
     return this.requests;
   }

@@ -29,7 +29,7 @@ export interface SimulatorOptions {
 export interface SimState {
   plugged: boolean;
   hostPath: string | undefined;
-  board: BoardConfig & { bootId: number; state: string };
+  board: BoardConfig & { bootId: number; state: string; lastSeq: number; keptSeq: number };
   lanes: Lane[];
   boardFaults: ReturnType<VmcBoard['faultsSnapshot']>;
   linkFaults: LinkFaultState;
@@ -203,7 +203,7 @@ export class VmcSimulator {
     return {
       plugged: this.opts.front.plugged,
       hostPath: this.opts.front.hostPath,
-      board: { ...b.config, bootId: b.bootId, state: b.state },
+      board: { ...b.config, bootId: b.bootId, state: b.state, ...b.seqs },
       lanes: b.lanesSnapshot(),
       boardFaults: b.faultsSnapshot(),
       linkFaults: this.faults.snapshot(),

@@ -329,6 +329,20 @@ describe('driver: the result', () => {
     expect(line.received.map((x) => x.message.kind)).toEqual(['dispense', 'info', 'dispense']);
   });
 
+  it('an ACK duplicate to the first send is another request’s: no_result (never success), not resent', async () => {
+    const { line, driver, pass } = rig();
+    // a board built before STATUS reported the kept dispense (byte 7 = 0), holding an earlier session's DISPENSE
+    // of aisle 3 with the seq this host takes next: it answers duplicate and that session's stored RESULT
+    line.lastSeq = 62;
+    line.respond = (r) => (r.message.kind === 'dispense' ? [ack(3, 0, 'duplicate'), result(3)] : []);
+    const p = driver.dispense(3);
+    await pass(5000);
+    const r = await p;
+    expect(r).toMatchObject({ outcome: 'no_result', motorRan: 'unknown', seq: 63, sends: 1 });
+    expect(r.detail).toMatch(/first send.*retransmission.*not vended/);
+    expect(line.dispenses()).toHaveLength(1);
+  });
+
   it('treats a result for another aisle as no definite outcome', async () => {
     const { line, driver, pass } = rig();
     line.respond = (r) => (r.message.kind === 'dispense' ? [ack(4), result(5)] : []);
