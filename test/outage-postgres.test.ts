@@ -9,7 +9,7 @@ import { startCluster, type Cluster } from '../scripts/cluster.ts';
 import { Driver } from '../scripts/fleet/driver-process.ts';
 import type { DriverLedger } from '../scripts/fleet/driver.ts';
 import { auditStore, seedFleet, type StoreEnv } from '../scripts/fleet/store.ts';
-import { postgresBin, startPrivatePostgres, type PrivatePostgres } from './support/private-servers.ts';
+import { postgresBin, startPrivatePostgres, type PrivatePostgres } from '../scripts/private-servers.ts';
 import { leaseChainBroken, probe, recovery, sleep, sweeps } from './support/outage-drill.ts';
 
 /**

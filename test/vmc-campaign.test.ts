@@ -27,7 +27,18 @@ describe('fault campaign over the mock binding', () => {
     const rnd = seededRandom(SEED);
     const r = await mockRig({ seed: SEED, board: { module: 'SH_YAxis', stock: 1_000_000, motorMs: 900, liftMsPerRow: 150, dropMs: 200 } });
     const { sim, driver, clock } = r;
-    sim.setRandomFaults({ loseToHost: 0.03, loseToBoard: 0.03, corruptToHost: 0.03, corruptToBoard: 0.03, delayAck: 0.05, delayMs: [100, 1500] });
+    const lineFaults = {
+      loseToHost: 0.03,
+      loseToBoard: 0.03,
+      corruptToHost: 0.03,
+      corruptToBoard: 0.03,
+      delayAck: 0.05,
+      delayMs: [100, 1500] as [number, number],
+    };
+    sim.setRandomFaults(lineFaults);
+    // one request meets a board that hears but is never heard (its line to the host dead): no_ack is covered
+    // whatever the seed draws (it is rare by chance: 0-2 in 10,000)
+    const deafAt = Math.floor(REQUESTS / 2);
 
     const reports: { at: number; bootId: number | null; report: DispenseReport }[] = [];
     const counts = new Map<string, number>();
@@ -59,9 +70,11 @@ describe('fault campaign over the mock binding', () => {
         clock.setTimeout(() => void sim.apply({ do: 'reboot' }), rnd.int(4000));
         extras.reboots++;
       }
+      if (i === deafAt) sim.setRandomFaults({ ...lineFaults, loseToHost: 1 });
       const at = clock.now();
       const bootId = driver.bootId;
       const report = await r.run(driver.dispense(aisle));
+      if (i === deafAt) sim.setRandomFaults(lineFaults);
       reports.push({ at, bootId, report });
       counts.set(report.outcome, (counts.get(report.outcome) ?? 0) + 1);
       maxDuration = Math.max(maxDuration, report.durationMs);

@@ -122,12 +122,13 @@ class Ledger {
   refusedWithoutRetryAfter = 0;
   slowestRefusalMs = 0;
 
-  answered(a: Answer | null): void {
+  /** `heldMs`: how long the call was meant to be held (the long poll's wait): a refusal's time is what came after. */
+  answered(a: Answer | null, heldMs = 0): void {
     const k = a ? String(a.status) : 'transport';
     this.statuses[k] = (this.statuses[k] ?? 0) + 1;
     if (a?.status !== 503) return;
     if (!a.retryAfter) this.refusedWithoutRetryAfter++;
-    this.slowestRefusalMs = Math.max(this.slowestRefusalMs, a.ms);
+    this.slowestRefusalMs = Math.max(this.slowestRefusalMs, a.ms - heldMs);
   }
 }
 
@@ -193,7 +194,8 @@ class Cabinet {
     const w = res.headers['x-device-witness'];
     if (typeof w === 'string') this.witness = w;
     const a = answerOf(res, startedAt, started);
-    this.ledger.answered(a);
+    // a long poll answered after its wait was held: its refusal's time is what came after the wait
+    this.ledger.answered(a, p.startsWith('/cabinet/pending') && a.ms >= WAIT_S * 1000 ? WAIT_S * 1000 : 0);
     return a;
   }
 

@@ -10,6 +10,7 @@ import { runsDirectly } from './query-template.ts';
 import { withStatementCache } from './statement-cache.ts';
 import { SchemaScopedPostgresDialect } from './scoped-introspector.ts';
 import { SqliteCheckpointer, type Checkpoint } from './sqlite-checkpointer.ts';
+import { QUERY_DEADLINE_MS, withQueryDeadline } from './query-deadline.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -94,6 +95,8 @@ export interface DatabaseOptions {
    * opens another on the next query; this only reports it (never thrown: an unlistened 'error' would end the process).
    */
   onConnectionError?: (err: Error) => void;
+  /** PostgreSQL: a statement's deadline once migrated (default QUERY_DEADLINE_MS; 0: none). */
+  queryDeadlineMs?: number;
 }
 
 /**
@@ -115,6 +118,7 @@ async function createSchema(url: string, schema: string): Promise<void> {
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let database: Database;
+  let startDeadlines = () => {};
   if (opts.url) {
     // The schema exists before any connection names it in its search_path: a connection started with a
     // search_path that did not exist yet fails now and then in PostgreSQL's parallel workers ("schema does not exist").
@@ -134,7 +138,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // both are listened to, so a server's restart costs the queries in flight, never the process
     pool.on('connect', (client) => client.on('error', lost));
     pool.on('error', () => {}); // the same error, already reported by the client's own listener
-    const db = new Kysely<DB>({ dialect: opts.schema ? new SchemaScopedPostgresDialect({ pool }, opts.schema) : new PostgresDialect({ pool }) });
+    let deadlineMs = 0; // none while migrating; QUERY_DEADLINE_MS once open
+    const bounded = withQueryDeadline(pool, () => deadlineMs);
+    const db = new Kysely<DB>({
+      dialect: opts.schema ? new SchemaScopedPostgresDialect({ pool: bounded }, opts.schema) : new PostgresDialect({ pool: bounded }),
+    });
+    startDeadlines = () => (deadlineMs = opts.queryDeadlineMs ?? QUERY_DEADLINE_MS);
     const u = new URL(opts.url);
     database = {
       db,
@@ -193,5 +202,6 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     };
   }
   await migrateToLatest(database.db, opts.url ? opts.schema : undefined);
+  startDeadlines();
   return database;
 }

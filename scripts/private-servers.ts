@@ -1,15 +1,15 @@
 /**
- * A PostgreSQL and a Redis of a test's own, on free ports in a temporary directory, so an outage drill can
- * stop, kill and restart them without touching the machine's shared servers (docs/decisions/outages.md).
- * PostgreSQL comes from Debian's packages (`initdb`, `pg_ctl`); it refuses to run as root, so a root test runs it
- * as the `postgres` account, which owns the directory.
+ * A PostgreSQL and a Redis of a drill's own (test/outage-*.test.ts, scripts/bench-faults.ts), on free ports in a
+ * temporary directory, so it can stop, kill and restart them without touching the machine's shared servers
+ * (docs/decisions/outages.md). PostgreSQL comes from Debian's packages (`initdb`, `postgres`); it refuses to run as
+ * root, so under root it runs as the `postgres` account, which owns the directory.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../scripts/cluster.ts';
+import { freePort } from './cluster.ts';
 
 /** The directory of PostgreSQL's server programs (Debian: /usr/lib/postgresql/<major>/bin), or null. */
 export function postgresBin(): string | null {
