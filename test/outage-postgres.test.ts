@@ -28,6 +28,8 @@ const CABINETS = 12;
 /** The connect timeout (db/database.ts) plus the answer's own way: no request waits past it while the store is down. */
 const REFUSAL_BOUND_MS = 3_000 + 1_500;
 const OUTAGE_MS = 3_000;
+/** The fleet's requests one replica holds at once at this load. */
+const MAX_IN_FLIGHT = 4;
 
 describe.runIf(postgresBin())('PostgreSQL restarted and killed under load, two replicas', () => {
   const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -108,15 +110,26 @@ describe.runIf(postgresBin())('PostgreSQL restarted and killed under load, two r
     expect(leaseChainBroken(sweeps(cluster!.replicas))).toBeNull();
   });
 
-  it('the fleet saw only 200s and 503s with Retry-After, and every sale and drop it saw acknowledged is stored exactly once', async () => {
+  it('a replica SIGKILLed under load: nginx sends every request to the survivor from then on', async () => {
+    const victim = cluster!.replicas[1]!;
+    victim.child.kill('SIGKILL');
+    await victim.exited;
+    for (let i = 0; i < 20; i++) {
+      expect((await probe(cluster!.url)).status).toBe(200);
+      await sleep(50);
+    }
+  }, 30_000);
+
+  it('the fleet saw only 200s, 503s with Retry-After and at most one error per request in flight on the killed replica; every sale and drop it saw acknowledged is stored exactly once', async () => {
     ledger = (await driver!.ask({ type: 'stop' }, 'ledger')) as DriverLedger;
     driver = undefined;
-    const statuses = Object.keys(ledger.statuses);
-    expect(
-      statuses.every((s) => s === '200' || s === '503'),
-      JSON.stringify(ledger.statuses) + ledger.errorSamples.join('\n'),
-    ).toBe(true);
-    expect(ledger.statuses['503'] ?? 0).toBeGreaterThan(0); // the drill did refuse something
+    const { '200': ok, '503': refused, '502': cut, ...other } = ledger.statuses;
+    expect(other, JSON.stringify(ledger.statuses) + ledger.errorSamples.join('\n')).toEqual({});
+    expect(ok).toBeGreaterThan(0);
+    expect(refused ?? 0).toBeGreaterThan(0); // the drill did refuse something
+    // a request the killed replica had taken and not answered (a POST nginx may not resend): one 502 each, which its
+    // cabinet retries (reports by their dispenseId, sales by their requestRef)
+    expect(cut ?? 0).toBeLessThanOrEqual(MAX_IN_FLIGHT);
     expect(ledger.refusedWithoutRetryAfter).toBe(0);
     expect(ledger.slowestRefusalMs).toBeLessThan(REFUSAL_BOUND_MS);
     expect(ledger.sales.length).toBeGreaterThan(0);

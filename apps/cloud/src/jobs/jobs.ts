@@ -154,7 +154,6 @@ export class Jobs {
       leases: d.store.repos.leases,
       redis: d.redis,
       redisKeyPrefix: d.config.redisKeyPrefix,
-      clock: d.clock,
       pod: d.config.pod,
       ttlMs: j.leaseTtlSeconds * 1000,
     });

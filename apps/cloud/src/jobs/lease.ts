@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { Clock } from '@vend/protocol';
 import type { Dialect } from '../db/database.ts';
 import type { LeaseRepo } from './lease.repo.ts';
 
@@ -32,21 +31,20 @@ export class InProcessLease implements LeaderLease {
 
 /**
  * A lease row in the shared PostgreSQL store: one atomic upsert takes the row when it is free or
- * lapsed, or extends it when this replica holds it; otherwise it returns nothing. Expiry uses the
- * injected clock (replicas' clocks are NTP-synchronised; the TTL dwarfs any skew).
+ * lapsed, or extends it when this replica holds it; otherwise it returns nothing. Expiry is the database
+ * server's clock, as the Redis lease's is Redis's: no replica's own clock decides (docs/decisions/outages.md).
  */
 export class StoreLease implements LeaderLease {
   readonly kind = 'postgres';
   constructor(
     private readonly leases: LeaseRepo,
-    private readonly clock: Clock,
     private readonly name: string,
     readonly holder: string,
     private readonly ttlMs: number,
   ) {}
 
   async acquire(): Promise<boolean> {
-    return this.leases.acquire(this.name, this.holder, this.clock.now(), this.ttlMs);
+    return this.leases.acquire(this.name, this.holder, this.ttlMs);
   }
 
   async release(): Promise<void> {
@@ -87,7 +85,6 @@ export interface LeaseDeps {
   leases: LeaseRepo;
   redis: Redis | null;
   redisKeyPrefix: string;
-  clock: Clock;
   pod: string;
   ttlMs: number;
 }
@@ -101,6 +98,6 @@ export const LEASE_NAME = 'background-jobs';
 export function createLease(d: LeaseDeps): LeaderLease {
   const holder = `${d.pod}:${randomBytes(4).toString('hex')}`;
   if (d.redis) return new RedisLease(d.redis, `${d.redisKeyPrefix}jobs:leader`, holder, d.ttlMs);
-  if (d.dialect === 'postgres') return new StoreLease(d.leases, d.clock, LEASE_NAME, holder, d.ttlMs);
+  if (d.dialect === 'postgres') return new StoreLease(d.leases, LEASE_NAME, holder, d.ttlMs);
   return new InProcessLease(holder);
 }
