@@ -22,7 +22,8 @@ import { DispenseBook } from './spool/book.ts';
 import { Dispenser } from './spool/dispenser.ts';
 import { JournalRecord } from './spool/journal.ts';
 import { JsonlJournal } from './state/jsonl-journal.ts';
-import { ReportSpool } from './spool/spool.ts';
+import { DiskWatch, VEND_ROOM_BYTES, freeBytes, isDiskFull, watchedStore } from './state/disk-full.ts';
+import { REPORT_SPOOL_MAX, ReportSpool } from './spool/spool.ts';
 import { createAgentLogger } from './state/log-file.ts';
 import { StateDir } from './state/state-dir.ts';
 import { VmcDriver } from './vmc/driver.ts';
@@ -110,6 +111,8 @@ export class Daemon {
   readonly spool: ReportSpool;
   readonly dispenser: Dispenser;
   readonly cloud: CloudLoops;
+  /** The state disk: one "full" episode at a time, logged once (state/disk-full.ts). */
+  readonly disk: DiskWatch;
   /** Screen advertising: the attract loop for the kiosk, its media, the proof-of-play spool. */
   readonly ads: Ads;
   /** The kiosk prize game: the event spool to the cloud and the cloud's last prize state. */
@@ -186,7 +189,14 @@ export class Daemon {
 
     // 3. the dispense journal
     this.journal = new JsonlJournal(this.state.path('journal'), JournalRecord);
-    this.book = new DispenseBook(this.journal, this.clock);
+    this.disk = new DiskWatch(
+      this.log.child({ part: 'disk' }),
+      () => this.clock.now(),
+      // while the disk is full, "last errors" holds one `disk` line; it goes when space returns
+      (message) => (message === null ? this.clearErrors('disk') : this.noteError('disk', message)),
+      () => this.diskRoom(),
+    );
+    this.book = new DispenseBook(watchedStore(this.journal, this.disk, 'the dispense journal'), this.clock);
     const loaded = this.book.load();
     if (loaded.dropped > 0) this.log.warn({ dropped: loaded.dropped }, 'journal: dropped a record cut short by a crash');
 
@@ -252,6 +262,9 @@ export class Daemon {
           ? this.board.rows * this.board.columnsPerRow
           : this.cloud.configBlock.rows * this.cloud.configBlock.columnsPerRow,
       boardAvailable: () => this.board.state !== 'unavailable',
+      diskRoom: () => this.diskRoom(),
+      spoolMax: REPORT_SPOOL_MAX,
+      onUnrecorded: (_id, message) => this.noteError('dispense', message),
     });
     this.ads = new Ads({
       config: { ...config, cloudUrl: config.cloudUrl },
@@ -422,6 +435,15 @@ export class Daemon {
     );
   }
 
+  /** The state disk has room for a vend's records (a file system that cannot say counts as roomy). */
+  private diskRoom(): boolean {
+    return (freeBytes(this.config.stateDir) ?? Infinity) >= VEND_ROOM_BYTES;
+  }
+
+  private clearErrors(source: string): void {
+    this.errors.splice(0, this.errors.length, ...this.errors.filter((e) => e.source !== source));
+  }
+
   private noteError(source: string, message: string): void {
     const last = this.errors[this.errors.length - 1];
     if (last && last.source === source && last.message === message) {
@@ -494,6 +516,11 @@ export class Daemon {
         if (!(await sleep(this.clock, BOARD_CHECK_MS, signal))) return;
       } catch (e) {
         const message = (e as Error).message;
+        if (isDiskFull(e)) {
+          // recovery could not journal an outcome: the board is fine, the disk is not (DiskWatch logged it once)
+          if (!(await sleep(this.clock, BOARD_RETRY_MS, signal))) return;
+          continue;
+        }
         if (this.board.state !== 'unavailable') this.log.warn({ error: message }, 'the board does not answer');
         Object.assign(this.board, { state: 'unavailable', lastError: message, checkedAt: this.clock.now() });
         this.noteError('board', message);

@@ -114,6 +114,8 @@ function refusalStatus(refusal: DispenseRefused): number {
     case 'cloud-refused':
       return refusal.cloudStatus === 409 || refusal.cloudStatus === 400 ? refusal.cloudStatus : 502;
     case 'not-ready':
+    case 'disk-full':
+    case 'spool-full':
     case 'board-unavailable':
     case 'cloud-unreachable':
     case 'not-enrolled':

@@ -224,6 +224,12 @@ export class DispenseBook {
   }
 
   private maybeCompact(): void {
-    if (this.sinceCompaction >= this.opts.compactEvery) this.compact();
+    if (this.sinceCompaction < this.opts.compactEvery) return;
+    try {
+      this.compact();
+    } catch {
+      // the rewrite (a temp copy, then a rename) found no room: the journal stays whole as it was, its
+      // records all counted; the next record tries again
+    }
   }
 }

@@ -7,6 +7,7 @@ import { CloudError } from '../cloud/client.ts';
 import type { CloudClient, CloudLogger } from '../cloud/client.ts';
 import type { DispenseBinding, DispenseResolution } from '../vmc/driver.ts';
 import type { DispenseReport } from '../vmc/outcomes.ts';
+import { isDiskFull } from '../state/disk-full.ts';
 import { VendLock } from '../vmc/vend-lock.ts';
 import { vendResultOf } from './book.ts';
 import type { DispenseBook, VendResult } from './book.ts';
@@ -23,7 +24,8 @@ export interface DispenseDriver {
 /** Why a walk-up dispense was refused before the motor ran. */
 export class DispenseRefused extends Error {
   constructor(
-    readonly code: 'busy' | 'not-ready' | 'board-unavailable' | 'bad-aisle' | 'cloud-refused' | 'cloud-unreachable' | 'not-enrolled',
+    readonly code:
+      'busy' | 'not-ready' | 'board-unavailable' | 'bad-aisle' | 'cloud-refused' | 'cloud-unreachable' | 'not-enrolled' | 'disk-full' | 'spool-full',
     message: string,
     /** The cloud's status when it refused the order. */
     readonly cloudStatus: number | null = null,
@@ -54,6 +56,19 @@ export interface DispenserOptions {
   aisleCount(): number | null;
   /** The board answered its last check (walk-ups are refused at once when it did not). */
   boardAvailable(): boolean;
+  /**
+   * The state disk has room for a vend's records (state/disk-full.ts VEND_ROOM_BYTES). A vend that
+   * could not be journalled is not started: its intent is what makes a crash or a lost answer
+   * settle it once, and its outcome is the report that bills it. Default: always.
+   */
+  diskRoom?(): boolean;
+  /**
+   * Undelivered reports past which no new vend starts (the report spool's bound): reports are never
+   * dropped, so the bound is kept by refusing the next sale, not by forgetting an old one. Default: none.
+   */
+  spoolMax?: number;
+  /** A vend's outcome could not be journalled (the disk): the status shows it. */
+  onUnrecorded?(dispenseId: string, message: string): void;
 }
 
 /** The dispenseId of a remote drop: derived from the command, so it is the same however often the agent restarts. */
@@ -176,6 +191,7 @@ export class Dispenser {
         continue;
       }
       try {
+        this.checkRecordable();
         await this.lock.run(() => this.runCommand(next));
       } catch (e) {
         // the journal could not be written: nothing was sent; the cloud lists the command again
@@ -219,8 +235,10 @@ export class Dispenser {
    * the order — in each case before the motor could run.
    */
   async walkUp(req: WalkUpRequest): Promise<VendResult> {
-    if (!this.recoveredFlag) throw new DispenseRefused('not-ready', 'the agent is still settling a dispense interrupted by a restart');
+    if (!this.recoveredFlag)
+      throw new DispenseRefused('not-ready', 'the agent is still settling a dispense whose outcome is not journalled yet (a restart, or a full disk)');
     if (!this.opts.boardAvailable()) throw new DispenseRefused('board-unavailable', 'the vending board is not answering');
+    this.checkRecordable();
     const count = this.opts.aisleCount();
     if (!Number.isInteger(req.aisle) || req.aisle < 1 || (count !== null && req.aisle > count))
       throw new DispenseRefused('bad-aisle', `aisle must be 1..${count ?? '?'}, got ${req.aisle}`);
@@ -275,9 +293,32 @@ export class Dispenser {
     });
   }
 
+  /** Refuses (before the cloud or the board is asked) a vend whose records the disk or the spool's bound could not take. */
+  private checkRecordable(): void {
+    if (this.opts.diskRoom && !this.opts.diskRoom())
+      throw new DispenseRefused('disk-full', 'the state disk is full: a vend that cannot be recorded is not started; try again when space returns');
+    const max = this.opts.spoolMax;
+    const depth = max === undefined ? 0 : this.opts.book.depth();
+    if (max !== undefined && depth >= max)
+      throw new DispenseRefused('spool-full', `${depth} reports wait for the cloud (the bound is ${max}); no new vend until they are delivered`);
+  }
+
   private finish(record: Omit<OutcomeRecord, 't' | 'at' | 'via'>, via: OutcomeRecord['via']): void {
     const clean = Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as Omit<OutcomeRecord, 't' | 'at' | 'via'>;
-    this.opts.book.recordOutcome({ ...clean, via });
+    try {
+      this.opts.book.recordOutcome({ ...clean, via });
+    } catch (e) {
+      // recovery itself throws: it runs again later (the board loop retries it), nothing else dispenses meanwhile
+      if (!isDiskFull(e) || via === 'recovery') throw e;
+      // The motor has run (or not) and the disk would not take it. The intent is on disk, so this is the
+      // state a crash leaves: recovery settles it by asking the board (its stored result for that frame),
+      // and until then nothing else is dispensed — the board must still hold this frame as its last.
+      this.recoveredFlag = false;
+      const message = `the outcome of ${record.id} could not be journalled (${(e as Error).message}); it is settled from the board when space returns`;
+      this.opts.log.error({ dispenseId: record.id, outcome: record.outcome, error: (e as Error).message }, 'dispense outcome not journalled: vends paused');
+      this.opts.onUnrecorded?.(record.id, message);
+      return;
+    }
     const stored = this.opts.book.get(record.id)?.outcome;
     if (stored) this.opts.onOutcome(stored);
   }

@@ -2,8 +2,17 @@ import { CloudError } from '../cloud/client.ts';
 import type { CloudClient, CloudLogger } from '../cloud/client.ts';
 import { DeliveryLoop } from '../cloud/delivery-loop.ts';
 import type { DeliveryLoopOptions } from '../cloud/delivery-loop.ts';
+import { isDiskFull } from '../state/disk-full.ts';
 import type { DispenseBook } from './book.ts';
 import type { OutcomeRecord } from './journal.ts';
+
+/**
+ * Undelivered reports past which the dispenser starts no new vend (the spool's bound). Reports are
+ * never dropped: each is a sale or a drop the cloud must hear of, so the bound refuses the next vend
+ * instead. Far above an hour offline (walk-ups need the cloud to open their order; remote drops come
+ * from it), it stops a cabinet whose report leg alone is refused from selling on for days unbilled.
+ */
+export const REPORT_SPOOL_MAX = 1_000;
 
 export interface SpoolOptions extends DeliveryLoopOptions {
   book: DispenseBook;
@@ -63,11 +72,28 @@ export class ReportSpool extends DeliveryLoop {
     }
   }
 
+  /**
+   * Writes what the cloud said into the journal. A disk that refuses (full) is not the end of the
+   * loop: the report stays at the head, undelivered as far as the journal knows, and goes again after
+   * the backoff — the cloud answers the resend as a duplicate of its dispenseId, so it counts once.
+   */
+  private record(write: () => void): boolean {
+    try {
+      write();
+      return true;
+    } catch (e) {
+      if (!isDiskFull(e)) throw e;
+      this.lastError = { at: this.opts.clock.now(), message: `the journal could not be written: ${(e as Error).message}` };
+      this.opts.log.debug({ error: (e as Error).message }, 'report answered but its record could not be written; it goes again');
+      return false;
+    }
+  }
+
   /** Delivers one report; the delay before the next try (null: go on at once), or 'stop'. */
   private async deliver(outcome: OutcomeRecord, signal: AbortSignal): Promise<number | null | 'stop'> {
     try {
       const answer = await this.opts.client.report(reportBody(outcome), { attempts: 1, signal });
-      this.opts.book.recordDelivered(outcome.id, { duplicate: answer.duplicate, status: answer.status });
+      if (!this.record(() => this.opts.book.recordDelivered(outcome.id, { duplicate: answer.duplicate, status: answer.status }))) return this.backoffDelay();
       this.delivered++;
       if (answer.duplicate) this.duplicates++;
       this.answered();
@@ -83,7 +109,7 @@ export class ReportSpool extends DeliveryLoop {
         return 'stop';
       }
       if (e.kind === 'http' && e.status !== null && [400, 404, 409, 410, 422].includes(e.status)) {
-        this.opts.book.recordRejected(outcome.id, { status: e.status, message: e.message });
+        if (!this.record(() => this.opts.book.recordRejected(outcome.id, { status: e.status, message: e.message }))) return this.backoffDelay();
         this.opts.log.error({ dispenseId: outcome.id, status: e.status, message: e.message }, 'the cloud refused a report for good; set aside as rejected');
         this.opts.onRejected?.(outcome, e.message);
         return null;

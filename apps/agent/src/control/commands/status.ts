@@ -31,6 +31,9 @@ export function attentionOf(status: ControlStatus): string[] {
   if (board.state === 'unavailable') out.push(`board not answering on ${board.port}${board.lastError ? `: ${board.lastError}` : ''}`);
   if (board.state === 'fault') out.push(`board reports: ${board.problems.join(', ')}`);
   if (spool.rejected.length > 0) out.push(`${spool.rejected.length} report(s) refused by the cloud (see status --json)`);
+  // the daemon keeps a `disk` line in its last errors while the state disk refuses writes, and drops it when space returns
+  const disk = status.lastErrors.find((e) => e.source === 'disk');
+  if (disk) out.push(disk.message);
   return out;
 }
 
@@ -47,7 +50,7 @@ export function formatStatus(status: ControlStatus, now: number): string {
   lines.push(
     row(
       'cloud',
-      `${cloud.reachable ? 'reachable' : 'NOT REACHABLE'} — ${cloud.url}, last answer ${ago(cloud.lastAnswerAt, now)}${cloud.registeredAt ? '' : ', not registered yet'}`,
+      `${cloud.reachable ? 'reachable' : `NOT REACHABLE${cloud.lastAnswerAt ? ` (offline since ${cloud.lastAnswerAt})` : ''}`} — ${cloud.url}, last answer ${ago(cloud.lastAnswerAt, now)}${cloud.registeredAt ? '' : ', not registered yet'}`,
     ),
   );
   if (cloud.lastError?.message) lines.push(row('', `last cloud error ${ago(cloud.lastError.at, now)}: ${cloud.lastError.message}`));
