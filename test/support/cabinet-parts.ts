@@ -57,7 +57,15 @@ export class FakeCloud {
     this.received.push(body.dispenseId);
     const duplicate = this.kept.has(body.dispenseId);
     this.kept.add(body.dispenseId);
-    return { dispenseId: body.dispenseId, duplicate, kind: 'order' as const, commandId: null, orderNumber: null, status: 'paid' };
+    return {
+      dispenseId: body.dispenseId,
+      duplicate,
+      kind: 'order' as const,
+      commandId: null,
+      orderNumber: null,
+      status: 'paid',
+      receivedAt: new Date(this.clock.now()).toISOString(),
+    };
   }
 
   async createOrder(body: { aisleNo: number }) {

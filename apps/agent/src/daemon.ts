@@ -12,6 +12,7 @@ import { CloudClient } from './cloud/client.ts';
 import { StateCredentialStore } from './cloud/credentials.ts';
 import { Enroller } from './cloud/enrolment.ts';
 import { CloudLoops } from './cloud/loops.ts';
+import { cloudStatusOf } from './cloud/status-view.ts';
 import type { EnrolmentStatus } from './cloud/enrolment.ts';
 import { cloudTransport } from './cloud/http.ts';
 import type { HttpTransport } from './cloud/http.ts';
@@ -580,7 +581,6 @@ export class Daemon {
   /** Everything `vend-agent status` shows. */
   status(): ControlStatus {
     const now = this.clock.now();
-    const reach = this.client.reachability;
     const enrolment = this.enroller.status();
     const block = this.cloud.configBlock;
     return {
@@ -595,14 +595,7 @@ export class Daemon {
         memory: memory(),
       },
       enrolment: { ...enrolment, keyId: this.credentials.keyId() },
-      cloud: {
-        url: this.cloudUrl,
-        reachable: reach.lastAnswerAt !== null && reach.consecutiveFailures === 0,
-        lastAnswerAt: iso(reach.lastAnswerAt),
-        lastSuccessAt: iso(reach.lastSuccessAt),
-        registeredAt: iso(this.cloud.registeredAt),
-        lastError: reach.lastError ? { ...reach.lastError, at: iso(reach.lastError.at) } : null,
-      },
+      cloud: cloudStatusOf(this.cloudUrl, this.client.reachability, this.cloud.registeredAt),
       board: { port: this.config.serialPort, ...this.board, checkedAt: iso(this.board.checkedAt) },
       spool: {
         depth: this.book.depth(),

@@ -18,5 +18,7 @@ export { Dispenser, DispenseRefused, dispenseIdForCommand } from './spool/dispen
 export type { DispenseDriver, PendingCommand } from './spool/dispenser.ts';
 export { JournalRecord } from './spool/journal.ts';
 export { ReportSpool, REPORT_SPOOL_MAX } from './spool/spool.ts';
-export { JsonlJournal } from './state/jsonl-journal.ts';
+export { JsonlJournal, MemoryJsonlJournal } from './state/jsonl-journal.ts';
 export { DiskWatch, VEND_ROOM_BYTES, freeBytes, isDiskFull, watchedStore } from './state/disk-full.ts';
+export { cloudStatusOf } from './cloud/status-view.ts';
+export { formatStatus, attentionOf } from './control/commands/status.ts';
