@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { CONFIG_DEFAULTS, FEATURE_DEFAULTS, systemClock } from '@vend/protocol';
+import { CONFIG_DEFAULTS, FEATURE_DEFAULTS } from '@vend/protocol';
 import type { BlockedReport, Clock, ConfigBlock, ControlPlanogram, ControlStatus, DeferralReport, GoodsData, RevertReport, VmcBoardInfo } from '@vend/protocol';
 import type { AgentConfig } from './config.ts';
 import { mask } from './config.ts';
@@ -23,6 +23,7 @@ import { DispenseBook } from './spool/book.ts';
 import { Dispenser } from './spool/dispenser.ts';
 import { JournalRecord } from './spool/journal.ts';
 import { JsonlJournal } from './state/jsonl-journal.ts';
+import { agentClock, elapsedNow } from './state/monotonic.ts';
 import { DiskWatch, VEND_ROOM_BYTES, freeBytes, isDiskFull, watchedStore } from './state/disk-full.ts';
 import { REPORT_SPOOL_MAX, ReportSpool } from './spool/spool.ts';
 import { createAgentLogger } from './state/log-file.ts';
@@ -149,7 +150,8 @@ export class Daemon {
     checkedAt: number | null;
     lastError: string | null;
   } = { state: 'unknown', vmcVersion: null, module: null, rows: null, columnsPerRow: null, bootId: null, problems: [], checkedAt: null, lastError: null };
-  private planogramCache: { at: number; goods: GoodsData } | null = null;
+  /** `at` wall time (shown), `elapsed` monotonic (its age: a stepped clock must not keep old prices fresh for hours). */
+  private planogramCache: { at: number; elapsed: number; goods: GoodsData } | null = null;
   private upgradeReports: { deferring: DeferralReport | null; blocked: BlockedReport | null; reverted: RevertReport | null } = {
     deferring: null,
     blocked: null,
@@ -168,7 +170,7 @@ export class Daemon {
     if (!config.equipmentNo) throw new Error('equipmentNo is required to run (flag --equipment-no, VEND_AGENT_EQUIPMENT_NO, or the config file)');
     this.equipmentNo = config.equipmentNo;
     this.cloudUrl = config.cloudUrl;
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock ?? agentClock; // wall time, timers, and a monotonic clock for elapsed time
     this.random = options.random ?? Math.random;
     this.startedAt = this.clock.now();
 
@@ -462,7 +464,7 @@ export class Daemon {
       vendLockFree: this.dispenser.lock.isFree && this.driver.lock.isFree,
       leased: this.dispenser.leased,
       spoolDepth: this.book.depth(),
-      secondsSinceActivity: Math.max(0, Math.floor((this.clock.now() - this.dispenser.lastActivityAt) / 1000)),
+      secondsSinceActivity: this.dispenser.idleSeconds(),
     };
   }
 
@@ -547,11 +549,12 @@ export class Daemon {
 
   private async planogram(): Promise<ControlPlanogram> {
     const now = this.clock.now();
-    if (this.planogramCache && now - this.planogramCache.at < PLANOGRAM_TTL_MS)
+    const elapsed = elapsedNow(this.clock);
+    if (this.planogramCache && elapsed - this.planogramCache.elapsed < PLANOGRAM_TTL_MS)
       return { ...this.planogramCache.goods, stale: false, fetchedAt: new Date(this.planogramCache.at).toISOString() };
     try {
       const goods = await this.client.goods({ attempts: 1, signal: this.abort.signal });
-      this.planogramCache = { at: now, goods };
+      this.planogramCache = { at: now, elapsed, goods };
       return { ...goods, stale: false, fetchedAt: new Date(now).toISOString() };
     } catch (e) {
       if (this.planogramCache)

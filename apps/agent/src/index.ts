@@ -22,3 +22,7 @@ export { JsonlJournal, MemoryJsonlJournal } from './state/jsonl-journal.ts';
 export { DiskWatch, VEND_ROOM_BYTES, freeBytes, isDiskFull, watchedStore } from './state/disk-full.ts';
 export { cloudStatusOf } from './cloud/status-view.ts';
 export { formatStatus, attentionOf } from './control/commands/status.ts';
+export { PlaySpool } from './ads/play-spool.ts';
+export { PlaySpoolRecord } from './ads/play-journal.ts';
+export { agentClock, elapsedNow } from './state/monotonic.ts';
+export type { ElapsedClock } from './state/monotonic.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { JsonlStore } from '../state/jsonl-journal.ts';
 import { CloudError } from './client.ts';
 import type { CallOptions, CloudLogger } from './client.ts';
+import { elapsedNow } from '../state/monotonic.ts';
 import { DeliveryLoop } from './delivery-loop.ts';
 import type { DeliveryLoopOptions } from './delivery-loop.ts';
 
@@ -127,6 +128,12 @@ export class BatchSpool<I> extends DeliveryLoop {
   /** While a malformed batch is being halved: the last item of the smallest batch the cloud refused (the item it refuses is in there). */
   private suspectUpTo: number | null = null;
   private phase: 'idle' | 'gathering' | 'sending' | 'backoff' = 'idle';
+  /**
+   * When the items now waiting began to gather, on the monotonic clock (the items' `at` is wall time: after
+   * a step back their age would be negative and the batch would wait hours). Null: items loaded from the
+   * file (their gathering began before this process), due at once.
+   */
+  private gatheringSince: number | null = null;
   private stopped = false;
   readonly totals: SpoolTotals = { delivered: 0, duplicates: 0, rejected: 0, dropped: 0, lastDeliveredAt: null };
   lastError: { at: number; message: string } | null = null;
@@ -205,6 +212,7 @@ export class BatchSpool<I> extends DeliveryLoop {
       this.totals.dropped += over;
       this.opts.log.warn({ dropped: over, backlog: this.pending.length, max }, `${noun} spool full: the oldest were dropped`);
     }
+    if (fresh.length > 0 && this.pending.length === fresh.length) this.gatheringSince = elapsedNow(this.opts.clock);
     if (fresh.length > 0 && (this.phase === 'idle' || this.phase === 'gathering')) this.waker.wake();
     this.compactIfDue();
     return { accepted: fresh.length, duplicates, backlog: this.pending.length, dropped: over };
@@ -219,7 +227,7 @@ export class BatchSpool<I> extends DeliveryLoop {
         await this.idle(signal, null);
         continue;
       }
-      const age = clock.now() - head.at;
+      const age = this.gatheringSince === null ? Infinity : elapsedNow(clock) - this.gatheringSince;
       if (this.opts.flushMs > 0 && this.pending.length < this.opts.batchMax && age < this.opts.flushMs) {
         this.phase = 'gathering';
         await this.idle(signal, this.opts.flushMs - age);

@@ -197,14 +197,16 @@ export class DispenseBook {
    */
   compact(): void {
     const now = this.clock.now();
+    const byOutcome = new Map(this.outcomes.map((id, i) => [id, i]));
     const finished = [...this.entries.values()].filter((e) => e.outcome && (e.delivered || e.rejected));
-    finished.sort((a, b) => (b.outcome!.at ?? 0) - (a.outcome!.at ?? 0));
+    // newest first by the order they happened (the journal's), not by their `at`: after the wall clock was
+    // stepped back the newest vends carry the oldest times, and they are the ones a racing poll may list again
+    finished.sort((a, b) => byOutcome.get(b.id)! - byOutcome.get(a.id)!);
     const drop = new Set<string>();
     finished.forEach((e, i) => {
       if (i >= this.opts.keepFinished || now - e.outcome!.at > this.opts.keepFinishedMs) drop.add(e.id);
     });
     const keep: JournalRecord[] = [];
-    const byOutcome = new Map(this.outcomes.map((id, i) => [id, i]));
     const live = [...this.entries.values()].filter((e) => !drop.has(e.id));
     // intents without outcome first (their order does not matter), then by outcome order
     live.sort((a, b) => (byOutcome.get(a.id) ?? -1) - (byOutcome.get(b.id) ?? -1));

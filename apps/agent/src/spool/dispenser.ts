@@ -8,6 +8,7 @@ import type { CloudClient, CloudLogger } from '../cloud/client.ts';
 import type { DispenseBinding, DispenseResolution } from '../vmc/driver.ts';
 import type { DispenseReport } from '../vmc/outcomes.ts';
 import { isDiskFull } from '../state/disk-full.ts';
+import { elapsedNow } from '../state/monotonic.ts';
 import { VendLock } from '../vmc/vend-lock.ts';
 import { vendResultOf } from './book.ts';
 import type { DispenseBook, VendResult } from './book.ts';
@@ -101,10 +102,24 @@ export class Dispenser {
   private wakeWorker: (() => void) | null = null;
   private recoveredFlag = false;
   private inFlight: string | null = null;
+  /** Wall time of the last vend or lease, for the status view. */
   lastActivityAt: number;
+  /** The same on the monotonic clock: how long the cabinet has been idle survives a wall-clock step. */
+  private lastActivityElapsed: number;
 
   constructor(private readonly opts: DispenserOptions) {
     this.lastActivityAt = opts.clock.now();
+    this.lastActivityElapsed = elapsedNow(opts.clock);
+  }
+
+  /** Seconds since the last vend or lease (the upgrade's quiet window), on the monotonic clock. */
+  idleSeconds(): number {
+    return Math.max(0, Math.floor((elapsedNow(this.opts.clock) - this.lastActivityElapsed) / 1000));
+  }
+
+  private touch(): void {
+    this.lastActivityAt = this.opts.clock.now();
+    this.lastActivityElapsed = elapsedNow(this.opts.clock);
   }
 
   /** Crash recovery is done: no intent is left without an outcome. */
@@ -168,7 +183,7 @@ export class Dispenser {
       added++;
     }
     if (added > 0) {
-      this.lastActivityAt = this.opts.clock.now();
+      this.touch();
       this.wakeWorker?.();
     }
     return added;
@@ -224,7 +239,7 @@ export class Dispenser {
       this.finish({ id, kind: 'command', commandId: command.commandId, orderNumber: undefined, aisle: command.aisleNo, ...fromReport(report) }, 'dispense');
     } finally {
       this.inFlight = null;
-      this.lastActivityAt = this.opts.clock.now();
+      this.touch();
     }
   }
 
@@ -246,7 +261,7 @@ export class Dispenser {
     if (!this.lock.isFree) throw new DispenseRefused('busy', `a dispense is running (${this.inFlight ?? 'starting'}); try again when it has finished`);
     return this.lock.run(async () => {
       this.inFlight = 'walk-up';
-      this.lastActivityAt = this.opts.clock.now();
+      this.touch();
       try {
         let order;
         try {
@@ -288,7 +303,7 @@ export class Dispenser {
         return vendResultOf(record);
       } finally {
         this.inFlight = null;
-        this.lastActivityAt = this.opts.clock.now();
+        this.touch();
       }
     });
   }

@@ -17,6 +17,7 @@ import type { DriverLogger, DriverStats, Incoming } from './link.ts';
 import type { SerialTransport } from './transport.ts';
 import { KeptDispense } from './kept-dispense.ts';
 import { VendLock } from './vend-lock.ts';
+import { elapsedNow } from '../state/monotonic.ts';
 
 export interface VmcTimings {
   /** Wait for an ACK (or a query's reply) before sending the same frame again. Spec: 0.5 s. */
@@ -301,11 +302,11 @@ export class VmcDriver {
   ): Promise<DispenseReport> {
     const timings = this.timings;
     const resume = mode.resume;
-    const started = this.clock.now();
+    const started = elapsedNow(this.clock);
     let seq = 0;
     let sends = 0;
     const report = (o: { outcome: DispenseReport['outcome']; detail: string }): DispenseReport => {
-      const finished: DispenseReport = { ...o, motorRan: motorRanOf(o.outcome), aisle, seq, sends, durationMs: this.clock.now() - started };
+      const finished: DispenseReport = { ...o, motorRan: motorRanOf(o.outcome), aisle, seq, sends, durationMs: elapsedNow(this.clock) - started };
       if (seq !== 0) this.kept.sent(boot, seq, o.outcome);
       this.log.info({ ...finished }, 'dispense finished');
       return finished;
@@ -419,11 +420,11 @@ export class VmcDriver {
     }
 
     // 2. until the result
-    const ackedAt = this.clock.now();
+    const ackedAt = elapsedNow(this.clock);
     const deadline = ackedAt + timings.resultTimeoutMs;
     let askAt = ackedAt + (ack?.estimateMs ?? 0) + timings.resultGraceMs;
     while (!result) {
-      const now = this.clock.now();
+      const now = elapsedNow(this.clock);
       if (now >= deadline) return fail({ kind: 'no_result', waitedMs: now - ackedAt });
       if (!this.link.isOpen || !this.link.greeted) {
         try {
@@ -432,16 +433,16 @@ export class VmcDriver {
           return fail({ kind: 'lost_after_ack', path: this.path, error: (e as Error).message });
         }
         if (this.boot !== boot) return fail({ kind: 'restarted_after_ack' });
-        askAt = this.clock.now();
+        askAt = elapsedNow(this.clock);
       }
-      if (this.clock.now() >= askAt) {
+      if (elapsedNow(this.clock) >= askAt) {
         sends++;
         await this.link.send(bytes, true);
-        askAt = this.clock.now() + timings.resultQueryMs;
+        askAt = elapsedNow(this.clock) + timings.resultQueryMs;
       }
       const got = await this.link.waitFor(
         (m) => m.seq === seq && (m.message.kind === 'result' || m.message.kind === 'nak'),
-        Math.min(deadline, askAt) - this.clock.now(),
+        Math.min(deadline, askAt) - elapsedNow(this.clock),
       );
       if (typeof got === 'string') continue;
       const reply = got.message;

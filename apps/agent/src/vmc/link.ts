@@ -1,6 +1,7 @@
 import { VmcFrameDecoder, parseBoardFrame, vmcHex } from '@vend/protocol';
 import type { Clock, VmcBoardMessage } from '@vend/protocol';
 import type { SerialConnection, SerialTransport } from './transport.ts';
+import { elapsedNow } from '../state/monotonic.ts';
 
 /** pino-compatible subset. */
 export interface DriverLogger {
@@ -112,7 +113,7 @@ export class VmcLink {
         lastError = (e as Error).message;
         log.warn({ path, attempt, error: lastError }, 'cannot open serial port');
       }
-      if (attempt === openAttempts || clock.now() + openBackoffMs >= deadline) {
+      if (attempt === openAttempts || elapsedNow(clock) + openBackoffMs >= deadline) {
         throw new VmcLinkError('board_unavailable', `could not open ${path} after ${attempt} attempts: ${lastError}`);
       }
       await new Promise<void>((resolve) => clock.setTimeout(resolve, openBackoffMs));
