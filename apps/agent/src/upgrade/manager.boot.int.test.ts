@@ -140,6 +140,27 @@ describe('after the restart: commit, revert, boot attempts', () => {
     expect((await journal()).install?.boot).toMatchObject({ id: 'boot-b', monotonicMs: 10_000 });
   });
 
+  it('the wall clock stepped back and forward by hours within one boot: each start counts once, the deadline runs on the monotonic clock', async () => {
+    // NTP reaching the cabinet after a power cut (docs/decisions/outages.md, "The cabinet"): attempts are counted by
+    // service start (invocation id), the health deadline by CLOCK_MONOTONIC within the kernel boot; wall time is only shown
+    await installed();
+    let mono = 1_000;
+    const machine: MachineBoot = { bootId: () => 'boot-a', monotonicMs: () => mono };
+    const expired = async (): Promise<number> =>
+      upgradeMain(['node', 'vend-agent', 'upgrade', 'trial-expired', '--root', root], { machine, clock, stdout: () => {}, stderr: () => {} });
+    expect(await manager({ machine, invocationId: 'a' }).bootGuard()).toMatchObject({ action: 'counted', attempts: 1 });
+    clock.set(clock.now() - 5 * 3600_000);
+    mono += 20_000;
+    expect(await manager({ machine, invocationId: 'a' }).bootGuard()).toMatchObject({ action: 'none', attempts: 1 });
+    expect(await manager({ machine, invocationId: 'b' }).bootGuard()).toMatchObject({ action: 'counted', attempts: 2 });
+    clock.set(clock.now() + 10 * 3600_000);
+    mono += 20_000;
+    expect(await expired()).toBe(1); // 20 s into this attempt, whatever the wall clock says
+    mono += 300_001;
+    expect(await expired()).toBe(0);
+    expect((await journal()).install).toMatchObject({ attempts: 2, boot: { id: 'boot-a', monotonicMs: 21_000 } });
+  });
+
   it('one service start counts one attempt: the boot guard and onBoot share the invocation id', async () => {
     await installed();
     expect(await manager({ invocationId: 'inv-1' }).bootGuard()).toMatchObject({ action: 'counted', attempts: 1 });
