@@ -56,22 +56,20 @@ export function sweeps(replicas: Replica[]): Sweep[] {
 }
 
 /**
- * Whether the sweeps of any loop break the lease's promise: one holder at a time, and a holder that lost the lease
- * never sweeps again. Answers what broke it, or null.
+ * Whether the sweeps of any loop break the lease's promise, one holder at a time: a sweep is logged after its tick
+ * renewed the lease, so when the holder changes, the new one's first sweep must come at least a lease's lifetime
+ * (less one tick, a sweep's own length) after the old one's last — the old lease had to lapse first. A holder may
+ * lead again later by the same rule (two outages, two handovers). Answers what broke it, or null.
  */
-export function leaseChainBroken(all: readonly Sweep[]): string | null {
+export function leaseChainBroken(all: readonly Sweep[], ttlMs: number, tickMs: number): string | null {
   const byLoop = new Map<string, Sweep[]>();
   for (const s of all) byLoop.set(s.loop, [...(byLoop.get(s.loop) ?? []), s]);
-  for (const [loop, list] of byLoop) {
-    const retired = new Set<string>();
-    let current = list[0]!.holder;
-    for (const s of list) {
-      if (retired.has(s.holder)) return `${loop}: ${s.holder} swept again at ${s.time} after losing the lease`;
-      if (s.holder !== current) {
-        retired.add(current);
-        current = s.holder;
-      }
+  for (const [loop, list] of byLoop)
+    for (let i = 1; i < list.length; i++) {
+      const prev = list[i - 1]!;
+      const next = list[i]!;
+      if (next.holder !== prev.holder && next.time - prev.time < ttlMs - tickMs)
+        return `${loop}: ${next.holder} swept ${next.time - prev.time} ms after ${prev.holder}'s last sweep, inside its lease (${ttlMs} ms)`;
     }
-  }
   return null;
 }
