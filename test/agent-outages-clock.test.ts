@@ -1,6 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MockSerialLink, VmcSimulator, seededRandom } from '@vend/firmware-sim';
-import { DispenseBook, JournalRecord, MemoryJsonlJournal, PlaySpool, PlaySpoolRecord, VmcDriver, dispenseIdForCommand, serialportTransport } from '@vend/agent';
+import {
+  AdLoopKeeper,
+  DispenseBook,
+  JournalRecord,
+  MemoryLoopStore,
+  MemoryJsonlJournal,
+  PlaySpool,
+  PlaySpoolRecord,
+  VmcDriver,
+  dispenseIdForCommand,
+  serialportTransport,
+} from '@vend/agent';
 import type { PendingCommand } from '@vend/agent';
 import { FakeBoard, FakeCloud, cabinetParts, quietLog, until } from './support/cabinet-parts.ts';
 import { SteppedClock } from './support/stepped-clock.ts';
@@ -88,6 +99,38 @@ describe('the cabinet clock stepped back and forward by hours', () => {
     );
     expect(sent).toEqual([1]);
     abort.abort();
+  });
+
+  it('the ad loop’s age is elapsed time: a step forward does not make a fresh loop stale, a step back does not keep an old one fresh', async () => {
+    const clock = new SteppedClock();
+    const loop = { machineCode: 'M1', slotSeconds: 15, entries: [] };
+    let calls = 0;
+    const keeper = (store = new MemoryLoopStore()) =>
+      new AdLoopKeeper({
+        client: { getAd: async () => (calls++, loop) },
+        store,
+        clock,
+        random: () => 0.5,
+        log: quietLog,
+        refreshMs: 60_000,
+        staleMs: 300_000,
+        backoff: { baseMs: 1_000, capMs: 8_000 },
+      });
+    const k = keeper();
+    await k.refresh();
+    clock.step(+3 * HOURS);
+    expect(k.view()).toMatchObject({ stale: false, ageMs: 0 });
+    await clock.pass(120_000);
+    clock.step(-6 * HOURS);
+    await k.demand(); // two minutes old: past the refresh interval, however the wall clock moved
+    expect(calls).toBe(2);
+    // a loop kept on disk whose time lies ahead of the clock (stepped back since): its age is unknown, so stale and due
+    const store = new MemoryLoopStore();
+    store.write({ fetchedAt: clock.now() + 2 * HOURS, loop });
+    const fromDisk = keeper(store);
+    expect(fromDisk.view().stale).toBe(true);
+    await fromDisk.demand();
+    expect(calls).toBe(3);
   });
 
   it('a dispense under way when the clock steps forward waits for its result instead of calling it lost', async () => {

@@ -26,3 +26,4 @@ export { PlaySpool } from './ads/play-spool.ts';
 export { PlaySpoolRecord } from './ads/play-journal.ts';
 export { agentClock, elapsedNow } from './state/monotonic.ts';
 export type { ElapsedClock } from './state/monotonic.ts';
+export { AdLoopKeeper, MemoryLoopStore } from './ads/loop.ts';

@@ -6,6 +6,7 @@ import type { RandomSource } from '../cloud/backoff.ts';
 import { CloudError } from '../cloud/client.ts';
 import type { CloudClient, CloudLogger } from '../cloud/client.ts';
 import { readJsonIfValid, writeFileAtomic } from '../state/fs-atomic.ts';
+import { elapsedNow } from '../state/monotonic.ts';
 import { Waker } from '../cloud/waker.ts';
 
 /**
@@ -110,21 +111,38 @@ export class AdLoopKeeper {
   private readonly waker = new Waker();
   lastAttemptAt: number | null = null;
   lastError: { at: number; message: string } | null = null;
+  /**
+   * The same two instants on the monotonic clock, for the loop's age and the gap between on-demand
+   * fetches: a wall-clock step must neither keep an old loop fresh nor hold a fetch off for hours
+   * (state/monotonic.ts). Null until this process fetched.
+   */
+  private fetchedElapsed: number | null = null;
+  private attemptElapsed: number | null = null;
 
   constructor(private readonly opts: AdLoopKeeperOptions) {
     this.stored = opts.store.read();
     this.source = this.stored ? 'disk' : 'none';
   }
 
+  /**
+   * How old the loop served is: by the monotonic clock once this process fetched it; a loop from disk by
+   * wall time, and 'unknown' when stamped in the future (the clock was stepped back since): due and stale.
+   */
+  private age(): number | 'unknown' | null {
+    if (this.stored === null) return null;
+    if (this.fetchedElapsed !== null) return elapsedNow(this.opts.clock) - this.fetchedElapsed;
+    const age = this.opts.clock.now() - this.stored.fetchedAt;
+    return age < 0 ? 'unknown' : age;
+  }
+
   /** What the kiosk is served now. */
   view(): LoopView {
-    const now = this.opts.clock.now();
-    const ageMs = this.stored ? Math.max(0, now - this.stored.fetchedAt) : null;
+    const age = this.age();
     return {
       stored: this.stored,
       source: this.source,
-      stale: ageMs === null || ageMs > this.opts.staleMs,
-      ageMs,
+      stale: age === null || age === 'unknown' || age > this.opts.staleMs,
+      ageMs: age === 'unknown' ? 0 : age,
       error: this.lastError?.message ?? null,
     };
   }
@@ -143,14 +161,14 @@ export class AdLoopKeeper {
    * first request after enrolment gets one); otherwise at once, the fetch going on behind.
    */
   async demand(signal?: AbortSignal): Promise<void> {
-    const now = this.opts.clock.now();
-    const due = this.stored === null || now - this.stored.fetchedAt >= this.opts.refreshMs;
+    const age = this.age();
+    const due = age === null || age === 'unknown' || age >= this.opts.refreshMs;
     if (!due || this.stopped) return;
     if (this.inflight) {
       if (this.stored === null) await this.inflight;
       return;
     }
-    if (this.lastAttemptAt !== null && now - this.lastAttemptAt < DEMAND_GAP_MS) return;
+    if (this.attemptElapsed !== null && elapsedNow(this.opts.clock) - this.attemptElapsed < DEMAND_GAP_MS) return;
     const fetch = this.refresh(signal);
     if (this.stored === null) await fetch;
   }
@@ -177,6 +195,7 @@ export class AdLoopKeeper {
   private async fetchOnce(signal?: AbortSignal): Promise<boolean> {
     const { clock, log } = this.opts;
     this.lastAttemptAt = clock.now();
+    this.attemptElapsed = elapsedNow(clock);
     try {
       const loop = await this.opts.client.getAd({ attempts: 1, ...(signal ? { signal } : {}) });
       const stored = { fetchedAt: clock.now(), loop };
@@ -184,6 +203,7 @@ export class AdLoopKeeper {
       // the fetch time matters too (staleness after a restart): written every time, a small file
       this.opts.store.write(stored);
       this.stored = stored;
+      this.fetchedElapsed = elapsedNow(clock);
       this.source = 'cloud';
       this.lastError = null;
       this.failures = 0;
