@@ -196,7 +196,10 @@ export class Daemon {
       this.log.child({ part: 'disk' }),
       () => this.clock.now(),
       // while the disk is full, "last errors" holds one `disk` line; it goes when space returns
-      (message) => (message === null ? this.clearErrors('disk') : this.noteError('disk', message)),
+      (message) => {
+        this.clearErrors('disk');
+        if (message !== null) this.noteError('disk', message);
+      },
       () => this.diskRoom(),
     );
     this.book = new DispenseBook(watchedStore(this.journal, this.disk, 'the dispense journal'), this.clock);
@@ -265,7 +268,7 @@ export class Daemon {
           ? this.board.rows * this.board.columnsPerRow
           : this.cloud.configBlock.rows * this.cloud.configBlock.columnsPerRow,
       boardAvailable: () => this.board.state !== 'unavailable',
-      diskRoom: () => this.diskRoom(),
+      diskRoom: () => this.disk.check(),
       spoolMax: REPORT_SPOOL_MAX,
       onUnrecorded: (_id, message) => this.noteError('dispense', message),
     });
@@ -583,6 +586,7 @@ export class Daemon {
 
   /** Everything `vend-agent status` shows. */
   status(): ControlStatus {
+    this.disk.check(); // the `disk` line in last errors is live: begun by too little room, gone once space returns
     const now = this.clock.now();
     const enrolment = this.enroller.status();
     const block = this.cloud.configBlock;

@@ -72,13 +72,33 @@ export class DiskWatch {
   /** A write failed; returns true when it was the disk being full (the caller keeps its data and tries later). */
   refused(what: string, e: unknown): boolean {
     if (!isDiskFull(e)) return false;
-    const message = `the state disk is full: ${what} could not be written (${(e as Error).message})`;
+    this.begin(what, `the state disk is full: ${what} could not be written (${(e as Error).message})`);
+    return true;
+  }
+
+  /**
+   * Asks the disk (before a vend, and for the status): too little room begins an episode even before any
+   * write was refused (a vend refused for room must show why); room again ends one even when nothing has
+   * been written since. Returns whether there is room.
+   */
+  check(): boolean {
+    if (this.hasRoom()) {
+      this.wrote();
+      return true;
+    }
+    this.begin('a vend', 'the state disk is full: too little room to record a vend, so none is started until space returns');
+    return false;
+  }
+
+  private begin(what: string, message: string): void {
     if (this.current === null) {
       this.current = { since: this.now(), what, message };
-      this.log.warn({ what, error: (e as Error).message }, 'state disk full: writes refused until space returns');
+      this.log.warn({ what, message }, 'state disk full: writes refused until space returns');
       this.onEpisode(message);
-    } else Object.assign(this.current, { what, message });
-    return true;
+    } else if (this.current.message !== message) {
+      Object.assign(this.current, { what, message });
+      this.onEpisode(message);
+    }
   }
 
   /** A write went through: the episode is over once the disk has room again. */
