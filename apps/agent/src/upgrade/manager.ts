@@ -196,6 +196,8 @@ export class UpgradeManager {
   private report: { kind: 'deferring' | 'blocked'; version: string; minFrom: string; count: number; firstAt: number } | null = null;
   private scheduleTimer: unknown = null;
   private healthTimer: unknown = null;
+  /** The commit after the cloud was reached was refused by the disk (logged once while it lasts). */
+  private commitRefused = false;
   private healthDeadline: unknown = null;
   private healthPolling = false;
   private stopped = false;
@@ -613,16 +615,45 @@ export class UpgradeManager {
       if (!ok || this.healthDeadline === null) return false;
       this.opts.clock.clearTimeout(this.healthDeadline);
       this.healthDeadline = null;
-      return await this.cloudReached();
+      await this.commitReached();
+      return true;
     } finally {
       this.healthPolling = false;
     }
   }
 
+  /**
+   * The cloud was reached: the version on trial has proved itself, so no deadline reverts it any more. Its
+   * commit is a journal write; a disk that refuses it (full) is not the version's fault — the write is tried
+   * again every poll period until it lands (logged once), instead of the rejection escaping and ending the
+   * process (docs/decisions/outages.md, "The cabinet").
+   */
+  private async commitReached(): Promise<void> {
+    try {
+      await this.cloudReached();
+      if (this.commitRefused) this.log.info({}, 'upgrade: the commit is written');
+      this.commitRefused = false;
+    } catch (err) {
+      if (!this.commitRefused)
+        this.log.warn({ err: (err as Error).message }, 'upgrade: the cloud was reached but the commit could not be written; trying again');
+      this.commitRefused = true;
+      this.healthTimer = this.opts.clock.setTimeout(() => {
+        this.healthTimer = null;
+        void this.commitReached();
+      }, this.limits.healthPollMs);
+    }
+  }
+
   private async healthExpired(): Promise<void> {
     const seconds = Math.round(this.limits.healthTimeoutMs / 1000);
-    const reverted = await this.trees.revertTrial((to) => `${to} did not reach the cloud within ${seconds} s of booting`);
-    if (reverted) this.opts.host.restart();
+    try {
+      const reverted = await this.trees.revertTrial((to) => `${to} did not reach the cloud within ${seconds} s of booting`);
+      if (reverted) this.opts.host.restart();
+    } catch (err) {
+      // the journal could not be written (a full disk): it is written before each step, so it says where the
+      // revert stopped; the trial guard's restart and the next boot guard finish it once they can write
+      this.log.error({ err: (err as Error).message }, 'upgrade: the trial ran out but the revert could not be written');
+    }
   }
 
   /** The journal as it is on disk (for `vend-agent upgrade status` and the daemon's status page). */
