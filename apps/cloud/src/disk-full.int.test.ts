@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './db/database.ts';
 import { call, startTestServer, type TestServer } from './testing/harness.ts';
@@ -73,8 +74,11 @@ describe.runIf(canMount)('DATA_DIR on a full disk (SQLite and media)', () => {
   const rename = (name: string) => call(t.url, 'PUT', `/api/v1/machines/${machineNo}`, { headers: ALICE, json: { name } });
 
   it('refuses writes with 503 and Retry-After and keeps serving reads; nothing is half-written', async () => {
+    // an empty WAL: the next commit must grow it (a WAL reset by a checkpoint reuses its old pages, which a full disk
+    // does not stop); then no space left
+    await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(t.ctx.database.db);
     fillDisk(filler);
-    // a write the WAL has room for may still land; the disk refuses the next one that needs a new page at the latest
+    // a write that fits a block the file system had already given out may still land; one that needs a new one cannot
     let refused: Awaited<ReturnType<typeof rename>> | null = null;
     let landed = '';
     for (let i = 0; i < 300 && !refused; i++) {

@@ -16,8 +16,9 @@ describe('the generated API document', () => {
     expect(derivedErrors(route({ auth: 'operator', scopes: ['machines:read'], query: z.object({ page: z.number() }) })).sort()).toEqual([
       400, 401, 403, 413, 415, 422, 429, 503,
     ]);
-    expect(derivedErrors(route({ auth: 'operator' }))).not.toContain(403); // no scope asked, none refused
-    expect(derivedErrors(route({ auth: 'oauth-client', body: z.object({}) })).sort()).toEqual([400, 401, 413, 415, 503]);
+    expect(derivedErrors(route({ auth: 'operator', groupSessions: true }))).not.toContain(403); // no scope asked, sessions let in
+    expect(derivedErrors(route({ auth: 'operator' }))).toContain(403); // no scope asked, but closed to access-group sessions
+    expect(derivedErrors(route({ auth: 'oauth-client', body: z.object({}) })).sort()).toEqual([400, 401, 413, 415, 429, 503]);
   });
 
   it('adds route-specific errors, documents scope alternatives, and refuses a duplicate operationId', () => {

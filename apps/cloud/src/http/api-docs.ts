@@ -20,7 +20,12 @@ export interface RouteDoc {
   /** The `data` of the success envelope (or the whole body when `envelope` is false). */
   response?: z.ZodType;
   envelope?: boolean;
-  contentType?: string;
+  /** The success answer's media type(s) (default application/json); a file route lists every type it may send. */
+  contentType?: string | readonly string[];
+  /** The media types the request body is accepted in (default application/json; form for the OAuth token endpoint). */
+  bodyContentTypes?: readonly string[];
+  /** `signature` routes: which signed header they check (default the outbound-webhook family's X-Vend-Signature). */
+  signatureScheme?: 'webhookSignature' | 'outreachSignature';
   /**
    * Error statuses this route answers beyond the ones derived from the rest of the doc (see
    * `derivedErrors`: auth → 401/403/429, params/query/body → 422, every route → 400/413/415), e.g. 404 or 409.
@@ -37,6 +42,8 @@ export interface RouteDoc {
   scopeAlternatives?: Scope[][];
   /** Optional: a route-specific example message for an error status (`{404: 'Order not found'}`). */
   errorExamples?: Partial<Record<number, string>>;
+  /** Optional: an error status whose envelope carries data, not null (degraded /health says which store is down). */
+  errorData?: Partial<Record<number, z.ZodType>>;
   /**
    * Operator routes an access-group session may call (docs/decisions/access.md): machine-scoped routes,
    * whose machine the ownership rule checks against the group, and the caller's own identity. Every other
@@ -220,7 +227,8 @@ function errorKindOf(r: RouteDoc, status: number): ErrorKindName | null {
  * - the body parsers read any body a request carries (app.ts), before routing, whatever the method:
  *   400 (not valid JSON), 413 (too large) and 415 (charset or encoding) everywhere; 503 (the store unavailable) everywhere;
  * - params, query or body parsed with a schema: 400 (missing or out of rule) and 422 (wrong types);
- * - the auth kind: operator and admin 401 → 429 → 403 (403 only where a scope or admin is needed),
+ * - the auth kind: operator and admin 401 → 429 → 403 (403 where a scope or admin is needed, or where an
+ *   access-group session is refused: every operator route not opened to one),
  *   device 401/403, signature 401, the OAuth token endpoint 400/401.
  */
 export function derivedErrors(r: RouteDoc): number[] {
@@ -230,7 +238,8 @@ export function derivedErrors(r: RouteDoc): number[] {
   switch (r.auth) {
     case 'operator':
       e.add(401).add(429);
-      if (requiredScopeSets(r).some((s) => s.length > 0)) e.add(403);
+      // 403: a scope the credential lacks, or an access-group session on a route not opened to one
+      if (requiredScopeSets(r).some((s) => s.length > 0) || !r.groupSessions) e.add(403);
       break;
     case 'admin':
       e.add(401).add(429).add(403);
@@ -242,7 +251,7 @@ export function derivedErrors(r: RouteDoc): number[] {
       e.add(401);
       break;
     case 'oauth-client':
-      e.add(400).add(401);
+      e.add(400).add(401).add(429);
       e.delete(422); // the token endpoint answers RFC 6749 errors: a malformed form is `invalid_request` (400)
       break;
     case 'none':
@@ -278,7 +287,7 @@ function securityOf(r: RouteDoc): Record<string, string[]>[] {
     case 'device':
       return [{ deviceKey: [] }, { fleetSecret: [] }];
     case 'signature':
-      return [{ webhookSignature: [] }];
+      return [{ [r.signatureScheme ?? 'webhookSignature']: [] }];
     case 'oauth-client':
       // client credentials travel in the form body (no HTTP-level scheme) or as HTTP Basic
       return [{}, { clientBasic: [] }];
@@ -325,7 +334,7 @@ export class ApiDocs {
     const usedTags = new Set<string>();
     const usedSchemes = new Set<string>();
 
-    const envelopeError = (status: number, kind: ErrorKind, example: string) => ({
+    const envelopeError = (status: number, kind: ErrorKind, example: string, data: unknown = { type: 'null' }) => ({
       description: kind.description,
       ...(kind.headers ? { headers: kind.headers } : {}),
       content: {
@@ -339,10 +348,10 @@ export class ApiDocs {
                 type: 'string',
                 ...(kind.prefix ? { pattern: `^${kind.prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, description: `Starts with '${kind.prefix}'` } : {}),
               },
-              data: { type: 'null' },
+              data,
             },
           },
-          example: { code: status, message: example, data: null },
+          ...((data as { type?: unknown }).type === 'null' ? { example: { code: status, message: example, data: null } } : {}),
         },
       },
     });
@@ -366,6 +375,14 @@ export class ApiDocs {
       if (r.auth === 'oauth-client') return oauthError(status);
       const name = errorKindOf(r, status);
       const kind: ErrorKind = name ? ERROR_KINDS[name] : { description: `HTTP ${status}`, example: `HTTP ${status}` };
+      const errorData = r.errorData?.[status];
+      if (errorData)
+        return envelopeError(
+          status,
+          name ? ERROR_KINDS[name] : { description: `HTTP ${status}`, example: `HTTP ${status}` },
+          '',
+          toSchema(errorData, 'output'),
+        );
       const special = r.errorExamples?.[status];
       if (special !== undefined || !name) return envelopeError(status, kind, special ?? kind.example);
       if (!usedResponses.has(name)) usedResponses.set(name, envelopeError(status, kind, kind.example));
@@ -397,10 +414,19 @@ export class ApiDocs {
         r.envelope === false
           ? ok
           : { type: 'object', required: ['code', 'message', 'data'], properties: { code: { const: 200 }, message: { const: 'success' }, data: ok } };
+      // JSON carries the schema; text is a string (the route's own schema when it gives one); anything else is bytes
+      const schemaFor = (type: string) =>
+        type === 'application/json' || type.endsWith('+json')
+          ? success
+          : type.startsWith('text/')
+            ? r.response && r.envelope === false
+              ? ok
+              : { type: 'string' }
+            : { type: 'string', format: 'binary' };
       const responses: Record<string, unknown> = {
         '200': {
           description: r.envelope === false ? 'Success' : 'Success, in the `{code: 200, message: "success", data}` envelope',
-          content: { [r.contentType ?? 'application/json']: { schema: r.contentType?.startsWith('image/') ? { type: 'string', format: 'binary' } : success } },
+          content: Object.fromEntries([r.contentType ?? 'application/json'].flat().map((type) => [type, { schema: schemaFor(type) }])),
         },
       };
       const statuses = [...new Set([...derivedErrors(r), ...(r.errors ?? [])])].sort((a, b) => a - b);
@@ -426,7 +452,12 @@ export class ApiDocs {
           ? {
               requestBody: {
                 required: true,
-                content: { [r.auth === 'oauth-client' ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: toSchema(r.body, 'input') } },
+                content: Object.fromEntries(
+                  (r.bodyContentTypes ?? [r.auth === 'oauth-client' ? 'application/x-www-form-urlencoded' : 'application/json']).map((type) => [
+                    type,
+                    { schema: toSchema(r.body!, 'input') },
+                  ]),
+                ),
               },
             }
           : {}),
@@ -456,11 +487,20 @@ export class ApiDocs {
         name: 'X-Vend-Signature',
         description: '`v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` with the shared webhook secret; the timestamp travels in X-Vend-Timestamp',
       },
+      outreachSignature: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Outreach-Signature',
+        description:
+          'The voice and text provider’s callback signature: base64 HMAC-SHA256 with OUTREACH_WEBHOOK_SECRET over the request path, then each form field sorted by name as `\\n` + name + `=` + value, URI-encoded (docs/decisions/outreach.md)',
+      },
       clientBasic: { type: 'http', scheme: 'basic', description: 'OAuth client id and secret as HTTP Basic credentials (or in the form body)' },
     };
     const tagNames = [...Object.keys(TAGS).filter((t) => usedTags.has(t)), ...[...usedTags].filter((t) => !(t in TAGS)).sort()];
     return {
       openapi: '3.1.0',
+      // every schema here is zod's JSON Schema 2020-12 output, OpenAPI 3.1's default dialect, said outright
+      jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
       info: {
         title: 'Vending Kiosk Partner API',
         version: 'v1',

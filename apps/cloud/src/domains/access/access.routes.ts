@@ -50,7 +50,8 @@ export function accessRoutes({ docs, guard }: RouteKit, access: AccessService): 
       auth: 'operator',
       body: SessionBody,
       response: AccessSession,
-      errors: [404],
+      // 403: the caller's credential holds none of the scopes the group grants
+      errors: [403, 404],
     },
     guard(),
     async ({ body }, req, res) => sendOk(res, await access.openSession(principalOf(req), body)),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CreativeView } from '../creatives/creatives.schemas.ts';
 import { safeString } from '@vend/protocol';
 import { MachineNo } from '../machines/machines.schemas.ts';
 import { decimalAmount } from '../../http/money.ts';
@@ -86,16 +87,8 @@ export const UploadBody = z.strictObject({
   dataBase64: z.string().min(1),
 });
 
-export const CreativeSummary = z.object({
-  id: z.string(),
-  url: z.string(),
-  mediaType: z.string(),
-  kind: z.enum(['image', 'video']),
-  width: z.number().int(),
-  height: z.number().int(),
-  durationMs: z.number().int().nullable(),
-  bytes: z.number().int(),
-});
+/** The creative a campaign or screensaver shows: the creatives domain's own view, as the service returns it. */
+export const CreativeSummary = CreativeView;
 
 /** A self-serve buyer's contact, as a purchase's campaigns carry it. */
 export const BuyerContact = z.object({ name: z.string(), email: z.string(), phone: z.string().nullable() });

@@ -70,7 +70,7 @@ export function mediaRoutes({ docs }: RouteKit, creatives: CreativesService): Ro
       auth: 'none',
       params: MediaFileParams,
       envelope: false,
-      contentType: 'application/octet-stream',
+      contentType: ['image/png', 'image/jpeg', 'image/webp', 'video/mp4'],
       response: z.string().meta({ format: 'binary', description: 'The file (PNG, JPEG, WebP or MP4; Content-Type says which)' }),
       errors: [404],
     },

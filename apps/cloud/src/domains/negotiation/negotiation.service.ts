@@ -254,9 +254,11 @@ export class NegotiationService {
     const last = turns[turns.length - 1]!;
     if (last.actor === 'venue') return { suggestion: answerTurn(mandate, turns), standingOffer: standing };
     const violations = outsideEnvelope(mandate, standing!);
+    // a suggestion is not a stored turn: it has no seq of its own
+    const { seq: _stored, ...move } = last;
     return {
       suggestion: {
-        ...last,
+        ...move,
         actor: 'engine',
         accept: false,
         walkAway: false,

@@ -151,7 +151,9 @@ export function outreachRoutes({ docs, guard }: RouteKit, outreach: OutreachServ
     method: 'post' as const,
     tag,
     auth: 'signature' as const,
-    contentType: 'application/x-www-form-urlencoded',
+    signatureScheme: 'outreachSignature' as const,
+    // providers post forms (Twilio's way); a JSON body of the same fields is accepted too
+    bodyContentTypes: ['application/x-www-form-urlencoded', 'application/json'],
     response: CallbackResult,
     errors: [401],
   };

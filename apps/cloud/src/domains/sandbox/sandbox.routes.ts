@@ -22,7 +22,15 @@ export function sandboxRoutes({ docs, adminGuard }: RouteKit, service: SandboxSe
   defineRoute(
     r,
     docs,
-    { method: 'get', path: '/health', tag: 'sandbox', summary: 'Store and cache health', auth: 'none', response: HealthData },
+    {
+      method: 'get',
+      path: '/health',
+      tag: 'sandbox',
+      summary: 'Store and cache health: 200, or 503 `degraded` with the same data naming what is down',
+      auth: 'none',
+      response: HealthData,
+      errorData: { 503: HealthData },
+    },
     [],
     async (_input, _req, res) => {
       const h = await service.health();
@@ -42,13 +50,14 @@ export function sandboxRoutes({ docs, adminGuard }: RouteKit, service: SandboxSe
       summary: 'Readiness for traffic: 200 ready; 503 draining (shutdown under way) or unavailable (store down)',
       auth: 'none',
       response: ReadyData,
-      errors: [503],
+      errorData: { 503: ReadyData },
     },
     [],
     async (_input, _req, res) => {
       const ready = await service.ready();
+      // the envelope's message is the catalogue's; why it is not ready is data.status
       const code = ready.status === 'ready' ? 200 : 503;
-      res.status(code).json({ code, message: ready.status, data: ready });
+      res.status(code).json({ code, message: code === 200 ? 'success' : ready.status, data: ready });
     },
   );
 
@@ -62,6 +71,7 @@ export function sandboxRoutes({ docs, adminGuard }: RouteKit, service: SandboxSe
       summary: 'Readiness report with live self-test (HTML for browsers)',
       auth: 'none',
       query: ReadinessQuery,
+      contentType: ['application/json', 'text/html'],
     },
     [],
     async ({ query }, req, res) => {
