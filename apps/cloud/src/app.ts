@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
+import { compressText } from './http/compress.ts';
 import { pinoHttp } from 'pino-http';
 import type { AppContext } from './context.ts';
 import type { Services } from './services.ts';
@@ -79,6 +80,7 @@ export function createApp(ctx: AppContext, services: Services): Express & { list
   // first: the cabinets' two hot legs (heartbeat, pending) answered without walking the stack below
   const lean = leanDispatch(gatewayHotLegs(services.cabinetGuard, services, bodyParsers), { lifecycle: ctx.lifecycle, metrics, logger: ctx.logger, errors });
   app.use(lean);
+  app.use(compressText());
   app.use(ctx.lifecycle.middleware());
   app.use(metrics.middleware());
 
