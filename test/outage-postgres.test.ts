@@ -1,16 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCloud } from '../scripts/build-cloud.ts';
-import { startCluster, type Cluster } from '../scripts/cluster.ts';
-import { Driver } from '../scripts/fleet/driver-process.ts';
-import type { DriverLedger } from '../scripts/fleet/driver.ts';
-import { auditStore, seedFleet, type StoreEnv } from '../scripts/fleet/store.ts';
-import { postgresBin, startPrivatePostgres, type PrivatePostgres } from '../scripts/private-servers.ts';
-import { leaseChainBroken, probe, recovery, sleep, sweeps } from './support/outage-drill.ts';
+import { postgresBin } from '../scripts/private-servers.ts';
+import { leaseChainBroken, probe, recovery, sleep, startDrill, sweeps, TICK_MS, TTL_MS, type Drill } from './support/outage-drill.ts';
 
 /**
  * PostgreSQL restarted (a fast shutdown, as an operator's maintenance does) and then killed with SIGKILL, under a
@@ -24,9 +14,6 @@ import { leaseChainBroken, probe, recovery, sleep, sweeps } from './support/outa
  * resume under one holder at a time (a new one only after the old lease lapsed); every sale and drop the fleet saw acknowledged is in the store exactly once.
  */
 
-const CABINETS = 12;
-const TTL_MS = 2_000;
-const TICK_MS = 500;
 /** The connect timeout (db/database.ts) plus the answer's own way: no request waits past it while the store is down. */
 const REFUSAL_BOUND_MS = 3_000 + 1_500;
 const OUTAGE_MS = 3_000;
@@ -34,52 +21,16 @@ const OUTAGE_MS = 3_000;
 const MAX_IN_FLIGHT = 4;
 
 describe.runIf(postgresBin())('PostgreSQL restarted and killed under load, two replicas', () => {
-  const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  const outDir = path.join(repo, 'apps/cloud/.tmp', `outage-${process.pid}-${randomBytes(3).toString('hex')}`);
-  const seedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-outage-seed-'));
-  let pg: PrivatePostgres;
-  let store: StoreEnv;
-  let cluster: Cluster | undefined;
-  let driver: Driver | undefined;
+  let d: Drill;
   const figures: Record<string, number> = {};
-  let ledger: DriverLedger;
-
   beforeAll(async () => {
-    const { main } = await buildCloud({ outDir });
-    pg = await startPrivatePostgres();
-    store = { DATA_DIR: seedDir, DATABASE_URL: pg.url };
-    const fleet = await seedFleet(store, CABINETS);
-    cluster = await startCluster({
-      replicas: 2,
-      port: 0,
-      databaseUrl: pg.url,
-      main,
-      env: {
-        LOG_LEVEL: 'debug',
-        JOBS_INTERVAL_SECONDS: String(TICK_MS / 1000),
-        JOBS_LEASE_TTL_SECONDS: String(TTL_MS / 1000),
-        RATE_LIMIT_PER_HOUR: '100000000',
-      },
-    });
-    driver = new Driver('outage driver');
-    await driver.ask(
-      { type: 'init', url: cluster.url, cabinets: fleet, salesPerHour: 1_800, dropsPerHour: 0, minDropsPerS: 2, slowMs: 60_000, awaitAcks: true },
-      'ready',
-    );
-    await driver.ask({ type: 'grow', n: CABINETS }, 'ready');
+    d = await startDrill('outage-pg', { withRedis: false });
   }, 180_000);
-
-  afterAll(async () => {
-    await driver?.close();
-    await cluster?.stop();
-    await pg?.destroy();
-    fs.rmSync(seedDir, { recursive: true, force: true });
-    fs.rmSync(outDir, { recursive: true, force: true });
-  });
+  afterAll(async () => d?.close());
 
   /** Takes the database away with `down`, checks what the replicas answer meanwhile, brings it back. */
   async function outage(name: string, down: () => Promise<void>): Promise<void> {
-    const replicas = cluster!.replicas;
+    const replicas = d.cluster.replicas;
     await sleep(2_000);
     await down();
     const refusals = [];
@@ -95,41 +46,40 @@ describe.runIf(postgresBin())('PostgreSQL restarted and killed under load, two r
     }
     const readies = await Promise.all(replicas.map((r) => fetch(`${r.url}/ready`).then((res) => res.status)));
     expect(readies).toEqual([503, 503]);
-    await pg.start();
+    await d.pg.start();
     figures[`${name}: ms from the database's return to every replica's first 200`] = Math.round(await recovery(replicas));
     for (const r of replicas) expect(r.child.exitCode, `${r.name} exited: ${r.out().slice(-1500)}`).toBeNull();
   }
 
   it('a fast shutdown (pg_ctl stop -m fast) is refused with 503 and Retry-After, and served again when it returns', async () => {
-    await outage('fast shutdown', () => pg.stop());
+    await outage('fast shutdown', () => d.pg.stop());
   }, 60_000);
 
   it('a SIGKILLed server likewise', async () => {
-    await outage('SIGKILL', () => pg.kill9());
+    await outage('SIGKILL', () => d.pg.kill9());
     // the loops resume: a sweep by each loop's one leader after the database came back
     const back = Date.now();
     await sleep(3_000);
-    expect(sweeps(cluster!.replicas).filter((s) => s.time > back).length).toBeGreaterThan(0);
+    expect(sweeps(d.cluster.replicas).filter((s) => s.time > back).length).toBeGreaterThan(0);
   }, 60_000);
 
   it('the leader lease was held by one replica at a time throughout: a new holder swept only after the old lease lapsed', () => {
-    expect(sweeps(cluster!.replicas).length).toBeGreaterThan(0);
-    expect(leaseChainBroken(sweeps(cluster!.replicas), TTL_MS, TICK_MS)).toBeNull();
+    expect(sweeps(d.cluster.replicas).length).toBeGreaterThan(0);
+    expect(leaseChainBroken(sweeps(d.cluster.replicas), TTL_MS, TICK_MS)).toBeNull();
   });
 
   it('a replica SIGKILLed under load: nginx sends every request to the survivor from then on', async () => {
-    const victim = cluster!.replicas[1]!;
+    const victim = d.cluster.replicas[1]!;
     victim.child.kill('SIGKILL');
     await victim.exited;
     for (let i = 0; i < 20; i++) {
-      expect((await probe(cluster!.url)).status).toBe(200);
+      expect((await probe(d.cluster.url)).status).toBe(200);
       await sleep(50);
     }
   }, 30_000);
 
   it('the fleet saw only 200s, 503s with Retry-After and at most one error per request in flight on the killed replica; every sale and drop it saw acknowledged is stored exactly once', async () => {
-    ledger = (await driver!.ask({ type: 'stop' }, 'ledger')) as DriverLedger;
-    driver = undefined;
+    const ledger = await d.stopFleet();
     const { '200': ok, '503': refused, '502': cut, ...other } = ledger.statuses;
     expect(other, JSON.stringify(ledger.statuses) + ledger.errorSamples.join('\n')).toEqual({});
     expect(ok).toBeGreaterThan(0);
@@ -140,7 +90,7 @@ describe.runIf(postgresBin())('PostgreSQL restarted and killed under load, two r
     expect(ledger.refusedWithoutRetryAfter).toBe(0);
     expect(ledger.slowestRefusalMs).toBeLessThan(REFUSAL_BOUND_MS);
     expect(ledger.sales.length).toBeGreaterThan(0);
-    const audit = await auditStore(store, ledger);
+    const audit = await d.audit(ledger);
     expect(audit).toMatchObject({
       salesLost: 0,
       salesUnexpected: 0,

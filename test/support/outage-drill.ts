@@ -1,5 +1,92 @@
-/** What the outage drills (test/outage-*.test.ts) read off a cluster: answers, recovery, the lease's sweeps. */
-import type { Replica } from '../../scripts/cluster.ts';
+/** The outage drills' rig (test/outage-*.test.ts) and what they read off it: answers, recovery, the lease's sweeps. */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildCloud } from '../../scripts/build-cloud.ts';
+import { startCluster, type Cluster, type Replica } from '../../scripts/cluster.ts';
+import { Driver } from '../../scripts/fleet/driver-process.ts';
+import type { DriverLedger } from '../../scripts/fleet/driver.ts';
+import { auditStore, seedFleet, type Audit } from '../../scripts/fleet/store.ts';
+import { startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from '../../scripts/private-servers.ts';
+
+/** The drills' fleet and their background loops' lease: short, so a handover happens inside a drill. */
+export const CABINETS = 12;
+export const TTL_MS = 2_000;
+export const TICK_MS = 500;
+
+export interface Drill {
+  pg: PrivatePostgres;
+  /** null: the lease and push live in PostgreSQL. */
+  redis: PrivateRedis | null;
+  cluster: Cluster;
+  /** Stops the fleet's driver (letting its drops be acknowledged) and answers what it saw. */
+  stopFleet(): Promise<DriverLedger>;
+  /** The store counted against what the fleet saw acknowledged. */
+  audit(ledger: DriverLedger): Promise<Audit>;
+  close(): Promise<void>;
+}
+
+/**
+ * Two replicas of the build behind nginx on a PostgreSQL (and, `withRedis`, a Redis) of the drill's own, debug logs
+ * (every sweep names its holder), and a fleet of CABINETS on the fleet benchmark's driver: walk-up sales at 1,800 per
+ * cabinet-hour and two remote drops a second.
+ */
+export async function startDrill(name: string, o: { withRedis: boolean }): Promise<Drill> {
+  const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const outDir = path.join(repo, 'apps/cloud/.tmp', `${name}-${process.pid}-${randomBytes(3).toString('hex')}`);
+  const seedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-outage-seed-'));
+  const { main } = await buildCloud({ outDir });
+  const [pg, redis] = await Promise.all([startPrivatePostgres(), o.withRedis ? startPrivateRedis() : null]);
+  const store = { DATA_DIR: seedDir, DATABASE_URL: pg.url };
+  let cluster: Cluster | undefined;
+  let driver: Driver | undefined;
+  const close = async () => {
+    await driver?.close();
+    await cluster?.stop();
+    await Promise.all([pg.destroy(), redis?.destroy()]);
+    fs.rmSync(seedDir, { recursive: true, force: true });
+    fs.rmSync(outDir, { recursive: true, force: true });
+  };
+  try {
+    const fleet = await seedFleet(store, CABINETS);
+    cluster = await startCluster({
+      replicas: 2,
+      port: 0,
+      databaseUrl: pg.url,
+      ...(redis ? { redisUrl: redis.url } : {}),
+      main,
+      env: {
+        LOG_LEVEL: 'debug',
+        JOBS_INTERVAL_SECONDS: String(TICK_MS / 1000),
+        JOBS_LEASE_TTL_SECONDS: String(TTL_MS / 1000),
+        RATE_LIMIT_PER_HOUR: '100000000',
+      },
+    });
+    driver = new Driver(`${name} driver`);
+    await driver.ask(
+      { type: 'init', url: cluster.url, cabinets: fleet, salesPerHour: 1_800, dropsPerHour: 0, minDropsPerS: 2, slowMs: 60_000, awaitAcks: true },
+      'ready',
+    );
+    await driver.ask({ type: 'grow', n: CABINETS }, 'ready');
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return {
+    pg,
+    redis,
+    cluster,
+    stopFleet: async () => {
+      const ledger = (await driver!.ask({ type: 'stop' }, 'ledger')) as DriverLedger;
+      driver = undefined;
+      return ledger;
+    },
+    audit: (ledger) => auditStore(store, ledger),
+    close,
+  };
+}
 
 export const ALICE = 'vk_5ba11ce00000a001.sbx-alice-key-7d41a0c2';
 export const RECOVERY_BOUND_MS = 10_000;
