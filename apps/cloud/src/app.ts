@@ -64,17 +64,19 @@ export function createApp(ctx: AppContext, services: Services): Express & { list
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
   const metrics = new Metrics({
-    heldLongPolls: () => ctx.pendingNotifier.holding(),
+    heldLongPolls: () => services.runtime.pendingNotifier.holding(),
     loops: () => services.jobs.all().map((l) => l.status(ctx.config.pod)),
     longestTicks: () => services.jobs.all().map((l) => ({ loop: l.name, ms: l.takeLongestTickMs() })),
     ...(ctx.database.checkpointer ? { longestCheckpoint: () => ctx.database.checkpointer!.takeLongestMs() } : {}),
     pool: () => ctx.database.poolStats?.() ?? null,
-    pushListening: () => ({ pending: ctx.broadcast?.listening ?? null, credentials: ctx.credentialPush?.listening ?? null }),
+    pushListening: () => ({ pending: services.runtime.broadcast?.listening ?? null, credentials: services.runtime.credentialPush?.listening ?? null }),
     lifecycle: () => ({ inFlight: ctx.lifecycle.inFlight, draining: ctx.lifecycle.draining }),
   });
   const errors = errorHandler(ctx.logger, ctx.metrics);
   const bodyParsers = [
-    express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }),
+    // not strict: any JSON text is JSON (RFC 8259), a bare string or null included; a route that wants an object
+    // refuses another type as a malformed body type (422, spec 1 §7), never as a body that is not JSON (400)
+    express.json({ limit: '1mb', type: ['application/json', 'application/*+json'], strict: false }),
     express.urlencoded({ extended: false, limit: '64kb' }),
   ];
   // first: the cabinets' two hot legs (heartbeat, pending) answered without walking the stack below
@@ -118,7 +120,7 @@ export function createApp(ctx: AppContext, services: Services): Express & { list
       sales: s.sales,
       creds: s.enrolment,
       releases: s.upgradeOffers,
-      devices: ctx.devices,
+      devices: s.runtime.devices,
     }),
   );
   app.use(apkRoutes(kit, s.cabinetGuard, s.apk, s.gateway, s.sales));

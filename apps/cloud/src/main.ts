@@ -6,7 +6,7 @@ import { listen } from './server.ts';
 import { createServices } from './services.ts';
 import { seedIfEmpty } from './bootstrap.ts';
 import { SANDBOX_CREDENTIALS } from './db/seed.ts';
-import { startJobs } from './jobs/jobs.ts';
+import { startJobs } from './background-jobs.ts';
 import { gracefulShutdown } from './shutdown.ts';
 
 async function main(): Promise<void> {

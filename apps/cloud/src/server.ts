@@ -12,6 +12,8 @@ export interface RunningServer {
 }
 
 export async function listen(ctx: AppContext, services: Services, port: number, host: string): Promise<RunningServer> {
+  // the cross-replica pushes listen before the first cabinet can be held or verified here
+  await services.runtime.connect();
   const server = http.createServer(createApp(ctx, services).listener);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

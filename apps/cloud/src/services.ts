@@ -1,10 +1,12 @@
 import type { AppContext } from './context.ts';
-import { adminGuard, guard } from './http/guard.ts';
+import { accessChain, adminGuard, guard } from './http/guard.ts';
 import type { RouteKit } from './http/route.ts';
 import { createAppStore, type AppStore } from './repos.ts';
 import { sandboxSeedSteps } from './bootstrap.ts';
 import type { SeedStep } from './db/seed.ts';
-import { Jobs } from './jobs/jobs.ts';
+import { Jobs } from './background-jobs.ts';
+import { FleetRuntime } from './fleet-runtime.ts';
+import type { Geocoder } from './domains/machines/geocoder.ts';
 import { AccountsService } from './domains/accounts/accounts.service.ts';
 import { AuthService } from './domains/auth/auth.service.ts';
 import { IdentityTokenVerifier, IdpBearerVerifier } from './domains/auth/id-token.ts';
@@ -89,7 +91,7 @@ export interface Services {
   store: AppStore;
   /** Each domain's part of the sandbox data set (`seedIfEmpty`, the sandbox reset). */
   seedSteps: SeedStep[];
-  /** The API document and the operator guard chains, for the route factories. */
+  /** The API document and the access chains its routes' docs call for, for the route factories. */
   routes: RouteKit;
   // operators: who is calling, their accounts and machines
   /** Operator authentication (API keys, bearer tokens, IdP JWTs) and who-am-I; the guards in `routes` use it. */
@@ -197,12 +199,19 @@ export interface Services {
   webhooks: WebhooksService;
   /** The background loops and their leader lease; started by main.ts (startJobs), read by the status endpoints. */
   jobs: Jobs;
+  /** What this process holds for the fleet: held long polls, the device-key cache, the cross-replica pushes. */
+  runtime: FleetRuntime;
 }
 
 /** The composition root: repositories, clock and collaborators go in as each service's named `Deps`, in dependency order. */
-export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookSender; webhookTimeoutMs?: number; alertMailer?: AlertMailer } = {}): Services {
+export function createServices(
+  ctx: AppContext,
+  opts: { webhookSender?: WebhookSender; webhookTimeoutMs?: number; alertMailer?: AlertMailer; geocoder?: Geocoder | null } = {},
+): Services {
   const store = createAppStore(ctx.database);
-  const { clock, audit, config, devices, rateLimiter, sealer } = ctx;
+  const { clock, audit, config, rateLimiter, sealer } = ctx;
+  const runtime = new FleetRuntime(ctx, store.repos.commands, opts.geocoder);
+  const { devices } = runtime;
   const outbox = new WebhookEvents({ clock });
   const mail = mailSenderFor(config.mail);
   const alerts = new AlertsService({ store, clock, audit, outbox, mailer: opts.alertMailer ?? new MailSenderAlertMailer(mail), logger: ctx.logger });
@@ -222,18 +231,20 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
   const guards = { auth, rateLimiter };
   const routes: RouteKit = {
     docs: ctx.docs,
+    access: (doc) => accessChain(guards, doc),
+    // transitional (issue 31): dfy, negotiation and outreach still pass their chains by hand
     guard: (...scopes) => guard(guards, ...scopes),
     adminGuard: () => adminGuard(guards),
   };
   const social = config.social ? new IdentityTokenVerifier(config.social, clock) : null;
 
   const tax = new TaxService({ store, clock, audit });
-  const machines = new MachinesService({ store, clock, audit, geocoder: ctx.geocoder, config, tax });
+  const machines = new MachinesService({ store, clock, audit, geocoder: runtime.geocoder, config, tax });
   const cabinetSettings = new CabinetSettingsService({ store, clock, audit, sealer, config });
   const inventory = new InventoryService({ store, audit, clock, events });
   const orders = new OrdersService({ store });
   const sales = new SalesService({ store, clock, audit, tax, events });
-  const commands = new CommandsService({ store, clock, audit, sales, pending: ctx.pendingNotifier, events });
+  const commands = new CommandsService({ store, clock, audit, sales, pending: runtime.pendingNotifier, events });
 
   const deviceKeys = new DeviceKeyVerifier({ store, clock, audit, devices });
   const enrolment = new EnrolmentService({ store, clock, audit, devices });
@@ -330,7 +341,7 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
     agentFleet,
     gateway,
     dispenseReports: new DispenseReportsService({ store, clock, commands, sales }),
-    pendingPoll: new PendingPollService({ clock, commands, notifier: ctx.pendingNotifier }),
+    pendingPoll: new PendingPollService({ clock, commands, notifier: runtime.pendingNotifier }),
     cabinetGuard: cabinetGuard(deviceKeys, gateway, config.fleetSecret),
     apk: new ApkService({ store, clock, gateway, ads: adDelivery }),
     creatives,
@@ -371,6 +382,7 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
     dex: new DexService({ store, clock }),
     webhookDelivery,
     webhooks: new WebhooksService({ store, clock, audit, sealer, events: outbox, delivery: webhookDelivery, config }),
+    runtime,
     jobs: new Jobs({
       store,
       clock,
@@ -389,4 +401,15 @@ export function createServices(ctx: AppContext, opts: { webhookSender?: WebhookS
       config,
     }),
   };
+}
+
+/**
+ * Stops what the services hold, in the order a stop needs: held long polls answer first (with what the
+ * store holds), then the background loops (the leader lease released), then the cross-replica pushes.
+ * The store itself closes after (`closeContext`).
+ */
+export async function closeServices(services: Pick<Services, 'jobs' | 'runtime'>): Promise<void> {
+  services.runtime.releaseHeld();
+  await services.jobs.stop();
+  await services.runtime.disconnect();
 }

@@ -3,7 +3,7 @@ import type { AppContext } from './context.ts';
 import type { RunningServer } from './server.ts';
 import type { Services } from './services.ts';
 import { closeContext } from './context.ts';
-import { stopJobs } from './jobs/jobs.ts';
+import { stopJobs } from './background-jobs.ts';
 
 export interface ShutdownOptions {
   /** Keep accepting (readiness already says draining) this long, so a load balancer stops routing here first. */
@@ -34,7 +34,7 @@ export async function gracefulShutdown(
 ): Promise<ShutdownReport> {
   const started = Date.now();
   ctx.lifecycle.startDraining();
-  ctx.pendingNotifier.close();
+  services.runtime.releaseHeld();
   const jobsStopped = stopJobs(services).catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'stopping the background loops failed'));
   if (o.delayMs > 0) await new Promise((r) => setTimeout(r, o.delayMs));
   const drained = new Promise<boolean>((resolve) => server.server.close(() => resolve(true)));
@@ -51,6 +51,7 @@ export async function gracefulShutdown(
     server.server.closeAllConnections();
   }
   await jobsStopped;
-  await closeContext(ctx, services.jobs);
+  await services.runtime.disconnect();
+  await closeContext(ctx);
   return { cutRequests, ms: Date.now() - started };
 }

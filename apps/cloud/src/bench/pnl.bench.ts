@@ -19,7 +19,7 @@ import { ManualClock } from '@vend/protocol';
 import { loadConfig } from '../config.ts';
 import { closeContext, createContext } from '../context.ts';
 import { openDatabase } from '../db/database.ts';
-import { createServices } from '../services.ts';
+import { closeServices, createServices } from '../services.ts';
 import { seedIfEmpty } from '../bootstrap.ts';
 import { listen } from '../server.ts';
 import { fileURLToPath } from 'node:url';
@@ -58,7 +58,8 @@ async function main(): Promise<void> {
   let builder: { close: () => Promise<void> } | null = {
     close: async () => {
       await server.close();
-      await closeContext(ctx, services.jobs);
+      await closeServices(services);
+      await closeContext(ctx);
     },
   };
   try {

@@ -1,7 +1,12 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { defineRoute, type RouteKit } from '../http/route.ts';
-import type { Jobs } from './jobs.ts';
+import type { LoopStatus } from './loop.ts';
+
+/** The sweeps whose status the sandbox shows, by name (the composition root's background jobs answer it). */
+export interface SweepStatuses {
+  status(name: 'refund-sweep' | 'dispense-decision' | 'rollout-sweep'): LoopStatus;
+}
 
 const LoopStatusData = z
   .object({
@@ -28,7 +33,7 @@ const LoopStatusData = z
   .loose();
 
 /** Liveness/status of the background loops (spec 1 §4.1): plain JSON without the envelope, no credential. */
-export function jobsRoutes({ docs }: RouteKit, jobs: Jobs): Router {
+export function jobsRoutes({ docs }: RouteKit, jobs: SweepStatuses): Router {
   const r = Router();
   const loops = [
     ['refund-sweep', 'Refund sweep status: paid orders never vended become owed refunds'],

@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database, type Dialect } from '../db/database.ts';
 import { closeContext, createContext, type AppContext } from '../context.ts';
 import { listen, type RunningServer } from '../server.ts';
-import { createServices, type Services } from '../services.ts';
+import { closeServices, createServices, type Services } from '../services.ts';
 import { seedIfEmpty } from '../bootstrap.ts';
 import type { Geocoder } from '../domains/machines/geocoder.ts';
 import { createLogger } from '../logger.ts';
@@ -84,8 +84,8 @@ export async function startTestServer(dialect: Dialect, opts: TestServerOptions 
   const clock = opts.clock ?? new ManualClock(TEST_EPOCH);
   const database = opts.database ?? (await freshDatabase(dialect));
   const logger = opts.logDestination ? createLogger({ level: 'debug', pretty: false, destination: opts.logDestination }) : pino({ level: 'silent' });
-  const ctx = await createContext(config, { clock, logger, database, ...(opts.geocoder ? { geocoder: opts.geocoder } : {}) });
-  const services = createServices(ctx, opts.services);
+  const ctx = await createContext(config, { clock, logger, database });
+  const services = createServices(ctx, { ...opts.services, ...(opts.geocoder ? { geocoder: opts.geocoder } : {}) });
   if (opts.seed !== false) await seedIfEmpty(ctx, services.seedSteps);
   const server = await listen(ctx, services, 0, '127.0.0.1');
   let checker: ContractChecker | undefined;
@@ -99,7 +99,8 @@ export async function startTestServer(dialect: Dialect, opts: TestServerOptions 
     close: async () => {
       contracts.delete(server.url);
       await server.close();
-      await closeContext(ctx, services.jobs);
+      await closeServices(services);
+      await closeContext(ctx);
       if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
     },
   };

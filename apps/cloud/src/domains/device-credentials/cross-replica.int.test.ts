@@ -23,7 +23,7 @@ const heartbeat = (t: TestServer, key: string) => call(t.url, 'POST', '/cabinet/
 /** Whether the replica holds a verification of this exact key (the cache the gateway serves from). */
 function cached(t: TestServer, key: string): boolean {
   const k = parseDeviceKey(key)!;
-  return t.ctx.devices.cache.get(k.keyId, secretDigest(k.secret)) !== undefined;
+  return t.services.runtime.devices.cache.get(k.keyId, secretDigest(k.secret)) !== undefined;
 }
 
 async function until(cond: () => boolean, what: string): Promise<void> {
@@ -54,7 +54,9 @@ describe.each(pushes)('credential changes pushed across replicas ($transport)', 
   afterAll(async () => r.close());
 
   it('both replicas listen on the transport', () => {
-    expect([r.a.ctx.credentialPush?.kind, r.a.ctx.credentialPush?.listening, r.b.ctx.credentialPush?.listening]).toEqual([transport, true, true]);
+    expect([r.a.services.runtime.credentialPush?.kind, r.a.services.runtime.credentialPush?.listening, r.b.services.runtime.credentialPush?.listening]).toEqual(
+      [transport, true, true],
+    );
   });
 
   it('a revocation on one replica is refused by the other at once, without the change feed', async () => {

@@ -216,7 +216,7 @@ describe.each(DIALECTS)('device credentials on %s', (dialect) => {
     // A copy of the key in a second box still holds w1 while this box goes on calling: once w1 is
     // more tokens behind than the window (an agent's concurrent legs) holds, its echo is a copy.
     let echo = second.headers.get(DEVICE_WITNESS_HEADER)!;
-    for (let i = 0; i < t.ctx.devices.options.witnessKeep; i++) {
+    for (let i = 0; i < t.services.runtime.devices.options.witnessKeep; i++) {
       const r = await pending(t, e.key, { [DEVICE_WITNESS_HEADER]: echo });
       echo = r.headers.get(DEVICE_WITNESS_HEADER)!;
     }
@@ -230,7 +230,7 @@ describe.each(DIALECTS)('device credentials on %s', (dialect) => {
     );
     expect(s.body.data.records).toContainEqual(expect.objectContaining({ machineNo: e.serial, keyId: e.keyId, count: 1, leg: 'cabinet.pending' }));
     // An invented token is stale too; suspicions are written at most once per interval per machine.
-    clock.advance(t.ctx.devices.options.suspicionIntervalMs);
+    clock.advance(t.services.runtime.devices.options.suspicionIntervalMs);
     await expectStatus(pending(t, e.key, { [DEVICE_WITNESS_HEADER]: 'invented' }), 200);
     expect((await fleetEntry(t, e.serial))?.copySuspicions).toBe(2);
     await expectStatus(pending(t, e.key, { [DEVICE_WITNESS_HEADER]: 'invented' }), 200);
@@ -343,7 +343,7 @@ describe.each(DIALECTS)('the verified-key cache across replicas on %s, without t
     b = await startTestServer(dialect, { database: { ...a.ctx.database, close: async () => {} } });
     // As if every push were lost (PostgreSQL, or Redis when configured, push at once; cross-replica.int.test.ts):
     // what remains is the change feed, whose bound these tests pin.
-    await b.ctx.credentialPush?.close();
+    await b.services.runtime.credentialPush?.close();
   });
   afterAll(async () => {
     await b.close();
@@ -359,7 +359,7 @@ describe.each(DIALECTS)('the verified-key cache across replicas on %s, without t
     );
     expect((await pending(a, e.key)).status).toBe(403);
     const bClock = b.clock as ManualClock;
-    bClock.advance(b.ctx.devices.options.syncIntervalMs - 1);
+    bClock.advance(b.services.runtime.devices.options.syncIntervalMs - 1);
     expect((await pending(b, e.key)).status).toBe(200); // b has not looked at the change feed yet: the documented bound
     bClock.advance(1);
     expect((await pending(b, e.key)).status).toBe(403);
@@ -370,14 +370,14 @@ describe.each(DIALECTS)('the verified-key cache across replicas on %s, without t
     const bClock = b.clock as ManualClock;
     await expectStatus(pending(b, e.key), 200);
     await expectStatus(call(a.url, 'POST', `/api/v1/machines/${e.serial}/device-credential/rotate`, { headers: ADMIN }), 200);
-    bClock.advance(b.ctx.devices.options.syncIntervalMs);
+    bClock.advance(b.services.runtime.devices.options.syncIntervalMs);
     const handover = await pending(b, e.key);
     expect(handover.headers.get(DEVICE_CREDENTIAL_HEADER)).toBeTruthy();
     await expectStatus(
       call(a.url, 'POST', `/api/v1/machines/${e.serial}/identity/reset`, { headers: ADMIN, json: { signer: 'ops', reason: 'board swap' } }),
       200,
     );
-    bClock.advance(b.ctx.devices.options.syncIntervalMs);
+    bClock.advance(b.services.runtime.devices.options.syncIntervalMs);
     expect((await pending(b, e.key)).status).toBe(403);
   });
 });

@@ -8,7 +8,7 @@ import { loadConfig } from '../../config.ts';
 import { closeContext, createContext, type AppContext } from '../../context.ts';
 import { seedIfEmpty } from '../../bootstrap.ts';
 import { listen, type RunningServer } from '../../server.ts';
-import { createServices } from '../../services.ts';
+import { closeServices, createServices, type Services } from '../../services.ts';
 import { DIALECTS, call, freshDatabase, suiteServer } from '../../testing/harness.ts';
 import {
   ADMIN,
@@ -203,7 +203,7 @@ describe.each(DIALECTS)('spec 2 §7 error table on %s', (dialect) => {
     const pool = await provision(t);
     for (const s of [e.serial, pool]) await t.ctx.database.db.updateTable('machines').set({ retired_at: clock.now() }).where('machine_no', '=', s).execute();
     // A cached verification may say "not retired" for at most the cache TTL.
-    clock.advance(t.ctx.devices.options.cacheTtlMs);
+    clock.advance(t.services.runtime.devices.options.cacheTtlMs);
     for (const leg of KEY_LEGS) expect((await send(t, leg, keyHeader(e.key))).status, leg[1]).toBe(410);
     for (const leg of FLEET_LEGS) expect((await send(t, leg, FLEET, { equipmentNo: pool }, { equipmentNo: pool })).status, leg[1]).toBe(410);
     for (const path of ['/apk/getEquipment', '/apk/createOrder', '/apk/saveAdRecord', '/apk/apkUp', '/apk/validVmcVersion'])
@@ -248,6 +248,7 @@ describe.each(DIALECTS)('spec 2 §7 error table on %s', (dialect) => {
 describe.each(DIALECTS)('503 on %s when no fleet secret is configured', (dialect) => {
   let ctx: AppContext;
   let server: RunningServer;
+  let services: Services;
   let dataDir: string;
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-data-'));
@@ -257,12 +258,13 @@ describe.each(DIALECTS)('503 on %s when no fleet secret is configured', (dialect
       logger: pino({ level: 'silent' }),
       database: await freshDatabase(dialect),
     });
-    const services = createServices(ctx);
+    services = createServices(ctx);
     await seedIfEmpty(ctx, services.seedSteps);
     server = await listen(ctx, services, 0, '127.0.0.1');
   });
   afterAll(async () => {
     await server.close();
+    await closeServices(services);
     await closeContext(ctx);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });

@@ -71,7 +71,7 @@ describe.each(DIALECTS)('cabinet gateway legs on %s', (dialect) => {
     const e = await enrolled(t);
     const m = await machineRow(t, e.serial);
     await db().updateTable('machines').set({ status: 'offline', last_seen: 1 }).where('id', '=', m.id).execute();
-    t.ctx.devices.presence.forget(`seen:${m.id}`);
+    t.services.runtime.devices.presence.forget(`seen:${m.id}`);
     const deferring = { version: '1.5.0', count: 2, seconds: 40, reason: 'vend lock held' };
     const hb = await expectStatus<HeartbeatData>(
       call(t.url, 'POST', '/cabinet/heartbeat', { headers: keyHeader(e.key), json: { agentVersion: '1.4.2', vmcVersion: 'VMC-3', deferring } }),
@@ -115,7 +115,7 @@ describe.each(DIALECTS)('cabinet gateway legs on %s', (dialect) => {
     clock.advance(3_000);
     await expectStatus(call(t.url, 'GET', '/cabinet/pending', { headers: keyHeader(e.key) }), 200);
     expect((await machineRow(t, e.serial)).last_seen).toBe(seen);
-    clock.advance(t.ctx.devices.options.presenceIntervalMs - 3_000);
+    clock.advance(t.services.runtime.devices.options.presenceIntervalMs - 3_000);
     await expectStatus(call(t.url, 'GET', '/cabinet/pending', { headers: keyHeader(e.key) }), 200);
     expect((await machineRow(t, e.serial)).last_seen).toBe(clock.now());
     expect(m.id).toBeTruthy();
@@ -154,7 +154,7 @@ describe.each(DIALECTS)('cabinet gateway legs on %s', (dialect) => {
     const e = await enrolled(t);
     const m = await machineRow(t, e.serial);
     await db().updateTable('machines').set({ operator_id: 'op_sbx_bob' }).where('id', '=', m.id).execute();
-    t.ctx.devices.invalidate(m.id);
+    t.services.runtime.devices.invalidate(m.id);
     const o = await expectStatus<CreateOrderData>(
       call(t.url, 'POST', '/cabinet/createOrder', {
         headers: keyHeader(e.key),

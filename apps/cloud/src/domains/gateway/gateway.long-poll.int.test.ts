@@ -61,14 +61,14 @@ describe.each(DIALECTS)('pending long poll (%s)', (dialect) => {
   it('an enqueue during a hold answers it at once with the command', async () => {
     const c = await cabinet(t);
     const answer = poll(t, c.key, '2');
-    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold');
+    await until(() => t.services.runtime.pendingNotifier.holding(c.machineId) === 1, 'the hold');
     const started = Date.now();
     const cmd = await enqueue(t, c.serial);
     const r = await answer;
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(r.status).toBe(200);
     expect(r.body.data.commands.map((x) => x.commandId)).toEqual([cmd.body.data.commandId]);
-    expect(t.ctx.pendingNotifier.holding(c.machineId)).toBe(0);
+    expect(t.services.runtime.pendingNotifier.holding(c.machineId)).toBe(0);
   });
 
   it('with commands already pending it answers at once; without wait it never holds', async () => {
@@ -80,24 +80,24 @@ describe.each(DIALECTS)('pending long poll (%s)', (dialect) => {
     await enqueue(t, c.serial);
     const r = await poll(t, c.key, '25');
     expect(r.body.data.commands).toHaveLength(1);
-    expect(t.ctx.pendingNotifier.holding()).toBe(0);
+    expect(t.services.runtime.pendingNotifier.holding()).toBe(0);
   });
 
   it('with nothing enqueued it answers empty once the wait is over, re-reading the store on the way', async () => {
     const c = await cabinet(t);
     let settled = false;
     const answer = poll(t, c.key, '5').finally(() => (settled = true));
-    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold');
+    await until(() => t.services.runtime.pendingNotifier.holding(c.machineId) === 1, 'the hold');
     clock.advance(2_000); // a re-check: still nothing, held again
-    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 1, 'the second hold');
+    await until(() => t.services.runtime.pendingNotifier.holding(c.machineId) === 1, 'the second hold');
     clock.advance(2_000);
-    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 1, 'the third hold');
+    await until(() => t.services.runtime.pendingNotifier.holding(c.machineId) === 1, 'the third hold');
     expect(settled).toBe(false);
     clock.advance(1_000);
     const r = await answer;
     expect(r.status).toBe(200);
     expect(r.body.data.commands).toEqual([]);
-    expect(t.ctx.pendingNotifier.holding(c.machineId)).toBe(0);
+    expect(t.services.runtime.pendingNotifier.holding(c.machineId)).toBe(0);
   });
 
   it('a wait over 25 s or negative is 400 in the envelope; a non-integer is 422 (as paging); nothing is held', async () => {
@@ -109,23 +109,23 @@ describe.each(DIALECTS)('pending long poll (%s)', (dialect) => {
       expect(JSON.stringify(r.body)).toContain('query.wait');
     }
     for (const wait of ['soon', '1.5']) expect((await poll(t, c.key, wait)).status, wait).toBe(422);
-    expect(t.ctx.pendingNotifier.holding()).toBe(0);
+    expect(t.services.runtime.pendingNotifier.holding()).toBe(0);
   });
 
   it('a client that goes away mid-hold releases its place', async () => {
     const c = await cabinet(t);
     const ac = new AbortController();
     const answer = poll(t, c.key, '20', ac.signal).catch((e: unknown) => e);
-    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold');
+    await until(() => t.services.runtime.pendingNotifier.holding(c.machineId) === 1, 'the hold');
     ac.abort();
     await answer;
-    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 0, 'the release');
+    await until(() => t.services.runtime.pendingNotifier.holding(c.machineId) === 0, 'the release');
   });
 
   it('at most 4 holds per machine: a fifth call answers at once', async () => {
     const c = await cabinet(t);
     const held = [1, 2, 3, 4].map(() => poll(t, c.key, '10'));
-    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 4, 'four holds');
+    await until(() => t.services.runtime.pendingNotifier.holding(c.machineId) === 4, 'four holds');
     const fifth = await poll(t, c.key, '10');
     expect(fifth.body.data.commands).toEqual([]);
     await enqueue(t, c.serial);
@@ -139,8 +139,8 @@ describe.each(DIALECTS)('pending long poll, shutdown (%s)', (dialect) => {
     try {
       const c = await cabinet(t);
       const answer = poll(t, c.key, '20');
-      await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold');
-      t.ctx.pendingNotifier.close();
+      await until(() => t.services.runtime.pendingNotifier.holding(c.machineId) === 1, 'the hold');
+      t.services.runtime.pendingNotifier.close();
       const r = await answer;
       expect(r.body.data.commands).toEqual([]);
       expect((await poll(t, c.key, '20')).body.data.commands).toEqual([]); // no new hold starts
@@ -171,7 +171,7 @@ describe.each(DIALECTS.filter((d) => d === 'postgres'))('pending long poll acros
     const c = await cabinet(a);
     let settled = false;
     const answer = poll(b, c.key, '20').finally(() => (settled = true));
-    await until(() => b.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold on b');
+    await until(() => b.services.runtime.pendingNotifier.holding(c.machineId) === 1, 'the hold on b');
     const now = clock.now();
     const id = newId('cmd', now);
     await database.db
@@ -203,7 +203,7 @@ describe.each(DIALECTS.filter((d) => d === 'postgres'))('pending long poll acros
   it('an enqueue through replica a answers a hold on replica b', async () => {
     const c = await cabinet(a);
     const answer = poll(b, c.key, '20');
-    await until(() => b.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold on b');
+    await until(() => b.services.runtime.pendingNotifier.holding(c.machineId) === 1, 'the hold on b');
     const cmd = await enqueue(a, c.serial);
     clock.advance(2_000); // across processes the re-check finds it; in this one process the signal already did
     const r = await answer;
@@ -237,12 +237,12 @@ describe.each(PUSH_SETUPS)('pending long poll pushed across replicas: $name', ({
 
   it('an enqueue on replica a answers a hold on replica b without waiting for b to probe', async () => {
     const { a, b } = replicas;
-    expect(b.ctx.broadcast?.listening).toBe(true);
+    expect(b.services.runtime.broadcast?.listening).toBe(true);
     const c = await cabinet(a);
     let settled = false;
     const answer = poll(b, c.key, '20').finally(() => (settled = true));
-    await until(() => b.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold on b');
-    const probes = vi.spyOn(b.ctx.pendingNotifier, 'probeNow');
+    await until(() => b.services.runtime.pendingNotifier.holding(c.machineId) === 1, 'the hold on b');
+    const probes = vi.spyOn(b.services.runtime.pendingNotifier, 'probeNow');
     const cmd = await enqueue(a, c.serial);
     await until(() => settled, 'the answer on b', 10_000);
     const r = await answer;
@@ -263,13 +263,13 @@ describe('pending long poll on SQLite', () => {
     const c = await cabinet(t);
     let settled = false;
     const answer = poll(t, c.key, '20').finally(() => (settled = true));
-    await until(() => t.ctx.pendingNotifier.holding(c.machineId) === 1, 'the hold');
+    await until(() => t.services.runtime.pendingNotifier.holding(c.machineId) === 1, 'the hold');
     const reads = vi.spyOn(CommandsRepo.prototype, 'pending');
     const clock = t.clock as ManualClock;
     for (let i = 0; i < 5; i++) clock.advance(2_000);
     await new Promise((r) => setTimeout(r, 50));
     expect(settled).toBe(false);
-    expect(t.ctx.pendingNotifier.holding(c.machineId)).toBe(1);
+    expect(t.services.runtime.pendingNotifier.holding(c.machineId)).toBe(1);
     const cmd = await enqueue(t, c.serial);
     const r = await answer;
     expect(r.body.data.commands.map((x) => x.commandId)).toEqual([cmd.body.data.commandId]);

@@ -4,7 +4,7 @@ import { DIALECTS, TEST_EPOCH, call, freshDatabase, startTestServer, suiteServer
 import { OPERATOR_IDS, SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { newOperator } from '../machines/machines.factories.ts';
 import { verifyWebhook } from '../payments/webhook-signature.ts';
-import { refundSweepWork } from '../../jobs/jobs.ts';
+import { refundSweepWork } from '../../background-jobs.ts';
 import type { Delivery, Endpoint, EndpointWithSecret } from './webhooks.schemas.ts';
 import { DISABLE_AFTER_FAILURES, FIRST_BACKOFF_MS, RETRY_WINDOW_MS } from './webhooks.rules.ts';
 import { startReceiver, type Receiver } from './webhooks.test-support.ts';

@@ -1,20 +1,20 @@
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Clock } from '@vend/protocol';
-import type { Config } from '../config.ts';
-import type { AuditLog } from '../http/audit.ts';
-import type { AppStore } from '../repos.ts';
-import type { CommandsService } from '../domains/commands/commands.service.ts';
-import type { AgentFleetService } from '../domains/releases/agent-fleet.service.ts';
-import type { AdDeliveryService } from '../domains/ad-delivery/ad-delivery.service.ts';
-import type { DfyService } from '../domains/dfy/dfy.service.ts';
-import type { DfyAutopilotService } from '../domains/dfy/dfy-autopilot.service.ts';
-import type { WebhookDeliveryService } from '../domains/webhooks/webhook-delivery.service.ts';
-import type { EventSink } from '../domains/webhooks/webhook-events.ts';
-import type { AlertsService } from '../domains/alerts/alerts.service.ts';
-import type { PresenceService } from '../domains/alerts/presence.service.ts';
-import { createLease, type LeaderLease } from './lease.ts';
-import { Loop, type LoopWork } from './loop.ts';
+import type { Config } from './config.ts';
+import type { AuditLog } from './http/audit.ts';
+import type { AppStore } from './repos.ts';
+import type { CommandsService } from './domains/commands/commands.service.ts';
+import type { AgentFleetService } from './domains/releases/agent-fleet.service.ts';
+import type { AdDeliveryService } from './domains/ad-delivery/ad-delivery.service.ts';
+import type { DfyService } from './domains/dfy/dfy.service.ts';
+import type { DfyAutopilotService } from './domains/dfy/dfy-autopilot.service.ts';
+import type { WebhookDeliveryService } from './domains/webhooks/webhook-delivery.service.ts';
+import type { EventSink } from './domains/webhooks/webhook-events.ts';
+import type { AlertsService } from './domains/alerts/alerts.service.ts';
+import type { PresenceService } from './domains/alerts/presence.service.ts';
+import { createLease, type LeaderLease } from './jobs/lease.ts';
+import { Loop, type LoopWork } from './jobs/loop.ts';
 
 /** How often each loop ticks. The decision loop ticks often so a missing outcome is ruled soon after its timeout. */
 export const INTERVALS_MS = {
