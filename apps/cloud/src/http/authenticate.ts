@@ -42,6 +42,15 @@ export function requireScope(...scopes: Scope[]): RequestHandler {
   };
 }
 
+/** 403 'Insufficient scope' unless the credential holds every scope of at least one of `sets` (a route's documented scopes). */
+export function requireAnyScopes(sets: readonly (readonly Scope[])[]): RequestHandler {
+  return (req, _res, next) => {
+    const p = principalOf(req);
+    if (!sets.some((scopes) => scopes.every((s) => p.scopes.has(s)))) throw new AppError('forbidden');
+    next();
+  };
+}
+
 /** Marks the route open to access-group sessions (`RouteDoc.groupSessions`); `authenticate` refuses them everywhere else. */
 export const openToGroupSessions: RequestHandler = (_req, res, next) => {
   res.locals['groupSessions'] = true;

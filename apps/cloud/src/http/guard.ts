@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { authenticate, requireAdmin, requireScope } from './authenticate.ts';
+import type { RouteDoc } from './api-docs.ts';
+import { authenticate, requireAdmin, requireAnyScopes, requireScope } from './authenticate.ts';
 import type { Authenticator } from './principal.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { Scope } from './scopes.ts';
@@ -10,14 +11,45 @@ export interface GuardDeps {
   rateLimiter: Pick<RateLimiter, 'middleware'>;
 }
 
-/** The chain every operator route starts with: who is calling (401), their hourly budget (429), their scopes (403). */
+/**
+ * The access chain a route's document calls for (issue 31: the scope is declared once, in the doc):
+ * - `operator`: who is calling (401), their hourly budget (429), then the documented scopes (403): every
+ *   one of `scopes`, or every one of ONE of `scopeAlternatives` (a route whose scope depends on the body
+ *   narrows it further in its own middleware, after this);
+ * - `admin`: who is calling (401), their budget (429), an admin credential (403 'Admin credential required');
+ * - anything else (`none`, `device`, `signature`, `oauth-client`): nothing here; the route's own middleware checks it.
+ */
+export function accessChain(deps: GuardDeps, doc: Pick<RouteDoc, 'auth' | 'scopes' | 'scopeAlternatives'>): RequestHandler[] {
+  switch (doc.auth) {
+    case 'operator': {
+      const sets = doc.scopeAlternatives?.length ? doc.scopeAlternatives : [doc.scopes ?? []];
+      const chain = [authenticate(deps.auth), deps.rateLimiter.middleware()];
+      // an empty set admits any credential: no scope check at all
+      if (sets.every((s) => s.length > 0)) chain.push(requireAnyScopes(sets));
+      return chain;
+    }
+    case 'admin':
+      return adminGuard(deps);
+    case 'none':
+    case 'device':
+    case 'signature':
+    case 'oauth-client':
+      return [];
+  }
+}
+
+/**
+ * Transitional (issue 31): the hand-written operator chain — who is calling (401), their hourly budget (429),
+ * their scopes (403) — that the dfy, negotiation and outreach routes still pass beside their doc's scopes.
+ * Every other route has its chain derived from its doc ({@link accessChain}); remove this with their migration.
+ */
 export function guard(deps: GuardDeps, ...scopes: Scope[]): RequestHandler[] {
   const chain = [authenticate(deps.auth), deps.rateLimiter.middleware()];
   if (scopes.length) chain.push(requireScope(...scopes));
   return chain;
 }
 
-/** Admin-only routes: authenticated, budgeted, and admin. */
+/** Admin-only routes: authenticated, budgeted, and admin ({@link accessChain} for `auth: 'admin'`). */
 export function adminGuard(deps: GuardDeps): RequestHandler[] {
   return [authenticate(deps.auth), deps.rateLimiter.middleware(), requireAdmin];
 }

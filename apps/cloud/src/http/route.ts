@@ -17,42 +17,86 @@ export interface RouteInput<P, Q, B> {
 
 export type RouteHandler<P, Q, B> = (input: RouteInput<P, Q, B>, req: Request, res: Response) => Promise<void> | void;
 
-/** What every route factory gets besides its services: the API document and the operator guard chains. */
+/** What every route factory gets besides its services: the API document and the access chains. */
 export interface RouteKit {
   docs: ApiDocs;
-  /** Operator routes: who is calling (401), their hourly budget (429), their scopes (403). */
+  /**
+   * The access chain a route's doc calls for (`accessChain` in guard.ts): for `operator` routes, who is
+   * calling (401), their hourly budget (429) and the doc's scopes (403); for `admin` routes the same with an
+   * admin credential; nothing for the other auth kinds. `defineRoute(r, kit, doc, …)` applies it.
+   */
+  access(doc: RouteDoc): RequestHandler[];
+  /**
+   * Transitional (issue 31): the hand-written operator chain, for the routes not yet declaring their scope
+   * once (dfy, negotiation, outreach: `defineRoute(r, docs, doc, guard('…'), handler)`). Remove with them.
+   */
   guard(...scopes: Scope[]): RequestHandler[];
-  /** Admin-only routes: authenticated, budgeted, and admin. */
+  /** Transitional (issue 31), as `guard`: the admin chain by hand. */
   adminGuard(): RequestHandler[];
 }
 
+/** A route's doc, typed by the schemas it declares. */
+type TypedDoc<P, Q, B> = RouteDoc & { params?: P; query?: Q; body?: B };
+
+const isKit = (x: RouteKit | ApiDocs): x is RouteKit => typeof (x as Partial<RouteKit>).access === 'function';
+
 /**
  * Registers a route and its documentation in one statement, so the OpenAPI document cannot drift
- * from what is served. After the guards (authentication and the like answer first: 401 before 400),
- * the params, query and body are parsed with the schemas the doc declares — wrong types 422, missing
- * or out-of-rule values 400 — and the handler receives them typed. Handlers hold no parsing.
- * An absent body is parsed as `{}`, so a body of optional fields may be left out.
+ * from what is served. Who may call it is declared once, in the doc (`auth`, `scopes` or
+ * `scopeAlternatives`), and enforced from there: the access chain the doc calls for (`RouteKit.access`:
+ * 401 → 429 → 403) runs first, then the route's own middleware (`use`: a device credential, a signature,
+ * a body-dependent scope), then the params, query and body are parsed with the schemas the doc
+ * declares — wrong types 422, missing or out-of-rule values 400 — and the handler receives them typed.
+ * Handlers hold no parsing. An absent body is parsed as `{}`, so a body of optional fields may be left out.
+ *
+ * `device`, `signature` and `oauth-client` routes must name their check in `use` (the doc's auth kind
+ * is a promise the route keeps itself); registering one without is refused at start-up.
  */
 export function defineRoute<
   P extends z.ZodObject | undefined = undefined,
   Q extends z.ZodObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
->(
+>(router: Router, kit: RouteKit, doc: TypedDoc<P, Q, B>, handler: RouteHandler<Parsed<P>, Parsed<Q>, Parsed<B>>): void;
+export function defineRoute<
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(router: Router, kit: RouteKit, doc: TypedDoc<P, Q, B>, use: readonly RequestHandler[], handler: RouteHandler<Parsed<P>, Parsed<Q>, Parsed<B>>): void;
+/**
+ * Transitional (issue 31), until dfy, negotiation and outreach are migrated: the API document instead of
+ * the kit, and the whole chain by hand (`guard('…')`, which must repeat the doc's scopes). Nothing is
+ * derived from the doc here.
+ */
+export function defineRoute<
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(router: Router, docs: ApiDocs, doc: TypedDoc<P, Q, B>, guards: readonly RequestHandler[], handler: RouteHandler<Parsed<P>, Parsed<Q>, Parsed<B>>): void;
+export function defineRoute(
   router: Router,
-  docs: ApiDocs,
-  doc: RouteDoc & { params?: P; query?: Q; body?: B },
-  guards: readonly RequestHandler[],
-  handler: RouteHandler<Parsed<P>, Parsed<Q>, Parsed<B>>,
+  kitOrDocs: RouteKit | ApiDocs,
+  doc: TypedDoc<z.ZodObject | undefined, z.ZodObject | undefined, z.ZodType | undefined>,
+  ...rest: [RouteHandler<unknown, unknown, unknown>] | [readonly RequestHandler[], RouteHandler<unknown, unknown, unknown>]
 ): void {
-  docs.add(doc);
+  const [use, handler] = rest.length === 1 ? [[], rest[0]] : rest;
+  let chain: readonly RequestHandler[];
+  if (isKit(kitOrDocs)) {
+    if ((doc.auth === 'device' || doc.auth === 'signature' || doc.auth === 'oauth-client') && use.length === 0)
+      throw new Error(`${doc.method} ${doc.path}: an '${doc.auth}' route names its credential check in \`use\``);
+    chain = [...kitOrDocs.access(doc), ...use];
+    kitOrDocs.docs.add(doc);
+  } else {
+    chain = use;
+    kitOrDocs.add(doc);
+  }
   const { params, query, body } = doc;
   const open = doc.groupSessions ? [openToGroupSessions] : [];
-  router[doc.method](doc.path, ...open, ...guards, async (req: Request, res: Response) => {
+  router[doc.method](doc.path, ...open, ...chain, async (req: Request, res: Response) => {
     const input = {
       params: params ? parseInput(params, req.params, 'params') : undefined,
       query: query ? parseInput(query, req.query, 'query') : undefined,
-      body: body ? parseInput(body, req.body ?? {}, 'body') : undefined,
-    } as RouteInput<Parsed<P>, Parsed<Q>, Parsed<B>>;
+      body: body ? parseInput(body, req.body === undefined ? {} : req.body, 'body') : undefined,
+    };
     await handler(input, req, res);
   });
 }
