@@ -2,8 +2,39 @@
  * The import rules of the tree, checked in CI (`scripts/test`, step "architecture"). Type-only imports
  * count (tsPreCompilationDeps): a type cycle still ties two modules together for a reader.
  */
+const { tiers } = require('./apps/cloud/src/domains/layers.json');
+
+/** Test code may start whole servers and borrow other domains' factories: the layers bind product code. */
+const TEST_CODE = '(\\.test|\\.factories|test-support|testkit|test-kit|\\.fixture)\\.ts$';
+const DOMAINS = '^apps/cloud/src/domains/';
+const order = tiers.flatMap((t) => t.domains);
+
+/** One rule per domain: it may import only the domains listed before it (apps/cloud/src/domains/layers.json). */
+const domainLayers = order.map((domain, i) => ({
+  name: `domain-layers/${domain}`,
+  severity: 'error',
+  comment: `${domain} may use only the domains below it: ${order.slice(0, i).join(', ') || 'none'} (apps/cloud/src/domains/layers.json).`,
+  from: { path: `${DOMAINS}${domain}/`, pathNot: TEST_CODE },
+  to: { path: DOMAINS, pathNot: `${DOMAINS}(${[domain, ...order.slice(0, i)].join('|')})/` },
+}));
+
 module.exports = {
   forbidden: [
+    ...domainLayers,
+    {
+      name: 'domain-layers/listed',
+      severity: 'error',
+      comment: 'Every domain folder has its place in apps/cloud/src/domains/layers.json.',
+      from: { path: `${DOMAINS}(?!(${order.join('|')})/)[^/]+/` },
+      to: {},
+    },
+    {
+      name: 'kernel-knows-no-domain',
+      severity: 'error',
+      comment: 'The kernel (http/, db/, jobs/, crypto/, context.ts, config.ts) knows no domain and not the composition root that wires them.',
+      from: { path: '^apps/cloud/src/((http|db|jobs|crypto)/|(context|config)\\.ts$)' },
+      to: { path: '^apps/cloud/src/(domains/|(repos|services|app|main|server|bootstrap|background-jobs|fleet-runtime)\\.ts$)' },
+    },
     {
       name: 'no-circular',
       severity: 'error',

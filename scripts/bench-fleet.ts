@@ -30,7 +30,7 @@
  * not decide the enqueue's and the ack's p99; 0 keeps the fleet's own rate).
  *
  * The fleet is enrolled by writing it straight into the store before the cloud starts
- * (apps/cloud/src/domains/device-credentials/enrolled-fleet.fixture.ts: identities and key generations stored
+ * (apps/cloud/src/bench/enrolled-fleet.ts: identities and key generations stored
  * exactly as enrolment stores them), then given to alice with four stocked, priced aisles each.
  *
  * Time compression: none on the legs' rates (heartbeat 60 s, long poll 25 s, real sale and drop rates). Only the

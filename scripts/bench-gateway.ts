@@ -12,7 +12,7 @@
  * (scripts/cpu-profile.ts; the profiler costs a few per cent of throughput, so compare ratios without it).
  *
  * The cloud runs as its own process on a SQLite file into which the fleet was written directly
- * (apps/cloud/src/domains/device-credentials/enrolled-fleet.fixture.ts), with LOG_LEVEL=info as in
+ * (apps/cloud/src/bench/enrolled-fleet.ts), with LOG_LEVEL=info as in
  * production. Runs: a cold pass (every cabinet once: each key verified against the store, each
  * machine's first presence write), then heartbeat and pending at steady state, then the baselines.
  * Prints requests/s, p50/p99 and the cloud/baseline ratios. Record results in docs/benchmarks.md.
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   try {
     const seeding = Date.now();
-    await run(tsx, [path.join(root, 'apps/cloud/src/domains/device-credentials/enrolled-fleet.fixture.ts'), dataDir, String(CABINETS), keysFile]);
+    await run(tsx, [path.join(root, 'apps/cloud/src/bench/enrolled-fleet.ts'), dataDir, String(CABINETS), keysFile]);
     const keys = JSON.parse(fs.readFileSync(keysFile, 'utf8')) as string[];
     const seededIn = (Date.now() - seeding) / 1000;
 

@@ -16,7 +16,7 @@ import { loadConfig } from '../config.ts';
 import { closeContext, createContext, type AppContext } from '../context.ts';
 import { seedIfEmpty } from '../bootstrap.ts';
 import { createServices } from '../services.ts';
-import { seedEnrolledFleet } from '../domains/device-credentials/enrolled-fleet.fixture.ts';
+import { seedEnrolledFleet } from './enrolled-fleet.ts';
 
 const ALICE = 'op_sbx_alice';
 const AISLES = 4;

@@ -254,7 +254,7 @@ export interface HostPayoutsTable {
   id: string;
   operator_id: string;
   venue_id: string;
-  /** YYYY-MM (finance/period.ts). */
+  /** YYYY-MM (domains/calendar/period.ts). */
   period: string;
   /** The venue's revShareBps when paid. */
   bps: number;

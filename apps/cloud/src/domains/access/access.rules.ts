@@ -19,9 +19,6 @@ export const DEFAULT_GROUP_SCOPES: readonly GroupScope[] = ['machines:read', 'in
 /** An access session lasts a working shift. */
 export const ACCESS_SESSION_TTL_SECONDS = 12 * 3600;
 
-/** Machine fields an access-group session may not change: they move money (tax restatement, host commission). */
-export const OPERATOR_ONLY_MACHINE_FIELDS = ['salesTaxRate', 'venueId'] as const;
-
 /** The session's scopes: what the group grants and the opening credential holds, never more than either. */
 export function sessionScopes(group: readonly Scope[], opener: ReadonlySet<Scope>): Scope[] {
   return group.filter((s) => opener.has(s));

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '@vend/protocol';
 import { SANDBOX_SECRETS } from '../../config.ts';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
-import { signWebhook } from '../payments/webhook-signature.ts';
+import { signWebhook } from '../../http/webhook-signature.ts';
 import type { WebhookResult } from './ad-purchases.schemas.ts';
 import { buy, expectStatus, marketplaceCast, statusOf, type Envelope } from './ad-purchases.test-support.ts';
 

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { call, type TestServer } from '../../testing/harness.ts';
 import { ADMIN, BOB, expectStatus, newSerial, pngUpload, type Envelope } from '../campaigns/campaigns.test-support.ts';
 import { screenBody } from '../machines/screen.test-support.ts';
-import { advertiseQrId } from '../operator-view/qr.ts';
+import { advertiseQrId } from '../creatives/advertise-qr.ts';
 import type { CreativeDraftView, PurchaseCreated, PurchaseStatusView, QuoteView } from './ad-purchases.schemas.ts';
 import type { TestCompletion } from './test-processor.ts';
 

@@ -11,7 +11,7 @@ import type { AppStore } from '../../repos.ts';
 import type { CreativesService } from '../creatives/creatives.service.ts';
 import type { MeasuredMedia } from '../creatives/media-probe.ts';
 import { screenOf } from '../machines/screen.ts';
-import { advertiseQrId } from '../operator-view/qr.ts';
+import { advertiseQrId } from '../creatives/advertise-qr.ts';
 import type { PricingCatalog } from '../pricing/catalog.ts';
 import { priceQuote, type PricedQuote } from '../pricing/quote.ts';
 import type { CreativeDraftView, KioskView, PurchaseCreated, PurchaseOrder, PurchaseStatusView, QuoteBrief, QuoteView } from './ad-purchases.schemas.ts';

@@ -5,8 +5,9 @@ import type { Config } from '../../config.ts';
 import { newId } from '../../crypto/ids.ts';
 import { notFound } from '../../http/errors.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
+import { refusalOf } from '../../http/validate.ts';
 import type { AppStore } from '../../repos.ts';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signWebhook, verifyWebhook } from '../payments/webhook-signature.ts';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signWebhook, verifyWebhook } from '../../http/webhook-signature.ts';
 import { PAYMENT_SUCCEEDED, type CreatedIntent, type IntentRequest, type PaymentProcessor, type WebhookHeaders, type WebhookVerdict } from './processor.ts';
 
 /** Where the ad-payment webhook is served (the test processor delivers there). */
@@ -107,10 +108,10 @@ export class TestProcessor implements PaymentProcessor {
     } catch {
       return { ok: false, status: 400, reason: 'body is not valid JSON' };
     }
-    const parsed = AdPaymentWebhookBody.safeParse(json);
+    const parsed = AdPaymentWebhookBody.safeParse(json, { reportInput: true });
     if (!parsed.success) {
       const i = parsed.error.issues[0]!;
-      return { ok: false, status: 400, reason: `body${i.path.map((p) => `.${String(p)}`).join('')}: ${i.message}` };
+      return { ok: false, status: refusalOf(parsed.error) === 'validation' ? 422 : 400, reason: `body${i.path.map((p) => `.${String(p)}`).join('')}: ${i.message}` };
     }
     const { id, type, data } = parsed.data;
     return { ok: true, text, event: { id, type, ...data } };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { safeString } from '@vend/protocol';
 import { emailLine } from '../auth/auth.schemas.ts';
 import { PagingQuery } from '../../http/paging.ts';
-import { isKnownZone } from '../orders/local-time.ts';
+import { isKnownZone } from '../calendar/local-time.ts';
 import { ALERTABLE_TYPES } from './alerts.rules.ts';
 
 const TIMESTAMP = 'YYYY-MM-DDTHH:MM:SS.mmm+0000';

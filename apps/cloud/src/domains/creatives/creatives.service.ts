@@ -5,7 +5,7 @@ import { newId } from '../../crypto/ids.ts';
 import type { CreativeRow, CreativesTable } from '../../db/schema.ts';
 import { AppError, badRequest, machineNotFound, notFound } from '../../http/errors.ts';
 import type { AppStore } from '../../repos.ts';
-import { advertiseQrId, qrPng } from '../operator-view/qr.ts';
+import { advertiseQrId, qrPng } from './advertise-qr.ts';
 import { ACCEPTED_TYPES, formatBytes, formatOf, maxBytesOf, probeMedia, sniff, wrongType, type MeasuredMedia, type MediaType } from './media-probe.ts';
 import { MEDIA_FILE, type MediaStore } from './media-store.ts';
 import { PosterRenderer } from './poster.ts';

@@ -11,7 +11,7 @@ import { ApiDocs } from '../../http/api-docs.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { errorHandler, notFoundHandler } from '../../http/error-middleware.ts';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
-import { advertiseQrId } from '../operator-view/qr.ts';
+import { advertiseQrId } from './advertise-qr.ts';
 import { CreativesRepo } from './creatives.repo.ts';
 import { CreativesService, POSTER_RENDER_QUEUE } from './creatives.service.ts';
 import type { AppError } from '../../http/errors.ts';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import jsqrModule from 'jsqr';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { qrPng } from '../operator-view/qr.ts';
+import { qrPng } from './advertise-qr.ts';
 import { cleanText, POSTER_HEIGHT, POSTER_WIDTH, PosterRenderer, posterColours } from './poster.ts';
 
 type Decode = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;

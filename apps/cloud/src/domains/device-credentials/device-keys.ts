@@ -1,4 +1,4 @@
-import { createHmac, hash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { DEVICE_SECRET_BYTES, type DeviceKey } from '@vend/protocol';
 import { mintSecret, randomHex } from '../../crypto/secrets.ts';
 
@@ -22,13 +22,4 @@ export function sha256(value: string): Buffer {
 
 export function sameDigest(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/**
- * The default kiosk admin PIN of a cabinet: six digits derived from the deployment's data key and
- * the serial, so it is stable, differs per cabinet and is never stored. An operator-set PIN wins.
- */
-export function derivedAdminPin(dataKey: string, machineNo: string): string {
-  const mac = createHmac('sha256', `vend-admin-pin:${dataKey}`).update(machineNo).digest();
-  return String(mac.readUInt32BE(0) % 1_000_000).padStart(6, '0');
 }

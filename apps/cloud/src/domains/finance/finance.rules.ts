@@ -1,5 +1,5 @@
 import { applyBps } from '../../http/money.ts';
-import { effectiveRate, splitTax } from '../orders/tax.ts';
+import { effectiveRate, splitTax } from '../tax/tax-split.ts';
 
 /**
  * The P&L and balance-sheet arithmetic (spec 1 §2.9, §4.8; docs/decisions/finance.md "P&L"). Pure: the

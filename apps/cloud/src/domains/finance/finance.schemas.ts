@@ -5,7 +5,7 @@ import { PagingQuery } from '../../http/paging.ts';
 import { MachineNo, OperatorEmail } from '../machines/machines.schemas.ts';
 import { COMMISSION_RULES } from '../venues/venues.schemas.ts';
 import { ENTRY_KINDS } from './finance.rules.ts';
-import { PeriodString } from './period.ts';
+import { PeriodString } from '../calendar/period.ts';
 
 const TIMESTAMP = 'YYYY-MM-DDTHH:MM:SS.mmm+0000';
 
@@ -13,7 +13,9 @@ const TIMESTAMP = 'YYYY-MM-DDTHH:MM:SS.mmm+0000';
 export const Day = z.iso
   .date('must be a date YYYY-MM-DD')
   .refine((d) => d >= '1970-01-01', 'must be 1970-01-01 or later')
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a real date');
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a real date')
+  // the document: a real date (`format: date` and zod's pattern) and, by this pattern, from 1970 on
+  .meta({ allOf: [{ pattern: '^(?:19[7-9]\\d|[2-9]\\d{3})-' }] });
 
 const cents = (what: string) => z.number().int().describe(`${what}, integer cents`);
 const amount = (what: string) => z.number().describe(`${what}, decimal currency amount`);
@@ -25,7 +27,7 @@ const memo = safeString({ trim: true }).min(1, 'must not be empty').max(500, 'mu
 export const CreateEntryBody = z.strictObject({
   kind: z.enum(ENTRY_KINDS),
   /** Decimal amount, more than 0, at most two decimals; stored as cents. */
-  amount: decimalAmount(10_000_000).refine((c) => c > 0, 'must be more than 0'),
+  amount: decimalAmount(10_000_000, { moreThanZero: true }),
   occurredOn: Day.describe('the UTC day the cost belongs to: the P&L period it lands in'),
   machineNo: MachineNo.optional().describe('one of your machines: the entry shows in that machine’s P&L'),
   venueId: venueId.optional().describe('one of your venues: the entry shows in that venue’s P&L'),

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { DB, HostPayoutLineRow, HostPayoutLinesTable, HostPayoutRow, HostPayoutsTable } from '../../db/schema.ts';
-import type { Period } from './period.ts';
+import type { Period } from '../calendar/period.ts';
 
 /** SQL of host payouts: the one writer of `host_payouts` and `host_payout_lines` (frozen statements). */
 export class PayoutsRepo {

@@ -9,7 +9,7 @@ import type { AppStore, Repos } from '../../repos.ts';
 import { accruingWindow, stintsOf, type Stint } from '../venues/venues.rules.ts';
 import { booksOf, venueInBooks, type Books } from './finance.scope.ts';
 import { hostShare, salesTotals, type SalesGroup } from './finance.rules.ts';
-import { periodBounds, periodOf, periodsBetween, type Period } from './period.ts';
+import { periodBounds, periodOf, periodsBetween, type Period } from '../calendar/period.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { PayBody, PayoutsQuery, StatementView } from './finance.schemas.ts';

@@ -7,7 +7,7 @@ import { assembleBalance, assemblePnl, ENTRY_KINDS, salesTotals, type PnlFigures
 import { booksOf, dayEnd, dayOf, dayStart, machineInBooks, venueInBooks, type Books } from './finance.scope.ts';
 import type { BalanceQuery, BalanceSheet, Pnl, PnlQuery } from './finance.schemas.ts';
 import { hostLineView, toGroup, type HostLine, type PayoutsService } from './payouts.service.ts';
-import { periodBounds, periodOf } from './period.ts';
+import { periodBounds, periodOf } from '../calendar/period.ts';
 
 export interface PnlDeps {
   store: AppStore;

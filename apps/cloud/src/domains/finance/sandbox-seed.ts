@@ -2,7 +2,7 @@ import type { Repos } from '../../repos.ts';
 import { accrualOnNaming, startOfDate } from '../venues/venues.rules.ts';
 import type { TaxService } from '../tax/tax.service.ts';
 import type { PayoutsService } from './payouts.service.ts';
-import { periodBounds, periodOf } from './period.ts';
+import { periodBounds, periodOf } from '../calendar/period.ts';
 
 const DAY = 86_400_000;
 const ALICE = 'op_sbx_alice';

@@ -11,10 +11,8 @@ import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { Geocoder, GeocodeOutcome } from './geocoder.ts';
 import { canSeeMachine, fenceFilter } from './ownership.ts';
-import { OPERATOR_ONLY_MACHINE_FIELDS } from '../access/access.rules.ts';
 import type { MachineRecord, MachinesRepo } from './machines.repo.ts';
 import type { ListInput, MachineView, RegisterInput, RetryGeocodeInput, TaxRestatementView, UpdatedMachineView, UpdateInput } from './machines.schemas.ts';
-import type { TaxService } from '../tax/tax.service.ts';
 import { formatDegrees, geocodeColumns, geocodeView, planPlacement, refuse, type PlacementPlan, type PlacementState } from './placement.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { screenOf } from './screen.ts';
@@ -30,6 +28,14 @@ export const TERMINAL_PROVIDER = { sandbox: 'sandbox-pay', production: 'cashless
 const UPDATE_FIELDS = ['name', 'notes', 'location', 'lat', 'lng', 'address', 'placeId', 'timeZone', 'salesTaxRate', 'venueId'] as const;
 const UNPLACED: PlacementState = { location: '', lat: null, lng: null, address: null, place_id: null };
 
+/** Machine fields an access-group session may not change: they move money (tax restatement, host commission). */
+const OPERATOR_ONLY_MACHINE_FIELDS = ['salesTaxRate', 'venueId'] as const;
+
+/** Restates a machine's un-remitted orders at its new sales-tax rate, inside the machine's update transaction. */
+export interface MachineTaxRestater {
+  restateMachine(tx: Repos, p: Principal, machine: MachineRow, newRate: number | null, now: number): Promise<TaxRestatementView>;
+}
+
 export interface MachinesDeps {
   store: AppStore;
   clock: Clock;
@@ -37,8 +43,8 @@ export interface MachinesDeps {
   /** Address geocoder for placement; null: every geocode is `skipped`. */
   geocoder: Geocoder | null;
   config: Pick<Config, 'mode' | 'geocoder'>;
-  /** Recording `salesTaxRate` restates the machine's un-remitted orders (the tax domain's one operation). */
-  tax: Pick<TaxService, 'restateMachine'>;
+  /** Recording `salesTaxRate` restates the machine's un-remitted orders: the tax domain's operation, wired by the composition root (tax sits above machines). */
+  tax: MachineTaxRestater;
 }
 
 /** A geocode to run after the placement write committed, for the placement version it was written as. */

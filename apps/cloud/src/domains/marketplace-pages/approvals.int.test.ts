@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { adLoop } from '../campaigns/campaigns.test-support.ts';
-import { advertiseQrId } from '../operator-view/qr.ts';
+import { advertiseQrId } from '../creatives/advertise-qr.ts';
 import { PageClient, buyThroughPages, formFields, signInAlice } from './pages.test-support.ts';
 
 const KIOSK = 'SBX-ALICE-0001';

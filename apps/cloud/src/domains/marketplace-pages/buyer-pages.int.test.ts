@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, suiteServer } from '../../testing/harness.ts';
 import { image } from '../creatives/creatives.test-support.ts';
-import { advertiseQrId } from '../operator-view/qr.ts';
+import { advertiseQrId } from '../creatives/advertise-qr.ts';
 import { PageClient, formFields } from './pages.test-support.ts';
 
 const KIOSK = 'SBX-ALICE-0001';

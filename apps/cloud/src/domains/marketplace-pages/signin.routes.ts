@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { sendPage } from '../../http/html.ts';
 import { AppError } from '../../http/errors.ts';
 import type { SignInService } from '../auth/signin.service.ts';
-import { qrPng } from '../operator-view/qr.ts';
+import { qrPng } from '../creatives/advertise-qr.ts';
 import { readForm, type FormData } from './form-reader.ts';
 import type { FieldErrors } from './form-ui.ts';
 import { clientIp, csrfRefusedPage, messagePage, safeNext } from './page-common.ts';

@@ -10,12 +10,12 @@ function originOf(req: Request): string {
   return `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
 }
 
-export function operatorViewRoutes({ docs, guard }: RouteKit, service: OperatorViewService): Router {
+export function operatorViewRoutes(kit: RouteKit, service: OperatorViewService): Router {
   const r = Router();
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/machines/:machineNo/operator-view',
@@ -28,14 +28,13 @@ export function operatorViewRoutes({ docs, guard }: RouteKit, service: OperatorV
       response: OperatorView,
       errors: [404],
     },
-    guard('machines:read'),
     async ({ params }, req, res) => sendOk(res, await service.view(principalOf(req), params.machineNo)),
   );
 
   for (const kind of ['operator-qr', 'advertise-qr'] as const) {
     defineRoute(
       r,
-      docs,
+      kit,
       {
         method: 'get',
         path: `/api/v1/machines/:machineNo/${kind}`,
@@ -49,7 +48,6 @@ export function operatorViewRoutes({ docs, guard }: RouteKit, service: OperatorV
         contentType: 'image/png',
         errors: [404],
       },
-      guard('machines:read'),
       async ({ params, query }, req, res) => {
         const p = principalOf(req);
         const { machineNo } = params;

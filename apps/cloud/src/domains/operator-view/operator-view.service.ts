@@ -8,7 +8,7 @@ import type { CampaignReportsService } from '../campaigns/campaign-reports.servi
 import type { InventoryService } from '../inventory/inventory.service.ts';
 import type { PrizesService } from '../prizes/prizes.service.ts';
 import type { OperatorView } from './operator-view.schemas.ts';
-import { advertiseQrId, qrPng } from './qr.ts';
+import { advertiseQrId, qrPng } from '../creatives/advertise-qr.ts';
 
 const DAY = 86_400_000;
 const DOWN_AFTER_MS = 10 * 60_000;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PagingQuery } from '../../http/paging.ts';
-import { WALL_CLOCK_PATTERN } from './local-time.ts';
+import { WALL_CLOCK_PATTERN } from '../calendar/local-time.ts';
 
 const wallClock = z.string().regex(WALL_CLOCK_PATTERN, 'must be in the form YYYY-MM-DD HH:MM:SS');
 

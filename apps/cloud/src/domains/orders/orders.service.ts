@@ -7,10 +7,10 @@ import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore } from '../../repos.ts';
 import { canSeeMachine, fenceFilter } from '../machines/ownership.ts';
-import { isKnownZone, parseWallClock, zonedToEpoch } from './local-time.ts';
+import { isKnownZone, parseWallClock, zonedToEpoch } from '../calendar/local-time.ts';
 import type { OrderFilter, OrdersRepo, OrderView } from './orders.repo.ts';
 import type { Order, OrderFilterInput, OrdersSummary, Rollup } from './orders.schemas.ts';
-import { effectiveRate, splitTax } from './tax.ts';
+import { effectiveRate, splitTax } from '../tax/tax-split.ts';
 
 /** An order as the API shows it: money restated for tax at the effective rate, the receipt amount never. */
 export function toOrder(row: OrderView): Order {

@@ -4,7 +4,7 @@ import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { hashSecret } from '../../crypto/secrets.ts';
 import { ERROR_TABLE } from '../../http/errors.ts';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
-import { signWebhook } from './webhook-signature.ts';
+import { signWebhook } from '../../http/webhook-signature.ts';
 
 /** Test support for the inventory, orders and payments suites (not shipped code). */
 

@@ -6,7 +6,7 @@ import type { ManualClock } from '@vend/protocol';
 import { DIALECTS, call, type TestServer } from '../../testing/harness.ts';
 import { OPERATOR_IDS } from '../../db/seed.ts';
 import { ADMIN, ALICE, BOB, catalogued, machineIdOf, sendWebhook, snapshot, startServer, terminalOf } from './operator-core.test-support.ts';
-import { signWebhook } from './webhook-signature.ts';
+import { signWebhook } from '../../http/webhook-signature.ts';
 
 type Env<T> = { code: number; message: string; data: T };
 interface PaymentOut {
@@ -238,11 +238,11 @@ describe.each(DIALECTS)('payments on %s', (dialect) => {
       expect(await snapshot(t)).toBe(before);
     });
 
-    it('refuses an unknown terminal with 422 and records nothing, so a retry after binding it can succeed', async () => {
+    it('refuses an unknown terminal with 404 and records nothing, so a retry after binding it can succeed', async () => {
       const before = await snapshot(t);
       const r = await sendWebhook(t, capture({ terminalId: 'trm_unknown_0001' }));
-      expect(r.status).toBe(422);
-      expect(r.body).toEqual({ code: 422, message: 'Unknown payment terminal trm_unknown_0001', data: null });
+      expect(r.status).toBe(404);
+      expect(r.body).toEqual({ code: 404, message: 'Unknown payment terminal trm_unknown_0001', data: null });
       expect(await snapshot(t)).toBe(before);
     });
 
@@ -299,11 +299,11 @@ describe.each(DIALECTS)('payments on %s', (dialect) => {
       expect(list.body.data.records.find((p) => p.orderNumber === orderNumber)).toMatchObject({ status: 'refunded', payStatus: 'refunded', amountCents: 150 });
     });
 
-    it('refuses a refund of an unknown payment with 422 and changes nothing', async () => {
+    it('refuses a refund of an unknown payment with 404 and changes nothing', async () => {
       const before = await snapshot(t);
       const r = await sendWebhook(t, { id: uid('evt'), type: 'payment.refunded', data: { paymentId: 'pay_never_seen' } });
-      expect(r.status).toBe(422);
-      expect(r.body).toEqual({ code: 422, message: 'Unknown payment pay_never_seen', data: null });
+      expect(r.status).toBe(404);
+      expect(r.body).toEqual({ code: 404, message: 'Unknown payment pay_never_seen', data: null });
       expect(await snapshot(t)).toBe(before);
     });
 

@@ -5,16 +5,16 @@ import { sendOk } from '../../http/envelope.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
 import type { PaymentsService } from './payments.service.ts';
 import { PaymentsPage, PaymentsQuery, PaymentsSummary, PaymentsSummaryQuery, Terminal, WebhookEvent, WebhookResult } from './payments.schemas.ts';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './webhook-signature.ts';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../http/webhook-signature.ts';
 
 /** Payment reads (spec 1 §4.5). The spec names no scope; they are sales history, so orders:read. */
-export function paymentsRoutes({ docs, guard }: RouteKit, service: PaymentsService): Router {
+export function paymentsRoutes(kit: RouteKit, service: PaymentsService): Router {
   const r = Router();
   const tag = 'payments';
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/payments',
@@ -26,13 +26,12 @@ export function paymentsRoutes({ docs, guard }: RouteKit, service: PaymentsServi
       response: PaymentsPage,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    guard('orders:read'),
     async ({ query }, req, res) => sendOk(res, await service.list(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/payments/summary',
@@ -44,13 +43,12 @@ export function paymentsRoutes({ docs, guard }: RouteKit, service: PaymentsServi
       response: PaymentsSummary,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    guard('orders:read'),
     async ({ query }, req, res) => sendOk(res, await service.summary(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/payments/cashless/terminals',
@@ -60,7 +58,6 @@ export function paymentsRoutes({ docs, guard }: RouteKit, service: PaymentsServi
       scopes: ['orders:read'],
       response: z.array(Terminal),
     },
-    guard('orders:read'),
     async (_input, req, res) => sendOk(res, await service.terminals(principalOf(req))),
   );
 
@@ -73,7 +70,7 @@ export function paymentsRoutes({ docs, guard }: RouteKit, service: PaymentsServi
  * The signature is judged (401) and the bytes read as JSON (400) in the guard chain, before the typed
  * route parses the event (400 / 422).
  */
-export function paymentsWebhookRoutes({ docs }: RouteKit, service: PaymentsService): Router {
+export function paymentsWebhookRoutes(kit: RouteKit, service: PaymentsService): Router {
   const r = Router();
   const signed: RequestHandler = (req, res, next) => {
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
@@ -84,7 +81,7 @@ export function paymentsWebhookRoutes({ docs }: RouteKit, service: PaymentsServi
   };
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/payments/cashless/webhook',
@@ -93,7 +90,7 @@ export function paymentsWebhookRoutes({ docs }: RouteKit, service: PaymentsServi
       auth: 'signature',
       body: WebhookEvent,
       response: WebhookResult,
-      errors: [400, 401, 409, 422],
+      errors: [400, 401, 404, 409, 422],
     },
     [express.raw({ type: () => true, limit: '64kb' }), signed],
     async ({ body }, _req, res) => sendOk(res, await service.receive(body, res.locals['webhookText'] as string)),

@@ -24,7 +24,7 @@ import {
   type Terminal,
   type WebhookResult,
 } from './payments.schemas.ts';
-import { verifyWebhook } from './webhook-signature.ts';
+import { verifyWebhook } from '../../http/webhook-signature.ts';
 
 function toPayment(row: OrderView): PaymentRecord {
   return {
@@ -177,7 +177,7 @@ export class PaymentsService {
     const d = event.data;
     const base = { eventId: event.id, type: event.type };
     const terminal = await tx.payments.terminal(d.terminalId);
-    if (!terminal) throw new AppError('validation', `Unknown payment terminal ${d.terminalId}`);
+    if (!terminal) throw new AppError('not_found', `Unknown payment terminal ${d.terminalId}`);
     const known = await tx.orders.orderByPayment(d.paymentId);
     if (known) return { ...base, duplicate: true, orderNumber: known.order_number, payStatus: known.pay_status };
 
@@ -237,7 +237,7 @@ export class PaymentsService {
   /** A refunded payment moves its order to `refunded`; refunding twice changes nothing more. */
   private async refund(tx: Repos, event: RefundedEvent, now: number): Promise<WebhookResult> {
     const order = await tx.orders.orderByPayment(event.data.paymentId);
-    if (!order) throw new AppError('validation', `Unknown payment ${event.data.paymentId}`);
+    if (!order) throw new AppError('not_found', `Unknown payment ${event.data.paymentId}`);
     if (order.pay_status !== 'refunded') {
       await tx.orders.setPayStatus(order.order_number, 'refunded', now);
       await this.deps.audit.record(tx, null, 'payments.webhook.refunded', `order:${order.order_number}`);

@@ -1,5 +1,5 @@
 import type { PrizeEventKind, PrizeMechanic, PrizeRefusal } from '@vend/protocol';
-import { isKnownZone, zonedToEpoch } from '../orders/local-time.ts';
+import { isKnownZone, zonedToEpoch } from '../calendar/local-time.ts';
 
 /** How far ahead of the cloud's clock an event's `at` may be (a cabinet clock a little fast is normal). */
 export const MAX_CLOCK_SKEW_MS = 5 * 60_000;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { PRIZE_MECHANICS, PRIZE_REFUSALS, type PrizeMechanic } from '@vend/protocol';
 import { decimalAmount } from '../../http/money.ts';
-import { PeriodString } from '../finance/period.ts';
+import { PeriodString } from '../calendar/period.ts';
 import { MachineNo } from '../machines/machines.schemas.ts';
-import { parseWallClock } from '../orders/local-time.ts';
+import { parseWallClock } from '../calendar/local-time.ts';
 
 /** The most a monthly prize budget may be, and the most one prize may be capped at, in currency units. */
 export const BUDGET_MAX = 1_000_000;

@@ -16,7 +16,7 @@ import { centsToDecimal, decimalToCents } from '../../http/money.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
-import { periodBounds, periodOf, periodsBetween } from '../finance/period.ts';
+import { periodBounds, periodOf, periodsBetween } from '../calendar/period.ts';
 import type { CabinetCaller } from '../gateway/device-auth.ts';
 import type { MachineRef } from '../machines/machines.repo.ts';
 import { canSeeMachine } from '../machines/ownership.ts';

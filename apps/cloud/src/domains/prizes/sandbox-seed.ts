@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { PrizeEventsTable } from '../../db/schema.ts';
 import { SeededRandom } from '../../random.ts';
 import type { Repos } from '../../repos.ts';
-import { periodOf } from '../finance/period.ts';
+import { periodOf } from '../calendar/period.ts';
 import { judgeEvent, localDayBounds, type MechanicSettings } from './prizes.rules.ts';
 
 const DAY = 86_400_000;

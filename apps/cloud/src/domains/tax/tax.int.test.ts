@@ -6,7 +6,7 @@ import { enrolled, keyHeader } from '../gateway/gateway.test-support.ts';
 import { newOperator } from '../machines/machines.factories.ts';
 import { admin, alice, bob, machinesApi } from '../machines/machines.test-support.ts';
 import type { Order } from '../orders/orders.schemas.ts';
-import { splitTax } from '../orders/tax.ts';
+import { splitTax } from './tax-split.ts';
 import type { BlockedRestatement, Remittance, Schedule } from './tax.schemas.ts';
 
 type H = Record<string, string>;

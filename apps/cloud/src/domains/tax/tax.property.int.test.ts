@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, suiteServer } from '../../testing/harness.ts';
-import { periodBounds, periodOf } from '../finance/period.ts';
+import { periodBounds, periodOf } from '../calendar/period.ts';
 import { newOperator } from '../machines/machines.factories.ts';
 import { machinesApi } from '../machines/machines.test-support.ts';
 import type { Order } from '../orders/orders.schemas.ts';
-import { splitTax } from '../orders/tax.ts';
+import { splitTax } from './tax-split.ts';
 import type { Remittance } from './tax.schemas.ts';
 
 type H = Record<string, string>;

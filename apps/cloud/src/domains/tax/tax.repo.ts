@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { DB, TaxRemittanceRow, TaxRestatementBlockRow, TaxScheduleRow } from '../../db/schema.ts';
-import type { Period } from '../finance/period.ts';
+import type { Period } from '../calendar/period.ts';
 
 export type ScheduleView = TaxScheduleRow & { operator_email: string | null };
 export type RemittanceView = TaxRemittanceRow & { operator_email: string | null };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { periodBounds } from '../finance/period.ts';
+import { periodBounds } from '../calendar/period.ts';
 import { BEGINNING, END_OF_TIME, bpsToPercent, mergeClosed, openRanges, pinRate, remitRefusal, restatementRanges, saleTaxRate } from './tax.rules.ts';
 
 const at = (iso: string) => Date.parse(iso);

@@ -1,4 +1,4 @@
-import { periodBounds, periodOf, type Period } from '../finance/period.ts';
+import { periodBounds, periodOf, type Period } from '../calendar/period.ts';
 
 /**
  * The tax rules, pure (docs/decisions/finance.md "Tax"): which rate a sale is stamped with, which

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { safeString } from '@vend/protocol';
 import { PagingQuery } from '../../http/paging.ts';
-import { PeriodString } from '../finance/period.ts';
+import { PeriodString } from '../calendar/period.ts';
 import { MachineNo } from '../machines/machines.schemas.ts';
 
 const TIMESTAMP = 'YYYY-MM-DDTHH:MM:SS.mmm+0000';

@@ -1,5 +1,5 @@
 import type { CommissionRule } from '../machines/machines.repo.ts';
-import { isKnownZone, parseWallClock, zonedToEpoch } from '../orders/local-time.ts';
+import { isKnownZone, parseWallClock, zonedToEpoch } from '../calendar/local-time.ts';
 
 /** When host commission starts for one attachment of a machine to a venue, and which rule chose it. */
 export interface Accrual {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { safeString } from '@vend/protocol';
 import { PagingQuery } from '../../http/paging.ts';
 import { MachineNo } from '../machines/machines.schemas.ts';
-import { parseWallClock } from '../orders/local-time.ts';
+import { parseWallClock } from '../calendar/local-time.ts';
 
 const TIMESTAMP = 'YYYY-MM-DDTHH:MM:SS.mmm+0000';
 export const COMMISSION_RULES = ['move', 'deploymentDate', 'firstSale'] as const;

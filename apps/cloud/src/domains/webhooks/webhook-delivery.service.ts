@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '@vend/protocol';
 import type { Sealer } from '../../crypto/secrets.ts';
 import type { AppStore } from '../../repos.ts';
-import { signWebhook } from '../payments/webhook-signature.ts';
+import { signWebhook } from '../../http/webhook-signature.ts';
 import type { DueDelivery } from './webhooks.repo.ts';
 import { ATTEMPT_TIMEOUT_MS, DISABLE_AFTER_FAILURES, isDelivered, nextAttemptAt } from './webhooks.rules.ts';
 import type { SendResult, WebhookSender } from './webhook-sender.ts';

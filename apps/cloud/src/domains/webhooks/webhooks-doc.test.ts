@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { signWebhook } from '../payments/webhook-signature.ts';
+import { signWebhook } from '../../http/webhook-signature.ts';
 
 const DOC = fileURLToPath(new URL('../../../../../docs/webhooks-outbound.md', import.meta.url));
 

@@ -3,7 +3,7 @@ import { HeartbeatRequest, ManualClock } from '@vend/protocol';
 import { DIALECTS, TEST_EPOCH, call, freshDatabase, startTestServer, suiteServer, type TestServer } from '../../testing/harness.ts';
 import { OPERATOR_IDS, SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { newOperator } from '../machines/machines.factories.ts';
-import { verifyWebhook } from '../payments/webhook-signature.ts';
+import { verifyWebhook } from '../../http/webhook-signature.ts';
 import { refundSweepWork } from '../../background-jobs.ts';
 import type { Delivery, Endpoint, EndpointWithSecret } from './webhooks.schemas.ts';
 import { DISABLE_AFTER_FAILURES, FIRST_BACKOFF_MS, RETRY_WINDOW_MS } from './webhooks.rules.ts';

@@ -4,13 +4,13 @@ import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { formatDeviceKey, systemClock } from '@vend/protocol';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.ts';
-import { loadConfig } from '../../config.ts';
-import { closeContext, createContext } from '../../context.ts';
-import { seedIfEmpty } from '../../bootstrap.ts';
-import { createServices } from '../../services.ts';
-import { hashSecret } from '../../crypto/secrets.ts';
-import { mintDeviceKey } from './device-keys.ts';
+import type { DB } from '../db/schema.ts';
+import { loadConfig } from '../config.ts';
+import { closeContext, createContext } from '../context.ts';
+import { seedIfEmpty } from '../bootstrap.ts';
+import { createServices } from '../services.ts';
+import { hashSecret } from '../crypto/secrets.ts';
+import { mintDeviceKey } from '../domains/device-credentials/device-keys.ts';
 
 /**
  * A fleet of enrolled cabinets written straight into a store (benchmarks, load tests): `count`
@@ -63,13 +63,13 @@ export async function seedEnrolledFleet(db: Kysely<DB>, count: number, now: numb
 }
 
 /**
- * `tsx enrolled-fleet.fixture.ts <dataDir> <count> <keysFile>`: migrates and seeds the sandbox store
+ * `tsx enrolled-fleet.ts <dataDir> <count> <keysFile>`: migrates and seeds the sandbox store
  * a cloud started with DATA_DIR=<dataDir> opens, adds the fleet, writes the keys (JSON array).
  */
 async function main(argv: string[]): Promise<void> {
   const [dataDir, countArg, keysFile] = argv;
   const count = Number(countArg);
-  if (!dataDir || !keysFile || !Number.isInteger(count) || count < 1) throw new Error('usage: enrolled-fleet.fixture.ts <dataDir> <count> <keysFile>');
+  if (!dataDir || !keysFile || !Number.isInteger(count) || count < 1) throw new Error('usage: enrolled-fleet.ts <dataDir> <count> <keysFile>');
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const ctx = await createContext(config, { clock: systemClock, logger: pino({ level: 'silent' }) });
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { effectiveRate, splitTax } from './tax.ts';
+import { effectiveRate, splitTax } from './tax-split.ts';
 
 describe('tax-inclusive split', () => {
   it('takes tax out of the receipt amount', () => {

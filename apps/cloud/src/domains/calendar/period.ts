@@ -13,7 +13,9 @@ const PERIOD = /^(\d{4})-(0[1-9]|1[0-2])$/;
 export const PeriodString = z
   .string()
   .regex(PERIOD, 'must be a month YYYY-MM')
-  .refine((p) => Number(p.slice(0, 4)) >= 1970, 'must be 1970-01 or later');
+  .refine((p) => Number(p.slice(0, 4)) >= 1970, 'must be 1970-01 or later')
+  // the document states both rules in one pattern
+  .meta({ pattern: '^(?:19[7-9]\\d|[2-9]\\d{3})-(?:0[1-9]|1[0-2])$' });
 
 /** The period an instant falls in. */
 export function periodOf(epochMs: number): Period {
