@@ -8,7 +8,7 @@ import { seedFinance } from './domains/finance/sandbox-seed.ts';
 import { seedPrizeGame } from './domains/prizes/sandbox-seed.ts';
 import { seedRestock } from './domains/restock/sandbox-seed.ts';
 import { seedAccess } from './domains/access/sandbox-seed.ts';
-import { seedDfy } from './domains/dfy/sandbox-seed.ts';
+import { seedDfy } from './domains/dfy/deals/sandbox-seed.ts';
 import { seedNegotiation } from './domains/negotiation/sandbox-seed.ts';
 import { seedOutreach } from './domains/outreach/sandbox-seed.ts';
 import type { CreativesService } from './domains/creatives/creatives.service.ts';

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { sendOk } from '../../http/envelope.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
-import { describeGraph } from '../dfy/deal-graph.ts';
-import { StateMachine, StateMachineParams } from '../dfy/dfy.schemas.ts';
+import { describeGraph } from '../dfy/deals/deal-graph.ts';
+import { StateMachine, StateMachineParams } from '../dfy/deals/dfy.schemas.ts';
 
 /**
  * The live state machines, generated from the tables the API enforces (never written twice):

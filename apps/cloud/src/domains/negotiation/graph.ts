@@ -1,4 +1,4 @@
-import type { DealState } from '../dfy/deal-model.ts';
+import type { DealState } from '../dfy/deals/deal-model.ts';
 import type { Turn } from './engine.ts';
 import type { Proposal } from './terms.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sandboxMandate } from './sandbox-seed.ts';
 import type { Proposal } from './terms.ts';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
-import type { DealState } from '../dfy/deal-model.ts';
+import type { DealState } from '../dfy/deals/deal-model.ts';
 import { AuditLog } from '../../http/audit.ts';
 import type { Principal } from '../../http/principal.ts';
 import { newOperator } from '../machines/machines.factories.ts';

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { principalOf } from '../../http/authenticate.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
-import { DealParams } from '../dfy/dfy.schemas.ts';
+import { DealParams } from '../dfy/deals/dfy.schemas.ts';
 import type { NegotiationService } from './negotiation.service.ts';
 import { Advice, EnvelopeBody, Graph, Graphs, MandateVersion, Negotiation, OperatorTurnBody, StartBody, StepBody } from './negotiation.schemas.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DEAL_STAGES } from '../dfy/deal-graph.ts';
-import { confirm, text } from '../dfy/dfy.schemas.ts';
+import { DEAL_STAGES } from '../dfy/deals/deal-graph.ts';
+import { confirm, text } from '../dfy/deals/dfy.schemas.ts';
 import { POWER_ARRANGEMENTS, VENUE_ASKS, VERTICALS } from './terms.ts';
 
 const date = z.iso.date('must be a date YYYY-MM-DD');

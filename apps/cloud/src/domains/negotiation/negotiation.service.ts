@@ -7,7 +7,7 @@ import { badRequest, conflict } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
-import type { DfyService } from '../dfy/dfy.service.ts';
+import type { DfyService } from '../dfy/deals/dfy.service.ts';
 import { answerTurn, conclusion, countOutOfMandateAsks, judged, openingTurn, operatorTurn, roundsOf, type Prior, type Turn } from './engine.ts';
 import { band, buildGraph, escalationOf, type StoredTurn } from './graph.ts';
 import {

@@ -1,7 +1,9 @@
 import { OPERATOR_IDS } from '../../db/seed.ts';
 import type { Repos } from '../../repos.ts';
-import { priceOf } from '../dfy/catalog.ts';
-import { DealWriter } from '../dfy/deal-writer.ts';
+import { priceOf } from '../dfy/deals/catalog.ts';
+import { DealWriter } from '../dfy/deals/deal-writer.ts';
+import type { DealState } from '../dfy/deals/deal-model.ts';
+import { AUTOPILOT_DEMO_NOTE } from '../dfy/deals/sandbox-seed.ts';
 import { answerTurn, conclusion, countOutOfMandateAsks, judged, openingTurn, roundsOf, type Turn } from './engine.ts';
 import { personaOf, personaReply } from './persona.ts';
 import { dealEnvelope, type Mandate } from './terms.ts';
@@ -29,8 +31,8 @@ export function sandboxMandate(installWindow: Mandate['installWindow']): Mandate
 /**
  * The negotiation part of the sandbox data set: one of alice's deals in outreach with a negotiation in
  * progress (its mandate, a confirmed start and two rounds against the venue persona), so
- * `POST …/negotiation/step` runs it on from the first start. Walked through the DFY writer and the engine,
- * with deterministic ids.
+ * `POST …/negotiation/step` runs it on from the first start, and the mandate of the DFY seed's autopilot
+ * demo deal. Walked through the DFY writer and the engine, with deterministic ids.
  */
 export async function seedNegotiation(tx: Repos, now: number): Promise<void> {
   const alice = OPERATOR_IDS.alice;
@@ -39,6 +41,18 @@ export async function seedNegotiation(tx: Repos, now: number): Promise<void> {
   const mintId = (prefix: string) => `${prefix}_sbxn_${String(++n).padStart(4, '0')}`;
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   const mandate = sandboxMandate({ earliest: day(now + 7 * DAY), latest: day(now + 45 * DAY) });
+  // the autopilot demo (docs/sandbox.md) has its mandate set, so a confirmed start is all it waits for
+  const demo = (await tx.dfy.allDeals(alice)).find((r) => (JSON.parse(r.state_json) as DealState).note === AUTOPILOT_DEMO_NOTE);
+  if (demo) {
+    await tx.negotiation.insertMandate({
+      deal_id: demo.id,
+      version: 1,
+      operator_id: alice,
+      vertical: 'school',
+      mandate_json: JSON.stringify(mandate),
+      created_at: now - HOUR,
+    });
+  }
   const w = DealWriter.create(tx, alice, at, 'operator', 'api', mintId);
   w.emit({
     type: 'created',

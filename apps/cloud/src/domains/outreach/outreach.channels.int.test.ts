@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vend/protocol';
 import { DIALECTS, TEST_EPOCH, call, startTestServer, type TestServer } from '../../testing/harness.ts';
 import { newOperator } from '../machines/machines.factories.ts';
-import type { DealState } from '../dfy/deal-model.ts';
+import type { DealState } from '../dfy/deals/deal-model.ts';
 import { CALLBACK_SIGNATURE_HEADER, signCallback } from './channels/callback-signature.ts';
 import { STATUS_CALLBACK_PATH } from './outreach.service.ts';
 import { RETRY_CADENCE_MS } from './outreach.rules.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { newOperator } from '../machines/machines.factories.ts';
-import type { DealState } from '../dfy/deal-model.ts';
+import type { DealState } from '../dfy/deals/deal-model.ts';
 import type { RecordingMailSender } from '../../mail/mail-sender.ts';
 import type { RecordingTelephony } from './channels/telephony.ts';
 import { CALLBACK_SIGNATURE_HEADER, signCallback } from './channels/callback-signature.ts';

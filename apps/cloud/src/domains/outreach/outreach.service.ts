@@ -9,11 +9,11 @@ import { badRequest, conflict, notFound, unauthorized } from '../../http/errors.
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
-import type { Actor } from '../dfy/deal-graph.ts';
-import type { DealState } from '../dfy/deal-model.ts';
-import type { DealWriter } from '../dfy/deal-writer.ts';
-import { MoveRefused } from '../dfy/deal-writer.ts';
-import type { DfyService } from '../dfy/dfy.service.ts';
+import type { Actor } from '../dfy/deals/deal-graph.ts';
+import type { DealState } from '../dfy/deals/deal-model.ts';
+import type { DealWriter } from '../dfy/deals/deal-writer.ts';
+import { MoveRefused } from '../dfy/deals/deal-writer.ts';
+import type { DfyService } from '../dfy/deals/dfy.service.ts';
 import type { Channel, ChannelAdapter, RenderedMessage } from './channels/channel.ts';
 import { verifyCallback } from './channels/callback-signature.ts';
 import { FREQUENCY_CAP, RETRY_CADENCE_MS, ineligibility, isStopReply, normaliseOrder, pickChannel, scoreVenue, type Ineligible } from './outreach.rules.ts';

@@ -1,5 +1,5 @@
-import { CATALOG } from '../dfy/catalog.ts';
-import type { DealState } from '../dfy/deal-model.ts';
+import { CATALOG } from '../dfy/deals/catalog.ts';
+import type { DealState } from '../dfy/deals/deal-model.ts';
 import type { ScriptFacts } from './scripts.ts';
 
 export const SENDER_NAME = 'Vend Placements';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DealState, Envelope } from '../dfy/deal-model.ts';
+import type { DealState, Envelope } from '../dfy/deals/deal-model.ts';
 import { CHANNELS } from './channels/channel.ts';
 import { SCRIPT_KINDS, renderScript } from './scripts.ts';
 import { scriptFactsOf } from './script-facts.ts';

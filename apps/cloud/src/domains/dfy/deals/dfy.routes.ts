@@ -1,0 +1,314 @@
+import { Router } from 'express';
+import type { z } from 'zod';
+import { principalOf } from '../../../http/authenticate.ts';
+import type { Principal } from '../../../http/principal.ts';
+import { sendOk } from '../../../http/envelope.ts';
+import { defineRoute, type RouteKit } from '../../../http/route.ts';
+import type { DfyService } from './dfy.service.ts';
+import {
+  AdvanceBody,
+  AutopilotBody,
+  CancelBody,
+  CheckoutBody,
+  CatalogData,
+  Checkpoint,
+  CheckpointPage,
+  CheckpointParams,
+  ConfirmBody,
+  CreateDealBody,
+  Deal,
+  DealPage,
+  DealParams,
+  ListCheckpointsQuery,
+  ListDealsQuery,
+  Portfolio,
+  PreorderBody,
+  RefundBody,
+  Replay,
+  ScoutAcceptBody,
+  Securities,
+  Settings,
+  SettingsBody,
+  TermsBody,
+  TickResult,
+  TrackingBody,
+  WorkOrder,
+  WorkOrderBody,
+  WorkOrderParams,
+} from './dfy.schemas.ts';
+
+const P = '/api/v1/dfy';
+
+/**
+ * The autopilot's tick behind `POST /autopilot/tick`: the autopilot sits above negotiation and outreach
+ * (domains/dfy-autopilot), so this layer names only what it calls and the composition root wires it.
+ */
+export interface AutopilotTick {
+  tick(p: Principal): Promise<z.output<typeof TickResult>>;
+}
+
+/**
+ * The done-for-you placement pipeline, part 1 (spec 3; docs/decisions/dfy.md): reads need machines:read,
+ * writes machines:write; every deal, checkpoint, work order and portfolio answer is the caller's own (404 otherwise).
+ */
+export function dfyRoutes({ docs, guard }: RouteKit, dfy: DfyService, autopilot: AutopilotTick): Router {
+  const r = Router();
+  const tag = 'done-for-you';
+  const read = guard('machines:read');
+  const write = guard('machines:write');
+  const R = { auth: 'operator' as const, scopes: ['machines:read' as const], tag };
+  const W = { auth: 'operator' as const, scopes: ['machines:write' as const], tag };
+
+  defineRoute(
+    r,
+    docs,
+    { method: 'get', path: `${P}/catalog`, ...R, summary: 'Machine model tiers and prices (every checkout amount comes from here)', response: CatalogData },
+    read,
+    (_i, _req, res) => sendOk(res, dfy.catalog()),
+  );
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: `${P}/preorder`,
+      ...W,
+      summary: 'Confirmed pre-order checkout: a deal paid up front at the catalog price of its tier (refundable until shipped)',
+      body: PreorderBody,
+      response: Deal,
+    },
+    write,
+    async ({ body }, req, res) => sendOk(res, await dfy.preorder(principalOf(req), body)),
+  );
+  defineRoute(
+    r,
+    docs,
+    { method: 'post', path: `${P}/deals`, ...W, summary: 'Ask for a machine to be placed: a deal at shortlisting', body: CreateDealBody, response: Deal },
+    write,
+    async ({ body }, req, res) => sendOk(res, await dfy.createDeal(principalOf(req), body)),
+  );
+  defineRoute(
+    r,
+    docs,
+    { method: 'get', path: `${P}/deals`, ...R, summary: "The caller's deals, newest first", query: ListDealsQuery, response: DealPage },
+    read,
+    async ({ query }, req, res) => sendOk(res, await dfy.listDeals(principalOf(req), query)),
+  );
+  defineRoute(
+    r,
+    docs,
+    { method: 'get', path: `${P}/deals/:dealId`, ...R, summary: 'One deal with its timeline', params: DealParams, response: Deal, errors: [404] },
+    read,
+    async ({ params }, req, res) => sendOk(res, await dfy.getDeal(principalOf(req), params.dealId)),
+  );
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'get',
+      path: `${P}/deals/:dealId/replay`,
+      ...R,
+      summary: "The deal's timeline re-applied from the first event (byte for byte the stored deal)",
+      params: DealParams,
+      response: Replay,
+      errors: [404],
+    },
+    read,
+    async ({ params }, req, res) => sendOk(res, await dfy.replay(principalOf(req), params.dealId)),
+  );
+
+  const move = (
+    path: string,
+    summary: string,
+    body:
+      | typeof AdvanceBody
+      | typeof ScoutAcceptBody
+      | typeof TermsBody
+      | typeof ConfirmBody
+      | typeof CheckoutBody
+      | typeof TrackingBody
+      | typeof CancelBody
+      | typeof RefundBody
+      | typeof AutopilotBody
+      | null,
+    run: (p: ReturnType<typeof principalOf>, dealId: string, body: never) => Promise<unknown>,
+  ) =>
+    defineRoute(
+      r,
+      docs,
+      { method: 'post', path: `${P}/deals/:dealId/${path}`, ...W, summary, params: DealParams, ...(body ? { body } : {}), response: Deal, errors: [404, 409] },
+      write,
+      async ({ params, body: b }, req, res) => sendOk(res, await run(principalOf(req), params.dealId, b as never)),
+    );
+
+  move('preorder', 'Confirmed pre-order payment for a requested deal at shortlisting (shortlisting → pre_ordered)', ConfirmBody, (p, id) =>
+    dfy.preorderDeal(p, id),
+  );
+  move(
+    'advance',
+    'Advance a pre-ordered deal: to shortlisting, or to outreach when its venue is named',
+    AdvanceBody,
+    (p, id, b: { to: 'shortlisting' | 'outreach' }) => dfy.advance(p, id, b),
+  );
+  move(
+    'scout/accept',
+    "Accept a venue from the scout's shortlist (resolves scout_outreach; shortlisting → outreach)",
+    ScoutAcceptBody,
+    (p, id, b: { venue: Parameters<DfyService['acceptScout']>[2] }) => dfy.acceptScout(p, id, b.venue),
+  );
+  move(
+    'negotiation/terms',
+    'Record the converged terms for review (raises negotiation_review, and terms_approval near the mandate edge)',
+    TermsBody,
+    (p, id, b: Parameters<DfyService['recordTerms']>[2]) => dfy.recordTerms(p, id, b),
+  );
+  move('negotiation/review', 'The terms reviewed: resolves negotiation_review (outreach → lease_chat)', null, (p, id) => dfy.reviewNegotiation(p, id));
+  move('negotiation/approve-terms', 'Confirm gate: approve terms near the mandate edge (resolves terms_approval)', ConfirmBody, (p, id, b: { confirm: true }) =>
+    dfy.approveTerms(p, id, b.confirm),
+  );
+  move('lease/send', 'Confirm gate: send the lease (resolves lease_send; 409 until terms_approval is resolved)', ConfirmBody, (p, id, b: { confirm: true }) =>
+    dfy.sendLease(p, id, b.confirm),
+  );
+  move('lease/signature', 'The venue signed: lease_sent → signed, or → ready_to_ship when the machine is paid', null, (p, id) => dfy.recordSignature(p, id));
+  move(
+    'order/checkout',
+    'Confirm gate: pay for the machine at the catalog price (resolves money; pre-provisions the fleet pin)',
+    CheckoutBody,
+    (p, id, b: { confirm: true }) => dfy.checkout(p, id, b.confirm),
+  );
+  move('shipping/tracking', 'Record the shipment tracking: ready_to_ship → shipped', TrackingBody, (p, id, b: { carrier: string; trackingNumber: string }) =>
+    dfy.recordTracking(p, id, b),
+  );
+  move('autopilot', 'Per-deal autopilot override: true, false or null (follow the portfolio)', AutopilotBody, (p, id, b: { enabled: boolean | null }) =>
+    dfy.setAutopilot(p, id, b),
+  );
+  move('cancel', 'Cancel the deal (the only correction); payments are refunded when it has not shipped', CancelBody, (p, id, b: { reason: string }) =>
+    dfy.cancel(p, id, b.reason),
+  );
+  move('refund', 'Confirmed refund of every payment of a deal that has not shipped; the deal is cancelled', RefundBody, (p, id, b: { reason: string }) =>
+    dfy.refund(p, id, b.reason),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: `${P}/deals/:dealId/install/dispatch`,
+      ...W,
+      summary: 'Confirmed install dispatch: creates a dfy_install work order',
+      params: DealParams,
+      body: ConfirmBody,
+      response: WorkOrder,
+      errors: [404, 409],
+    },
+    write,
+    async ({ params }, req, res) => sendOk(res, await dfy.dispatchInstall(principalOf(req), params.dealId)),
+  );
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: `${P}/install/orders/:id`,
+      ...W,
+      summary: 'Advance a work order forward only (open → assigned → scheduled → en_route → on_site → completed); on_site begins the install',
+      params: WorkOrderParams,
+      body: WorkOrderBody,
+      response: WorkOrder,
+      errors: [404, 409],
+    },
+    write,
+    async ({ params, body }, req, res) => sendOk(res, await dfy.advanceWorkOrder(principalOf(req), params.id, body)),
+  );
+  defineRoute(
+    r,
+    docs,
+    { method: 'get', path: `${P}/install/orders/:id`, ...R, summary: 'One work order', params: WorkOrderParams, response: WorkOrder, errors: [404] },
+    read,
+    async ({ params }, req, res) => sendOk(res, await dfy.workOrder(principalOf(req), params.id)),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'get',
+      path: `${P}/checkpoints`,
+      ...R,
+      summary: 'The checkpoint inbox, newest first',
+      query: ListCheckpointsQuery,
+      response: CheckpointPage,
+      errors: [404],
+    },
+    read,
+    async ({ query }, req, res) => sendOk(res, await dfy.checkpoints(principalOf(req), query)),
+  );
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: `${P}/checkpoints/:checkpointId/acknowledge`,
+      ...W,
+      summary:
+        'Resolve an acknowledgement checkpoint (call_outcome, contact_verify, reply_review, mode_resume, cashless_fail); others only by their action (409)',
+      params: CheckpointParams,
+      response: Checkpoint,
+      errors: [404, 409],
+    },
+    write,
+    async ({ params }, req, res) => sendOk(res, await dfy.acknowledge(principalOf(req), params.checkpointId)),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'post',
+      path: `${P}/autopilot/tick`,
+      ...W,
+      summary: 'Advance what autonomy allows on the caller’s deals and DFY machines, within the portfolio settings (never past a confirm gate)',
+      response: TickResult,
+    },
+    write,
+    async (_i, req, res) => sendOk(res, await autopilot.tick(principalOf(req))),
+  );
+
+  defineRoute(
+    r,
+    docs,
+    { method: 'get', path: `${P}/portfolio/settings`, ...R, summary: 'Portfolio settings (defaults until set)', response: Settings },
+    read,
+    async (_i, req, res) => sendOk(res, await dfy.getSettings(principalOf(req))),
+  );
+  defineRoute(
+    r,
+    docs,
+    { method: 'put', path: `${P}/portfolio/settings`, ...W, summary: 'Replace the portfolio settings (spec 3 §2)', body: SettingsBody, response: Settings },
+    write,
+    async ({ body }, req, res) => sendOk(res, await dfy.putSettings(principalOf(req), body)),
+  );
+  defineRoute(
+    r,
+    docs,
+    {
+      method: 'get',
+      path: `${P}/portfolio`,
+      ...R,
+      summary: 'Machines owned, deals in flight, capital, month-to-date revenue, costs, net, yield, inbox',
+      response: Portfolio,
+    },
+    read,
+    async (_i, req, res) => sendOk(res, await dfy.portfolio(principalOf(req))),
+  );
+  defineRoute(
+    r,
+    docs,
+    { method: 'get', path: `${P}/portfolio/securities`, ...R, summary: 'The portfolio with profit per machine, rollups and mode counts', response: Securities },
+    read,
+    async (_i, req, res) => sendOk(res, await dfy.securities(principalOf(req))),
+  );
+
+  return r;
+}
