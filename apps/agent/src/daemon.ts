@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { CONFIG_DEFAULTS, FEATURE_DEFAULTS } from '@vend/protocol';
-import type { BlockedReport, Clock, ConfigBlock, ControlPlanogram, ControlStatus, DeferralReport, GoodsData, RevertReport, VmcBoardInfo } from '@vend/protocol';
+import type { BlockedReport, Clock, ConfigBlock, ControlPlanogram, ControlStatus, DeferralReport } from '@vend/protocol';
 import type { AgentConfig } from './config.ts';
-import { mask } from './config.ts';
 import { Ads } from './ads/ads.ts';
 import { Prizes } from './prizes/prizes.ts';
 import { sleep } from './cloud/backoff.ts';
@@ -12,46 +11,38 @@ import { CloudClient } from './cloud/client.ts';
 import { StateCredentialStore } from './cloud/credentials.ts';
 import { Enroller } from './cloud/enrolment.ts';
 import { CloudLoops } from './cloud/loops.ts';
-import { cloudStatusOf } from './cloud/status-view.ts';
+import { PlanogramCache } from './cloud/planogram-cache.ts';
 import type { EnrolmentStatus } from './cloud/enrolment.ts';
 import { cloudTransport } from './cloud/http.ts';
 import type { HttpTransport } from './cloud/http.ts';
+import { LastErrors } from './control/last-errors.ts';
 import { networkControl } from './control/network-api.ts';
 import { startControlServer } from './control/server.ts';
 import type { ControlServer } from './control/server.ts';
+import { statusView } from './control/status-view.ts';
 import { DispenseBook } from './spool/book.ts';
 import { Dispenser } from './spool/dispenser.ts';
 import { JournalRecord } from './spool/journal.ts';
 import { JsonlJournal } from './state/jsonl-journal.ts';
-import { agentClock, elapsedNow } from './state/monotonic.ts';
-import { DiskWatch, VEND_ROOM_BYTES, freeBytes, isDiskFull, watchedStore } from './state/disk-full.ts';
+import { agentClock } from './state/monotonic.ts';
+import { DiskWatch, VEND_ROOM_BYTES, freeBytes, watchedStore } from './state/disk-full.ts';
 import { REPORT_SPOOL_MAX, ReportSpool } from './spool/spool.ts';
 import { createAgentLogger } from './state/log-file.ts';
 import { StateDir } from './state/state-dir.ts';
+import { BoardWatch } from './vmc/board-watch.ts';
 import { VmcDriver } from './vmc/driver.ts';
 import { serialportTransport } from './vmc/transport.ts';
 import type { SerialTransport } from './vmc/transport.ts';
+import { CabinetUpgradeHost } from './upgrade/cabinet-host.ts';
+import type { QuietFacts } from './upgrade/cabinet-host.ts';
 import { revertReportOf } from './upgrade/journal.ts';
 import { UpgradeManager } from './upgrade/manager.ts';
+import type { CheckOutcome } from './upgrade/manager.ts';
 import { NmcliBackend } from './network/nmcli.ts';
 import type { NetworkBackend } from './network/backend.ts';
 import { NetworkProvisioner } from './network/provisioner.ts';
 import { controlVerdict, serviceGate } from './service/index.ts';
 import type { ServiceGate } from './service/index.ts';
-import { holdVendLock } from './upgrade/vend-hold.ts';
-import type { CheckOutcome, UpgradeHost } from './upgrade/manager.ts';
-
-/** What the upgrade pipeline needs to know about how busy the cabinet is (spec 2 §4.4 step 7; upgrade/preflight.ts QuietState). */
-export interface QuietFacts {
-  /** The cabinet's vend lock is free (no dispense, walk-up or remote, and no board exchange running). */
-  vendLockFree: boolean;
-  /** Remote drop commands taken from the cloud and not yet finished. */
-  leased: number;
-  /** Reports in the spool not yet delivered (zero is "empty spool"). */
-  spoolDepth: number;
-  /** Seconds since the last vend, lease or customer activity. */
-  secondsSinceActivity: number;
-}
 
 export interface DaemonOptions {
   config: AgentConfig;
@@ -72,17 +63,6 @@ export interface DaemonOptions {
   /** Random bytes for provisioning tokens (default: crypto's). */
   randomBytes?: (bytes: number) => Buffer;
 }
-
-/** One line of the status view's "last errors". */
-interface ErrorLine {
-  at: number;
-  source: string;
-  message: string;
-}
-
-const BOARD_CHECK_MS = 60_000;
-const BOARD_RETRY_MS = 10_000;
-const PLANOGRAM_TTL_MS = 30_000;
 
 export function defaultConfigBlock(machineCode: string): ConfigBlock {
   return {
@@ -138,28 +118,13 @@ export class Daemon {
   private readonly pidLock: { release(): void };
   private readonly closeHttp: () => Promise<void>;
   private readonly tasks: Promise<unknown>[] = [];
-  private readonly errors: ErrorLine[] = [];
-  private board: {
-    state: 'unknown' | 'ok' | 'fault' | 'unavailable';
-    vmcVersion: string | null;
-    module: string | null;
-    rows: number | null;
-    columnsPerRow: number | null;
-    bootId: number | null;
-    problems: string[];
-    checkedAt: number | null;
-    lastError: string | null;
-  } = { state: 'unknown', vmcVersion: null, module: null, rows: null, columnsPerRow: null, bootId: null, problems: [], checkedAt: null, lastError: null };
-  /** `at` wall time (shown), `elapsed` monotonic (its age: a stepped clock must not keep old prices fresh for hours). */
-  private planogramCache: { at: number; elapsed: number; goods: GoodsData } | null = null;
-  private upgradeReports: { deferring: DeferralReport | null; blocked: BlockedReport | null; reverted: RevertReport | null } = {
-    deferring: null,
-    blocked: null,
-    reverted: null,
-  };
+  private readonly errors: LastErrors;
+  /** The board's state for the status view, and its loop (crash recovery first). */
+  private readonly board: BoardWatch;
+  /** The daemon's side of the upgrade pipeline: quiet facts, the vend-lock hold, the heartbeat's reports. */
+  private readonly upgradeHost: CabinetUpgradeHost;
+  private readonly planograms: PlanogramCache;
   private stopping: Promise<void> | null = null;
-  /** The upgrade pipeline holds the vend lock (from its last quiet check until exit). */
-  private vendLockHeld = false;
   private dispenseTask: Promise<unknown> | null = null;
 
   private constructor(
@@ -173,6 +138,7 @@ export class Daemon {
     this.clock = options.clock ?? agentClock; // wall time, timers, and a monotonic clock for elapsed time
     this.random = options.random ?? Math.random;
     this.startedAt = this.clock.now();
+    this.errors = new LastErrors(this.clock);
 
     // 1. state directory, one daemon on it
     this.state = new StateDir(config.stateDir);
@@ -197,7 +163,7 @@ export class Daemon {
       () => this.clock.now(),
       // while the disk is full, "last errors" holds one `disk` line; it goes when space returns
       (message) => {
-        this.clearErrors('disk');
+        this.errors.clear('disk');
         if (message !== null) this.noteError('disk', message);
       },
       () => this.diskRoom(),
@@ -214,7 +180,7 @@ export class Daemon {
       timings: { openAttempts: config.vmcOpenAttempts, openBackoffMs: config.vmcOpenBackoffMs },
       log: this.log.child({ part: 'vmc' }),
       // the driver reads INFO again itself after a new boot id, before its next request (docs/vmc-protocol.md §6.4)
-      onBoardInfo: (info) => this.noteBoardInfo(info),
+      onBoardInfo: (info) => this.board.noteInfo(info),
     });
 
     // 5. the cloud
@@ -263,15 +229,20 @@ export class Daemon {
       clock: this.clock,
       log: this.log.child({ part: 'dispense' }),
       onOutcome: () => this.spool.wake(),
-      aisleCount: () =>
-        this.board.rows && this.board.columnsPerRow
-          ? this.board.rows * this.board.columnsPerRow
-          : this.cloud.configBlock.rows * this.cloud.configBlock.columnsPerRow,
-      boardAvailable: () => this.board.state !== 'unavailable',
+      aisleCount: () => this.board.aisles() ?? this.cloud.configBlock.rows * this.cloud.configBlock.columnsPerRow,
+      boardAvailable: () => this.board.available,
       diskRoom: () => this.disk.check(),
       spoolMax: REPORT_SPOOL_MAX,
       onUnrecorded: (_id, message) => this.noteError('dispense', message),
     });
+    this.board = new BoardWatch({
+      driver: this.driver,
+      recovery: this.dispenser,
+      clock: this.clock,
+      log: this.log,
+      noteError: (source, message) => this.noteError(source, message),
+    });
+    this.planograms = new PlanogramCache(this.client, this.clock, this.equipmentNo);
     this.ads = new Ads({
       config: { ...config, cloudUrl: config.cloudUrl },
       state: this.state,
@@ -310,7 +281,7 @@ export class Daemon {
       deviceId: this.deviceId,
       initialConfig: { block: cached?.config ?? defaultConfigBlock(config.equipmentNo), source: cached ? 'cache' : 'defaults' },
       vmcVersion: () => this.board.vmcVersion,
-      upgradeReports: () => this.upgradeReports,
+      upgradeReports: () => this.upgradeHost.reports,
       serviceReport: () => this.service.report(),
       // an authenticated call reached the cloud: a version on trial may commit
       onRegistered: () => {
@@ -334,27 +305,25 @@ export class Daemon {
       log: this.log.child({ part: 'network' }),
     });
     // 6. the upgrade pipeline (docs/agent-upgrades.md "Wiring into the daemon")
-    const host: UpgradeHost = {
-      runningVersion: () => config.agentVersion,
-      quiet: () => this.quiet(),
+    this.upgradeHost = new CabinetUpgradeHost({
+      runningVersion: config.agentVersion,
+      dispenser: this.dispenser,
+      driver: this.driver,
+      book: this.book,
       fetchOffer: () => this.client.upgrade(config.agentVersion, { attempts: 2, signal: this.abort.signal }),
-      reportDeferral: (r) => this.setUpgradeReports({ deferring: r }),
-      reportBlocked: (r) => this.setUpgradeReports({ blocked: r }),
-      clearReports: () => this.setUpgradeReports({ deferring: null, blocked: null }),
-      holdVendLock: () => this.holdVendLock(),
+      cloudReachable: () => this.heartbeatNow(),
       restart: () => {
         this.log.warn({}, 'the upgrade pipeline asks for a restart');
         if (options.onRestart) options.onRestart();
         else void this.stop('upgrade restart');
       },
-      cloudReachable: () => this.heartbeatNow(),
-    };
+    });
     this.upgrades =
       options.upgrades === false
         ? null
         : new UpgradeManager({
             root: config.installRoot,
-            host,
+            host: this.upgradeHost,
             clock: this.clock,
             releasePublicKey: config.releasePublicKey ?? null,
             artifactPrefix: config.artifactPrefix ?? null,
@@ -386,7 +355,7 @@ export class Daemon {
         daemon.log.info({ boot }, 'upgrade boot guard');
         // the journal's last revert (by the guard just now, or before the restart that brought us here) goes to the
         // cloud in every heartbeat until another upgrade outcome replaces it
-        daemon.upgradeReports.reverted = revertReportOf(await daemon.upgrades.status());
+        daemon.upgradeHost.reports.reverted = revertReportOf(await daemon.upgrades.status());
       }
       // a switch a restart cut short goes back to the network last proven to reach the cloud
       await daemon.network
@@ -421,7 +390,7 @@ export class Daemon {
     }
     // 8. the loops, together
     const signal = daemon.abort.signal;
-    daemon.run('board', () => daemon.boardLoop(signal));
+    daemon.run('board', () => daemon.board.run(signal));
     daemon.run('cloud', () => daemon.cloud.run(signal));
     daemon.run('ads', () => daemon.ads.run(signal));
     daemon.run('prizes', () => daemon.prizes.run(signal));
@@ -446,49 +415,24 @@ export class Daemon {
     return (freeBytes(this.config.stateDir) ?? Infinity) >= VEND_ROOM_BYTES;
   }
 
-  private clearErrors(source: string): void {
-    this.errors.splice(0, this.errors.length, ...this.errors.filter((e) => e.source !== source));
-  }
-
   private noteError(source: string, message: string): void {
-    const last = this.errors[this.errors.length - 1];
-    if (last && last.source === source && last.message === message) {
-      last.at = this.clock.now();
-      return;
-    }
-    this.errors.push({ at: this.clock.now(), source, message });
-    if (this.errors.length > 10) this.errors.shift();
+    this.errors.note(source, message);
   }
 
   // --- facts for the upgrade pipeline ----------------------------------------------------------
 
   quiet(): QuietFacts {
-    return {
-      vendLockFree: this.dispenser.lock.isFree && this.driver.lock.isFree,
-      leased: this.dispenser.leased,
-      spoolDepth: this.book.depth(),
-      secondsSinceActivity: this.dispenser.idleSeconds(),
-    };
+    return this.upgradeHost.quiet();
   }
 
   /** UpgradeHost.holdVendLock: the dispenser's vend lock for the upgrade, only when free and crash recovery is done. */
   holdVendLock(): { release(): void } | null {
-    if (this.vendLockHeld || !this.dispenser.recovered) return null;
-    const hold = holdVendLock(this.dispenser.lock);
-    if (hold === null) return null;
-    this.vendLockHeld = true;
-    return {
-      release: () => {
-        this.vendLockHeld = false;
-        hold.release();
-      },
-    };
+    return this.upgradeHost.holdVendLock();
   }
 
   /** Carried in every heartbeat until replaced or cleared (null: the condition ended). */
   setUpgradeReports(reports: { deferring?: DeferralReport | null; blocked?: BlockedReport | null }): void {
-    if (reports.deferring !== undefined) this.upgradeReports.deferring = reports.deferring;
-    if (reports.blocked !== undefined) this.upgradeReports.blocked = reports.blocked;
+    this.upgradeHost.setReports(reports);
   }
 
   /** Sends a heartbeat now; true on a 2xx. */
@@ -496,74 +440,10 @@ export class Daemon {
     return this.cloud.heartbeatNow(this.abort.signal);
   }
 
-  // --- loops -----------------------------------------------------------------------------------
-
-  /** Board link: crash recovery first (before any other frame), then board info, then a check every minute. */
-  private async boardLoop(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        if (!this.dispenser.recovered) {
-          const settled = await this.dispenser.recover();
-          if (settled > 0) this.log.info({ settled }, 'crash recovery done');
-        }
-        if (this.board.vmcVersion === null) await this.driver.info();
-        const st = await this.driver.status();
-        const problems: string[] = [];
-        if (st.faults.lift) problems.push('lift fault');
-        if (st.faults.dropSensor) problems.push('drop sensor fault');
-        if (st.faults.jammedLanes) problems.push('a lane is jammed');
-        Object.assign(this.board, {
-          state: problems.length > 0 || st.state === 'fault' ? 'fault' : 'ok',
-          bootId: st.bootId,
-          problems,
-          checkedAt: this.clock.now(),
-          lastError: null,
-        });
-        if (!(await sleep(this.clock, BOARD_CHECK_MS, signal))) return;
-      } catch (e) {
-        const message = (e as Error).message;
-        if (isDiskFull(e)) {
-          // recovery could not journal an outcome: the board is fine, the disk is not (DiskWatch logged it once)
-          if (!(await sleep(this.clock, BOARD_RETRY_MS, signal))) return;
-          continue;
-        }
-        if (this.board.state !== 'unavailable') this.log.warn({ error: message }, 'the board does not answer');
-        Object.assign(this.board, { state: 'unavailable', lastError: message, checkedAt: this.clock.now() });
-        this.noteError('board', message);
-        if (!(await sleep(this.clock, BOARD_RETRY_MS, signal))) return;
-      }
-    }
-  }
-
-  /** Every INFO the driver reads: at start, and again after a new boot id (other firmware or geometry). */
-  private noteBoardInfo(info: VmcBoardInfo): void {
-    if (this.board.bootId !== null && info.bootId !== this.board.bootId)
-      this.log.warn({ was: this.board.bootId, now: info.bootId, vmcVersion: info.vmcVersion }, 'the board restarted: board info read again');
-    Object.assign(this.board, {
-      vmcVersion: info.vmcVersion,
-      module: info.module,
-      rows: info.rows,
-      columnsPerRow: info.columnsPerRow,
-      bootId: info.bootId,
-    });
-  }
-
   // --- control channel -------------------------------------------------------------------------
 
-  private async planogram(): Promise<ControlPlanogram> {
-    const now = this.clock.now();
-    const elapsed = elapsedNow(this.clock);
-    if (this.planogramCache && elapsed - this.planogramCache.elapsed < PLANOGRAM_TTL_MS)
-      return { ...this.planogramCache.goods, stale: false, fetchedAt: new Date(this.planogramCache.at).toISOString() };
-    try {
-      const goods = await this.client.goods({ attempts: 1, signal: this.abort.signal });
-      this.planogramCache = { at: now, elapsed, goods };
-      return { ...goods, stale: false, fetchedAt: new Date(now).toISOString() };
-    } catch (e) {
-      if (this.planogramCache)
-        return { ...this.planogramCache.goods, stale: true, fetchedAt: new Date(this.planogramCache.at).toISOString(), error: (e as Error).message };
-      return { machineCode: this.equipmentNo, currency: null, aisles: [], stale: true, fetchedAt: null, error: (e as Error).message };
-    }
+  private planogram(): Promise<ControlPlanogram> {
+    return this.planograms.get(this.abort.signal);
   }
 
   /** The technician's trigger: check for an upgrade now. */
@@ -587,63 +467,27 @@ export class Daemon {
   /** Everything `vend-agent status` shows. */
   status(): ControlStatus {
     this.disk.check(); // the `disk` line in last errors is live: begun by too little room, gone once space returns
-    const now = this.clock.now();
-    const enrolment = this.enroller.status();
-    const block = this.cloud.configBlock;
-    return {
-      agent: {
-        version: this.config.agentVersion,
-        pid: process.pid,
-        startedAt: new Date(this.startedAt).toISOString(),
-        uptimeSeconds: Math.floor((now - this.startedAt) / 1000),
-        stateDir: this.config.stateDir,
-        equipmentNo: this.equipmentNo,
-        deviceId: this.deviceId,
-        memory: memory(),
-      },
-      enrolment: { ...enrolment, keyId: this.credentials.keyId() },
-      cloud: cloudStatusOf(this.cloudUrl, this.client.reachability, this.cloud.registeredAt),
-      board: { port: this.config.serialPort, ...this.board, checkedAt: iso(this.board.checkedAt) },
-      spool: {
-        depth: this.book.depth(),
-        delivered: this.spool.delivered,
-        duplicates: this.spool.duplicates,
-        rejected: this.book.rejected(5).map((x) => ({ dispenseId: x.id, status: x.status, message: x.message, at: iso(x.at) })),
-        lastError: this.spool.lastError ? { ...this.spool.lastError, at: iso(this.spool.lastError.at) } : null,
-      },
-      dispensing: {
-        recovered: this.dispenser.recovered,
-        busy: !this.dispenser.lock.isFree,
-        current: this.dispenser.current,
-        leased: this.dispenser.leased,
-        lastActivityAt: iso(this.dispenser.lastActivityAt),
-      },
-      config: {
-        source: this.cloud.configSource,
-        machineCode: block.machineCode,
-        pollInterval: block.pollInterval,
-        heartbeatInterval: block.heartbeatInterval,
-        dispatchMode: block.dispatchMode,
-        rows: block.rows,
-        columnsPerRow: block.columnsPerRow,
-        adminPin: block.adminPin ? mask(block.adminPin) : null,
-      },
-      upgrade: { ...this.upgradeReports, quiet: this.quiet() },
-      lastErrors: this.errors.map((e) => ({ ...e, at: iso(e.at) })).reverse(),
-      ads: this.ads.status(),
-      prizes: this.prizes.status(),
-      ...this.serviceStatus(),
-    };
-  }
-
-  /** The gate's state for `status`; a gate file this user cannot read must not take the whole status down. */
-  private serviceStatus(): { service?: NonNullable<ControlStatus['service']> } {
-    try {
-      return { service: this.service.status() };
-    } catch (e) {
-      this.noteError('service', `service-code file unreadable: ${(e as Error).message}`);
-      return {};
-    }
+    return statusView({
+      config: this.config,
+      clock: this.clock,
+      startedAt: this.startedAt,
+      equipmentNo: this.equipmentNo,
+      deviceId: this.deviceId,
+      cloudUrl: this.cloudUrl,
+      enroller: this.enroller,
+      credentials: this.credentials,
+      client: this.client,
+      cloud: this.cloud,
+      board: this.board,
+      book: this.book,
+      spool: this.spool,
+      dispenser: this.dispenser,
+      upgrades: this.upgradeHost,
+      errors: this.errors,
+      ads: this.ads,
+      prizes: this.prizes,
+      service: this.service,
+    });
   }
 
   // --- stopping --------------------------------------------------------------------------------
@@ -658,7 +502,7 @@ export class Daemon {
       const deadline = new Promise<'deadline'>((resolve) => this.clock.setTimeout(() => resolve('deadline'), this.config.stopDeadlineMs));
       // the upgrade pipeline holds the vend lock (taken while free): nothing dispenses, and a remote drop
       // waiting for the lock stays pending in the cloud for the next start
-      const held = this.vendLockHeld;
+      const held = this.upgradeHost.vendLockHeld;
       const idle = held ? Promise.resolve('idle' as const) : this.dispenser.lock.run(async () => 'idle' as const);
       const how = await Promise.race([idle, deadline]);
       if (how === 'deadline')
@@ -679,20 +523,4 @@ export class Daemon {
     this.prizes.close();
     this.pidLock.release();
   }
-}
-
-function memory(): Record<string, number> {
-  const usage = process.memoryUsage();
-  const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
-  return {
-    rssMb: mb(usage.rss),
-    heapUsedMb: mb(usage.heapUsed),
-    heapTotalMb: mb(usage.heapTotal),
-    externalMb: mb(usage.external),
-    arrayBuffersMb: mb(usage.arrayBuffers),
-  };
-}
-
-function iso(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString();
 }

@@ -11,7 +11,7 @@ export type { EnrolmentStatus } from './cloud/enrolment.ts';
 export { cloudTransport, HttpTransportError } from './cloud/http.ts';
 export type { HttpTransport, HttpRequest, HttpResponse } from './cloud/http.ts';
 export { Daemon } from './daemon.ts';
-export type { QuietFacts } from './daemon.ts';
+export type { QuietFacts } from './upgrade/cabinet-host.ts';
 export { ServiceNotifier, systemdNotify } from './systemd/notify.ts';
 export { DispenseBook } from './spool/book.ts';
 export { Dispenser, DispenseRefused, dispenseIdForCommand } from './spool/dispenser.ts';

@@ -36,10 +36,13 @@
  * The journal, the rollback floor and the reverted ("bad") versions live in `<root>/upgrade/journal.json`;
  * `vend-agent upgrade status` prints it, `vend-agent upgrade boot-guard` is systemd's ExecStartPre.
  */
-export { UpgradeManager, DEFAULT_UPGRADE_LIMITS, UPGRADE_STEPS, launcherSelfTest } from './manager.ts';
+export { UpgradeManager, UPGRADE_STEPS } from './manager.ts';
+export { DEFAULT_UPGRADE_LIMITS } from './limits.ts';
+export { launcherSelfTest } from './staged-tree.ts';
 export { InstallRoot, systemMachineBoot, DEFAULT_HEALTH_TIMEOUT_MS } from './trees.ts';
 export type { InstallRootOptions, MachineBoot, TrialCheck } from './trees.ts';
-export type { UpgradeHost, UpgradeLogger, UpgradeLimits, UpgradeManagerOptions, UpgradeStep, CheckOutcome, BootOutcome } from './manager.ts';
+export type { UpgradeHost, UpgradeLogger, UpgradeManagerOptions, UpgradeStep, CheckOutcome, BootOutcome } from './manager.ts';
+export type { UpgradeLimits } from './limits.ts';
 export { preflight, notQuietReason, REFUSAL_CODES, REFUSAL_STEP } from './preflight.ts';
 export type { QuietState, PreflightContext, PreflightDecision, RefusalCode } from './preflight.ts';
 export { downloadArtifact, undiciArtifactFetch, DownloadError, DEFAULT_DOWNLOAD_LIMITS, downloadDeadlineMs } from './download.ts';

@@ -1,23 +1,28 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { compareVersions, parseReleasePublicKey, releaseUnpackCap } from '@vend/protocol';
 import type { BlockedReport, Clock, DeferralReport, UpgradeOffer } from '@vend/protocol';
-import { DEFAULT_DOWNLOAD_LIMITS, DownloadError, downloadArtifact, undiciArtifactFetch } from './download.ts';
+import { DownloadError, downloadArtifact, undiciArtifactFetch } from './download.ts';
 import { ThrottledProgress, progressLine } from './progress.ts';
 import type { DownloadProgress } from './progress.ts';
-import type { ArtifactFetch, DownloadLimits } from './download.ts';
-import { ArchiveError, DEFAULT_EXTRACT_LIMITS, extractRelease } from './extract.ts';
+import type { ArtifactFetch } from './download.ts';
+import { ArchiveError, extractRelease } from './extract.ts';
 import { fsyncPath, syncTree } from './fs-atomic.ts';
 import type { SyncKind } from './fs-atomic.ts';
-import type { ExtractLimits } from './extract.ts';
 import type { InstallRecord, Journal } from './journal.ts';
-import { LAUNCHER, VERSION_FILE, treeVersion } from './layout.ts';
+import { treeVersion } from './layout.ts';
 import type { Layout } from './layout.ts';
+import { upgradeLimits } from './limits.ts';
+import type { UpgradeLimits, UpgradeLimitsOverride } from './limits.ts';
 import { REFUSAL_STEP, notQuietReason, preflight } from './preflight.ts';
 import type { QuietState, RefusalCode } from './preflight.ts';
+import { Refusal } from './refusal.ts';
+import { ReportCount } from './report-count.ts';
+import { launcherSelfTest, verifyStagedTree } from './staged-tree.ts';
+import type { SelfTest } from './staged-tree.ts';
 import { InstallRoot, silentUpgradeLogger } from './trees.ts';
 import type { BootOutcome, MachineBoot, UpgradeLogger, UpgradeStep } from './trees.ts';
+import { TrialHealth } from './trial-health.ts';
 
 export { UPGRADE_STEPS } from './trees.ts';
 export type { BootOutcome, UpgradeLogger, UpgradeStep } from './trees.ts';
@@ -50,43 +55,6 @@ export interface UpgradeHost {
   cloudReachable(): Promise<boolean>;
 }
 
-export interface UpgradeLimits {
-  /** Spec 2 §8: 21,600 s between checks. */
-  checkIntervalMs: number;
-  /** First check after `start()`. */
-  firstCheckDelayMs: number;
-  /** Next check after a deferral (the cabinet was busy). */
-  deferralRetryMs: number;
-  /** Spec 2 §8: 180 s of quiet before a restart. */
-  quietSeconds: number;
-  /** Spec 2 §8: the cloud must be reached within 300 s of booting a new version. */
-  healthTimeoutMs: number;
-  /** How often `cloudReachable()` is tried while a new version is on trial. */
-  healthPollMs: number;
-  /** Spec 2 §8: 3 boot attempts for a new version. */
-  maxBootAttempts: number;
-  /** Spec 2 §4.4 step 8: free space of about 3× the artifact. */
-  diskFactor: number;
-  /** The staged tree's `bin/vend-agent --version` must answer within this. */
-  selfTestTimeoutMs: number;
-  download: DownloadLimits;
-  extract: ExtractLimits;
-}
-
-export const DEFAULT_UPGRADE_LIMITS: UpgradeLimits = {
-  checkIntervalMs: 21_600_000,
-  firstCheckDelayMs: 60_000,
-  deferralRetryMs: 180_000,
-  quietSeconds: 180,
-  healthTimeoutMs: 300_000,
-  healthPollMs: 3_000,
-  maxBootAttempts: 3,
-  diskFactor: 3,
-  selfTestTimeoutMs: 30_000,
-  download: DEFAULT_DOWNLOAD_LIMITS,
-  extract: DEFAULT_EXTRACT_LIMITS,
-};
-
 export interface UpgradeManagerOptions {
   /** The install root (`/opt/vend-agent`): `current/`, `previous/`, `upgrade/journal.json`. */
   root: string;
@@ -101,7 +69,7 @@ export interface UpgradeManagerOptions {
   /** Free bytes on the filesystem holding `dir` (default: `fs.statfs`). */
   freeBytes?: (dir: string) => Promise<number>;
   /** Runs the staged tree once before the swap (default: `bin/vend-agent --version` must print the version). */
-  selfTest?: (tree: string, version: string, timeoutMs: number) => Promise<void>;
+  selfTest?: SelfTest;
   /** fsyncs one file or directory of the staged tree before the swap (default: open, fsync, close; a seam for tests). */
   fsync?: (target: string, kind: SyncKind) => Promise<void>;
   /**
@@ -116,7 +84,7 @@ export interface UpgradeManagerOptions {
   arch?: string;
   log?: UpgradeLogger;
   onStep?: (step: UpgradeStep) => void | Promise<void>;
-  limits?: Partial<Omit<UpgradeLimits, 'download' | 'extract'>> & { download?: Partial<DownloadLimits>; extract?: Partial<ExtractLimits> };
+  limits?: UpgradeLimitsOverride;
 }
 
 /** What one `check()` came to. */
@@ -140,38 +108,9 @@ export const DOWNLOAD_LOG_INTERVAL_MS = 30_000;
 /** Space left free after extraction, beyond the tree itself. */
 const EXTRACT_MARGIN_BYTES = 16 * 1024 * 1024;
 
-class Refusal extends Error {
-  constructor(
-    readonly code: RefusalCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 async function statfsFree(dir: string): Promise<number> {
   const stats = await fs.promises.statfs(dir);
   return Number(stats.bavail) * Number(stats.bsize);
-}
-
-/** Runs `<tree>/bin/vend-agent --version`; it must print `version`. */
-export function launcherSelfTest(tree: string, version: string, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      path.join(tree, LAUNCHER),
-      ['--version'],
-      { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024, cwd: tree },
-      (err, stdout, stderr) => {
-        if (err)
-          return reject(
-            new Error(`bin/vend-agent --version failed: ${err.message.split('\n')[0]}${stderr ? ` (${String(stderr).trim().slice(0, 300)})` : ''}`),
-          );
-        const out = String(stdout).trim();
-        if (out !== version) return reject(new Error(`bin/vend-agent --version printed ${JSON.stringify(out.slice(0, 80))}, not ${version}`));
-        resolve();
-      },
-    );
-  });
 }
 
 /**
@@ -188,29 +127,19 @@ export class UpgradeManager {
   private readonly log: UpgradeLogger;
   private readonly fetch: ArtifactFetch;
   private readonly freeBytes: (dir: string) => Promise<number>;
-  private readonly selfTest: (tree: string, version: string, timeoutMs: number) => Promise<void>;
+  private readonly selfTest: SelfTest;
+  private readonly reports: ReportCount;
+  private readonly health: TrialHealth;
   private busy: string | null = null;
   /** What a check is doing now, for `progress()` (the control channel's GET /v1/upgrade/progress). */
   private phase: UpgradeProgress = { state: 'idle' };
   private downloadStartedAt = 0;
-  private report: { kind: 'deferring' | 'blocked'; version: string; minFrom: string; count: number; firstAt: number } | null = null;
   private scheduleTimer: unknown = null;
-  private healthTimer: unknown = null;
-  /** The commit after the cloud was reached was refused by the disk (logged once while it lasts). */
-  private commitRefused = false;
-  private healthDeadline: unknown = null;
-  private healthPolling = false;
   private stopped = false;
   private abort = new AbortController();
 
   constructor(private readonly opts: UpgradeManagerOptions) {
-    const limits = opts.limits ?? {};
-    this.limits = {
-      ...DEFAULT_UPGRADE_LIMITS,
-      ...limits,
-      download: { ...DEFAULT_UPGRADE_LIMITS.download, ...limits.download },
-      extract: { ...DEFAULT_UPGRADE_LIMITS.extract, ...limits.extract },
-    };
+    this.limits = upgradeLimits(opts.limits);
     this.log = opts.log ?? silentUpgradeLogger;
     this.trees = new InstallRoot({
       root: opts.root,
@@ -229,6 +158,17 @@ export class UpgradeManager {
     this.fetch = opts.fetch ?? undiciArtifactFetch();
     this.freeBytes = opts.freeBytes ?? statfsFree;
     this.selfTest = opts.selfTest ?? launcherSelfTest;
+    this.reports = new ReportCount(opts.clock);
+    this.health = new TrialHealth({
+      clock: opts.clock,
+      timeoutMs: this.limits.healthTimeoutMs,
+      pollMs: this.limits.healthPollMs,
+      log: this.log,
+      cloudReachable: () => opts.host.cloudReachable(),
+      commit: () => this.cloudReached(),
+      trees: this.trees,
+      restart: () => opts.host.restart(),
+    });
   }
 
   get root(): string {
@@ -297,12 +237,9 @@ export class UpgradeManager {
       case 'current':
         return { result: 'current', version: decision.offer.version };
       case 'blocked':
-        return { result: 'blocked', report: this.nextReport('blocked', decision.version, decision.minFrom) as BlockedReport, reason: decision.reason };
+        return { result: 'blocked', report: this.reports.blocked(decision.version, decision.minFrom), reason: decision.reason };
       case 'deferred':
-        return {
-          result: 'deferred',
-          report: { ...(this.nextReport('deferring', decision.version, '') as Omit<DeferralReport, 'reason'>), reason: decision.reason },
-        };
+        return { result: 'deferred', report: this.reports.deferring(decision.version, decision.reason) };
       case 'proceed':
         break;
     }
@@ -422,7 +359,7 @@ export class UpgradeManager {
       // (renameDurable makes only the renames durable; the files they move must already be)
       await syncTree(staging, this.opts.fsync ?? fsyncPath);
       await this.trees.step('extracted');
-      await this.verifyTree(staging, offer.version);
+      await verifyStagedTree(staging, offer.version, this.selfTest, this.limits.selfTestTimeoutMs);
       await this.trees.step('self-tested');
 
       // the cabinet may have woken up while we downloaded: check again right before the swap, and take
@@ -431,7 +368,7 @@ export class UpgradeManager {
       const hold = busy === null ? this.opts.host.holdVendLock() : null;
       if (hold === null) {
         const reason = busy ?? 'the vend lock is held (a dispense is starting)';
-        return { result: 'deferred', report: { ...(this.nextReport('deferring', offer.version, '') as Omit<DeferralReport, 'reason'>), reason } };
+        return { result: 'deferred', report: this.reports.deferring(offer.version, reason) };
       }
       held = hold;
 
@@ -468,36 +405,6 @@ export class UpgradeManager {
     return { result: 'installed', version: offer.version, from: running };
   }
 
-  /** The staged tree declares the offered version and its launcher runs on this machine. */
-  private async verifyTree(tree: string, version: string): Promise<void> {
-    const declared = await treeVersion(tree);
-    if (declared === null || compareVersions(declared, version) !== 0) {
-      throw new Refusal('bad-tree', `the artifact's ${VERSION_FILE} says ${declared ?? 'nothing usable'}, not ${version}`);
-    }
-    let st: fs.Stats;
-    try {
-      st = await fs.promises.lstat(path.join(tree, LAUNCHER));
-    } catch {
-      throw new Refusal('bad-tree', `the artifact has no ${LAUNCHER}`);
-    }
-    if (!st.isFile() || (st.mode & 0o100) === 0) throw new Refusal('bad-tree', `${LAUNCHER} in the artifact is not an executable file`);
-    try {
-      await this.selfTest(tree, version, this.limits.selfTestTimeoutMs);
-    } catch (err) {
-      throw new Refusal('bad-tree', `the staged tree does not run here: ${(err as Error).message}`);
-    }
-  }
-
-  private nextReport(kind: 'deferring' | 'blocked', version: string, minFrom: string): BlockedReport | Omit<DeferralReport, 'reason'> {
-    const now = this.opts.clock.now();
-    const report = this.report;
-    if (report && report.kind === kind && report.version === version && report.minFrom === minFrom) report.count++;
-    else this.report = { kind, version, minFrom, count: 1, firstAt: now };
-    const cur = this.report!;
-    const base = { version, count: cur.count, seconds: Math.max(0, Math.floor((now - cur.firstAt) / 1000)) };
-    return kind === 'blocked' ? { ...base, minFrom } : base;
-  }
-
   private applyReports(outcome: CheckOutcome): void {
     switch (outcome.result) {
       case 'deferred':
@@ -513,7 +420,7 @@ export class UpgradeManager {
       case 'current':
       case 'refused':
       case 'installed':
-        this.report = null;
+        this.reports.reset();
         this.opts.host.clearReports();
         return;
     }
@@ -544,8 +451,9 @@ export class UpgradeManager {
   stop(): void {
     this.stopped = true;
     this.abort.abort();
-    for (const timer of [this.scheduleTimer, this.healthTimer, this.healthDeadline]) if (timer !== null) this.opts.clock.clearTimeout(timer);
-    this.scheduleTimer = this.healthTimer = this.healthDeadline = null;
+    if (this.scheduleTimer !== null) this.opts.clock.clearTimeout(this.scheduleTimer);
+    this.scheduleTimer = null;
+    this.health.disarm();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -558,7 +466,7 @@ export class UpgradeManager {
    */
   async onBoot(): Promise<BootOutcome> {
     const outcome = await this.trees.bootGuard();
-    if (outcome.state === 'trial') this.armHealth();
+    if (outcome.state === 'trial') this.health.arm();
     return outcome;
   }
 
@@ -571,89 +479,10 @@ export class UpgradeManager {
   async cloudReached(): Promise<boolean> {
     const committed = await this.trees.commit();
     if (!committed) return false;
-    if (this.healthDeadline !== null) this.opts.clock.clearTimeout(this.healthDeadline);
-    if (this.healthTimer !== null) this.opts.clock.clearTimeout(this.healthTimer);
-    this.healthDeadline = this.healthTimer = null;
-    this.report = null;
+    this.health.disarm();
+    this.reports.reset();
     this.opts.host.clearReports();
     return true;
-  }
-
-  private armHealth(): void {
-    if (this.healthDeadline !== null) return;
-    const clock = this.opts.clock;
-    this.healthDeadline = clock.setTimeout(() => {
-      this.healthDeadline = null;
-      if (this.healthTimer !== null) clock.clearTimeout(this.healthTimer);
-      this.healthTimer = null;
-      void this.healthExpired();
-    }, this.limits.healthTimeoutMs);
-    const poll = (): void => {
-      this.healthTimer = clock.setTimeout(() => {
-        this.healthTimer = null;
-        void this.pollHealth().then((done) => {
-          if (!done && this.healthDeadline !== null) poll();
-        });
-      }, this.limits.healthPollMs);
-    };
-    // first try at once
-    void this.pollHealth().then((done) => {
-      if (!done && this.healthDeadline !== null) poll();
-    });
-  }
-
-  private async pollHealth(): Promise<boolean> {
-    if (this.healthPolling || this.healthDeadline === null) return false;
-    this.healthPolling = true;
-    try {
-      let ok = false;
-      try {
-        ok = await this.opts.host.cloudReachable();
-      } catch (err) {
-        this.log.warn({ err: (err as Error).message }, 'upgrade: cloud not reached yet');
-      }
-      if (!ok || this.healthDeadline === null) return false;
-      this.opts.clock.clearTimeout(this.healthDeadline);
-      this.healthDeadline = null;
-      await this.commitReached();
-      return true;
-    } finally {
-      this.healthPolling = false;
-    }
-  }
-
-  /**
-   * The cloud was reached: the version on trial has proved itself, so no deadline reverts it any more. Its
-   * commit is a journal write; a disk that refuses it (full) is not the version's fault — the write is tried
-   * again every poll period until it lands (logged once), instead of the rejection escaping and ending the
-   * process (docs/decisions/outages.md, "The cabinet").
-   */
-  private async commitReached(): Promise<void> {
-    try {
-      await this.cloudReached();
-      if (this.commitRefused) this.log.info({}, 'upgrade: the commit is written');
-      this.commitRefused = false;
-    } catch (err) {
-      if (!this.commitRefused)
-        this.log.warn({ err: (err as Error).message }, 'upgrade: the cloud was reached but the commit could not be written; trying again');
-      this.commitRefused = true;
-      this.healthTimer = this.opts.clock.setTimeout(() => {
-        this.healthTimer = null;
-        void this.commitReached();
-      }, this.limits.healthPollMs);
-    }
-  }
-
-  private async healthExpired(): Promise<void> {
-    const seconds = Math.round(this.limits.healthTimeoutMs / 1000);
-    try {
-      const reverted = await this.trees.revertTrial((to) => `${to} did not reach the cloud within ${seconds} s of booting`);
-      if (reverted) this.opts.host.restart();
-    } catch (err) {
-      // the journal could not be written (a full disk): it is written before each step, so it says where the
-      // revert stopped; the trial guard's restart and the next boot guard finish it once they can write
-      this.log.error({ err: (err as Error).message }, 'upgrade: the trial ran out but the revert could not be written');
-    }
   }
 
   /** The journal as it is on disk (for `vend-agent upgrade status` and the daemon's status page). */
