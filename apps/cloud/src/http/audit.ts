@@ -16,11 +16,14 @@ export interface AuditEntry {
 /** The repositories of one transaction (or of the database, for reads), as far as the audit log needs them. */
 type AuditTx = { audit: AuditRepo };
 
+/** Who a record names: the credential (key) and the operator (user) — an operator's principal, or a cabinet acting on its own machine. */
+export type AuditActor = Pick<Principal, 'credentialId' | 'operatorId'>;
+
 /** Every write is recorded as {keyId, userId, action, resource, timestamp}; call it inside the write's transaction. */
 export class AuditLog {
   constructor(private readonly clock: Clock) {}
 
-  async record(tx: AuditTx, who: Principal | null, action: string, resource: string): Promise<void> {
+  async record(tx: AuditTx, who: AuditActor | null, action: string, resource: string): Promise<void> {
     const now = this.clock.now();
     await tx.audit.insert({
       id: newId('aud', now),

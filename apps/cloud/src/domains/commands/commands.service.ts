@@ -1,5 +1,5 @@
 import type { Clock } from '@vend/protocol';
-import type { AuditLog } from '../../http/audit.ts';
+import type { AuditActor, AuditLog } from '../../http/audit.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { AppStore, Repos } from '../../repos.ts';
 import { badRequest, conflict, machineNotFound, notFound } from '../../http/errors.ts';
@@ -77,6 +77,9 @@ export interface CommandsDeps {
  * the dispense-decision rule for commands whose outcome never arrives.
  */
 /** Writes of the caller's made in the ack's transaction, given the command as it stands after the ack. */
+/** What a command's effects need of its machine. */
+export type CommandMachine = Pick<MachineRef, 'id' | 'machine_no' | 'operator_id'>;
+
 export type AckHook = (tx: Repos, command: CommandRecord) => Promise<void>;
 
 export class CommandsService {
@@ -149,8 +152,8 @@ export class CommandsService {
   /** The ack's writes, in the caller's transaction: whether this call changed the command (false: a repeat), and the command as it stands after it. */
   private async applyAck(
     tx: Repos,
-    p: Principal,
-    machine: MachineRef,
+    actor: AuditActor,
+    machine: CommandMachine,
     commandId: string,
     req: AckRequest,
     now: number,
@@ -208,7 +211,7 @@ export class CommandsService {
       // The drop failed: money paid for it beforehand goes back.
       await tx.orders.settlePaidOfCommand(cmd.id, 'refunded', now);
     }
-    await this.d.audit.record(tx, p, req.success ? 'command.ack' : 'command.fail', `command:${cmd.id}`);
+    await this.d.audit.record(tx, actor, req.success ? 'command.ack' : 'command.fail', `command:${cmd.id}`);
     await this.d.events.emit(tx, {
       operatorId: machine.operator_id,
       type: req.success ? 'command.acknowledged' : 'dispense.failed',
@@ -233,7 +236,11 @@ export class CommandsService {
   }
 
   async get(p: Principal, machineNo: string, commandId: string): Promise<CommandView> {
-    const machine = await this.machineFor(p, machineNo);
+    return this.commandOf(await this.machineFor(p, machineNo), commandId);
+  }
+
+  /** A command of a machine already resolved: the operator's after the ownership check, a cabinet's own (its credential resolved the machine). */
+  async commandOf(machine: CommandMachine, commandId: string): Promise<CommandView> {
     if (!COMMAND_ID.test(commandId)) throw notFound('Command');
     const c = await this.repos.commands.commandById(machine.id, commandId);
     if (!c) throw notFound('Command');
@@ -252,11 +259,15 @@ export class CommandsService {
    * `within` writes the caller's rows in the same transaction (and commit) as the ack.
    */
   async acknowledge(p: Principal, machineNo: string, commandId: string, req: AckRequest, within?: AckHook) {
-    const machine = await this.machineFor(p, machineNo);
+    return this.acknowledgeOn(p, await this.machineFor(p, machineNo), commandId, req, within);
+  }
+
+  /** The acknowledgement on a machine already resolved (see `commandOf`); `actor` is who the audit record names. */
+  async acknowledgeOn(actor: AuditActor, machine: CommandMachine, commandId: string, req: AckRequest, within?: AckHook) {
     if (!COMMAND_ID.test(commandId)) throw notFound('Command');
     const now = this.d.clock.now();
     return this.d.store.transaction(async (tx) => {
-      const result = await this.applyAck(tx, p, machine, commandId, req, now);
+      const result = await this.applyAck(tx, actor, machine, commandId, req, now);
       if (within) await within(tx, result.command);
       return result;
     });

@@ -1,30 +1,24 @@
 import type { Clock, ReportData, ReportRequest } from '@vend/protocol';
 import { AppError, badRequest, conflict } from '../../http/errors.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { AuditActor } from '../../http/audit.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore } from '../../repos.ts';
-import type { CommandsService } from '../commands/commands.service.ts';
+import type { CommandMachine, CommandsService } from '../commands/commands.service.ts';
 import type { SalesService } from '../orders/sales.service.ts';
 import type { CabinetCaller } from './device-auth.ts';
 import type { GatewayRepo } from './gateway.repo.ts';
 
 /**
- * The cabinet acting on its own machine, as the commands service's caller: the credential resolved
- * the machine, so the owner filter is lifted for exactly that machine number (the only one passed).
- * The audit log records the device key (or `fleet-secret`) as the key and the owner as the user.
+ * The cabinet acting on its own machine: the credential resolved it, so nothing is looked up by number
+ * and no owner filter applies. The audit log records the device key (or `fleet-secret`) as the key and
+ * the owner as the user.
  */
-export function cabinetPrincipal(caller: CabinetCaller): Principal {
-  return {
-    operatorId: caller.operatorId ?? '',
-    operatorEmail: `cabinet:${caller.machineNo}`,
-    admin: true,
-    scopes: new Set(['commands:read', 'commands:write']),
-    authMethod: 'api_key',
-    credentialId: caller.keyId ?? 'fleet-secret',
-    rateLimit: 0,
-    plant: null,
-    fence: null,
-  };
+function cabinetActor(caller: CabinetCaller): AuditActor {
+  return { credentialId: caller.keyId ?? 'fleet-secret', operatorId: caller.operatorId ?? '' };
+}
+
+function cabinetMachine(caller: CabinetCaller): CommandMachine {
+  return { id: caller.machineId, machine_no: caller.machineNo, operator_id: caller.operatorId };
 }
 
 export interface DispenseReportsDeps {
@@ -122,17 +116,23 @@ export class DispenseReportsService {
     const repos = this.deps.store.repos;
     const seen = await repos.gateway.report(body.dispenseId);
     if (seen) return firstReport(repos.gateway, caller, body.dispenseId);
-    const who = cabinetPrincipal(caller);
+    const machine = cabinetMachine(caller);
     const commands = this.deps.commands;
-    const command = await commands.get(who, caller.machineNo, commandId);
+    const command = await commands.commandOf(machine, commandId);
     if (command.aisleNo !== body.aisleNo) throw badRequest(`Command ${commandId} is for aisle ${command.aisleNo}, the report names aisle ${body.aisleNo}`);
     const now = this.deps.clock.now();
     // the dispenseId is claimed in the ack's own transaction: one commit, one wait for the store's disk, per report
     let claimed: ReportData | null = null;
-    await commands.acknowledge(who, caller.machineNo, commandId, { success: body.success, outcome: body.outcome, detail: body.detail }, async (tx, acked) => {
-      if (await tx.gateway.claimReport(reportRow(caller, body, 'command', acked.status, acked.order_number, now)))
-        claimed = reportView((await tx.gateway.report(body.dispenseId))!, false);
-    });
+    await commands.acknowledgeOn(
+      cabinetActor(caller),
+      machine,
+      commandId,
+      { success: body.success, outcome: body.outcome, detail: body.detail },
+      async (tx, acked) => {
+        if (await tx.gateway.claimReport(reportRow(caller, body, 'command', acked.status, acked.order_number, now)))
+          claimed = reportView((await tx.gateway.report(body.dispenseId))!, false);
+      },
+    );
     // claimed meanwhile by a copy of this report (its answer) or by another cabinet (409, the ack stands)
     return claimed ?? firstReport(this.deps.store.repos.gateway, caller, body.dispenseId);
   }
