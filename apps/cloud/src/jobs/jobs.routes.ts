@@ -33,7 +33,7 @@ const LoopStatusData = z
   .loose();
 
 /** Liveness/status of the background loops (spec 1 §4.1): plain JSON without the envelope, no credential. */
-export function jobsRoutes({ docs }: RouteKit, jobs: SweepStatuses): Router {
+export function jobsRoutes(kit: RouteKit, jobs: SweepStatuses): Router {
   const r = Router();
   const loops = [
     ['refund-sweep', 'Refund sweep status: paid orders never vended become owed refunds'],
@@ -43,9 +43,8 @@ export function jobsRoutes({ docs }: RouteKit, jobs: SweepStatuses): Router {
   for (const [name, summary] of loops) {
     defineRoute(
       r,
-      docs,
+      kit,
       { method: 'get', path: `/sandbox/${name}`, tag: 'sandbox', summary, auth: 'none', envelope: false, response: LoopStatusData, errors: [] },
-      [],
       (_input, _req, res) => {
         res.json(jobs.status(name));
       },

@@ -17,13 +17,13 @@ import {
 } from './access.schemas.ts';
 
 /** Access groups (spec 1 §4.2; docs/decisions/access.md): reads need machines:read, writes machines:write. */
-export function accessRoutes({ docs, guard }: RouteKit, access: AccessService): Router {
+export function accessRoutes(kit: RouteKit, access: AccessService): Router {
   const r = Router();
   const tag = 'access';
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/access/me',
@@ -33,13 +33,12 @@ export function accessRoutes({ docs, guard }: RouteKit, access: AccessService): 
       groupSessions: true,
       response: AccessMe,
     },
-    guard(),
     async (_input, req, res) => sendOk(res, await access.me(principalOf(req))),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/access/session',
@@ -53,13 +52,12 @@ export function accessRoutes({ docs, guard }: RouteKit, access: AccessService): 
       // 403: the caller's credential holds none of the scopes the group grants
       errors: [403, 404],
     },
-    guard(),
     async ({ body }, req, res) => sendOk(res, await access.openSession(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/access/groups',
@@ -69,13 +67,12 @@ export function accessRoutes({ docs, guard }: RouteKit, access: AccessService): 
       scopes: ['machines:read'],
       response: AccessGroupList,
     },
-    guard('machines:read'),
     async (_input, req, res) => sendOk(res, await access.groups(principalOf(req))),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/access/groups',
@@ -87,13 +84,12 @@ export function accessRoutes({ docs, guard }: RouteKit, access: AccessService): 
       response: AccessGroup,
       errors: [409],
     },
-    guard('machines:write'),
     async ({ body }, req, res) => sendOk(res, await access.createGroup(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'put',
       path: '/api/v1/access/groups/:groupId',
@@ -106,13 +102,12 @@ export function accessRoutes({ docs, guard }: RouteKit, access: AccessService): 
       response: AccessGroup,
       errors: [404, 409],
     },
-    guard('machines:write'),
     async ({ params, body }, req, res) => sendOk(res, await access.updateGroup(principalOf(req), params.groupId, body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/access/assignment',
@@ -124,13 +119,12 @@ export function accessRoutes({ docs, guard }: RouteKit, access: AccessService): 
       response: Assignment,
       errors: [404],
     },
-    guard('machines:read'),
     async ({ query }, req, res) => sendOk(res, await access.assignment(principalOf(req), query.username)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'put',
       path: '/api/v1/access/assignment',
@@ -142,7 +136,6 @@ export function accessRoutes({ docs, guard }: RouteKit, access: AccessService): 
       response: Assignment,
       errors: [404],
     },
-    guard('machines:write'),
     async ({ body }, req, res) => sendOk(res, await access.assign(principalOf(req), body)),
   );
 

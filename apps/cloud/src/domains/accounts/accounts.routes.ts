@@ -6,11 +6,11 @@ import type { AccountsService } from './accounts.service.ts';
 import { AccountData, CreateAccountBody } from './accounts.schemas.ts';
 
 /** Operator accounts (spec 1 §4.2): created by reseller/admin credentials holding `accounts:admin`. */
-export function accountsRoutes({ docs, guard }: RouteKit, accounts: AccountsService): Router {
+export function accountsRoutes(kit: RouteKit, accounts: AccountsService): Router {
   const r = Router();
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/accounts',
@@ -22,7 +22,6 @@ export function accountsRoutes({ docs, guard }: RouteKit, accounts: AccountsServ
       response: AccountData,
       errors: [400, 401, 403, 409, 422, 429],
     },
-    guard('accounts:admin'),
     async ({ body }, req, res) => {
       res.set('Cache-Control', 'no-store');
       sendOk(res, await accounts.create(principalOf(req), body));

@@ -6,11 +6,11 @@ import type { ProofOfPlayService } from './proof-of-play.service.ts';
 import { PlayPage, ProofOfPlayQuery } from './proof-of-play.schemas.ts';
 
 /** `GET /api/v1/dooh/proof-of-play`: the play ledger of the caller's machines. */
-export function proofOfPlayRoutes({ docs, guard }: RouteKit, service: ProofOfPlayService): Router {
+export function proofOfPlayRoutes(kit: RouteKit, service: ProofOfPlayService): Router {
   const r = Router();
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/dooh/proof-of-play',
@@ -22,7 +22,6 @@ export function proofOfPlayRoutes({ docs, guard }: RouteKit, service: ProofOfPla
       response: PlayPage,
       errors: [404],
     },
-    guard('ads:read'),
     async ({ query }, req, res) => sendOk(res, await service.list(principalOf(req), query)),
   );
   return r;

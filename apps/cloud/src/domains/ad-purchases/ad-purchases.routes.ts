@@ -8,7 +8,7 @@ import type { AdPurchasesService } from './ad-purchases.service.ts';
 import { AD_PAYMENTS_WEBHOOK_PATH, AdPaymentWebhookBody } from './test-processor.ts';
 
 /** Operators' approvals of self-serve purchases (spec 1 §4.7): ads:read to list, ads:write to decide; another operator's purchase is a 404. */
-export function adPurchasesRoutes({ docs, guard }: RouteKit, purchases: AdPurchasesService): Router {
+export function adPurchasesRoutes(kit: RouteKit, purchases: AdPurchasesService): Router {
   const r = Router();
   const tag = 'ad marketplace';
   const read = { tag, auth: 'operator' as const, scopes: ['ads:read' as const] };
@@ -16,7 +16,7 @@ export function adPurchasesRoutes({ docs, guard }: RouteKit, purchases: AdPurcha
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...read,
       method: 'get',
@@ -26,13 +26,12 @@ export function adPurchasesRoutes({ docs, guard }: RouteKit, purchases: AdPurcha
       query: AdPurchaseListQuery,
       response: AdPurchasePage,
     },
-    guard('ads:read'),
     async ({ query }, req, res) => sendOk(res, await purchases.list(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...read,
       method: 'get',
@@ -42,13 +41,12 @@ export function adPurchasesRoutes({ docs, guard }: RouteKit, purchases: AdPurcha
       response: AdPurchase,
       errors: [404],
     },
-    guard('ads:read'),
     async ({ params }, req, res) => sendOk(res, await purchases.get(principalOf(req), params.id)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...write,
       method: 'post',
@@ -59,13 +57,12 @@ export function adPurchasesRoutes({ docs, guard }: RouteKit, purchases: AdPurcha
       response: AdPurchase,
       errors: [404, 409],
     },
-    guard('ads:write'),
     async ({ params, body }, req, res) => sendOk(res, await purchases.approve(principalOf(req), params.id, body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...write,
       method: 'post',
@@ -76,7 +73,6 @@ export function adPurchasesRoutes({ docs, guard }: RouteKit, purchases: AdPurcha
       response: AdPurchase,
       errors: [404, 409],
     },
-    guard('ads:write'),
     async ({ params, body }, req, res) => sendOk(res, await purchases.reject(principalOf(req), params.id, body)),
   );
 
@@ -89,11 +85,11 @@ export function adPurchasesRoutes({ docs, guard }: RouteKit, purchases: AdPurcha
  * and must be mounted before the global JSON parser. The processor judges signature (401) and body
  * (400) in the guard chain; the typed route then documents and re-reads the same body.
  */
-export function adPaymentsWebhookRoutes({ docs }: RouteKit, purchases: AdPurchasesService): Router {
+export function adPaymentsWebhookRoutes(kit: RouteKit, purchases: AdPurchasesService): Router {
   const r = Router();
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: AD_PAYMENTS_WEBHOOK_PATH,

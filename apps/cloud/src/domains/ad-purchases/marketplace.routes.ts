@@ -47,14 +47,14 @@ const TestCompletionView = z.object({
  * pages use. Secrets (the status and draft tokens) travel in bodies, never in URLs (which are logged).
  * `testProcessor`: the sandbox's built-in processor, whose intents a buyer can pay here.
  */
-export function marketplaceRoutes({ docs }: RouteKit, market: MarketplaceService, testProcessor: TestProcessor | null): Router {
+export function marketplaceRoutes(kit: RouteKit, market: MarketplaceService, testProcessor: TestProcessor | null): Router {
   const r = Router();
   const base = { tag: 'ad marketplace', auth: 'none' as const };
   const budgeted = [429];
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...base,
       method: 'get',
@@ -65,13 +65,12 @@ export function marketplaceRoutes({ docs }: RouteKit, market: MarketplaceService
       response: KioskView,
       errors: [404, ...budgeted],
     },
-    [],
     async ({ params, query }, req, res) => sendOk(res, await market.kiosk(buyerOf(req), params.machineNo, query.qr)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...base,
       method: 'post',
@@ -81,13 +80,12 @@ export function marketplaceRoutes({ docs }: RouteKit, market: MarketplaceService
       response: QuoteView,
       errors: budgeted,
     },
-    [],
     async ({ body }, req, res) => sendOk(res, await market.quote(buyerOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...base,
       method: 'post',
@@ -97,13 +95,12 @@ export function marketplaceRoutes({ docs }: RouteKit, market: MarketplaceService
       response: CreativeDraftView,
       errors: [404, 409, 502, ...budgeted],
     },
-    [],
     async ({ body }, req, res) => sendOk(res, await market.generateCreative(buyerOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...base,
       method: 'post',
@@ -113,13 +110,12 @@ export function marketplaceRoutes({ docs }: RouteKit, market: MarketplaceService
       response: CreativeDraftView,
       errors: [404, 409, ...budgeted],
     },
-    [],
     async ({ body }, req, res) => sendOk(res, await market.uploadCreative(buyerOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...base,
       method: 'post',
@@ -129,13 +125,12 @@ export function marketplaceRoutes({ docs }: RouteKit, market: MarketplaceService
       response: CreativeDraftView,
       errors: [404, ...budgeted],
     },
-    [],
     async ({ body }, req, res) => sendOk(res, await market.draftOf(buyerOf(req), body.draftToken)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...base,
       method: 'post',
@@ -146,13 +141,12 @@ export function marketplaceRoutes({ docs }: RouteKit, market: MarketplaceService
       response: PurchaseCreated,
       errors: [409, 503, ...budgeted],
     },
-    [],
     async ({ body }, req, res) => sendOk(res, await market.createPurchase(buyerOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...base,
       method: 'post',
@@ -162,14 +156,13 @@ export function marketplaceRoutes({ docs }: RouteKit, market: MarketplaceService
       response: PurchaseStatusView,
       errors: [404, ...budgeted],
     },
-    [],
     async ({ body }, req, res) => sendOk(res, await market.statusOf(buyerOf(req), body.statusToken)),
   );
 
   if (testProcessor) {
     defineRoute(
       r,
-      docs,
+      kit,
       {
         ...base,
         method: 'get',
@@ -179,12 +172,11 @@ export function marketplaceRoutes({ docs }: RouteKit, market: MarketplaceService
         response: TestIntentView,
         errors: [404],
       },
-      [],
       async ({ params }, _req, res) => sendOk(res, await testProcessor.intent(params.intentId)),
     );
     defineRoute(
       r,
-      docs,
+      kit,
       {
         ...base,
         method: 'post',
@@ -194,7 +186,6 @@ export function marketplaceRoutes({ docs }: RouteKit, market: MarketplaceService
         response: TestCompletionView,
         errors: [404],
       },
-      [],
       async ({ params }, req, res) => sendOk(res, await testProcessor.complete(params.intentId, originOf(req))),
     );
   }

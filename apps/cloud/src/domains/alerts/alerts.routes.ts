@@ -6,7 +6,7 @@ import type { AlertsService } from './alerts.service.ts';
 import { Alert, AlertPage, AlertParams, AlertsQuery, CreateRuleBody, Rule, RuleList, RuleParams } from './alerts.schemas.ts';
 
 /** Alert rules and alerts (docs/alerts.md): reads need machines:read, writes machines:write. */
-export function alertsRoutes({ docs, guard }: RouteKit, alerts: AlertsService): Router {
+export function alertsRoutes(kit: RouteKit, alerts: AlertsService): Router {
   const r = Router();
   const tag = 'alerts';
   const read = { auth: 'operator' as const, scopes: ['machines:read' as const] };
@@ -14,7 +14,7 @@ export function alertsRoutes({ docs, guard }: RouteKit, alerts: AlertsService): 
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/alert-rules',
@@ -25,21 +25,19 @@ export function alertsRoutes({ docs, guard }: RouteKit, alerts: AlertsService): 
       response: Rule,
       errors: [404],
     },
-    guard('machines:write'),
     async ({ body }, req, res) => sendOk(res, await alerts.createRule(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'get', path: '/api/v1/alert-rules', tag, summary: "The operator's alert rules, oldest first", ...read, response: RuleList },
-    guard('machines:read'),
     async (_input, req, res) => sendOk(res, await alerts.rules(principalOf(req))),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'delete',
       path: '/api/v1/alert-rules/:id',
@@ -50,21 +48,19 @@ export function alertsRoutes({ docs, guard }: RouteKit, alerts: AlertsService): 
       response: Rule,
       errors: [404],
     },
-    guard('machines:write'),
     async ({ params }, req, res) => sendOk(res, await alerts.deleteRule(principalOf(req), params.id)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'get', path: '/api/v1/alerts', tag, summary: "The operator's alerts, newest first, by state", ...read, query: AlertsQuery, response: AlertPage },
-    guard('machines:read'),
     async ({ query }, req, res) => sendOk(res, await alerts.alerts(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/alerts/:id/resolve',
@@ -75,7 +71,6 @@ export function alertsRoutes({ docs, guard }: RouteKit, alerts: AlertsService): 
       response: Alert,
       errors: [404, 409],
     },
-    guard('machines:write'),
     async ({ params }, req, res) => sendOk(res, await alerts.resolve(principalOf(req), params.id)),
   );
 

@@ -29,7 +29,7 @@ const SerialQuery = ApkSerialCarrier.pick({ equipmentNo: true });
  * body `machineNo`. As on `/cabinet`, `auth` judges each leg's body or query before anything is
  * looked up by serial or written (a refused first contact provisions nothing).
  */
-export function apkRoutes({ docs }: RouteKit, cabinet: CabinetGuard, service: ApkService, gateway: GatewayService, sales: SalesService): Router {
+export function apkRoutes(kit: RouteKit, cabinet: CabinetGuard, service: ApkService, gateway: GatewayService, sales: SalesService): Router {
   const r = Router();
   const tag = 'family-A cabinet';
   const auth = (policy: Omit<LegPolicy, 'bodySerialFields' | 'fleetSecret'>) => [
@@ -39,7 +39,7 @@ export function apkRoutes({ docs }: RouteKit, cabinet: CabinetGuard, service: Ap
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/apk/getEquipment',
@@ -56,7 +56,7 @@ export function apkRoutes({ docs }: RouteKit, cabinet: CabinetGuard, service: Ap
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/apk/createOrder',
@@ -74,7 +74,7 @@ export function apkRoutes({ docs }: RouteKit, cabinet: CabinetGuard, service: Ap
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/apk/getAd',
@@ -92,7 +92,7 @@ export function apkRoutes({ docs }: RouteKit, cabinet: CabinetGuard, service: Ap
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/apk/saveAdRecord',
@@ -112,7 +112,7 @@ export function apkRoutes({ docs }: RouteKit, cabinet: CabinetGuard, service: Ap
 
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'post', path: '/apk/apkUp', tag, summary: 'Reports the app version', auth: 'device', body: ApkUpRequest, response: SoftwareData, errors },
     auth({ leg: 'apk.apkUp', body: ApkUpRequest }),
     async ({ body }, req, res) => {
@@ -124,7 +124,7 @@ export function apkRoutes({ docs }: RouteKit, cabinet: CabinetGuard, service: Ap
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/apk/validVmcVersion',

@@ -64,7 +64,7 @@ export const oauthErrorHandler: ErrorRequestHandler = (err: unknown, req, res, n
  * and who-am-I. Mount the returned pair with one `app.use(...)`: the router, then the token
  * endpoint's error handler.
  */
-export function authRoutes({ docs, guard }: RouteKit, auth: AuthService, oauth: OAuthService, signIn: SignInService): [Router, ErrorRequestHandler] {
+export function authRoutes(kit: RouteKit, auth: AuthService, oauth: OAuthService, signIn: SignInService): [Router, ErrorRequestHandler] {
   const r = Router();
 
   // The token request is read by OAuth's own rules (RFC 6749 §5.2 errors, never the envelope) before
@@ -84,7 +84,7 @@ export function authRoutes({ docs, guard }: RouteKit, auth: AuthService, oauth: 
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: TOKEN_PATH,
@@ -105,7 +105,7 @@ export function authRoutes({ docs, guard }: RouteKit, auth: AuthService, oauth: 
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/auth/login',
@@ -116,13 +116,12 @@ export function authRoutes({ docs, guard }: RouteKit, auth: AuthService, oauth: 
       response: ChallengeData,
       errors: [400, 401, 422, 429],
     },
-    [],
     async ({ body }, req, res) => sendOk(noStore(res), await signIn.login(body.email, body.password, clientIp(req))),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/auth/login/social',
@@ -139,7 +138,7 @@ export function authRoutes({ docs, guard }: RouteKit, auth: AuthService, oauth: 
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/auth/mfa/enroll/start',
@@ -150,13 +149,12 @@ export function authRoutes({ docs, guard }: RouteKit, auth: AuthService, oauth: 
       response: EnrollStartData,
       errors: [400, 401, 409, 422, 429],
     },
-    [],
     async ({ body }, req, res) => sendOk(noStore(res), await signIn.enrollStart(body.ticket, clientIp(req))),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/auth/mfa/enroll/confirm',
@@ -167,13 +165,12 @@ export function authRoutes({ docs, guard }: RouteKit, auth: AuthService, oauth: 
       response: EnrolledData,
       errors: [400, 401, 409, 422, 429],
     },
-    [],
     async ({ body }, req, res) => sendOk(noStore(res), await signIn.enrollConfirm(body.ticket, body.code, clientIp(req))),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/auth/mfa/verify',
@@ -184,13 +181,12 @@ export function authRoutes({ docs, guard }: RouteKit, auth: AuthService, oauth: 
       response: SessionData,
       errors: [400, 401, 409, 422, 429],
     },
-    [],
     async ({ body }, req, res) => sendOk(noStore(res), await signIn.verify(body.ticket, body.code, clientIp(req))),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/auth/mfa/recovery',
@@ -201,13 +197,12 @@ export function authRoutes({ docs, guard }: RouteKit, auth: AuthService, oauth: 
       response: RecoveredData,
       errors: [400, 401, 409, 422, 429],
     },
-    [],
     async ({ body }, req, res) => sendOk(noStore(res), await signIn.recover(body.ticket, body.recoveryCode, clientIp(req))),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/auth/me',
@@ -217,13 +212,12 @@ export function authRoutes({ docs, guard }: RouteKit, auth: AuthService, oauth: 
       groupSessions: true,
       response: MeData,
     },
-    guard(),
     async (_input, req, res) => sendOk(res, await auth.me(principalOf(req))),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/auth/credentials',
@@ -232,7 +226,6 @@ export function authRoutes({ docs, guard }: RouteKit, auth: AuthService, oauth: 
       auth: 'operator',
       response: CredentialsData,
     },
-    guard(),
     async (_input, req, res) => sendOk(res, await auth.credentials(principalOf(req))),
   );
 

@@ -20,7 +20,7 @@ import {
 } from './campaigns.schemas.ts';
 
 /** Screen-advertising campaigns (spec 1 §4.7). Reads need ads:read, writes ads:write; another operator's campaign is a 404. */
-export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsService, reports: CampaignReportsService): Router {
+export function campaignsRoutes(kit: RouteKit, campaigns: CampaignsService, reports: CampaignReportsService): Router {
   const r = Router();
   const tag = 'screen advertising';
   const read = { tag, auth: 'operator' as const, scopes: ['ads:read' as const] };
@@ -28,15 +28,14 @@ export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsS
 
   defineRoute(
     r,
-    docs,
+    kit,
     { ...write, method: 'post', path: '/api/v1/campaigns', summary: 'Create a campaign (always a draft)', body: CreateCampaignBody, response: Campaign },
-    guard('ads:write'),
     async ({ body }, req, res) => sendOk(res, await campaigns.create(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...read,
       method: 'get',
@@ -45,14 +44,13 @@ export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsS
       query: CampaignListQuery,
       response: CampaignPage,
     },
-    guard('ads:read'),
     async ({ query }, req, res) => sendOk(res, await campaigns.list(principalOf(req), query)),
   );
 
   // Before /:id, so "reports" is not read as a campaign id.
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...read,
       method: 'get',
@@ -61,21 +59,19 @@ export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsS
       query: SummaryQuery,
       response: ReportsSummary,
     },
-    guard('ads:read'),
     async ({ query }, req, res) => sendOk(res, await reports.summary(principalOf(req), query.operatorEmail)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     { ...read, method: 'get', path: '/api/v1/campaigns/:id', summary: 'One campaign', params: CampaignParams, response: Campaign, errors: [404] },
-    guard('ads:read'),
     async ({ params }, req, res) => sendOk(res, await campaigns.get(principalOf(req), params.id)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...write,
       method: 'put',
@@ -86,13 +82,12 @@ export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsS
       response: Campaign,
       errors: [404, 409],
     },
-    guard('ads:write'),
     async ({ params, body }, req, res) => sendOk(res, await campaigns.update(principalOf(req), params.id, body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...write,
       method: 'delete',
@@ -102,7 +97,6 @@ export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsS
       response: Deleted,
       errors: [404, 409],
     },
-    guard('ads:write'),
     async ({ params }, req, res) => sendOk(res, await campaigns.remove(principalOf(req), params.id)),
   );
 
@@ -114,7 +108,7 @@ export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsS
   for (const action of ['activate', 'pause', 'complete'] as const) {
     defineRoute(
       r,
-      docs,
+      kit,
       {
         ...write,
         method: 'post',
@@ -124,14 +118,13 @@ export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsS
         response: Campaign,
         errors: [404, 409],
       },
-      guard('ads:write'),
       async ({ params }, req, res) => sendOk(res, await campaigns.transition(principalOf(req), params.id, action)),
     );
   }
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...write,
       method: 'post',
@@ -142,13 +135,12 @@ export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsS
       response: Campaign,
       errors: [404, 409, 502],
     },
-    guard('ads:write'),
     async ({ params, body }, req, res) => sendOk(res, await campaigns.generate(principalOf(req), params.id, body.brief)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...write,
       method: 'post',
@@ -160,13 +152,12 @@ export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsS
       response: Campaign,
       errors: [404, 409],
     },
-    guard('ads:write'),
     async ({ params, body }, req, res) => sendOk(res, await campaigns.upload(principalOf(req), params.id, body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...read,
       method: 'get',
@@ -176,7 +167,6 @@ export function campaignsRoutes({ docs, guard }: RouteKit, campaigns: CampaignsS
       response: CampaignReport,
       errors: [404],
     },
-    guard('ads:read'),
     async ({ params }, req, res) => sendOk(res, await reports.report(principalOf(req), params.id)),
   );
 

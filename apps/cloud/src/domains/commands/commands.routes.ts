@@ -24,7 +24,7 @@ import {
 import { z } from 'zod';
 
 /** Remote dispense (spec 1 §4.6): routes parse and authorise; the rules live in CommandsService. */
-export function commandsRoutes({ docs, guard }: RouteKit, service: CommandsService): Router {
+export function commandsRoutes(kit: RouteKit, service: CommandsService): Router {
   const r = Router();
   const tag = 'remote dispense';
 
@@ -37,7 +37,7 @@ export function commandsRoutes({ docs, guard }: RouteKit, service: CommandsServi
   };
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/fulfill',
@@ -50,7 +50,7 @@ export function commandsRoutes({ docs, guard }: RouteKit, service: CommandsServi
       response: FulfillData,
       errors: [400, 401, 403, 404, 409, 422, 429],
     },
-    [...guard(), channelScope],
+    [channelScope],
     async ({ body }, req, res) => {
       const p = principalOf(req);
       if (body.channel === 'walkup') {
@@ -70,7 +70,7 @@ export function commandsRoutes({ docs, guard }: RouteKit, service: CommandsServi
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/machines/:machineNo/commands/dispense',
@@ -84,7 +84,6 @@ export function commandsRoutes({ docs, guard }: RouteKit, service: CommandsServi
       response: EnqueueData,
       errors: [400, 401, 403, 404, 409, 422, 429],
     },
-    guard('commands:write'),
     async ({ params, body }, req, res) =>
       sendOk(
         res,
@@ -95,7 +94,7 @@ export function commandsRoutes({ docs, guard }: RouteKit, service: CommandsServi
   // Declared before /commands/:commandId so that "pending" is never read as a command id.
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/machines/:machineNo/commands/pending',
@@ -108,7 +107,6 @@ export function commandsRoutes({ docs, guard }: RouteKit, service: CommandsServi
       response: z.array(CommandData),
       errors: [401, 403, 404, 429],
     },
-    guard('commands:read'),
     async ({ params }, req, res) => {
       const machine = await service.machineFor(principalOf(req), params.machineNo);
       sendOk(res, await service.pendingFor(machine.id));
@@ -117,7 +115,7 @@ export function commandsRoutes({ docs, guard }: RouteKit, service: CommandsServi
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/machines/:machineNo/commands',
@@ -131,7 +129,6 @@ export function commandsRoutes({ docs, guard }: RouteKit, service: CommandsServi
       response: CommandPage,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    guard('commands:read'),
     async ({ params, query: q }, req, res) => {
       const { total, records } = await service.list(principalOf(req), params.machineNo, { status: q.status, externalRef: q.externalRef }, q.size, offsetOf(q));
       sendOk(res, { page: q.page, size: q.size, total, records });
@@ -140,7 +137,7 @@ export function commandsRoutes({ docs, guard }: RouteKit, service: CommandsServi
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/machines/:machineNo/commands/:commandId',
@@ -153,13 +150,12 @@ export function commandsRoutes({ docs, guard }: RouteKit, service: CommandsServi
       response: CommandData,
       errors: [401, 403, 404, 429],
     },
-    guard('commands:read'),
     async ({ params }, req, res) => sendOk(res, await service.get(principalOf(req), params.machineNo, params.commandId)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/machines/:machineNo/commands/:commandId/ack',
@@ -173,7 +169,6 @@ export function commandsRoutes({ docs, guard }: RouteKit, service: CommandsServi
       response: AckData,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    guard('commands:write'),
     async ({ params, body }, req, res) => sendOk(res, await service.ack(principalOf(req), params.machineNo, params.commandId, body)),
   );
 

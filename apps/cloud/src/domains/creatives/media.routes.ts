@@ -54,12 +54,12 @@ function sendStored(res: Response, path: string): Promise<void> {
  * Public creative routes (no key): the stored media files and each machine's house poster. The lead's
  * campaign and screensaver routes attach creatives; these serve them to kiosks and buyers.
  */
-export function mediaRoutes({ docs }: RouteKit, creatives: CreativesService): Router {
+export function mediaRoutes(kit: RouteKit, creatives: CreativesService): Router {
   const r = Router();
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/media/:file',
@@ -74,7 +74,6 @@ export function mediaRoutes({ docs }: RouteKit, creatives: CreativesService): Ro
       response: z.string().meta({ format: 'binary', description: 'The file (PNG, JPEG, WebP or MP4; Content-Type says which)' }),
       errors: [404],
     },
-    [],
     async ({ params }, _req, res) => {
       const file = await creatives.mediaFile(params.file);
       res.setHeader('Content-Type', file.mediaType);
@@ -87,7 +86,7 @@ export function mediaRoutes({ docs }: RouteKit, creatives: CreativesService): Ro
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/advertise/poster/:machineNo.png',
@@ -103,7 +102,6 @@ export function mediaRoutes({ docs }: RouteKit, creatives: CreativesService): Ro
       contentType: 'image/png',
       errors: [404, 503],
     },
-    [],
     async ({ params }, req, res) => {
       const png = await creatives.housePoster(params.machineNo, originOf(req));
       res.status(200).type('image/png');

@@ -22,13 +22,13 @@ import {
 } from './crews.schemas.ts';
 
 /** Crews (spec 1 §4.9; docs/decisions/crews.md): reads need machines:read, writes machines:write. */
-export function crewsRoutes({ docs, guard }: RouteKit, crews: CrewsService): Router {
+export function crewsRoutes(kit: RouteKit, crews: CrewsService): Router {
   const r = Router();
   const tag = 'crews';
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/crew',
@@ -39,14 +39,13 @@ export function crewsRoutes({ docs, guard }: RouteKit, crews: CrewsService): Rou
       body: CreateCrewBody,
       response: Crew,
     },
-    guard('machines:write'),
     async ({ body }, req, res) => sendOk(res, await crews.create(principalOf(req), body)),
   );
 
   // before /:crewId, so "mine" is not read as an id
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/crew/mine',
@@ -56,13 +55,12 @@ export function crewsRoutes({ docs, guard }: RouteKit, crews: CrewsService): Rou
       scopes: ['machines:read'],
       response: CrewList,
     },
-    guard('machines:read'),
     async (_input, req, res) => sendOk(res, await crews.mine(principalOf(req))),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/crew/accept-invite/:inviteId',
@@ -76,13 +74,12 @@ export function crewsRoutes({ docs, guard }: RouteKit, crews: CrewsService): Rou
       response: CrewMember,
       errors: [403, 404, 410],
     },
-    guard('machines:write'),
     async ({ params, query }, req, res) => sendOk(res, await crews.accept(principalOf(req), params.inviteId, query.token)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/crew/:crewId',
@@ -94,13 +91,12 @@ export function crewsRoutes({ docs, guard }: RouteKit, crews: CrewsService): Rou
       response: Crew,
       errors: [404],
     },
-    guard('machines:read'),
     async ({ params }, req, res) => sendOk(res, await crews.get(principalOf(req), params.crewId)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/crew/:crewId/invite',
@@ -113,13 +109,12 @@ export function crewsRoutes({ docs, guard }: RouteKit, crews: CrewsService): Rou
       response: CrewInvite,
       errors: [404, 409],
     },
-    guard('machines:write'),
     async ({ params, body }, req, res) => sendOk(res, await crews.invite(principalOf(req), params.crewId, body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/crew/:crewId/members',
@@ -131,13 +126,12 @@ export function crewsRoutes({ docs, guard }: RouteKit, crews: CrewsService): Rou
       response: CrewMemberList,
       errors: [404],
     },
-    guard('machines:read'),
     async ({ params }, req, res) => sendOk(res, await crews.members(principalOf(req), params.crewId)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'put',
       path: '/api/v1/crew/:crewId/members/:memberEmail/role',
@@ -150,13 +144,12 @@ export function crewsRoutes({ docs, guard }: RouteKit, crews: CrewsService): Rou
       response: CrewMember,
       errors: [404, 409],
     },
-    guard('machines:write'),
     async ({ params, body }, req, res) => sendOk(res, await crews.setRole(principalOf(req), params.crewId, params.memberEmail, body.role)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'delete',
       path: '/api/v1/crew/:crewId/members/:memberEmail',
@@ -168,13 +161,12 @@ export function crewsRoutes({ docs, guard }: RouteKit, crews: CrewsService): Rou
       response: CrewMember,
       errors: [404, 409],
     },
-    guard('machines:write'),
     async ({ params }, req, res) => sendOk(res, await crews.remove(principalOf(req), params.crewId, params.memberEmail)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/crew/:crewId/invites',
@@ -186,13 +178,12 @@ export function crewsRoutes({ docs, guard }: RouteKit, crews: CrewsService): Rou
       response: CrewInviteList,
       errors: [404],
     },
-    guard('machines:read'),
     async ({ params }, req, res) => sendOk(res, await crews.invites(principalOf(req), params.crewId)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'delete',
       path: '/api/v1/crew/:crewId/invites/:inviteId',
@@ -205,7 +196,6 @@ export function crewsRoutes({ docs, guard }: RouteKit, crews: CrewsService): Rou
       response: CrewInviteView,
       errors: [404, 409],
     },
-    guard('machines:write'),
     async ({ params }, req, res) => sendOk(res, await crews.cancelInvite(principalOf(req), params.crewId, params.inviteId)),
   );
   return r;

@@ -30,15 +30,10 @@ import {
 
 /**
  * Administration of per-cabinet device credentials (spec 2 §4.3).
- * Who may call what is decided in the service (owner, admin, or a factory key for an unowned
- * cabinet of its plant); the routes authenticate and budget, and hand the typed input on.
+ * The scope each route's doc names is checked before anything else (403); which machine the caller
+ * may act on is decided in the service (owner, admin, or a factory key for an unowned cabinet of its plant).
  */
-export function deviceCredentialsRoutes(
-  { docs, guard, adminGuard }: RouteKit,
-  admin: CredentialAdminService,
-  modes: EnrolmentModesService,
-  fleet: CredentialFleetService,
-): Router {
+export function deviceCredentialsRoutes(kit: RouteKit, admin: CredentialAdminService, modes: EnrolmentModesService, fleet: CredentialFleetService): Router {
   const r = Router();
   const tag = 'device credentials';
   const machinePath = (suffix: string) => `/api/v1/machines/:machineNo/${suffix}`;
@@ -46,7 +41,7 @@ export function deviceCredentialsRoutes(
   // Fleet-wide routes first: `/api/v1/machines/device-credentials/...` must never be read as a machine number.
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/machines/device-credentials/fleet',
@@ -56,13 +51,12 @@ export function deviceCredentialsRoutes(
       query: FleetQuery,
       response: FleetData,
     },
-    adminGuard(),
     async ({ query }, req, res) => sendOk(res, await fleet.fleet(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/machines/device-credentials/suspicions',
@@ -72,13 +66,12 @@ export function deviceCredentialsRoutes(
       query: PagingQuery,
       response: pageOf(SuspicionView),
     },
-    adminGuard(),
     async ({ query }, req, res) => sendOk(res, await fleet.suspicions(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'put',
       path: '/api/v1/machines/device-credentials/mode',
@@ -88,13 +81,12 @@ export function deviceCredentialsRoutes(
       body: ModeBody,
       response: ModeData,
     },
-    adminGuard(),
     async ({ body }, req, res) => sendOk(res, await modes.setFleetMode(principalOf(req), body.mode)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/machines/identity/conflicts',
@@ -104,13 +96,12 @@ export function deviceCredentialsRoutes(
       query: PagingQuery,
       response: pageOf(ConflictView),
     },
-    adminGuard(),
     async ({ query }, req, res) => sendOk(res, await fleet.conflicts(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/machines/serials/unclaimable',
@@ -120,13 +111,12 @@ export function deviceCredentialsRoutes(
       query: PagingQuery,
       response: pageOf(UnclaimableView),
     },
-    adminGuard(),
     async ({ query }, req, res) => sendOk(res, await fleet.unclaimable(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: machinePath('device-credential/arm'),
@@ -135,19 +125,19 @@ export function deviceCredentialsRoutes(
       description: 'A factory key (machines:build) may also arm an unowned cabinet that a build record of its plant names.',
       auth: 'operator',
       groupSessions: true,
-      scopes: ['machines:write'],
+      // spec 2 §4.3: the owner (machines:write), an admin, or a factory key (machines:build) for an unowned cabinet
+      scopeAlternatives: [['machines:write'], ['machines:build']],
       params: MachineNoParams,
       body: ArmBody,
       response: ArmData,
       errors: [400, 401, 403, 404, 409, 422, 429],
     },
-    guard(),
     async ({ params, body }, req, res) => sendOk(res, await admin.arm(principalOf(req), params.machineNo, body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: machinePath('device-credential/disarm'),
@@ -160,13 +150,12 @@ export function deviceCredentialsRoutes(
       response: DisarmData,
       errors: [401, 403, 404, 429],
     },
-    guard(),
     async ({ params }, req, res) => sendOk(res, await admin.disarm(principalOf(req), params.machineNo)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: machinePath('device-credential/rotate'),
@@ -179,13 +168,12 @@ export function deviceCredentialsRoutes(
       response: RotateData,
       errors: [401, 403, 404, 409, 429],
     },
-    guard(),
     async ({ params }, req, res) => sendOk(res, await admin.rotate(principalOf(req), params.machineNo)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: machinePath('device-credential/revoke'),
@@ -197,13 +185,12 @@ export function deviceCredentialsRoutes(
       response: RevokeData,
       errors: [400, 401, 403, 404, 409, 422, 429],
     },
-    adminGuard(),
     async ({ params, body }, req, res) => sendOk(res, await admin.revoke(principalOf(req), params.machineNo, body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'put',
       path: machinePath('device-credential/mode'),
@@ -217,13 +204,12 @@ export function deviceCredentialsRoutes(
       response: MachineModeData,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    guard(),
     async ({ params, body }, req, res) => sendOk(res, await modes.setMachineMode(principalOf(req), params.machineNo, body.mode)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: machinePath('identity/reset'),
@@ -235,7 +221,6 @@ export function deviceCredentialsRoutes(
       response: ResetData,
       errors: [400, 401, 403, 404, 409, 422, 429],
     },
-    adminGuard(),
     async ({ params, body }, req, res) => sendOk(res, await admin.resetIdentity(principalOf(req), params.machineNo, body)),
   );
 

@@ -7,13 +7,13 @@ import type { FactoryBuildsService } from './factory-builds.service.ts';
 import { BuildBody, BuildPatchBody, BuildView, MachineNoParams, pageOf } from './device-credentials.schemas.ts';
 
 /** Factory build records (spec 2 §5): keys holding `machines:build` record their plant's cabinets; admins see every plant. */
-export function factoryBuildsRoutes({ docs, guard }: RouteKit, builds: FactoryBuildsService): Router {
+export function factoryBuildsRoutes(kit: RouteKit, builds: FactoryBuildsService): Router {
   const r = Router();
   const tag = 'factory';
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/factory/builds',
@@ -25,13 +25,12 @@ export function factoryBuildsRoutes({ docs, guard }: RouteKit, builds: FactoryBu
       response: BuildView,
       errors: [400, 401, 403, 409, 422, 429],
     },
-    guard('machines:build'),
     async ({ body }, req, res) => sendOk(res, await builds.createBuild(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'patch',
       path: '/api/v1/factory/builds/:machineNo',
@@ -44,13 +43,12 @@ export function factoryBuildsRoutes({ docs, guard }: RouteKit, builds: FactoryBu
       response: BuildView,
       errors: [400, 401, 403, 404, 409, 422, 429],
     },
-    guard('machines:build'),
     async ({ params, body }, req, res) => sendOk(res, await builds.updateBuild(principalOf(req), params.machineNo, body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/factory/builds',
@@ -61,7 +59,6 @@ export function factoryBuildsRoutes({ docs, guard }: RouteKit, builds: FactoryBu
       query: PagingQuery,
       response: pageOf(BuildView),
     },
-    guard('machines:build'),
     async ({ query }, req, res) => sendOk(res, await builds.builds(principalOf(req), query)),
   );
 

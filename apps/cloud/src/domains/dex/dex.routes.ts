@@ -6,11 +6,11 @@ import { DexImportBody, DexParams, DexQuery, DexReconciliation } from './dex.sch
 import { sendOk } from '../../http/envelope.ts';
 
 /** DEX/EVA-DTS audit export (docs/dex.md). */
-export function dexRoutes({ docs, guard }: RouteKit, dex: DexService): Router {
+export function dexRoutes(kit: RouteKit, dex: DexService): Router {
   const r = Router();
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/machines/:machineNo/dex',
@@ -25,7 +25,6 @@ export function dexRoutes({ docs, guard }: RouteKit, dex: DexService): Router {
       contentType: 'text/plain',
       errors: [404],
     },
-    guard('orders:read'),
     async ({ params, query }, req, res) => {
       const file = await dex.export(principalOf(req), params.machineNo, query);
       res.status(200).type('text/plain; charset=latin1').setHeader('content-disposition', `attachment; filename="${file.fileName}"`);
@@ -35,7 +34,7 @@ export function dexRoutes({ docs, guard }: RouteKit, dex: DexService): Router {
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/machines/:machineNo/dex',
@@ -50,7 +49,6 @@ export function dexRoutes({ docs, guard }: RouteKit, dex: DexService): Router {
       response: DexReconciliation,
       errors: [404],
     },
-    guard('orders:read'),
     async ({ params, body }, req, res) => sendOk(res, await dex.reconcile(principalOf(req), params.machineNo, body)),
   );
   return r;

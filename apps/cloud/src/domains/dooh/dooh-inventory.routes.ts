@@ -9,12 +9,12 @@ import { DoohInventoryPage, InventoryQuery, VenueTypesView } from './dooh.schema
 export const SCREEN_ADS_TAG = 'screen advertising';
 
 /** DOOH supply: the screen inventory export and the venue taxonomy it uses (spec 1 §4.7). */
-export function doohInventoryRoutes({ docs, guard }: RouteKit, dooh: DoohInventoryService): Router {
+export function doohInventoryRoutes(kit: RouteKit, dooh: DoohInventoryService): Router {
   const r = Router();
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/dooh/inventory',
@@ -29,13 +29,12 @@ export function doohInventoryRoutes({ docs, guard }: RouteKit, dooh: DoohInvento
       query: InventoryQuery,
       response: DoohInventoryPage,
     },
-    guard('ads:read'),
     async ({ query }, req, res) => sendOk(res, await dooh.inventory(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/dooh/venue-types',
@@ -45,7 +44,6 @@ export function doohInventoryRoutes({ docs, guard }: RouteKit, dooh: DoohInvento
       auth: 'none',
       response: VenueTypesView,
     },
-    [],
     (_input, _req, res) => {
       res.setHeader('Cache-Control', 'public, max-age=86400');
       sendOk(res, dooh.venueTypes());

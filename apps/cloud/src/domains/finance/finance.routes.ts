@@ -26,13 +26,13 @@ import {
  * The operator's books (spec 1 §4.8): cost entries, P&L, host payouts, balance sheet. Spec 1 §5 has no
  * finance scope: reads need orders:read ("sales history and summaries"), writes orders:write.
  */
-export function financeRoutes({ docs, guard }: RouteKit, entries: EntriesService, pnl: PnlService, payouts: PayoutsService): Router {
+export function financeRoutes(kit: RouteKit, entries: EntriesService, pnl: PnlService, payouts: PayoutsService): Router {
   const r = Router();
   const tag = 'finance';
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/finance/entries',
@@ -43,13 +43,12 @@ export function financeRoutes({ docs, guard }: RouteKit, entries: EntriesService
       body: CreateEntryBody,
       response: Entry,
     },
-    guard('orders:write'),
     async ({ body }, req, res) => sendOk(res, await entries.create(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/finance/entries',
@@ -61,13 +60,12 @@ export function financeRoutes({ docs, guard }: RouteKit, entries: EntriesService
       response: EntryPage,
       errors: [404],
     },
-    guard('orders:read'),
     async ({ query }, req, res) => sendOk(res, await entries.list(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/finance/entries/:id',
@@ -79,13 +77,12 @@ export function financeRoutes({ docs, guard }: RouteKit, entries: EntriesService
       response: Entry,
       errors: [404],
     },
-    guard('orders:read'),
     async ({ params }, req, res) => sendOk(res, await entries.get(principalOf(req), params.id)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/finance/entries/:id/reverse',
@@ -98,13 +95,12 @@ export function financeRoutes({ docs, guard }: RouteKit, entries: EntriesService
       response: Entry,
       errors: [404, 409],
     },
-    guard('orders:write'),
     async ({ params, body }, req, res) => sendOk(res, await entries.reverse(principalOf(req), params.id, body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/pnl',
@@ -117,13 +113,12 @@ export function financeRoutes({ docs, guard }: RouteKit, entries: EntriesService
       response: Pnl,
       errors: [404],
     },
-    guard('orders:read'),
     async ({ query }, req, res) => sendOk(res, await pnl.pnl(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/payouts',
@@ -135,13 +130,12 @@ export function financeRoutes({ docs, guard }: RouteKit, entries: EntriesService
       response: PayoutsView,
       errors: [404],
     },
-    guard('orders:read'),
     async ({ query }, req, res) => sendOk(res, await payouts.statements(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/payouts',
@@ -153,13 +147,12 @@ export function financeRoutes({ docs, guard }: RouteKit, entries: EntriesService
       response: StatementView,
       errors: [404, 409],
     },
-    guard('orders:write'),
     async ({ body }, req, res) => sendOk(res, await payouts.pay(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/balance-sheet',
@@ -170,7 +163,6 @@ export function financeRoutes({ docs, guard }: RouteKit, entries: EntriesService
       query: BalanceQuery,
       response: BalanceSheet,
     },
-    guard('orders:read'),
     async ({ query }, req, res) => sendOk(res, await pnl.balanceSheet(principalOf(req), query)),
   );
   return r;

@@ -115,7 +115,7 @@ export interface GatewayRouteServices {
   devices: DeviceRuntime;
 }
 
-export function gatewayRoutes({ docs }: RouteKit, cabinet: CabinetGuard, s: GatewayRouteServices): Router {
+export function gatewayRoutes(kit: RouteKit, cabinet: CabinetGuard, s: GatewayRouteServices): Router {
   const { gateway: service, creds, releases } = s;
   const r = Router();
   const tag = 'cabinet gateway';
@@ -124,7 +124,7 @@ export function gatewayRoutes({ docs }: RouteKit, cabinet: CabinetGuard, s: Gate
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/cabinet/register',
@@ -142,7 +142,7 @@ export function gatewayRoutes({ docs }: RouteKit, cabinet: CabinetGuard, s: Gate
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/cabinet/enrol',
@@ -170,7 +170,7 @@ export function gatewayRoutes({ docs }: RouteKit, cabinet: CabinetGuard, s: Gate
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/cabinet/heartbeat',
@@ -187,7 +187,7 @@ export function gatewayRoutes({ docs }: RouteKit, cabinet: CabinetGuard, s: Gate
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/cabinet/config',
@@ -207,7 +207,7 @@ export function gatewayRoutes({ docs }: RouteKit, cabinet: CabinetGuard, s: Gate
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/cabinet/goods',
@@ -224,7 +224,7 @@ export function gatewayRoutes({ docs }: RouteKit, cabinet: CabinetGuard, s: Gate
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/cabinet/createOrder',
@@ -241,7 +241,7 @@ export function gatewayRoutes({ docs }: RouteKit, cabinet: CabinetGuard, s: Gate
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/cabinet/report',
@@ -259,7 +259,7 @@ export function gatewayRoutes({ docs }: RouteKit, cabinet: CabinetGuard, s: Gate
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/cabinet/pending',
@@ -277,7 +277,7 @@ export function gatewayRoutes({ docs }: RouteKit, cabinet: CabinetGuard, s: Gate
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/cabinet/upgrade',

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { principalOf } from '../../http/authenticate.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
@@ -22,13 +22,13 @@ import {
 import { z } from 'zod';
 
 /** Inventory (spec 1 §4.4). Reads need inventory:read, writes inventory:write. */
-export function inventoryRoutes({ docs, guard }: RouteKit, service: InventoryService): Router {
+export function inventoryRoutes(kit: RouteKit, service: InventoryService): Router {
   const r = Router();
   const tag = 'inventory';
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/inventory',
@@ -39,13 +39,12 @@ export function inventoryRoutes({ docs, guard }: RouteKit, service: InventorySer
       scopes: ['inventory:read'],
       response: z.array(MachineInventory),
     },
-    guard('inventory:read'),
     async (_input, req, res) => sendOk(res, await service.all(principalOf(req))),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/inventory/lots',
@@ -56,13 +55,12 @@ export function inventoryRoutes({ docs, guard }: RouteKit, service: InventorySer
       query: LotsQuery,
       response: LotsPage,
     },
-    guard('inventory:read'),
     async ({ query }, req, res) => sendOk(res, await service.lots(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/inventory/machines/:machineNo',
@@ -75,20 +73,21 @@ export function inventoryRoutes({ docs, guard }: RouteKit, service: InventorySer
       response: MachineInventory,
       errors: [401, 403, 404, 429],
     },
-    guard('inventory:read'),
     async ({ params }, req, res) => sendOk(res, await service.machine(principalOf(req), params.machineNo)),
   );
 
   // The body is optional: none at all restocks every aisle. A body the JSON parser did not read
   // (another content type) must not be mistaken for none.
-  const jsonBodyOnly = guard('inventory:write').concat((req, _res, next) => {
-    if (req.body === undefined && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0))
-      throw badRequest(undefined, [{ path: 'body', message: 'send the restock body as JSON (Content-Type: application/json)' }]);
-    next();
-  });
+  const jsonBodyOnly: RequestHandler[] = [
+    (req, _res, next) => {
+      if (req.body === undefined && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0))
+        throw badRequest(undefined, [{ path: 'body', message: 'send the restock body as JSON (Content-Type: application/json)' }]);
+      next();
+    },
+  ];
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/inventory/machines/:machineNo/restock',
@@ -108,7 +107,7 @@ export function inventoryRoutes({ docs, guard }: RouteKit, service: InventorySer
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'put',
       path: '/api/v1/inventory/machines/:machineNo/aisles/:aisleNo',
@@ -122,13 +121,12 @@ export function inventoryRoutes({ docs, guard }: RouteKit, service: InventorySer
       response: UpdatedAisle,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    guard('inventory:write'),
     async ({ params, body }, req, res) => sendOk(res, await service.updateAisle(principalOf(req), params.machineNo, params.aisleNo, body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/purchases',
@@ -142,13 +140,12 @@ export function inventoryRoutes({ docs, guard }: RouteKit, service: InventorySer
       response: PurchaseOrder,
       errors: [400, 401, 403, 409, 422, 429],
     },
-    guard('inventory:write'),
     async ({ body }, req, res) => sendOk(res, await service.receivePurchase(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/purchases',
@@ -159,7 +156,6 @@ export function inventoryRoutes({ docs, guard }: RouteKit, service: InventorySer
       query: PagingQuery,
       response: PurchasesPage,
     },
-    guard('inventory:read'),
     async ({ query }, req, res) => sendOk(res, await service.purchases(principalOf(req), query)),
   );
 

@@ -6,13 +6,13 @@ import type { CabinetSettingsService } from './cabinet-settings.service.ts';
 import { MachineNoParams, ServiceCodeBody, ServiceCodeData, SettingsBody, SettingsData } from './cabinet-settings.schemas.ts';
 
 /** Operator API: the per-machine configuration the cabinet receives (owner or admin). */
-export function cabinetSettingsRoutes({ docs, guard }: RouteKit, settings: CabinetSettingsService): Router {
+export function cabinetSettingsRoutes(kit: RouteKit, settings: CabinetSettingsService): Router {
   const r = Router();
   const tag = 'cabinet gateway';
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/machines/:machineNo/cabinet-settings',
@@ -25,13 +25,12 @@ export function cabinetSettingsRoutes({ docs, guard }: RouteKit, settings: Cabin
       response: SettingsData,
       errors: [404],
     },
-    guard('machines:read'),
     async ({ params }, req, res) => sendOk(res, await settings.get(principalOf(req), params.machineNo)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'put',
       path: '/api/v1/machines/:machineNo/cabinet-settings',
@@ -45,13 +44,12 @@ export function cabinetSettingsRoutes({ docs, guard }: RouteKit, settings: Cabin
       response: SettingsData,
       errors: [404],
     },
-    guard('machines:write'),
     async ({ params, body }, req, res) => sendOk(res, await settings.put(principalOf(req), params.machineNo, body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/machines/:machineNo/service-code',
@@ -64,13 +62,12 @@ export function cabinetSettingsRoutes({ docs, guard }: RouteKit, settings: Cabin
       response: ServiceCodeData,
       errors: [404],
     },
-    guard('machines:read'),
     async ({ params }, req, res) => sendOk(res, await settings.getServiceCode(principalOf(req), params.machineNo)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'put',
       path: '/api/v1/machines/:machineNo/service-code',
@@ -84,13 +81,12 @@ export function cabinetSettingsRoutes({ docs, guard }: RouteKit, settings: Cabin
       response: ServiceCodeData,
       errors: [404],
     },
-    guard('machines:write'),
     async ({ params, body }, req, res) => sendOk(res, await settings.setServiceCode(principalOf(req), params.machineNo, body.code)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'delete',
       path: '/api/v1/machines/:machineNo/service-code',
@@ -103,7 +99,6 @@ export function cabinetSettingsRoutes({ docs, guard }: RouteKit, settings: Cabin
       response: ServiceCodeData,
       errors: [404],
     },
-    guard('machines:write'),
     async ({ params }, req, res) => sendOk(res, await settings.setServiceCode(principalOf(req), params.machineNo, null)),
   );
 

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { sendOk } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
 import { principalOf } from '../../http/authenticate.ts';
@@ -8,13 +8,13 @@ import { ScreenBody } from './screen.schemas.ts';
 import { ListQuery, Machine, MachineNoParams, MachinePage, RegisterBody, RetryGeocodeBody, UpdateBody, UpdatedMachine } from './machines.schemas.ts';
 
 /** Machines API (spec 1 §4.3): authorise, hand the typed input to the service. */
-export function machinesRoutes({ docs, guard }: RouteKit, machines: MachinesService): Router {
+export function machinesRoutes(kit: RouteKit, machines: MachinesService): Router {
   const r = Router();
   const tag = 'machines';
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/machines/register',
@@ -26,13 +26,12 @@ export function machinesRoutes({ docs, guard }: RouteKit, machines: MachinesServ
       response: Machine,
       errors: [400, 401, 403, 409, 422, 429],
     },
-    guard('machines:write'),
     async ({ body }, req, res) => sendOk(res, await machines.register(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/machines',
@@ -44,13 +43,12 @@ export function machinesRoutes({ docs, guard }: RouteKit, machines: MachinesServ
       query: ListQuery,
       response: MachinePage,
     },
-    guard('machines:read'),
     async ({ query }, req, res) => sendOk(res, await machines.list(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/machines/:machineNo',
@@ -63,14 +61,13 @@ export function machinesRoutes({ docs, guard }: RouteKit, machines: MachinesServ
       response: Machine,
       errors: [401, 403, 404, 429],
     },
-    guard('machines:read'),
     async ({ params }, req, res) => sendOk(res, await machines.get(principalOf(req), params.machineNo)),
   );
 
   for (const method of ['patch', 'put'] as const) {
     defineRoute(
       r,
-      docs,
+      kit,
       {
         method,
         path: '/api/v1/machines/:machineNo',
@@ -87,7 +84,6 @@ export function machinesRoutes({ docs, guard }: RouteKit, machines: MachinesServ
         response: UpdatedMachine,
         errors: [400, 401, 403, 404, 422, 429],
       },
-      guard('machines:write'),
       async ({ params, body }, req, res) => sendOk(res, await machines.update(principalOf(req), params.machineNo, body)),
     );
   }
@@ -95,14 +91,16 @@ export function machinesRoutes({ docs, guard }: RouteKit, machines: MachinesServ
   // The body is optional: none (or an empty one) re-geocodes the stored address. A body the JSON
   // parser did not read (another content type) must not be mistaken for none, or a corrected address
   // sent as text/plain would be dropped and the stored one geocoded again.
-  const jsonBodyOnly = guard('machines:write').concat((req, _res, next) => {
-    if (req.body === undefined && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0))
-      throw badRequest(undefined, [{ path: 'body', message: 'send the retry body as JSON (Content-Type: application/json)' }]);
-    next();
-  });
+  const jsonBodyOnly: RequestHandler[] = [
+    (req, _res, next) => {
+      if (req.body === undefined && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0))
+        throw badRequest(undefined, [{ path: 'body', message: 'send the retry body as JSON (Content-Type: application/json)' }]);
+      next();
+    },
+  ];
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/machines/:machineNo/geocode/retry',
@@ -122,7 +120,7 @@ export function machinesRoutes({ docs, guard }: RouteKit, machines: MachinesServ
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'put',
       path: '/api/v1/machines/:machineNo/screen',
@@ -138,13 +136,12 @@ export function machinesRoutes({ docs, guard }: RouteKit, machines: MachinesServ
       response: Machine,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    guard('machines:write'),
     async ({ params, body }, req, res) => sendOk(res, await machines.setScreen(principalOf(req), params.machineNo, body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'delete',
       path: '/api/v1/machines/:machineNo/screen',
@@ -157,7 +154,6 @@ export function machinesRoutes({ docs, guard }: RouteKit, machines: MachinesServ
       response: Machine,
       errors: [401, 403, 404, 429],
     },
-    guard('machines:write'),
     async ({ params }, req, res) => sendOk(res, await machines.clearScreen(principalOf(req), params.machineNo)),
   );
 

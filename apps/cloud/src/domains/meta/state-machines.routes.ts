@@ -8,11 +8,11 @@ import { StateMachine, StateMachineParams } from '../dfy/deals/dfy.schemas.ts';
  * The live state machines, generated from the tables the API enforces (never written twice):
  * `dfy_deal` (spec 3 §3) from domains/dfy/deal-graph.ts. Public, like the API document.
  */
-export function stateMachinesRoutes({ docs }: RouteKit): Router {
+export function stateMachinesRoutes(kit: RouteKit): Router {
   const r = Router();
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/meta/state-machines/:name',
@@ -22,7 +22,6 @@ export function stateMachinesRoutes({ docs }: RouteKit): Router {
       params: StateMachineParams,
       response: StateMachine,
     },
-    [],
     (_input, _req, res) => sendOk(res, describeGraph()),
   );
   return r;

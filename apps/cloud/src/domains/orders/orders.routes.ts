@@ -6,13 +6,13 @@ import type { OrdersService } from './orders.service.ts';
 import { Order, OrderParams, OrdersPage, OrdersQuery, OrdersSummary, SummaryQuery } from './orders.schemas.ts';
 
 /** Orders (spec 1 §4.5), all under orders:read. Operators cannot create sales; cabinets and the payment webhook do. */
-export function ordersRoutes({ docs, guard }: RouteKit, service: OrdersService): Router {
+export function ordersRoutes(kit: RouteKit, service: OrdersService): Router {
   const r = Router();
   const tag = 'orders';
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/orders',
@@ -25,14 +25,13 @@ export function ordersRoutes({ docs, guard }: RouteKit, service: OrdersService):
       response: OrdersPage,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    guard('orders:read'),
     async ({ query }, req, res) => sendOk(res, await service.list(principalOf(req), query)),
   );
 
   // Registered before /:orderNumber so "summary" is never read as an order number.
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/orders/summary',
@@ -45,13 +44,12 @@ export function ordersRoutes({ docs, guard }: RouteKit, service: OrdersService):
       response: OrdersSummary,
       errors: [400, 401, 403, 404, 422, 429],
     },
-    guard('orders:read'),
     async ({ query }, req, res) => sendOk(res, await service.summary(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/orders/:orderNumber',
@@ -64,7 +62,6 @@ export function ordersRoutes({ docs, guard }: RouteKit, service: OrdersService):
       response: Order,
       errors: [400, 401, 403, 404, 429],
     },
-    guard('orders:read'),
     async ({ params }, req, res) => sendOk(res, await service.get(principalOf(req), params.orderNumber)),
   );
 

@@ -8,13 +8,13 @@ import type { PricingService } from './pricing.service.ts';
 const cacheable = (res: Response) => res.setHeader('Cache-Control', 'public, max-age=300');
 
 /** The public price lists (spec 1 §2.10): no key, the envelope, integer cents. */
-export function pricingRoutes({ docs }: RouteKit, pricing: PricingService): Router {
+export function pricingRoutes(kit: RouteKit, pricing: PricingService): Router {
   const r = Router();
   const base = { tag: 'pricing', auth: 'none' as const };
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...base,
       method: 'get',
@@ -22,7 +22,6 @@ export function pricingRoutes({ docs }: RouteKit, pricing: PricingService): Rout
       summary: 'The self-serve screen-ad price list in force: rates per machine per month per slot, volume tiers, slot tiers, months',
       response: AdPricing,
     },
-    [],
     (_input, _req, res) => {
       cacheable(res);
       sendOk(res, pricing.adPricing());
@@ -31,7 +30,7 @@ export function pricingRoutes({ docs }: RouteKit, pricing: PricingService): Rout
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...base,
       method: 'get',
@@ -39,7 +38,6 @@ export function pricingRoutes({ docs }: RouteKit, pricing: PricingService): Rout
       summary: 'The operator subscription in force: per device per month, trial and period',
       response: SubscriptionPricing,
     },
-    [],
     (_input, _req, res) => {
       cacheable(res);
       sendOk(res, pricing.subscriptionPricing());

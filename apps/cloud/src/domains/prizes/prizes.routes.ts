@@ -11,12 +11,12 @@ import { PrizeMachineParams, PrizeMechanics, PrizesReport, PrizesReportQuery, Pu
  * The prize game, operator side: a machine's mechanics (write machines:write, read machines:read, as
  * every machine setting) and the prizes report (orders:read: it shows sales and prize money).
  */
-export function prizesRoutes({ docs, guard }: RouteKit, prizes: PrizesService): Router {
+export function prizesRoutes(kit: RouteKit, prizes: PrizesService): Router {
   const r = Router();
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/machines/:machineNo/prize-mechanics',
@@ -29,13 +29,12 @@ export function prizesRoutes({ docs, guard }: RouteKit, prizes: PrizesService): 
       response: PrizeMechanics,
       errors: [404],
     },
-    guard('machines:read'),
     async ({ params }, req, res) => sendOk(res, await prizes.settings(principalOf(req), params.machineNo)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'put',
       path: '/api/v1/machines/:machineNo/prize-mechanics',
@@ -50,13 +49,12 @@ export function prizesRoutes({ docs, guard }: RouteKit, prizes: PrizesService): 
       response: PrizeMechanics,
       errors: [404],
     },
-    guard('machines:write'),
     async ({ params, body }, req, res) => sendOk(res, await prizes.putSettings(principalOf(req), params.machineNo, body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/prizes/report',
@@ -69,7 +67,6 @@ export function prizesRoutes({ docs, guard }: RouteKit, prizes: PrizesService): 
       response: PrizesReport,
       errors: [404],
     },
-    guard('orders:read'),
     async ({ query }, req, res) => sendOk(res, await prizes.report(principalOf(req), query)),
   );
   return r;
@@ -78,7 +75,7 @@ export function prizesRoutes({ docs, guard }: RouteKit, prizes: PrizesService): 
 const StateQuery = SerialCarrier.pick({ equipmentNo: true });
 
 /** The prize game, cabinet side: the device key only (a game is not a bootstrap or selling leg). */
-export function prizesCabinetRoutes({ docs }: RouteKit, cabinet: CabinetGuard, prizes: PrizesService): Router {
+export function prizesCabinetRoutes(kit: RouteKit, cabinet: CabinetGuard, prizes: PrizesService): Router {
   const r = Router();
   const tag = 'cabinet gateway';
   const errors = [400, 401, 403, 404, 410, 422, 503];
@@ -86,7 +83,7 @@ export function prizesCabinetRoutes({ docs }: RouteKit, cabinet: CabinetGuard, p
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/cabinet/prize-events',
@@ -104,7 +101,7 @@ export function prizesCabinetRoutes({ docs }: RouteKit, cabinet: CabinetGuard, p
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/cabinet/prize-mechanics',

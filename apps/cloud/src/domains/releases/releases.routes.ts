@@ -29,7 +29,7 @@ import {
  * the services (and the pure releases.rules.ts / offer.ts).
  */
 export function releasesRoutes(
-  { docs, guard, adminGuard }: RouteKit,
+  kit: RouteKit,
   registry: ReleaseRegistryService,
   rollouts: RolloutService,
   offers: UpgradeOffersService,
@@ -41,15 +41,14 @@ export function releasesRoutes(
 
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'get', path: '/api/v1/agent/releases', tag, summary: 'The release registry, in publish order', auth: 'admin', response: ReleaseList },
-    adminGuard(),
     async (_input, _req, res) => sendOk(res, await registry.list()),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/agent/releases',
@@ -61,21 +60,19 @@ export function releasesRoutes(
       response: PublishData,
       errors: adminErrors,
     },
-    adminGuard(),
     async ({ body }, req, res) => sendOk(res, await registry.publish(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'get', path: '/api/v1/agent/rollout', tag, summary: 'The fleet-wide rollout (null when none)', auth: 'admin', response: RolloutData.nullable() },
-    adminGuard(),
     async (_input, _req, res) => sendOk(res, await rollouts.rollout()),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'put',
       path: '/api/v1/agent/rollout',
@@ -86,13 +83,12 @@ export function releasesRoutes(
       response: RolloutData,
       errors: adminErrors,
     },
-    adminGuard(),
     async ({ body }, req, res) => sendOk(res, await rollouts.putRollout(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/agent/rollout/hold',
@@ -103,13 +99,12 @@ export function releasesRoutes(
       response: RolloutData,
       errors: adminErrors,
     },
-    adminGuard(),
     async ({ body }, req, res) => sendOk(res, await rollouts.hold(principalOf(req), body.reason)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/agent/rollout/resume',
@@ -119,13 +114,12 @@ export function releasesRoutes(
       response: RolloutData,
       errors: [401, 403, 409, 429],
     },
-    adminGuard(),
     async (_input, req, res) => sendOk(res, await rollouts.resume(principalOf(req))),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/agent/fleet',
@@ -136,13 +130,12 @@ export function releasesRoutes(
       query: FleetQuery,
       response: FleetData,
     },
-    guard('machines:read'),
     async ({ query }, req, res) => sendOk(res, await fleet.fleet(principalOf(req), query.page, query.size)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/rollouts',
@@ -154,13 +147,12 @@ export function releasesRoutes(
       query: RolloutsQuery,
       response: RolloutsData,
     },
-    guard('machines:read'),
     async ({ query }, req, res) => sendOk(res, await fleet.rollouts(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/machines/:machineNo/agent',
@@ -171,13 +163,12 @@ export function releasesRoutes(
       response: MachineAgentData,
       errors: [404],
     },
-    adminGuard(),
     async ({ params }, _req, res) => sendOk(res, await offers.machineAgent(params.machineNo)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/machines/:machineNo/agent/pin',
@@ -189,13 +180,12 @@ export function releasesRoutes(
       response: MachineAgentData,
       errors: [400, 401, 403, 404, 410, 422, 429],
     },
-    adminGuard(),
     async ({ params, body }, req, res) => sendOk(res, await rollouts.pin(principalOf(req), params.machineNo, body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'delete',
       path: '/api/v1/machines/:machineNo/agent/pin',
@@ -206,7 +196,6 @@ export function releasesRoutes(
       response: UnpinData,
       errors: [404],
     },
-    adminGuard(),
     async ({ params }, req, res) => sendOk(res, await rollouts.unpin(principalOf(req), params.machineNo)),
   );
 

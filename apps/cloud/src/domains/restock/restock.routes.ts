@@ -6,13 +6,13 @@ import type { RestockService } from './restock.service.ts';
 import { CancelBody, CompleteBody, PlanBody, RestockRun, RestockRunPage, RunListQuery, RunParams } from './restock.schemas.ts';
 
 /** Restock runs (spec 1 §4.9; docs/decisions/restock.md): reads need inventory:read, writes inventory:write. */
-export function restockRoutes({ docs, guard }: RouteKit, restock: RestockService): Router {
+export function restockRoutes(kit: RouteKit, restock: RestockService): Router {
   const r = Router();
   const tag = 'restock';
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/restock',
@@ -26,13 +26,12 @@ export function restockRoutes({ docs, guard }: RouteKit, restock: RestockService
       errors: [404, 409],
       errorExamples: { 404: 'Machine not found', 409: 'Machine SBX-ALICE-0001 already has an open restock run: rst_… (planned)' },
     },
-    guard('inventory:write'),
     async ({ body }, req, res) => sendOk(res, await restock.plan(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/restock',
@@ -43,13 +42,12 @@ export function restockRoutes({ docs, guard }: RouteKit, restock: RestockService
       query: RunListQuery,
       response: RestockRunPage,
     },
-    guard('inventory:read'),
     async ({ query }, req, res) => sendOk(res, await restock.list(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/restock/:runId',
@@ -62,13 +60,12 @@ export function restockRoutes({ docs, guard }: RouteKit, restock: RestockService
       errors: [404],
       errorExamples: { 404: 'Restock run not found' },
     },
-    guard('inventory:read'),
     async ({ params }, req, res) => sendOk(res, await restock.get(principalOf(req), params.runId)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/restock/:runId/start',
@@ -81,13 +78,12 @@ export function restockRoutes({ docs, guard }: RouteKit, restock: RestockService
       errors: [404, 409],
       errorExamples: { 404: 'Restock run not found', 409: 'Cannot start a restock run that is done' },
     },
-    guard('inventory:write'),
     async ({ params }, req, res) => sendOk(res, await restock.start(principalOf(req), params.runId)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/restock/:runId/complete',
@@ -102,13 +98,12 @@ export function restockRoutes({ docs, guard }: RouteKit, restock: RestockService
       errors: [404, 409],
       errorExamples: { 404: 'Restock run not found', 409: 'Cannot complete a restock run that is done' },
     },
-    guard('inventory:write'),
     async ({ params, body }, req, res) => sendOk(res, await restock.complete(principalOf(req), params.runId, body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/restock/:runId/cancel',
@@ -122,7 +117,6 @@ export function restockRoutes({ docs, guard }: RouteKit, restock: RestockService
       errors: [403, 404, 409],
       errorExamples: { 404: 'Restock run not found', 409: 'Cannot cancel a restock run that is done' },
     },
-    guard('inventory:write'),
     async ({ params, body }, req, res) => sendOk(res, await restock.cancel(principalOf(req), params.runId, body)),
   );
   return r;

@@ -15,13 +15,13 @@ function selfUrl(req: Request): string {
   return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
 }
 
-export function sandboxRoutes({ docs, adminGuard }: RouteKit, service: SandboxService): Router {
+export function sandboxRoutes(kit: RouteKit, service: SandboxService): Router {
   const r = Router();
 
   // Degraded health keeps its data (which store is down) and answers 503 so load balancers notice.
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/health',
@@ -31,7 +31,6 @@ export function sandboxRoutes({ docs, adminGuard }: RouteKit, service: SandboxSe
       response: HealthData,
       errorData: { 503: HealthData },
     },
-    [],
     async (_input, _req, res) => {
       const h = await service.health();
       const healthy = h.db === 'ok' && h.redis !== 'error';
@@ -42,7 +41,7 @@ export function sandboxRoutes({ docs, adminGuard }: RouteKit, service: SandboxSe
   // Readiness of this replica for new work (load balancers, orchestrators): 503 once shutdown began.
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/ready',
@@ -52,7 +51,6 @@ export function sandboxRoutes({ docs, adminGuard }: RouteKit, service: SandboxSe
       response: ReadyData,
       errorData: { 503: ReadyData },
     },
-    [],
     async (_input, _req, res) => {
       const ready = await service.ready();
       // the envelope's message is the catalogue's; why it is not ready is data.status
@@ -63,7 +61,7 @@ export function sandboxRoutes({ docs, adminGuard }: RouteKit, service: SandboxSe
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/sandbox/readiness',
@@ -73,7 +71,6 @@ export function sandboxRoutes({ docs, adminGuard }: RouteKit, service: SandboxSe
       query: ReadinessQuery,
       contentType: ['application/json', 'text/html'],
     },
-    [],
     async ({ query }, req, res) => {
       const report = await service.readiness(selfUrl(req));
       const html = query.format === 'html' || (query.format === undefined && req.accepts(['application/json', 'text/html']) === 'text/html');
@@ -85,9 +82,8 @@ export function sandboxRoutes({ docs, adminGuard }: RouteKit, service: SandboxSe
   // Loop and store status endpoints are the spec's "liveness endpoints": plain JSON, no envelope.
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'get', path: '/sandbox/persistence', tag: 'sandbox', summary: 'Durable store status', auth: 'none', envelope: false },
-    [],
     async (_input, _req, res) => {
       res.json(await service.persistence());
     },
@@ -95,7 +91,7 @@ export function sandboxRoutes({ docs, adminGuard }: RouteKit, service: SandboxSe
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/sandbox/audit',
@@ -105,7 +101,6 @@ export function sandboxRoutes({ docs, adminGuard }: RouteKit, service: SandboxSe
       query: AuditQuery,
       response: AuditData,
     },
-    adminGuard(),
     async ({ query }, _req, res) => {
       const { total, records } = await service.audit(query);
       // spec 1 §4.1: data is the array itself; the total travels beside it (docs/sandbox.md)
@@ -116,9 +111,8 @@ export function sandboxRoutes({ docs, adminGuard }: RouteKit, service: SandboxSe
 
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'post', path: '/sandbox/reset', tag: 'sandbox', summary: 'Restore the seed fleet', auth: 'admin', query: ResetQuery },
-    adminGuard(),
     async ({ query }, req, res) => sendOk(res, await service.reset(principalOf(req), query.wipeMoney)),
   );
 

@@ -6,13 +6,13 @@ import type { ScreensaversService } from './screensavers.service.ts';
 import { CreateScreensaverBody, Screensaver, ScreensaverListQuery, ScreensaverPage, ScreensaverParams } from './screensavers.schemas.ts';
 
 /** The operator's own attract-loop content: uploaded pending, on air once approved, off air when retired. */
-export function screensaversRoutes({ docs, guard }: RouteKit, service: ScreensaversService): Router {
+export function screensaversRoutes(kit: RouteKit, service: ScreensaversService): Router {
   const r = Router();
   const tag = 'screen advertising';
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/screensavers',
@@ -23,13 +23,12 @@ export function screensaversRoutes({ docs, guard }: RouteKit, service: Screensav
       body: CreateScreensaverBody,
       response: Screensaver,
     },
-    guard('ads:write'),
     async ({ body }, req, res) => sendOk(res, await service.create(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/screensavers',
@@ -40,7 +39,6 @@ export function screensaversRoutes({ docs, guard }: RouteKit, service: Screensav
       query: ScreensaverListQuery,
       response: ScreensaverPage,
     },
-    guard('ads:read'),
     async ({ query }, req, res) => sendOk(res, await service.list(principalOf(req), query)),
   );
 
@@ -48,7 +46,7 @@ export function screensaversRoutes({ docs, guard }: RouteKit, service: Screensav
   for (const action of ['approve', 'retire'] as const) {
     defineRoute(
       r,
-      docs,
+      kit,
       {
         method: 'post',
         path: `/api/v1/screensavers/:id/${action}`,
@@ -60,7 +58,6 @@ export function screensaversRoutes({ docs, guard }: RouteKit, service: Screensav
         response: Screensaver,
         errors: [404, 409],
       },
-      guard('ads:write'),
       async ({ params }, req, res) => sendOk(res, await service.review(principalOf(req), params.id, action)),
     );
   }

@@ -19,12 +19,12 @@ function originOf(req: Request): string {
  * The mock SSP (spec 2 §4.2): get_ad, the one-shot PoP, receipts and its creatives. Mounted in
  * sandbox mode only (app.ts).
  */
-export function mockSspRoutes({ docs }: RouteKit, mock: MockSspService): Router {
+export function mockSspRoutes(kit: RouteKit, mock: MockSspService): Router {
   const r = Router();
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/ssp/mock/get_ad/json',
@@ -42,7 +42,6 @@ export function mockSspRoutes({ docs }: RouteKit, mock: MockSspService): Router 
       errors: [401],
       errorExamples: { 401: 'Invalid API key: unknown network_id or api_key' },
     },
-    [],
     async ({ body }, req, res) => {
       res.status(200).json(await mock.getAd(body, originOf(req)));
     },
@@ -50,7 +49,7 @@ export function mockSspRoutes({ docs }: RouteKit, mock: MockSspService): Router 
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/ssp/mock/pop/:leaseId',
@@ -71,7 +70,6 @@ export function mockSspRoutes({ docs }: RouteKit, mock: MockSspService): Router 
         410: 'Lease expired at 2026-11-20T13:00:00.000+0000',
       },
     },
-    [],
     async ({ params }, _req, res) => {
       res.status(200).json(await mock.pop(params.leaseId));
     },
@@ -79,7 +77,7 @@ export function mockSspRoutes({ docs }: RouteKit, mock: MockSspService): Router 
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/ssp/mock/receipts',
@@ -91,7 +89,6 @@ export function mockSspRoutes({ docs }: RouteKit, mock: MockSspService): Router 
       response: ReceiptsPage,
       envelope: false,
     },
-    [],
     async ({ query }, _req, res) => {
       res.status(200).json(await mock.receipts(query));
     },
@@ -99,7 +96,7 @@ export function mockSspRoutes({ docs }: RouteKit, mock: MockSspService): Router 
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/ssp/mock/creative/:file',
@@ -111,7 +108,6 @@ export function mockSspRoutes({ docs }: RouteKit, mock: MockSspService): Router 
       errors: [404],
       errorExamples: { 404: 'Creative not found' },
     },
-    [],
     async ({ params }, _req, res) => {
       const png = await mock.creativePng(params.file);
       res.status(200).type('image/png').setHeader('cache-control', 'public, max-age=86400, immutable');

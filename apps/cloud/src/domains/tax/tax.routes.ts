@@ -17,13 +17,13 @@ import {
 } from './tax.schemas.ts';
 
 /** Sales tax (spec 1 §4.8): reads need orders:read, writes orders:write (tax is part of the sales books). */
-export function taxRoutes({ docs, guard }: RouteKit, tax: TaxService): Router {
+export function taxRoutes(kit: RouteKit, tax: TaxService): Router {
   const r = Router();
   const tag = 'finance';
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/tax/schedules',
@@ -34,13 +34,12 @@ export function taxRoutes({ docs, guard }: RouteKit, tax: TaxService): Router {
       query: ScheduleListQuery,
       response: SchedulePage,
     },
-    guard('orders:read'),
     async ({ query }, req, res) => sendOk(res, await tax.schedules(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/tax/schedules',
@@ -53,13 +52,12 @@ export function taxRoutes({ docs, guard }: RouteKit, tax: TaxService): Router {
       response: Schedule,
       errors: [409],
     },
-    guard('orders:write'),
     async ({ body }, req, res) => sendOk(res, await tax.addSchedule(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/tax/remittances',
@@ -70,13 +68,12 @@ export function taxRoutes({ docs, guard }: RouteKit, tax: TaxService): Router {
       query: RemittanceListQuery,
       response: RemittancePage,
     },
-    guard('orders:read'),
     async ({ query }, req, res) => sendOk(res, await tax.remittances(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/tax/remittances',
@@ -89,13 +86,12 @@ export function taxRoutes({ docs, guard }: RouteKit, tax: TaxService): Router {
       response: Remittance,
       errors: [409],
     },
-    guard('orders:write'),
     async ({ body }, req, res) => sendOk(res, await tax.remit(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/tax/restatements-blocked',
@@ -107,7 +103,6 @@ export function taxRoutes({ docs, guard }: RouteKit, tax: TaxService): Router {
       response: BlockedPage,
       errors: [404],
     },
-    guard('orders:read'),
     async ({ query }, req, res) => sendOk(res, await tax.blocked(principalOf(req), query)),
   );
 

@@ -6,13 +6,13 @@ import type { VenuesService } from './venues.service.ts';
 import { CreateVenueBody, PatchVenueBody, Venue, VenueListQuery, VenuePage, VenueParams } from './venues.schemas.ts';
 
 /** Host venues (spec 1 §4.8): writes need machines:write (they move machines), reads machines:read. */
-export function venuesRoutes({ docs, guard }: RouteKit, venues: VenuesService): Router {
+export function venuesRoutes(kit: RouteKit, venues: VenuesService): Router {
   const r = Router();
   const tag = 'finance';
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/crm/venues',
@@ -24,13 +24,12 @@ export function venuesRoutes({ docs, guard }: RouteKit, venues: VenuesService): 
       body: CreateVenueBody,
       response: Venue,
     },
-    guard('machines:write'),
     async ({ body }, req, res) => sendOk(res, await venues.create(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/crm/venues',
@@ -41,13 +40,12 @@ export function venuesRoutes({ docs, guard }: RouteKit, venues: VenuesService): 
       query: VenueListQuery,
       response: VenuePage,
     },
-    guard('machines:read'),
     async ({ query }, req, res) => sendOk(res, await venues.list(principalOf(req), query)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/crm/venues/:id',
@@ -59,13 +57,12 @@ export function venuesRoutes({ docs, guard }: RouteKit, venues: VenuesService): 
       response: Venue,
       errors: [404],
     },
-    guard('machines:read'),
     async ({ params }, req, res) => sendOk(res, await venues.get(principalOf(req), params.id)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'patch',
       path: '/api/v1/crm/venues/:id',
@@ -78,7 +75,6 @@ export function venuesRoutes({ docs, guard }: RouteKit, venues: VenuesService): 
       response: Venue,
       errors: [404],
     },
-    guard('machines:write'),
     async ({ params, body }, req, res) => sendOk(res, await venues.update(principalOf(req), params.id, body)),
   );
   return r;

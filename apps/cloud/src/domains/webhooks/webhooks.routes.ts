@@ -6,7 +6,7 @@ import type { WebhooksService } from './webhooks.service.ts';
 import { CreateEndpointBody, DeliveriesQuery, Delivery, DeliveryPage, Endpoint, EndpointList, EndpointParams, EndpointWithSecret } from './webhooks.schemas.ts';
 
 /** Outbound webhook subscriptions (docs/webhooks-outbound.md): reads need machines:read, writes machines:write. */
-export function webhooksRoutes({ docs, guard }: RouteKit, webhooks: WebhooksService): Router {
+export function webhooksRoutes(kit: RouteKit, webhooks: WebhooksService): Router {
   const r = Router();
   const tag = 'webhooks';
   const read = { auth: 'operator' as const, scopes: ['machines:read' as const] };
@@ -14,7 +14,7 @@ export function webhooksRoutes({ docs, guard }: RouteKit, webhooks: WebhooksServ
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/webhooks',
@@ -24,29 +24,26 @@ export function webhooksRoutes({ docs, guard }: RouteKit, webhooks: WebhooksServ
       body: CreateEndpointBody,
       response: EndpointWithSecret,
     },
-    guard('machines:write'),
     async ({ body }, req, res) => sendOk(res, await webhooks.create(principalOf(req), body)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'get', path: '/api/v1/webhooks', tag, summary: "The operator's webhook endpoints, oldest first", ...read, response: EndpointList },
-    guard('machines:read'),
     async (_input, req, res) => sendOk(res, await webhooks.list(principalOf(req))),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'get', path: '/api/v1/webhooks/:id', tag, summary: 'One webhook endpoint', ...read, params: EndpointParams, response: Endpoint, errors: [404] },
-    guard('machines:read'),
     async ({ params }, req, res) => sendOk(res, await webhooks.get(principalOf(req), params.id)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'delete',
       path: '/api/v1/webhooks/:id',
@@ -57,13 +54,12 @@ export function webhooksRoutes({ docs, guard }: RouteKit, webhooks: WebhooksServ
       response: Endpoint,
       errors: [404],
     },
-    guard('machines:write'),
     async ({ params }, req, res) => sendOk(res, await webhooks.remove(principalOf(req), params.id)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/webhooks/:id/rotate-secret',
@@ -74,13 +70,12 @@ export function webhooksRoutes({ docs, guard }: RouteKit, webhooks: WebhooksServ
       response: EndpointWithSecret,
       errors: [404],
     },
-    guard('machines:write'),
     async ({ params }, req, res) => sendOk(res, await webhooks.rotateSecret(principalOf(req), params.id)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/webhooks/:id/enable',
@@ -91,13 +86,12 @@ export function webhooksRoutes({ docs, guard }: RouteKit, webhooks: WebhooksServ
       response: Endpoint,
       errors: [404],
     },
-    guard('machines:write'),
     async ({ params }, req, res) => sendOk(res, await webhooks.enable(principalOf(req), params.id)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: '/api/v1/webhooks/:id/test',
@@ -108,13 +102,12 @@ export function webhooksRoutes({ docs, guard }: RouteKit, webhooks: WebhooksServ
       response: Delivery,
       errors: [404],
     },
-    guard('machines:write'),
     async ({ params }, req, res) => sendOk(res, await webhooks.sendTest(principalOf(req), params.id)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: '/api/v1/webhooks/:id/deliveries',
@@ -126,7 +119,6 @@ export function webhooksRoutes({ docs, guard }: RouteKit, webhooks: WebhooksServ
       response: DeliveryPage,
       errors: [404],
     },
-    guard('machines:read'),
     async ({ params, query }, req, res) => sendOk(res, await webhooks.deliveries(principalOf(req), params.id, query)),
   );
 
