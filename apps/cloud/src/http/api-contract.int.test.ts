@@ -21,7 +21,8 @@ import {
  * Issue 10: what the document declares is what the service enforces, tried as a hostile client would.
  * Every rule below is read from `/openapi.json` of a real listening server — who may call each
  * operation (`security`) and what it may answer (`responses`) — and checked against the service:
- * no credential → 401; a credential lacking the declared scopes (or not admin) → 403; a credential
+ * no credential → 401; a credential lacking the declared scopes (or not admin) → 403, whatever it names
+ * and sends (the scope is the route's first answer after the budget, before 404 or 422); a credential
  * holding exactly them → neither (for some request the document describes: with `oneOf` bodies the
  * scope may depend on the body); and to every probe (no or wrong credential, an unknown or malformed
  * path parameter, a malformed query value, an oversized, mis-encoded, empty or malformed body) a
@@ -88,9 +89,23 @@ function expectDeclared(op: Operation, got: { probe: Probe; a: Answer }[]): void
   expect(breaches, `${op.label}:\n  ${breaches.join('\n  ')}`).toEqual([]);
 }
 
+/**
+ * Requests the access rule must refuse before anything else looks at them (issue 31: the route's declared
+ * scope is checked before its input is parsed and before the service looks anything up): the caller's own
+ * resources, resources that do not exist (404 is a service's answer, 403 the route's), and a body of the
+ * wrong type (422 is the parser's). A scope checked only in the service would let the last two through.
+ */
+function refusedRequests(op: Operation): Probe[] {
+  const probes = [...ownRequests(op)];
+  if (op.params.some((p) => p.in === 'path')) probes.push({ why: 'unknown path values', path: pathOf(op) });
+  if (op.takesBody)
+    probes.push({ why: 'a JSON array for a body', path: pathOf(op, ALICE_OWN), body: '[1,2,3]', headers: { 'content-type': 'application/json' } });
+  return probes;
+}
+
 /** Every request must be refused with 403 (and the 403 must be declared). */
 async function expectRefused(op: Operation, scopes: readonly Scope[], opts: { admin?: boolean } = {}): Promise<void> {
-  const got = await answers(op, ownRequests(op), () => mint.headers(scopes, opts));
+  const got = await answers(op, refusedRequests(op), () => mint.headers(scopes, opts));
   const admitted = got.filter(({ a }) => a.status !== 403).map(describeAnswer);
   expect(admitted, `${op.label} with [${scopes.join(' ')}]: wanted 403; got ${admitted.join('; ')}`).toEqual([]);
   expectDeclared(op, got);
