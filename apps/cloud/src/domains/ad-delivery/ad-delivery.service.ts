@@ -5,7 +5,7 @@ import type { CreativeRow } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore } from '../../repos.ts';
-import { inFlight, resolveTargets, type FleetScreen } from '../campaigns/campaign-rules.ts';
+import { inFlight, resolveTargets, type FleetScreen } from '../campaigns/campaign.rules.ts';
 import type { TargetGeo } from '../campaigns/campaigns.schemas.ts';
 import type { CabinetCaller } from '../gateway/device-auth.ts';
 import { loopShapeOf, screenOf, type ScreenBlock } from '../machines/screen.ts';

@@ -4,10 +4,12 @@ import { PagingQuery } from '../../http/paging.ts';
 import { emailLine } from '../auth/auth.schemas.ts';
 import { SPONSOR_TYPES } from '../campaigns/campaigns.schemas.ts';
 import { MachineNo, OperatorEmail } from '../machines/machines.schemas.ts';
-import { LINE_STATUSES, PURCHASE_STATUSES } from './purchase-rules.ts';
+import { LINE_STATUSES, PURCHASE_STATUSES } from './purchase.rules.ts';
 
 const text = (max: number) => safeString({ trim: true }).min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-const PostalCode = safeString({ trim: true }).regex(/^[A-Za-z0-9 -]{3,10}$/, 'must be a postal code');
+/** 3–10 letters, digits, spaces and hyphens, a letter or digit at each end (the value is trimmed first). */
+export const POSTAL_CODE = /^[A-Za-z0-9][A-Za-z0-9 -]{1,8}[A-Za-z0-9]$/;
+const PostalCode = safeString({ trim: true }).regex(POSTAL_CODE, 'must be a postal code');
 const Token = z.string().min(1).max(200);
 
 /** The most ZIP codes one purchase may name. */
@@ -43,7 +45,8 @@ export const BuyerContactBody = z.strictObject({
   name: text(100),
   email: emailLine(),
   phone: safeString({ trim: true })
-    .regex(/^[+0-9 ().-]{5,32}$/, 'must be a phone number (digits, spaces, + ( ) . -)')
+    // 5–32 of these characters, no space at either end (the value is trimmed first: "     " is no number)
+    .regex(/^[+0-9().-][+0-9 ().-]{3,30}[+0-9().-]$/, 'must be a phone number (digits, spaces, + ( ) . -)')
     .optional(),
 });
 

@@ -13,7 +13,7 @@ import type { CreativesService } from '../creatives/creatives.service.ts';
 import type { LineWithOperator } from './ad-purchases.repo.ts';
 import type { AdPurchase, AdPurchaseListQuery, DecisionBody, WebhookResult } from './ad-purchases.schemas.ts';
 import { PAYMENT_SUCCEEDED, verifiedEvent, type PaymentEvent, type PaymentProcessor, type WebhookHeaders } from './processor.ts';
-import { flightOf, purchaseStatusOf, targetingOf, type PurchaseStatus } from './purchase-rules.ts';
+import { flightOf, purchaseStatusOf, targetingOf, type PurchaseStatus } from './purchase.rules.ts';
 import { operatorView, partsOf, purchaseMedia, reachOf } from './purchase-views.ts';
 
 export interface AdPurchasesDeps {

@@ -17,7 +17,7 @@ import { priceQuote, type PricedQuote } from '../pricing/quote.ts';
 import type { CreativeDraftView, KioskView, PurchaseCreated, PurchaseOrder, PurchaseStatusView, QuoteBrief, QuoteView } from './ad-purchases.schemas.ts';
 import type { Buyer } from './buyer.ts';
 import type { PaymentProcessor } from './processor.ts';
-import { flightOf, flightStartOf, mintToken, resolveReach, tokenParts, type OperatorReach, type Reach, type SellableMachine } from './purchase-rules.ts';
+import { flightOf, flightStartOf, mintToken, resolveReach, tokenParts, type OperatorReach, type Reach, type SellableMachine } from './purchase.rules.ts';
 import { buyerView, draftMediaView, type StoredPart } from './purchase-views.ts';
 
 /** Hourly budgets per buyer address (no key to count on), and the uploads one draft may hold. */

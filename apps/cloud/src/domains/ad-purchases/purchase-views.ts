@@ -5,7 +5,7 @@ import { mediaUrl } from '../creatives/creatives.service.ts';
 import type { MeasuredMedia, MediaType } from '../creatives/media-probe.ts';
 import type { LineWithOperator } from './ad-purchases.repo.ts';
 import type { AdPurchase, PurchaseStatusView } from './ad-purchases.schemas.ts';
-import { flightOf, type LineStatus, type PurchaseStatus, type Reach } from './purchase-rules.ts';
+import { flightOf, type LineStatus, type PurchaseStatus, type Reach } from './purchase.rules.ts';
 
 /** One operator's part of a quote, as a purchase stores it (`parts_json`). */
 export interface StoredPart {

@@ -5,7 +5,7 @@ import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore } from '../../repos.ts';
 import { impressionsPerPlayOf, screenOf } from '../machines/screen.ts';
-import { elapsedFlightMs, estMonthlyValueCents, estRevenueCents, inFlight, MONTH_MS, resolveTargets, type FleetScreen } from './campaign-rules.ts';
+import { elapsedFlightMs, estMonthlyValueCents, estRevenueCents, inFlight, MONTH_MS, resolveTargets, type FleetScreen } from './campaign.rules.ts';
 import type { CampaignWithOwner } from './campaigns.repo.ts';
 import type { CampaignReport, CampaignStatus, ReportsSummary, TargetGeo } from './campaigns.schemas.ts';
 

@@ -10,7 +10,7 @@ import { offsetOf, type Page } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
-import { GENERATIONS_MAX, LIFECYCLE, type LifecycleAction } from './campaign-rules.ts';
+import { GENERATIONS_MAX, LIFECYCLE, type LifecycleAction } from './campaign.rules.ts';
 import type { CampaignWithOwner } from './campaigns.repo.ts';
 import type {
   BuyerContact,

@@ -7,7 +7,7 @@ import { requireAdmin } from './credential-access.ts';
 import { armView, credentialState } from './credential-views.ts';
 import { ARM_TTL, ENROL_BUDGET, type FleetData, type FleetQuery } from './device-credentials.schemas.ts';
 import type { EnrolmentModesService } from './enrolment-modes.service.ts';
-import { readBinding } from './enrolment-rules.ts';
+import { readBinding } from './enrolment.rules.ts';
 
 export interface CredentialFleetDeps {
   store: AppStore;

@@ -1,6 +1,6 @@
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { ArmView, BuildView } from './device-credentials.schemas.ts';
-import type { CredentialState } from './enrolment-rules.ts';
+import type { CredentialState } from './enrolment.rules.ts';
 
 /** The machine's credential state as stored; a machine without an identity row is on the fleet secret. */
 export function credentialState(v: string | null | undefined): CredentialState {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DeviceIdField, SERIAL_FIELD_MAX, isClaimableSerial, safeString } from '@vend/protocol';
 import { PagingQuery } from '../../http/paging.ts';
-import { BINDINGS, ENROLMENT_MODES } from './enrolment-rules.ts';
+import { BINDINGS, ENROLMENT_MODES } from './enrolment.rules.ts';
 
 /** Arm window: default 30 minutes, at most 24 hours (spec 2 §2.2, §8). */
 export const ARM_TTL = Object.freeze({ defaultMinutes: 30, maxMinutes: 1440 });

@@ -4,7 +4,7 @@ import type { AppStore } from '../../repos.ts';
 import type { Principal } from '../../http/principal.ts';
 import { machineFor, requireAdmin } from './credential-access.ts';
 import { FLEET_MODE_SETTING } from './device-credentials.repo.ts';
-import { effectiveMode, readMode, type EnrolmentMode } from './enrolment-rules.ts';
+import { effectiveMode, readMode, type EnrolmentMode } from './enrolment.rules.ts';
 
 export interface EnrolmentModesDeps {
   store: AppStore;

@@ -9,7 +9,7 @@ import { credentialState } from './credential-views.ts';
 import { FLEET_MODE_SETTING } from './device-credentials.repo.ts';
 import { ENROL_BUDGET } from './device-credentials.schemas.ts';
 import { mintDeviceKey } from './device-keys.ts';
-import { VERDICT_MESSAGES, decideEnrolment, decideRegisterBinding, effectiveMode, readBinding } from './enrolment-rules.ts';
+import { VERDICT_MESSAGES, decideEnrolment, decideRegisterBinding, effectiveMode, readBinding } from './enrolment.rules.ts';
 import type { DeviceRuntime } from './runtime.ts';
 
 export interface EnrolmentDeps {

@@ -5,7 +5,7 @@ import { hashSecret, verifySecret } from '../../crypto/secrets.ts';
 import type { CredentialForAuth } from './device-credentials.repo.ts';
 import { credentialState } from './credential-views.ts';
 import { mintDeviceKey, secretDigest } from './device-keys.ts';
-import type { CredentialState } from './enrolment-rules.ts';
+import type { CredentialState } from './enrolment.rules.ts';
 import type { CachedCredential, DeviceRuntime } from './runtime.ts';
 
 /** Unused rotation candidates kept per machine (a rotation response may be lost, or two in flight). */

@@ -1,12 +1,13 @@
 import type { Clock } from '@vend/protocol';
 import type { AppStore } from '../../repos.ts';
+import { ownerFilter } from '../../http/authenticate.ts';
 import { AppError } from '../../http/errors.ts';
 import { offsetOf, type Page } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { ScreenRecord } from '../machines/machines.repo.ts';
 import { isAssignable, OPENOOH_ADCOM_TAXONOMY_ID, OPENOOH_TAXONOMY_VERSION, VENUE_TYPES, venueTypeById } from '../machines/openooh-venues.ts';
-import { DAYS, minutesOf } from '../machines/screen-rules.ts';
+import { DAYS, minutesOf } from '../machines/screen.rules.ts';
 import { SLOT_SECONDS } from '../machines/screen.schemas.ts';
 import { screenOf, type ScreenBlock } from '../machines/screen.ts';
 import { SCREEN_MEDIA_TYPES, type DoohScreen, type InventoryInput, type VenueTypesView } from './dooh.schemas.ts';
@@ -87,7 +88,7 @@ export class DoohInventoryService {
   async inventory(p: Principal, q: InventoryInput): Promise<Page<DoohScreen>> {
     if (q.operatorEmail !== undefined && !p.admin) throw new AppError('forbidden', 'The operatorEmail filter is for admin credentials only');
     const { total, records } = await this.deps.store.repos.machines.screens(
-      { operatorId: p.admin ? null : p.operatorId, operatorEmail: q.operatorEmail },
+      { operatorId: ownerFilter(p), operatorEmail: q.operatorEmail },
       q.size,
       offsetOf(q),
     );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { safeString } from '@vend/protocol';
-import { childrenOf, isAssignable, OPENOOH_TAXONOMY_VERSION, venueTypeById } from './openooh-venues.ts';
-import { checkHours, DAYS, isCountryCode, normalizeCity, normalizePostalCode } from './screen-rules.ts';
+import { childrenOf, isAssignable, OPENOOH_TAXONOMY_VERSION, VENUE_TYPES, venueTypeById } from './openooh-venues.ts';
+import { checkHours, DAYS, isCountryCode, ISO_3166_ALPHA2, normalizeCity, normalizePostalCode } from './screen.rules.ts';
 
 /**
  * The screen block of a machine (spec 1 §2.1 `screen`): the advertising screen's panel, resolution,
@@ -48,12 +48,16 @@ const Address = z.strictObject({
   region: optional('address.region', 100),
   postalCode: optional('address.postalCode', 16)
     .describe('letters, digits, spaces and hyphens; stored trimmed and uppercased')
+    // as typed: a letter or digit at each end (the service trims, collapses spaces and uppercases first)
+    .meta({ pattern: '^[A-Za-z0-9](?:[A-Za-z0-9 -]*[A-Za-z0-9])?$' })
     .transform((s) => (s === null ? null : normalizePostalCode(s)))
     .refine((s) => s === null || POSTAL_CODE.test(s), 'address.postalCode must be letters, digits, spaces and hyphens'),
   country: z
     .string()
     .transform((s) => s.trim().toUpperCase())
     .refine(isCountryCode, 'address.country must be an ISO 3166-1 alpha-2 country code such as "US" or "GB"')
+    // the document names the codes as stored; the service also takes them in lower case and with spaces around
+    .meta({ enum: [...ISO_3166_ALPHA2] })
     .describe('ISO 3166-1 alpha-2 (any case; stored uppercased)'),
 });
 
@@ -70,6 +74,8 @@ const OperatingHours = z
   .superRefine((hours, ctx) => {
     for (const issue of checkHours(hours)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   })
+  // at least one day (its spans, and their overlaps, are the description's to say)
+  .meta({ minProperties: 1 })
   .transform(
     (hours) =>
       Object.fromEntries(DAYS.map((d) => [d, [...(hours[d] ?? [])].sort((a, b) => a.open.localeCompare(b.open))])) as Record<
@@ -115,7 +121,9 @@ const VenueCategoryId = z
         message: `venueCategoryId ${id} (${v.name}) is a parent category; OpenOOH assigns a screen to one of its child types (${some}, …)`,
       });
     }
-  });
+  })
+  // the document lists the assignable ids (GET /api/v1/dooh/venue-types names them)
+  .meta({ enum: VENUE_TYPES.filter(isAssignable).map((v) => v.id) });
 
 /** PUT /api/v1/machines/{machineNo}/screen: the whole block (it replaces the one stored). */
 export const ScreenBody = z.strictObject({
@@ -148,6 +156,7 @@ export const ScreenBody = z.strictObject({
     .min(0, 'impressionsPerPlay must be between 0 and 10000')
     .max(10000, 'impressionsPerPlay must be between 0 and 10000')
     .refine((n) => Number(n.toFixed(2)) === n, 'impressionsPerPlay must have at most 2 decimals')
+    .meta({ multipleOf: 0.01 })
     .default(DEFAULT_IMPRESSIONS_PER_PLAY)
     .describe(`estimated viewers per showing; default ${DEFAULT_IMPRESSIONS_PER_PLAY}`),
   venueCategoryId: VenueCategoryId.describe(`OpenOOH ${OPENOOH_TAXONOMY_VERSION} venue type id (a child or grandchild type)`),

@@ -3,7 +3,7 @@ import { parseInput } from '../../http/validate.ts';
 import { AppError } from '../../http/errors.ts';
 import { childrenOf, VENUE_TYPES, venueTypeById } from './openooh-venues.ts';
 import { ScreenBody, type ScreenInput } from './screen.schemas.ts';
-import { checkHours, isCountryCode, normalizeCity, normalizePostalCode } from './screen-rules.ts';
+import { checkHours, isCountryCode, normalizeCity, normalizePostalCode } from './screen.rules.ts';
 import { screenBody } from './screen.test-support.ts';
 import { impressionsPerPlayOf, loopShapeOf, screenInCity, screenInPostalCodes, screenOf } from './screen.ts';
 

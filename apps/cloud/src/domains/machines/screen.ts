@@ -1,5 +1,5 @@
 import { DEFAULT_IMPRESSIONS_PER_PLAY, DEFAULT_LOOP, ScreenView, type ScreenBlock } from './screen.schemas.ts';
-import { normalizeCity, normalizePostalCode } from './screen-rules.ts';
+import { normalizeCity, normalizePostalCode } from './screen.rules.ts';
 
 /**
  * A machine's screen block as the other domains read it (the ad loop, reports, the DOOH export):
@@ -7,7 +7,7 @@ import { normalizeCity, normalizePostalCode } from './screen-rules.ts';
  */
 export type { ScreenBlock } from './screen.schemas.ts';
 export { DEFAULT_IMPRESSIONS_PER_PLAY, DEFAULT_LOOP } from './screen.schemas.ts';
-export { normalizeCity, normalizePostalCode } from './screen-rules.ts';
+export { normalizeCity, normalizePostalCode } from './screen.rules.ts';
 
 /** The stored block, or null when none was set or what is stored is not a block (never a throw). */
 export function screenOf(row: { screen_json: string | null }): ScreenBlock | null {

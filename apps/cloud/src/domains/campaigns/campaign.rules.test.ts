@@ -9,7 +9,7 @@ import {
   resolveTargets,
   type FleetScreen,
   type FlightFacts,
-} from './campaign-rules.ts';
+} from './campaign.rules.ts';
 
 const fleet: FleetScreen[] = [
   { id: 'm1', machineNo: 'VM-0001-AAAA', postalCode: '94103', city: 'San Francisco' },

@@ -65,7 +65,7 @@ export function checkHours(hours: Partial<Record<Day, readonly HoursInterval[] |
  * reserved and transitional codes (UK, EU, AC, …) and user-assigned ones (XK, ZZ, …) are not countries
  * here: a supply-side platform expects the assigned code.
  */
-const ISO_3166_ALPHA2 = new Set(
+export const ISO_3166_ALPHA2 = new Set(
   (
     'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
     'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR ' +

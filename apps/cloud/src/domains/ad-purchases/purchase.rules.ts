@@ -1,5 +1,5 @@
 import { hashSecret, mintSecret } from '../../crypto/secrets.ts';
-import { MONTH_MS, resolveTargets, type FleetScreen } from '../campaigns/campaign-rules.ts';
+import { MONTH_MS, resolveTargets, type FleetScreen } from '../campaigns/campaign.rules.ts';
 import type { TargetGeo } from '../campaigns/campaigns.schemas.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideEnrolment, decideRegisterBinding, effectiveMode, readMode, type EnrolmentFacts } from './enrolment-rules.ts';
+import { decideEnrolment, decideRegisterBinding, effectiveMode, readMode, type EnrolmentFacts } from './enrolment.rules.ts';
 
 const base: EnrolmentFacts = { mode: 'open', credState: 'fleet-secret', binding: 'unbound', boundDeviceId: null, arm: null, presentedDeviceId: 'box-1' };
 

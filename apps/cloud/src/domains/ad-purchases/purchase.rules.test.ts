@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { verifySecret } from '../../crypto/secrets.ts';
-import { flightOf, flightStartOf, mintToken, purchaseStatusOf, resolveReach, targetingOf, tokenParts, type SellableMachine } from './purchase-rules.ts';
+import { flightOf, flightStartOf, mintToken, purchaseStatusOf, resolveReach, targetingOf, tokenParts, type SellableMachine } from './purchase.rules.ts';
 
 const m = (machineNo: string, operatorId: string, postalCode: string | null, city: string | null): SellableMachine => ({
   id: `id-${machineNo}`,
