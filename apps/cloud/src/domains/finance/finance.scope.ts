@@ -1,5 +1,6 @@
 import { isClaimableSerial } from '@vend/protocol';
 import type { VenueRow } from '../../db/schema.ts';
+import { ownerFilter } from '../../http/authenticate.ts';
 import { AppError, badRequest, machineNotFound, notFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { Repos } from '../../repos.ts';
@@ -13,7 +14,7 @@ export interface Books {
 
 /** The books of the caller; `operatorEmail` narrows an admin's to one operator (403 for anyone else, as the machines list). */
 export async function booksOf(repos: Repos, p: Principal, operatorEmail: string | undefined): Promise<Books> {
-  if (operatorEmail === undefined) return { ownerId: p.admin ? null : p.operatorId, operatorEmail: p.admin ? null : p.operatorEmail };
+  if (operatorEmail === undefined) return { ownerId: ownerFilter(p), operatorEmail: p.admin ? null : p.operatorEmail };
   if (!p.admin) throw new AppError('forbidden', 'The operatorEmail filter is for admin credentials only');
   const op = await repos.machines.operatorByEmail(operatorEmail);
   if (!op) throw badRequest(undefined, [{ path: 'query.operatorEmail', message: 'operatorEmail does not name an operator' }]);

@@ -3,6 +3,7 @@ import type { Clock } from '@vend/protocol';
 import type { Config } from '../../config.ts';
 import type { MachineRow, MachineUpdate } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
+import { ownerFilter } from '../../http/authenticate.ts';
 import type { AppStore, Repos } from '../../repos.ts';
 import { newId } from '../../crypto/ids.ts';
 import { AppError, conflict, machineNotFound } from '../../http/errors.ts';
@@ -104,7 +105,7 @@ export class MachinesService {
   async list(p: Principal, q: ListInput): Promise<Page<MachineView>> {
     if (q.operatorEmail !== undefined && !p.admin) throw new AppError('forbidden', 'The operatorEmail filter is for admin credentials only');
     const { total, records } = await this.deps.store.repos.machines.list(
-      { operatorId: p.admin ? null : p.operatorId, status: q.status, operatorEmail: q.operatorEmail, machineNos: fenceFilter(p) },
+      { operatorId: ownerFilter(p), status: q.status, operatorEmail: q.operatorEmail, machineNos: fenceFilter(p) },
       q.size,
       offsetOf(q),
     );
