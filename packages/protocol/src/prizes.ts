@@ -49,7 +49,7 @@ export const PrizeEvent = lazySchema(() =>
       /** A product prize: the aisle the free vend comes from (its FIFO cost is the prize cost). */
       aisleNo: z.number().int().min(1).max(1000).optional(),
       /** A prize that is not a product of the machine (voucher, credit): its value, decimal currency amount. */
-      prizeValue: z.number().min(0).max(PRIZE_VALUE_MAX).refine(twoDecimals, 'must have at most two decimals').optional(),
+      prizeValue: z.number().min(0).max(PRIZE_VALUE_MAX).refine(twoDecimals, 'must have at most two decimals').meta({ multipleOf: 0.01 }).optional(),
     })
     .superRefine((e, ctx) => {
       if (e.kind !== 'scan' && e.mechanic === undefined) ctx.addIssue({ code: 'custom', path: ['mechanic'], message: `a ${e.kind} names its mechanic` });
@@ -57,7 +57,10 @@ export const PrizeEvent = lazySchema(() =>
         ctx.addIssue({ code: 'custom', path: ['prizeValue'], message: 'a win names its prize: aisleNo (a product) or prizeValue' });
       if (e.kind !== 'win' && (e.aisleNo !== undefined || e.prizeValue !== undefined))
         ctx.addIssue({ code: 'custom', path: ['prizeValue'], message: 'only a win carries a prize (aisleNo, prizeValue)' });
-    }),
+    })
+    .describe(
+      'One prize event. Every kind but `scan` names its `mechanic`; a `win` names its prize (`aisleNo` for a product, or `prizeValue`), and no other kind carries one (400 otherwise).',
+    ),
 );
 export type PrizeEvent = z.infer<typeof PrizeEvent>;
 

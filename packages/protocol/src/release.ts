@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import nacl from 'tweetnacl';
 import { z } from 'zod';
-import { isDottedVersion } from './version.ts';
+import { DOTTED_VERSION } from './version.ts';
 import { isAcceptablePublicKey, verifyEd25519Strict } from './ed25519.ts';
 import { lazySchema } from './lazy-schema.ts';
 
@@ -108,26 +108,22 @@ export function isTrustedArtifactUrl(url: string, prefix: string): boolean {
   return isValidArtifactPrefix(prefix) && isCanonicalHttpsUrl(url) && url.startsWith(prefix) && url.length > prefix.length;
 }
 
-export const ReleaseVersion = lazySchema(() =>
-  z
-    .string()
-    .max(64)
-    .refine((v) => isDottedVersion(v), 'must be dotted-numeric, e.g. 1.4.2'),
-);
+export const ReleaseVersion = lazySchema(() => z.string().max(64).regex(DOTTED_VERSION, 'must be dotted-numeric, e.g. 1.4.2'));
 export const Sha256Hex = lazySchema(() => z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters'));
 export const ReleaseSize = lazySchema(() => z.number().int().min(1).max(MAX_RELEASE_SIZE));
 export const ReleaseUrl = lazySchema(() =>
   z
     .string()
     .max(MAX_RELEASE_URL_LENGTH)
-    .refine((u) => isCanonicalHttpsUrl(u), 'must be a canonical https URL (no user info, no fragment)'),
+    .refine((u) => isCanonicalHttpsUrl(u), 'must be a canonical https URL (no user info, no fragment)')
+    .meta({ format: 'uri', pattern: '^https://', description: 'A canonical https URL: as the WHATWG URL parser writes it back, no user info, no fragment' }),
 );
 
 /** Standard base64 of exactly 64 bytes (88 characters ending in `==`), in its canonical form. */
 export const ReleaseSignature = lazySchema(() =>
   z
     .string()
-    .regex(/^[A-Za-z0-9+/]{86}==$/, 'must be the standard base64 of a 64-byte Ed25519 signature')
+    .regex(/^[A-Za-z0-9+/]{85}[AQgw]==$/, 'must be the standard base64 of a 64-byte Ed25519 signature')
     .refine((s) => decodeBase64Canonical(s)?.length === nacl.sign.signatureLength, 'must be the canonical base64 of 64 bytes'),
 );
 
@@ -243,6 +239,13 @@ export const ReleaseManifest: z.ZodType<ReleaseManifest> = lazySchema(
           for (const k of SINGLE_ARTIFACT_KEYS)
             if (m[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'required (or artifacts, one per architecture)' });
         }
+      })
+      // the document states the two shapes: the one artifact's three fields, or the list, never both
+      .meta({
+        anyOf: [
+          { required: [...SINGLE_ARTIFACT_KEYS], properties: { artifacts: false } },
+          { required: ['artifacts'], properties: Object.fromEntries(SINGLE_ARTIFACT_KEYS.map((k) => [k, false])) },
+        ],
       }) as unknown as z.ZodType<ReleaseManifest>,
 );
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { hasUnsafeChars, safeString } from './text.ts';
+import { hasUnsafeChars, NO_UNSAFE_CHARS, NO_UNSAFE_CHARS_BREAKS_ALLOWED, safeString } from './text.ts';
 
 describe('hasUnsafeChars: the one rule for stored and looked-up text', () => {
   it('refuses NUL, other C0/C1 controls and lone surrogates; keeps letters, emoji and (in free text) breaks', () => {
@@ -13,6 +13,18 @@ describe('hasUnsafeChars: the one rule for stored and looked-up text', () => {
       expect(hasUnsafeChars(br)).toBe(true);
       expect(hasUnsafeChars(br, true)).toBe(false);
     }
+  });
+
+  it('is what the patterns the API document states say (NO_UNSAFE_CHARS, in Unicode mode as JSON Schema reads it)', () => {
+    const unit = fc.oneof(fc.constantFrom('\ud800', '\udc00', '\t', '\n', '\r', '\u0085', 'a', '😀'), fc.string({ unit: 'binary', maxLength: 1 }));
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 12 }), (s) => {
+        expect(NO_UNSAFE_CHARS.test(s), JSON.stringify(s)).toBe(!hasUnsafeChars(s));
+        expect(NO_UNSAFE_CHARS_BREAKS_ALLOWED.test(s), JSON.stringify(s)).toBe(!hasUnsafeChars(s, true));
+        expect(new RegExp(NO_UNSAFE_CHARS.source, 'u').test(s)).toBe(!hasUnsafeChars(s));
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it('agrees with a code-point reading of the string', () => {

@@ -1,8 +1,8 @@
 /** Dotted-numeric versions ("1.10.0"), compared numerically per component so 1.10.0 > 1.9.0. */
-const DOTTED = /^(0|[1-9]\d{0,8})(\.(0|[1-9]\d{0,8})){0,3}$/;
+export const DOTTED_VERSION = /^(0|[1-9]\d{0,8})(\.(0|[1-9]\d{0,8})){0,3}$/;
 
 export function isDottedVersion(v: string): boolean {
-  return DOTTED.test(v);
+  return DOTTED_VERSION.test(v);
 }
 
 /** Negative when a < b, zero when equal (1.0 equals 1.0.0), positive when a > b. */

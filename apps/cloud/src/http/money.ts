@@ -23,16 +23,17 @@ export function decimalToCents(amount: number): number | null {
 }
 
 /**
- * A request field holding a decimal amount: a JSON number, 0 or more, at most two decimals, at most
- * `max` (in currency units). Parses to integer cents. A string or null is a type error (422); a
- * negative, too large or over-precise amount breaks a rule (400).
+ * A request field holding a decimal amount: a JSON number, 0 or more (more than 0 with `moreThanZero`), at most two
+ * decimals, at most `max` (in currency units). Parses to integer cents. A string or null is a type error (422); a
+ * negative, too large or over-precise amount breaks a rule (400). The document states each rule: the bounds, and
+ * whole cents as `multipleOf: 0.01`.
  */
-export function decimalAmount(max: number) {
-  return z
-    .number()
-    .min(0, 'must not be negative')
+export function decimalAmount(max: number, opts: { moreThanZero?: boolean } = {}) {
+  const base = z.number();
+  return (opts.moreThanZero ? base.gt(0, 'must be more than 0') : base.min(0, 'must not be negative'))
     .max(max, `must be at most ${max}`)
     .refine((v) => decimalToCents(v) !== null, 'must have at most two decimals')
+    .meta({ multipleOf: 0.01 })
     .transform((v) => decimalToCents(v) ?? 0);
 }
 

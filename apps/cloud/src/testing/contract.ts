@@ -19,13 +19,17 @@ const UNDESCRIBED = /^\/(openapi\.json|docs(\/.*)?)$/;
  */
 const ANY_PATH = new Set([400, 404, 405, 413, 415]);
 
-interface Operation {
+export interface Operation {
   method: string;
   template: string;
   pattern: RegExp;
   /** Path parameters: an operation with fewer wins when two match (`/machines/device-credentials` over `/machines/{machineNo}`). */
   params: number;
   responses: Record<string, Json>;
+  /** The request body's schema by media type (none: the operation takes no body). */
+  requestBody: Record<string, Json>;
+  /** Query parameters' schemas by name, and which are required. */
+  query: { name: string; required: boolean; schema: Json }[];
 }
 
 export interface ContractAnswer {
@@ -40,15 +44,25 @@ function mediaTypeOf(contentType: string | null): string | null {
   return contentType ? contentType.split(';')[0]!.trim().toLowerCase() : null;
 }
 
+/**
+ * The validator the document is read with: JSON Schema 2020-12, formats checked. strict off: the document's schemas
+ * carry OpenAPI's own keywords (`example`) beside JSON Schema's. `multipleOf` within 1e-6: 34.58 is a multiple of
+ * 0.01, though 34.58 / 0.01 is 3457.9999999999995 in binary floating point (and 1918513.88 / 0.01 is
+ * 191851388.00000003).
+ */
+export function contractAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false, validateFormats: true, multipleOfPrecision: 6 });
+  addFormats.default(ajv);
+  return ajv;
+}
+
 export class ContractChecker {
   private readonly ajv: Ajv2020;
   private readonly operations: Operation[] = [];
   private readonly compiled = new WeakMap<object, ValidateFunction>();
 
   constructor(private readonly document: Json) {
-    // strict off: the document's schemas carry OpenAPI's own keywords (`example`) beside JSON Schema's
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, logger: false, validateFormats: true });
-    addFormats.default(this.ajv);
+    this.ajv = contractAjv();
     const paths = (document['paths'] ?? {}) as Record<string, Record<string, Json>>;
     for (const [template, item] of Object.entries(paths)) {
       const names: string[] = [];
@@ -62,6 +76,15 @@ export class ContractChecker {
           pattern: new RegExp(`^${source}/?$`, 'i'),
           params: names.length,
           responses: (op['responses'] ?? {}) as Record<string, Json>,
+          requestBody: Object.fromEntries(
+            Object.entries(((op['requestBody'] as Json | undefined)?.['content'] ?? {}) as Record<string, Json>).map(([type, e]) => [
+              type,
+              (e['schema'] ?? {}) as Json,
+            ]),
+          ),
+          query: ((op['parameters'] ?? []) as Json[])
+            .filter((p) => p['in'] === 'query')
+            .map((p) => ({ name: String(p['name']), required: p['required'] === true, schema: (p['schema'] ?? {}) as Json })),
         });
       }
     }
@@ -108,6 +131,36 @@ export class ContractChecker {
         (e) =>
           `${where}: body${e.instancePath} ${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params['additionalProperty'])})` : ''}`,
       );
+  }
+
+  /**
+   * What differs between a request and the document: its JSON body against the operation's request body schema,
+   * its query values (typed as the client meant them, before they became text) against the parameters'. Empty when
+   * the request keeps the contract. The request-side property tests' oracle (http/api-requests.property.int.test.ts).
+   */
+  checkRequest(method: string, pathname: string, request: { body?: unknown; query?: Record<string, unknown> }): string[] {
+    const op = this.operation(method, pathname);
+    if (!op) return [`${method} ${pathname}: no operation in the document`];
+    const where = `${method.toUpperCase()} ${op.template}`;
+    const problems: string[] = [];
+    if (request.body !== undefined) {
+      const schema = op.requestBody['application/json'];
+      if (!schema) problems.push(`${where}: takes no JSON body`);
+      else problems.push(...this.problems(schema, request.body, `${where}: body`));
+    }
+    const query = request.query ?? {};
+    for (const p of op.query) {
+      if (p.name in query) problems.push(...this.problems(p.schema, query[p.name], `${where}: ?${p.name}`));
+      else if (p.required) problems.push(`${where}: ?${p.name} is required`);
+    }
+    for (const name of Object.keys(query)) if (!op.query.some((p) => p.name === name)) problems.push(`${where}: ?${name} is not a parameter`);
+    return problems;
+  }
+
+  private problems(schema: Json, value: unknown, where: string): string[] {
+    const validate = this.validator(schema);
+    if (validate(value)) return [];
+    return (validate.errors ?? []).slice(0, 8).map((e) => `${where}${e.instancePath} ${e.message ?? 'is invalid'}`);
   }
 
   private validator(schema: Json): ValidateFunction {

@@ -41,7 +41,7 @@ export interface PaymentEvent {
 export const PAYMENT_SUCCEEDED = 'payment_intent.succeeded';
 
 /** What a webhook delivery is: a verified event, or why it is refused (401: not authentic; 400: authentic but unreadable). */
-export type WebhookVerdict = { ok: true; event: PaymentEvent; text: string } | { ok: false; status: 401 | 400; reason: string };
+export type WebhookVerdict = { ok: true; event: PaymentEvent; text: string } | { ok: false; status: 401 | 400 | 422; reason: string };
 
 export type WebhookHeaders = Record<string, string | string[] | undefined>;
 
@@ -72,7 +72,9 @@ export function verifiedEvent(
   const v = processor.parseWebhook(rawBody, headers, now);
   if (!v.ok) {
     const issues = [{ path: '', message: v.reason }];
-    throw v.status === 401 ? new AppError('unauthorized', undefined, { issues }) : badRequest(undefined, issues);
+    if (v.status === 401) throw new AppError('unauthorized', undefined, { issues });
+    // a field of the wrong JSON type is a malformed body (spec 1 §7: 422), another unreadable body a bad one (400)
+    throw v.status === 422 ? new AppError('validation', undefined, { issues }) : badRequest(undefined, issues);
   }
   return { event: v.event, json: JSON.parse(v.text) as unknown };
 }

@@ -35,6 +35,7 @@ export const TicketBody = z.object({ ticket: Ticket });
 const TotpCode = z
   .string()
   .max(16)
+  .regex(/^\s*(?:\d\s*){6}$/, 'must be 6 digits')
   .transform((s) => s.replace(/\s/g, ''))
   .pipe(z.string().regex(/^\d{6}$/, 'must be 6 digits'));
 

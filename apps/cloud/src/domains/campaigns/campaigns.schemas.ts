@@ -27,7 +27,7 @@ const instant = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 tim
 export const TargetGeo = z
   .strictObject({
     zips: z
-      .array(safeString({ trim: true }).regex(/^[A-Za-z0-9 -]{3,10}$/, 'must be a postal code'))
+      .array(safeString({ trim: true }).regex(/^[A-Za-z0-9][A-Za-z0-9 -]{1,8}[A-Za-z0-9]$/, 'must be a postal code'))
       .min(1)
       .max(TARGET_ZIPS_MAX)
       .optional(),

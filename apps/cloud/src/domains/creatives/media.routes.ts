@@ -27,7 +27,8 @@ export const UPLOAD_BODY_LIMIT = Math.ceil(MEDIA_LIMITS.videoMaxBytes / 3) * 4 +
  * route's guard then answers 401, or the global parser 413 for a large body).
  */
 export function uploadJsonParser(): RequestHandler {
-  const parse = express.json({ limit: UPLOAD_BODY_LIMIT, type: ['application/json', 'application/*+json'] });
+  // not strict, as the global parser (app.ts): a JSON text that is not an object is the route's to refuse (422)
+  const parse = express.json({ limit: UPLOAD_BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: false });
   return (req, res, next) => {
     if (req.headers['x-api-key'] === undefined && req.headers.authorization === undefined) return next();
     parse(req, res, next);

@@ -142,7 +142,7 @@ function judgeQuery(schema: z.ZodType, query: unknown): unknown {
 function judgeInput(req: Request, policy: LegPolicy): LegInput {
   return {
     query: policy.query ? judgeQuery(policy.query, req.query) : undefined,
-    body: policy.body ? parseInput(policy.body, req.body ?? {}, 'body') : undefined,
+    body: policy.body ? parseInput(policy.body, req.body === undefined ? {} : req.body, 'body') : undefined,
   };
 }
 

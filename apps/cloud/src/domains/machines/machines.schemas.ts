@@ -1,15 +1,11 @@
 import { z } from 'zod';
-import { describeSerialFaults, hasUnsafeChars } from '@vend/protocol';
+import { describeSerialFaults, NO_UNSAFE_CHARS, NO_UNSAFE_CHARS_BREAKS_ALLOWED, SERIAL_MAX, SERIAL_MIN } from '@vend/protocol';
 import { PagingQuery } from '../../http/paging.ts';
 import { ScreenView } from './screen.schemas.ts';
 
 /** A trimmed single-line text field of at most `max` characters (spec 1 §8). */
 export const line = (field: string, max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `${field} must be at most ${max} characters`)
-    .refine((s) => !hasUnsafeChars(s, false), `${field} must not contain control characters`);
+  z.string().trim().max(max, `${field} must be at most ${max} characters`).regex(NO_UNSAFE_CHARS, `${field} must not contain control characters`);
 
 /** Free text (tabs and line breaks allowed) of at most `max` characters. */
 const text = (field: string, max: number) =>
@@ -17,22 +13,31 @@ const text = (field: string, max: number) =>
     .string()
     .trim()
     .max(max, `${field} must be at most ${max} characters`)
-    .refine((s) => !hasUnsafeChars(s, true), `${field} must not contain control characters`);
+    .regex(NO_UNSAFE_CHARS_BREAKS_ALLOWED, `${field} must not contain control characters`);
 
 /** Plain decimal degrees: optional sign, up to three integer digits, up to ten decimals. No exponents, no spaces. */
 const DECIMAL_DEGREES = /^[+-]?\d{1,3}(\.\d{1,10})?$/;
 
+/** The same, within the bound, as the document states it: latitude to ±90, longitude to ±180 (leading zeros allowed). */
+const DEGREES_WITHIN = {
+  lat: '^[+-]?(?:0?90(?:\\.0{1,10})?|0?[0-8]?\\d(?:\\.\\d{1,10})?)$',
+  lng: '^[+-]?(?:180(?:\\.0{1,10})?|(?:1[0-7]\\d|0?\\d{1,2})(?:\\.\\d{1,10})?)$',
+} as const;
+
 /** `lat`/`lng` arrive as strings of decimal degrees (spec 1 §2.1) and leave this schema as finite numbers. */
 export const degrees = (field: 'lat' | 'lng') => {
   const bound = field === 'lat' ? 90 : 180;
-  return z.string().transform((s, ctx) => {
-    const n = Number(s);
-    if (!DECIMAL_DEGREES.test(s) || !Number.isFinite(n) || Math.abs(n) > bound) {
-      ctx.addIssue({ code: 'custom', message: `${field} must be decimal degrees between -${bound} and ${bound} (a string such as "40.7506")` });
-      return z.NEVER;
-    }
-    return n === 0 ? 0 : n; // no negative zero
-  });
+  return z
+    .string()
+    .meta({ pattern: DEGREES_WITHIN[field] })
+    .transform((s, ctx) => {
+      const n = Number(s);
+      if (!DECIMAL_DEGREES.test(s) || !Number.isFinite(n) || Math.abs(n) > bound) {
+        ctx.addIssue({ code: 'custom', message: `${field} must be decimal degrees between -${bound} and ${bound} (a string such as "40.7506")` });
+        return z.NEVER;
+      }
+      return n === 0 ? 0 : n; // no negative zero
+    });
 };
 
 /** Letters first, then letters, digits, `_`, `+`, `-`, in `/`-separated parts: refuses offsets such as `+01:00`. */
@@ -65,7 +70,8 @@ export const salesTaxRate = z
   .number()
   .min(0, 'salesTaxRate must be a percentage between 0 and 100')
   .max(100, 'salesTaxRate must be a percentage between 0 and 100')
-  .refine((n) => Number(n.toFixed(4)) === n, 'salesTaxRate must have at most 4 decimals');
+  .refine((n) => Number(n.toFixed(4)) === n, 'salesTaxRate must have at most 4 decimals')
+  .meta({ multipleOf: 0.0001 });
 
 /** An operator's email as a filter or owner (admin credentials). */
 export const OperatorEmail = z
@@ -73,12 +79,16 @@ export const OperatorEmail = z
   .trim()
   .min(1, 'operatorEmail must not be empty')
   .max(254, 'operatorEmail must be at most 254 characters')
-  .refine((s) => !hasUnsafeChars(s, false), 'operatorEmail must not contain control characters');
+  .regex(NO_UNSAFE_CHARS, 'operatorEmail must not contain control characters');
 
-export const MachineNo = z.string().superRefine((s, ctx) => {
-  const fault = describeSerialFaults(s);
-  if (fault) ctx.addIssue({ code: 'custom', message: fault });
-});
+/** A claimable serial (spec 1 §8): the document states the rule as a pattern; the message names every fault. */
+export const MachineNo = z
+  .string()
+  .superRefine((s, ctx) => {
+    const fault = describeSerialFaults(s);
+    if (fault) ctx.addIssue({ code: 'custom', message: fault });
+  })
+  .meta({ pattern: `^[A-Za-z0-9-]{${SERIAL_MIN},${SERIAL_MAX}}$` });
 
 export const MachineNoParams = z.object({ machineNo: z.string() });
 

@@ -15,7 +15,7 @@ import {
   RolloutData,
   SERIAL_MAX,
   UNSAFE_CHARS_MESSAGE,
-  hasUnsafeChars,
+  NO_UNSAFE_CHARS,
   safeString,
 } from '@vend/protocol';
 import { PagingQuery } from '../../http/paging.ts';
@@ -33,7 +33,7 @@ const text = (min: number, max: number) =>
     .trim()
     .min(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`)
     .max(max, `must be at most ${max} characters`)
-    .refine((s) => !hasUnsafeChars(s), UNSAFE_CHARS_MESSAGE);
+    .regex(NO_UNSAFE_CHARS, UNSAFE_CHARS_MESSAGE);
 
 /** A machine code as it appears in a path or a canary list (the lookup decides whether it exists). */
 const MachineCode = z

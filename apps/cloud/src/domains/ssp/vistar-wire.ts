@@ -37,7 +37,8 @@ export const WireDisplayArea = z
   .refine((a) => a.min_duration === undefined || a.max_duration === undefined || a.min_duration <= a.max_duration, {
     message: 'min_duration must not exceed max_duration',
     path: ['min_duration'],
-  });
+  })
+  .describe('An ad slot of the screen. min_duration must not exceed max_duration (400 otherwise).');
 
 export const WireGetAdRequest = z
   .object({

@@ -12,6 +12,7 @@ export const CreateEndpointBody = z.strictObject({
     .string()
     .max(2048)
     .refine((u) => URL.canParse(u), 'must be an absolute URL')
+    .meta({ format: 'uri' })
     .describe('http(s) URL the events are POSTed to; https only in production mode'),
   eventTypes: z
     .array(z.enum(EVENT_TYPES))
