@@ -149,7 +149,7 @@ export function createApp(ctx: AppContext, services: Services): Express & { list
   app.use(crewsRoutes(kit, s.crews));
   app.use(accessRoutes(kit, s.access));
   app.use(restockRoutes(kit, s.restock));
-  app.use(dfyRoutes(kit, s.dfy, s.dfyAutopilot));
+  app.use(dfyRoutes(kit, { deals: s.dfy, install: s.dfyInstall, portfolio: s.dfyPortfolio, autopilot: s.dfyAutopilot }));
   app.use(dfyModesRoutes(kit, s.dfyModes));
   app.use(dfyInventoryRoutes(kit, s.dfyInventory));
   app.use(dfyFleetsRoutes(kit, s.dfyFleets));

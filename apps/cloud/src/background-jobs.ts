@@ -7,7 +7,7 @@ import type { AppStore } from './repos.ts';
 import type { CommandsService } from './domains/commands/commands.service.ts';
 import type { AgentFleetService } from './domains/releases/agent-fleet.service.ts';
 import type { AdDeliveryService } from './domains/ad-delivery/ad-delivery.service.ts';
-import type { DfyService } from './domains/dfy/deals/dfy.service.ts';
+import type { DfyInstallService } from './domains/dfy/shipping-install/install.service.ts';
 import type { DfyAutopilotService } from './domains/dfy-autopilot/dfy-autopilot.service.ts';
 import type { WebhookDeliveryService } from './domains/webhooks/webhook-delivery.service.ts';
 import type { EventSink } from './domains/webhooks/webhook-events.ts';
@@ -45,7 +45,7 @@ export interface JobsDeps {
   /** Fires programmatic proofs of play whose first try failed (the PoP retry). */
   ads: Pick<AdDeliveryService, 'retryPops'>;
   /** Moves installing done-for-you deals live once their cabinet is verified online (auto-onboarding). */
-  dfy: Pick<DfyService, 'onboardTick'>;
+  dfy: Pick<DfyInstallService, 'onboardTick'>;
   /** The done-for-you autopilot: every operator's deals and DFY machines, within their portfolio settings. */
   autopilot: Pick<DfyAutopilotService, 'tick'>;
   /** Sends due outbound webhook deliveries (the webhook delivery loop). */

@@ -49,6 +49,8 @@ import { CrewsService } from './domains/crews/crews.service.ts';
 import { AccessService } from './domains/access/access.service.ts';
 import { RestockService } from './domains/restock/restock.service.ts';
 import { DfyService } from './domains/dfy/deals/dfy.service.ts';
+import { DfyInstallService } from './domains/dfy/shipping-install/install.service.ts';
+import { DfyPortfolioService } from './domains/dfy/portfolio/portfolio.service.ts';
 import { DfyModesService } from './domains/dfy/modes/dfy-modes.service.ts';
 import { DfyInventoryService } from './domains/dfy/inventory/dfy-inventory.service.ts';
 import { DfyFleetsService } from './domains/dfy/pool/dfy-fleets.service.ts';
@@ -141,8 +143,12 @@ export interface Services {
   access: AccessService;
   /** Restock runs: driver visits to machines of a crew's fleet, planned from par levels, completed into stock once. */
   restock: RestockService;
-  /** Done-for-you placement: deals, checkpoints, confirm gates, checkout, install, onboarding, portfolio. */
+  /** Done-for-you placement: deals, checkpoints, confirm gates, checkout; the port negotiation and outreach change deals through. */
   dfy: DfyService;
+  /** DFY shipping and install: tracking, install work orders, the install-day enrolment arm, auto-onboarding. */
+  dfyInstall: DfyInstallService;
+  /** DFY portfolio: settings and the portfolio and securities views. */
+  dfyPortfolio: DfyPortfolioService;
   /** DFY operating modes (capability toggles, the five-level resolver) and the paid concierge. */
   dfyModes: DfyModesService;
   /** DFY inventory automation: refill supplier orders, the monthly cap, receiving into stock and FIFO. */
@@ -275,7 +281,8 @@ export function createServices(
   const prizes = new PrizesService({ store, clock, audit });
 
   const credentialAdmin = new CredentialAdminService({ store, clock, audit, devices });
-  const dfy = new DfyService({ store, clock, audit, machines, credentials: credentialAdmin, config, events });
+  const dfy = new DfyService({ store, clock, audit, machines, config, events });
+  const dfyInstall = new DfyInstallService({ store, clock, audit, events, machines, credentials: credentialAdmin });
   const dfyInventory = new DfyInventoryService({ store, clock, audit, settings: dfy, deals: dfy });
   const dfyModes = new DfyModesService({
     store,
@@ -353,6 +360,8 @@ export function createServices(
     restock,
     access: new AccessService({ store, clock, audit }),
     dfy,
+    dfyInstall,
+    dfyPortfolio: new DfyPortfolioService({ store, clock, audit, settings: dfy }),
     dfyModes,
     dfyInventory,
     dfyFleets: new DfyFleetsService({ store, clock, audit, processor: testProcessor, deals: dfy }),
@@ -392,7 +401,7 @@ export function createServices(
       commands,
       releases: agentFleet,
       ads: adDelivery,
-      dfy,
+      dfy: dfyInstall,
       autopilot: dfyAutopilot,
       webhooks: webhookDelivery,
       events,

@@ -8,7 +8,7 @@ import type { AppStore } from '../../repos.ts';
 import type { NegotiationService } from '../negotiation/negotiation.service.ts';
 import type { OutreachService } from '../outreach/outreach.service.ts';
 import { autoApproval, autoApproveWindowStart } from '../dfy/portfolio/autopilot.ts';
-import { TERMINAL_STAGES, type DealStage } from '../dfy/deals/deal-graph.ts';
+import { TERMINAL_STAGES, type DealStage } from '../dfy/deals/deal-vocabulary.ts';
 import type { DfyInventoryService } from '../dfy/inventory/dfy-inventory.service.ts';
 import type { TickResult } from '../dfy/deals/dfy.schemas.ts';
 import type { DfyService } from '../dfy/deals/dfy.service.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEAL_STAGES } from '../dfy/deals/deal-graph.ts';
+import { DEAL_STAGES } from '../dfy/deals/deal-vocabulary.ts';
 import { confirm, text } from '../dfy/deals/dfy.schemas.ts';
 import { POWER_ARRANGEMENTS, VENUE_ASKS, VERTICALS } from './terms.ts';
 

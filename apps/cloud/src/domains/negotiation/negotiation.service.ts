@@ -7,6 +7,7 @@ import { badRequest, conflict } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
+import { operationRefusal } from '../dfy/deals/deal-port.ts';
 import type { DfyService } from '../dfy/deals/dfy.service.ts';
 import { answerTurn, conclusion, countOutOfMandateAsks, judged, openingTurn, operatorTurn, roundsOf, type Prior, type Turn } from './engine.ts';
 import { band, buildGraph, escalationOf, type StoredTurn } from './graph.ts';
@@ -52,8 +53,6 @@ const REFUSAL = new Set(['no', 'n', 'decline', 'declined', 'refuse']);
 
 type Status = 'running' | 'converged' | 'impasse' | 'outside_mandate';
 const DAY = 86_400_000;
-/** Stages a mandate may be set in: before the negotiation has produced terms. */
-const MANDATE_STAGES = ['shortlisting', 'pre_ordered', 'outreach'];
 
 /**
  * The negotiation of a deal (spec 3 §2, §4, key rules 1–3; docs/decisions/negotiation.md): the versioned
@@ -76,8 +75,9 @@ export class NegotiationService {
 
   private async storeMandate(tx: Repos, p: Principal, dealId: string, body: EnvelopeBody): Promise<DfyNegotiationMandateRow> {
     const deal = await this.deps.dfy.dealIn(tx, p, dealId);
-    if (!MANDATE_STAGES.includes(deal.stage))
-      throw conflict(`Deal is ${deal.stage}: a mandate is set before the negotiation's terms (at ${MANDATE_STAGES.join(', ')})`);
+    // where a mandate may be set (before the negotiation's terms) is the deal core's operations table
+    const refused = operationRefusal(deal, 'set_mandate', 'operator');
+    if (refused) throw conflict(refused);
     if (await tx.negotiation.negotiation(dealId))
       throw conflict(`Deal is ${deal.stage}: the mandate is fixed once the negotiation started; an operator turn may go outside it`);
     const now = this.deps.clock.now();
@@ -307,11 +307,19 @@ export class NegotiationService {
           p,
           neg.deal_id,
           'reply_review',
+          'negotiation',
           `the venue accepted terms outside the mandate (${outsideEnvelope(mandate, c.terms).join('; ')}): make an offer inside it or cancel`,
         );
       }
     } else if (c.status === 'impasse') {
-      await this.deps.dfy.raiseIn(tx, p, neg.deal_id, 'reply_review', `negotiation impasse after ${c.rounds} rounds: ${all[all.length - 1]!.message}`);
+      await this.deps.dfy.raiseIn(
+        tx,
+        p,
+        neg.deal_id,
+        'reply_review',
+        'negotiation',
+        `negotiation impasse after ${c.rounds} rounds: ${all[all.length - 1]!.message}`,
+      );
     }
     await tx.negotiation.saveNegotiation(neg.deal_id, {
       status,

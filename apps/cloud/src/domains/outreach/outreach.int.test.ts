@@ -8,6 +8,7 @@ import { CALLBACK_SIGNATURE_HEADER, signCallback } from './channels/callback-sig
 import { SANDBOX_SECRETS } from '../../config.ts';
 import { INBOUND_CALLBACK_PATH, STATUS_CALLBACK_PATH } from './outreach.service.ts';
 import { RETRY_CADENCE_MS } from './outreach.rules.ts';
+import { sandboxMandate } from '../negotiation/sandbox-seed.ts';
 
 type H = Record<string, string>;
 type Env<T> = { code: number; message: string; data: T };
@@ -319,6 +320,34 @@ describe.each(DIALECTS)('done-for-you outreach on %s', (dialect) => {
       ['autopilot', 'sms'],
     ]);
     expect(await inbox(me, off.id)).toEqual(['mode_resume', 'negotiation_target']);
+  });
+
+  it('once the negotiation has started the autopilot touches the venue no more; an operator’s request still does', async () => {
+    t.clock.set(Date.parse('2026-11-20T12:00:00Z'));
+    run++;
+    const me = await newOperator(db(), t.clock.now());
+    const { deal } = await atOutreach(me, 'Harbor Gym');
+    ok(await api('POST', `/deals/${deal.id}/autopilot`, me, { enabled: true }));
+    ok(await api('POST', `/deals/${deal.id}/outreach/start`, me, {}));
+    const envelope = { ...sandboxMandate({ earliest: '2026-12-01', latest: '2026-12-31' }), vertical: 'gym' };
+    ok(await api('POST', `/deals/${deal.id}/negotiation/start`, me, { confirm: true, envelope }));
+    const touches = async () =>
+      ok(await api<DealState>('GET', `/deals/${deal.id}`, me))
+        .timeline.filter((x) => x.event === 'outreach_touch')
+        .map((x) => [x.actor, x.channel]);
+    expect(await touches()).toEqual([['operator', 'email']]);
+    // past the 24 h cadence the autopilot would send the next touch: the venue is being negotiated with
+    t.clock.advance(RETRY_CADENCE_MS + HOUR);
+    await t.services.dfyAutopilot.tick(null);
+    expect(ok(await api<DealState>('GET', `/deals/${deal.id}`, me))).toMatchObject({ stage: 'outreach', negotiation: { status: 'started' } });
+    expect(await touches()).toEqual([['operator', 'email']]);
+    expect(await inbox(me, deal.id)).not.toContain('mode_resume');
+    // the operator asks for the next touch: it goes
+    expect(ok(await api<Step>('POST', `/deals/${deal.id}/outreach/start`, me, {})).touch).toMatchObject({ channel: 'sms' });
+    expect(await touches()).toEqual([
+      ['operator', 'email'],
+      ['operator', 'sms'],
+    ]);
   });
 
   it('a pre-ordered deal with its venue named reaches outreach without a shortlist: start links a directory venue', async () => {

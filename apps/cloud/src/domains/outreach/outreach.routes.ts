@@ -5,7 +5,8 @@ import { sendOk } from '../../http/envelope.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
 import { Deal } from '../dfy/deals/dfy.schemas.ts';
 import { CALLBACK_SIGNATURE_HEADER } from './channels/callback-signature.ts';
-import { INBOUND_CALLBACK_PATH, STATUS_CALLBACK_PATH, UNSUBSCRIBE_PATH, type OutreachService } from './outreach.service.ts';
+import { INBOUND_CALLBACK_PATH, STATUS_CALLBACK_PATH, type OutreachService } from './outreach.service.ts';
+import { UNSUBSCRIBE_PATH } from './touch-plan.ts';
 import {
   CallbackResult,
   DealParams,

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import type { Clock } from '@vend/protocol';
 import type { z } from 'zod';
 import { newId } from '../../crypto/ids.ts';
@@ -9,14 +8,13 @@ import { badRequest, conflict, notFound, unauthorized } from '../../http/errors.
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
-import type { Actor } from '../dfy/deals/deal-graph.ts';
+import type { Actor } from '../dfy/deals/deal-vocabulary.ts';
 import type { DealState } from '../dfy/deals/deal-model.ts';
-import type { DealWriter } from '../dfy/deals/deal-writer.ts';
-import { MoveRefused } from '../dfy/deals/deal-writer.ts';
+import { dealAllows, type DealChange } from '../dfy/deals/deal-port.ts';
 import type { DfyService } from '../dfy/deals/dfy.service.ts';
-import type { Channel, ChannelAdapter, RenderedMessage } from './channels/channel.ts';
+import type { Channel, ChannelAdapter } from './channels/channel.ts';
 import { verifyCallback } from './channels/callback-signature.ts';
-import { FREQUENCY_CAP, RETRY_CADENCE_MS, ineligibility, isStopReply, normaliseOrder, pickChannel, scoreVenue, type Ineligible } from './outreach.rules.ts';
+import { RETRY_CADENCE_MS, isStopReply, normaliseOrder, pickChannel, scoreVenue, type Ineligible } from './outreach.rules.ts';
 import type {
   CallbackResult,
   DirectoryVenue,
@@ -30,8 +28,9 @@ import type {
   StatusCallback,
   StepResult,
 } from './outreach.schemas.ts';
-import { SCRIPT_LIBRARY_VERSION, renderScript, scriptKindFor } from './scripts.ts';
+import { SCRIPT_LIBRARY_VERSION, renderScript } from './scripts.ts';
 import { scriptFactsOf } from './script-facts.ts';
+import { planTouch, unsubscribeUrl, type TouchPlanContext } from './touch-plan.ts';
 
 type Out<T extends z.ZodType> = z.output<T>;
 
@@ -60,18 +59,16 @@ export interface OutreachDeps {
 
 export const STATUS_CALLBACK_PATH = '/api/v1/dfy/outreach/callbacks/status';
 export const INBOUND_CALLBACK_PATH = '/api/v1/dfy/outreach/callbacks/inbound';
-export const UNSUBSCRIBE_PATH = '/api/v1/dfy/outreach/unsubscribe';
 /** Provider statuses that mean the address did not take the message: its contact needs verifying. */
 const FAILED_STATUSES = new Set(['failed', 'undelivered', 'bounced', 'canceled']);
-
-const dealNotFound = () => notFound('Deal');
 
 /**
  * Done-for-you outreach (spec 3 §1, §3, §4, key rule 8; docs/decisions/outreach.md): the venue directory
  * and the scored shortlist, the outreach run of a deal (round-robin over its channel order, calling window,
  * frequency caps, 24 h cadence), every message rendered from the one script library, the signed provider
- * callbacks, opt-outs, and the checkpoints the outreach stage raises. Stage moves and checkpoints go
- * through the DFY service (one transaction with this domain's rows).
+ * callbacks, opt-outs, and the checkpoints the outreach stage raises. Every change to a deal goes through the
+ * deal core's port (`DfyService.amendDeal`, one transaction with this domain's rows), whose tables decide
+ * where a touch may go: the autopilot's only until the negotiation starts, an operator's at any time.
  */
 export class OutreachService {
   constructor(private readonly deps: OutreachDeps) {}
@@ -133,7 +130,7 @@ export class OutreachService {
   async topShortlisted(dealId: string): Promise<{ venueId: string; name: string; score: number } | null> {
     const repos = this.deps.store.repos;
     const row = await repos.dfy.deal(dealId);
-    if (!row) throw dealNotFound();
+    if (!row) throw notFound('Deal');
     const deal = JSON.parse(row.state_json) as DealState;
     const top = (await this.scored(repos, row.operator_id, deal, deal.venue, null))[0];
     return top ? { venueId: top.id, name: top.name, score: top.score } : null;
@@ -145,15 +142,15 @@ export class OutreachService {
    * its reason is returned. The outreach run is linked, not started.
    */
   async autoAccept(dealId: string, venueId: string, allowed: (tx: Repos, operatorId: string) => Promise<string | null>): Promise<string | null> {
-    const r = await this.deps.dfy.amendDeal(null, dealId, 'dfy.scout_auto_accept', { actor: 'autopilot', channel: 'system' }, async (w, tx) => {
-      if (w.stage !== 'shortlisting' || !w.open('scout_outreach')) return `deal is ${w.stage}: nothing to accept`;
+    const r = await this.deps.dfy.amendDeal(null, dealId, 'dfy.scout_auto_accept', { actor: 'autopilot', channel: 'system' }, async (deal, tx) => {
       const v = await tx.outreach.venue(venueId);
-      if (!v || v.operator_id !== w.operatorId) throw notFound('Directory venue');
-      const refusal = await allowed(tx, w.operatorId);
+      if (!v || v.operator_id !== deal.operatorId) throw notFound('Directory venue');
+      const chosen = { type: 'venue_chosen', venue: { name: v.name, address: v.address, lat: v.lat, lng: v.lng } } as const;
+      if (!deal.allows('accept_scout', { event: chosen })) return `deal is ${deal.stage}: nothing to accept`;
+      const refusal = await allowed(tx, deal.operatorId);
       if (refusal) return refusal;
-      w.emit({ type: 'venue_chosen', venue: { name: v.name, address: v.address, lat: v.lat, lng: v.lng } });
-      await w.move('scout_accepted');
-      await this.linkRun(tx, w.dealId, v);
+      await deal.act('accept_scout', { event: chosen });
+      await this.linkRun(tx, deal.dealId, v);
       return null;
     });
     return r.result;
@@ -162,8 +159,8 @@ export class OutreachService {
   /** Accepts a shortlisted directory venue: the scout result (resolves scout_outreach; shortlisting → outreach). */
   async acceptShortlisted(p: Principal, dealId: string, venueId: string): Promise<DealState> {
     const v = await this.ownVenue(this.deps.store.repos, p, venueId);
-    return this.deps.dfy.acceptScout(p, dealId, { name: v.name, address: v.address, lat: v.lat, lng: v.lng }, async (tx, w) => {
-      await this.link(tx, p, w.dealId, v.id);
+    return this.deps.dfy.acceptScout(p, dealId, { name: v.name, address: v.address, lat: v.lat, lng: v.lng }, async (tx, deal) => {
+      await this.link(tx, p, deal.dealId, v.id);
     });
   }
 
@@ -204,9 +201,9 @@ export class OutreachService {
   ): Promise<Out<typeof StepResult>> {
     const actor = p ? 'operator' : 'autopilot';
     await this.deps.dfy.amendDeal(p, dealId, 'dfy.outreach_start', { actor, ...(p ? {} : { channel: 'system' as const }) }, async (w, tx, now) => {
-      if (w.stage !== 'outreach') throw new MoveRefused(`Deal is ${w.stage}: outreach needs the deal at outreach`, 'illegal');
+      await w.act(p ? 'outreach' : 'auto_outreach');
       const run = (await tx.outreach.run(w.dealId)) ?? (p && body.venueId ? await this.link(tx, p, w.dealId, body.venueId) : undefined);
-      if (!run) throw new MoveRefused(`Deal is ${w.stage}: outreach needs a directory venue (accept one from the shortlist, or give venueId)`, 'needs');
+      if (!run) throw conflict(`Deal is ${w.stage}: outreach needs a directory venue (accept one from the shortlist, or give venueId)`);
       if (body.venueId !== undefined && body.venueId !== run.venue_id) throw conflict(`Deal is ${w.stage}: its outreach is with another directory venue`);
       if (run.started_at !== null && body.channelOrder === undefined) return;
       const order = normaliseOrder(body.channelOrder);
@@ -214,7 +211,7 @@ export class OutreachService {
       w.emit({ type: 'outreach_started', venueId: run.venue_id, channelOrder: order }, { scriptVersion: SCRIPT_LIBRARY_VERSION });
       const venue = (await tx.outreach.venue(run.venue_id))!;
       // no way to reach the venue at all: a person must find a contact before anything is sent
-      if (!venue.email && !venue.phone) await w.raise('contact_verify', `${venue.name}: no e-mail or phone in the directory`);
+      if (!venue.email && !venue.phone) await w.raise('contact_verify', 'outreach', `${venue.name}: no e-mail or phone in the directory`);
     });
     return this.step(dealId, actor, p);
   }
@@ -228,14 +225,14 @@ export class OutreachService {
   async step(dealId: string, actor: Actor, p: Principal | null): Promise<Out<typeof StepResult>> {
     const claim = await this.deps.dfy.amendDeal(p, dealId, 'dfy.outreach_touch', { actor }, async (w, tx, now) => {
       const empty = { touch: null, skipped: [] as { channel: Channel; reason: Ineligible }[] };
-      if (w.stage !== 'outreach') throw new MoveRefused(`Deal is ${w.stage}: outreach needs the deal at outreach`, 'illegal');
+      await w.act(actor === 'operator' ? 'outreach' : 'auto_outreach');
       const run = await tx.outreach.run(w.dealId);
-      if (!run?.started_at) throw new MoveRefused(`Deal is ${w.stage}: outreach has not started`, 'needs');
+      if (!run?.started_at) throw conflict(`Deal is ${w.stage}: outreach has not started`);
       if (w.open('reply_review')) return { ...empty, waiting: { reason: 'reply_review' as const, until: null } };
       if (run.last_touch_at !== null && now < Number(run.last_touch_at) + RETRY_CADENCE_MS) {
         return { ...empty, waiting: { reason: 'cadence' as const, until: formatTimestamp(Number(run.last_touch_at) + RETRY_CADENCE_MS) } };
       }
-      const plan = await this.plan(tx, run, w.deal, now);
+      const plan = await planTouch(tx, run, w.deal, now, this.touchContext());
       const picked = pickChannel(plan.order, run.cursor, (c) => plan.channels[c].reason);
       if (picked.channel === null) {
         const never = picked.skipped.every((s) => s.reason === 'no_contact' || s.reason === 'opted_out' || s.reason === 'not_configured');
@@ -264,7 +261,7 @@ export class OutreachService {
         { channel: picked.channel, scriptVersion: c.message.scriptVersion },
       );
       // a call's outcome (reached, voicemail, call back) is for a person to record
-      if (picked.channel === 'voice') await w.raise('call_outcome', `call to ${c.to} (${c.message.scriptId})`);
+      if (picked.channel === 'voice') await w.raise('call_outcome', 'outreach', `call to ${c.to} (${c.message.scriptId})`);
       return {
         touch: { messageId, channel: picked.channel, to: c.to!, message: c.message },
         skipped: picked.skipped,
@@ -285,7 +282,7 @@ export class OutreachService {
       await tx.outreach.setSent(t.messageId, providerRef, status, this.deps.clock.now());
       if (status === 'failed') {
         w.emit({ type: 'outreach_delivery', messageId: t.messageId, status }, { scriptVersion: t.message.scriptVersion });
-        await w.raise('contact_verify', `${t.channel} to ${t.to} could not be sent`);
+        await w.raise('contact_verify', 'outreach', `${t.channel} to ${t.to} could not be sent`);
       }
     });
     return {
@@ -300,16 +297,20 @@ export class OutreachService {
    * The autopilot's outreach pass over one deal at outreach (DfyAutopilotService's tick calls it): with the
    * deal's resolved `outreach` capability on, a linked run is started and a started run takes its next step
    * (cadence, calling window and caps still apply); with it off, a started run raises mode_resume (automation
-   * paused: the operator resumes it, or steps on demand).
+   * paused: the operator resumes it, or steps on demand). Once the negotiation has started the venue is talked
+   * to there: the operations table lets the autopilot touch it no more (nor report paused automation); an
+   * operator still may (`POST …/outreach/start`).
    */
   async autopilotPass(dealId: string, on: boolean): Promise<'touched' | 'waiting' | 'paused' | 'none'> {
-    const run = await this.deps.store.repos.outreach.run(dealId);
+    const repos = this.deps.store.repos;
+    const run = await repos.outreach.run(dealId);
     if (!run) return 'none';
+    const row = await repos.dfy.deal(dealId);
+    if (!row || !dealAllows(JSON.parse(row.state_json) as DealState, 'auto_outreach', 'autopilot')) return 'none';
     if (!on) {
       if (run.started_at === null) return 'none';
       await this.deps.dfy.amendDeal(null, dealId, 'dfy.outreach_paused', { actor: 'autopilot', channel: 'system' }, async (w) => {
-        if (w.stage === 'outreach' && !w.open('mode_resume'))
-          await w.raise('mode_resume', 'outreach automation is paused: the deal’s outreach capability is off');
+        await w.raise('mode_resume', 'outreach', 'outreach automation is paused: the deal’s outreach capability is off');
       });
       return 'paused';
     }
@@ -321,8 +322,8 @@ export class OutreachService {
   async preview(p: Principal, dealId: string): Promise<Out<typeof Preview>> {
     const deal = await this.deps.dfy.getDeal(p, dealId);
     const run = await this.deps.store.repos.outreach.run(deal.id);
-    if (!run) throw new MoveRefused(`Deal is ${deal.stage}: outreach needs a directory venue (accept one from the shortlist)`, 'needs');
-    const plan = await this.plan(this.deps.store.repos, run, deal, this.deps.clock.now());
+    if (!run) throw conflict(`Deal is ${deal.stage}: outreach needs a directory venue (accept one from the shortlist)`);
+    const plan = await planTouch(this.deps.store.repos, run, deal, this.deps.clock.now(), this.touchContext());
     return {
       dealId: deal.id,
       stage: deal.stage,
@@ -341,8 +342,11 @@ export class OutreachService {
     const run = await this.deps.store.repos.outreach.run(deal.id);
     const venue = run ? await this.deps.store.repos.outreach.venue(run.venue_id) : undefined;
     const venueName = venue?.name ?? deal.venue?.name;
-    if (!venueName) throw new MoveRefused(`Deal is ${deal.stage}: a draft needs a venue on the deal`, 'needs');
-    const m = renderScript('intro', 'email', { ...scriptFactsOf(deal, venueName, senderName), unsubscribeUrl: this.unsubscribeUrl(deal.id, 1) });
+    if (!venueName) throw conflict(`Deal is ${deal.stage}: a draft needs a venue on the deal`);
+    const m = renderScript('intro', 'email', {
+      ...scriptFactsOf(deal, venueName, senderName),
+      unsubscribeUrl: unsubscribeUrl(this.touchContext(), deal.id, 1),
+    });
     return { subject: m.subject!, body: m.body, scriptId: m.scriptId, scriptVersion: m.scriptVersion, to: venue?.email ?? null };
   }
 
@@ -358,7 +362,8 @@ export class OutreachService {
     await this.deps.dfy.amendDeal(null, m.deal_id, 'dfy.outreach_status', { actor: 'system', channel: m.channel as Channel }, async (w, tx, now) => {
       await tx.outreach.setStatus(m.id, status, now);
       w.emit({ type: 'outreach_delivery', messageId: m.id, status }, { scriptVersion: m.script_version });
-      if (FAILED_STATUSES.has(status) && w.stage === 'outreach') await w.raise('contact_verify', `${m.channel} to ${m.to_address}: ${status}`);
+      // moot once the deal has moved on from outreach (the checkpoint-kind table)
+      if (FAILED_STATUSES.has(status)) await w.raise('contact_verify', 'outreach', `${m.channel} to ${m.to_address}: ${status}`);
     });
     return { accepted: true, dealId: m.deal_id, effect: FAILED_STATUSES.has(status) ? 'contact_verify' : 'recorded' };
   }
@@ -376,7 +381,7 @@ export class OutreachService {
     await this.deps.dfy.amendDeal(null, m.deal_id, 'dfy.outreach_reply', { actor: 'system', channel }, async (w, tx, now) => {
       w.emit({ type: 'reply_received', outreachChannel: channel, stop });
       if (stop) await this.optOut(tx, w, m.operator_id, channel, from, 'stop_reply', now);
-      else if (w.stage === 'outreach') await w.raise('reply_review', `${channel} from ${from}: ${body.Body.slice(0, 200)}`);
+      else await w.raise('reply_review', 'outreach', `${channel} from ${from}: ${body.Body.slice(0, 200)}`);
     });
     if (!stop) await this.deps.replies?.answerFromChannel(m.deal_id, { channel, text: body.Body });
     return { accepted: true, dealId: m.deal_id, effect: stop ? 'opted_out' : 'reply_review' };
@@ -396,7 +401,7 @@ export class OutreachService {
 
   private async optOut(
     tx: Repos,
-    w: DealWriter,
+    w: DealChange,
     operatorId: string,
     channel: Channel,
     address: string,
@@ -415,40 +420,14 @@ export class OutreachService {
     }
   }
 
+  private touchContext(): TouchPlanContext {
+    return { channels: this.deps.channels, baseUrl: this.deps.baseUrl, tokenKey: this.deps.secrets.token };
+  }
+
   private async ownVenue(repos: Repos, p: Principal, venueId: string): Promise<OutreachDirectoryRow> {
     const v = await repos.outreach.venue(venueId);
     if (!v || v.operator_id !== p.operatorId) throw notFound('Directory venue');
     return v;
-  }
-
-  /** What the next touch would be on each channel: address, render, and why it cannot go now (if so). */
-  private async plan(repos: Repos, run: OutreachDealRow, deal: DealState, now: number) {
-    const venue = await repos.outreach.venue(run.venue_id);
-    if (!venue) throw dealNotFound();
-    const order = JSON.parse(run.channel_order) as Channel[];
-    const optOuts = await repos.outreach.optedOut(run.operator_id);
-    const touches = deal.outreach?.touches ?? 0;
-    const kind = scriptKindFor(touches);
-    const token = this.unsubscribeToken(deal.id, touches + 1);
-    const facts = { ...scriptFactsOf(deal, venue.name), unsubscribeUrl: `${this.deps.baseUrl}${UNSUBSCRIBE_PATH}/${token}` };
-    const channels = {} as Record<Channel, { to: string | null; reason: Ineligible | null; message: RenderedMessage; token: string | null }>;
-    for (const channel of order) {
-      const to = channel === 'email' ? venue.email : venue.phone;
-      const optedOut = to !== null && optOuts.some((o) => o.channel === channel && o.address === to);
-      const recentTouches = await repos.outreach.countSince(venue.id, [channel], now - FREQUENCY_CAP.windowMs);
-      const reason = ineligibility(channel, { address: to, configured: this.deps.channels[channel] !== null, optedOut, recentTouches }, now, venue.time_zone);
-      channels[channel] = { to, reason, message: renderScript(kind, channel, facts), token: channel === 'email' ? token : null };
-    }
-    return { order, kind, channels };
-  }
-
-  /** The unsubscribe token of a deal's n-th touch: keyed, so the preview shows the very link that is sent; only its hash is stored. */
-  private unsubscribeToken(dealId: string, touch: number): string {
-    return createHmac('sha256', this.deps.secrets.token).update(`outreach-unsubscribe:${dealId}:${touch}`).digest('base64url');
-  }
-
-  private unsubscribeUrl(dealId: string, touch: number): string {
-    return `${this.deps.baseUrl}${UNSUBSCRIBE_PATH}/${this.unsubscribeToken(dealId, touch)}`;
   }
 }
 

@@ -2,22 +2,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  ACTIONS,
-  CHECKPOINT_KINDS,
-  DEAL_STAGES,
-  STAGE_RANK,
-  TRANSITIONS,
-  TRIGGERS,
-  decideAction,
-  decideMove,
-  describeGraph,
-  renderMermaid,
-  type Actor,
-  type CheckpointKind,
-  type DealFacts,
-  type DealStage,
-} from './deal-graph.ts';
+import { describeGraph, renderMermaid } from './deal-graph.ts';
+import { CHECKPOINT_KINDS, DEAL_STAGES, STAGE_RANK, TRIGGERS, type Actor, type CheckpointKind, type DealFacts, type DealStage } from './deal-vocabulary.ts';
+import { ACTIONS, decideAction } from './operations.ts';
+import { TRANSITIONS, decideMove } from './transitions.ts';
 
 const DOC = fileURLToPath(new URL('../../../../../../docs/dfy.md', import.meta.url));
 const FACT_NAMES = ['venueKnown', 'preorderPaid', 'machinePaid', 'signed', 'negotiationStarted', 'trackingRecorded', 'installOnSite', 'onboarded'] as const;

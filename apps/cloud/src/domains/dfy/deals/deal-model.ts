@@ -1,4 +1,4 @@
-import type { Actor, CheckpointKind, DealFacts, DealStage, Trigger } from './deal-graph.ts';
+import type { Actor, CheckpointKind, DealFacts, DealStage, Trigger } from './deal-vocabulary.ts';
 import type { Tier } from './catalog.ts';
 
 /**

@@ -1,20 +1,14 @@
 import { newId } from '../../../crypto/ids.ts';
 import type { DfyDealRow } from '../../../db/schema.ts';
-import { AppError, conflict } from '../../../http/errors.ts';
+import { AppError } from '../../../http/errors.ts';
 import { formatTimestamp } from '../../../http/time-format.ts';
 import type { Repos } from '../../../repos.ts';
-import {
-  RAISED_ON_ENTRY,
-  decideAction,
-  decideMove,
-  supersededAt,
-  type Actor,
-  type CheckpointKind,
-  type DealFacts,
-  type DealStage,
-  type Trigger,
-} from './deal-graph.ts';
+import { RAISED_ON_ENTRY, decideRaise, decideResolve, supersededAt, type Raiser, type Resolver } from './checkpoint-kinds.ts';
 import { applyEvent, factsOf, type DealEvent, type DealEventData, type DealState, type TouchChannel } from './deal-model.ts';
+import type { DealChange, OperationRequest } from './deal-port.ts';
+import type { Actor, CheckpointKind, DealFacts, DealStage, Trigger } from './deal-vocabulary.ts';
+import { decideOperation, operation, type OperationName } from './operations.ts';
+import { decideMove, edges } from './transitions.ts';
 
 /** A refused move or action: 409 naming the stage and what it needs (a gate refused to a background tick too). */
 export class MoveRefused extends AppError {
@@ -26,17 +20,22 @@ export class MoveRefused extends AppError {
   }
 }
 
+type FactsOverride = Partial<Pick<DealFacts, 'installOnSite' | 'onboarded'>>;
+
 /**
  * One deal inside one transaction: every change goes through here, so each is an event appended to the
- * log and folded into the stored state, and every stage change is decided by the transition table.
- * `flush()` writes the events and the new state; the caller records the audit entry.
+ * log and folded into the stored state; every stage change is decided by the transition table, every
+ * operation by the operations table, every checkpoint raised or resolved by the checkpoint-kind table.
+ * `flush()` writes the events and the new state; the caller records the audit entry (deal-changes.ts).
  */
-export class DealWriter {
+export class DealWriter implements DealChange {
   private state: DealState | null;
   private seq: number;
   private readonly pending: DealEvent[] = [];
   /** Checkpoints raised through this writer, not yet handed to `takeRaised` (the fleet events). */
   private readonly raised: { checkpointId: string; kind: CheckpointKind; detail: string | null }[] = [];
+  /** The machine the deal placed (its fleet pin), written with the deal at `flush`. */
+  private machineId: string | undefined;
 
   private constructor(
     private readonly tx: Repos,
@@ -73,7 +72,7 @@ export class DealWriter {
     return this.deal.stage;
   }
 
-  facts(extra: Partial<Pick<DealFacts, 'installOnSite' | 'onboarded'>> = {}): DealFacts {
+  facts(extra: FactsOverride = {}): DealFacts {
     return factsOf(this.state, extra);
   }
 
@@ -84,26 +83,36 @@ export class DealWriter {
 
   /** Appends an event (folded at once into the state). */
   emit(data: DealEventData, opts: { actor?: Actor; channel?: TouchChannel; scriptVersion?: string | null } = {}): void {
-    const e: DealEvent = {
-      seq: ++this.seq,
+    const e = this.event(data, opts);
+    this.seq = e.seq;
+    this.state = applyEvent(this.state, this.dealId, e);
+    this.pending.push(e);
+  }
+
+  private event(data: DealEventData, opts: { actor?: Actor; channel?: TouchChannel; scriptVersion?: string | null }): DealEvent {
+    return {
+      seq: this.seq + 1,
       at: formatTimestamp(this.now)!,
       actor: opts.actor ?? this.actor,
       channel: opts.channel ?? this.channel,
       scriptVersion: opts.scriptVersion ?? null,
       data,
     };
-    this.state = applyEvent(this.state, this.dealId, e);
-    this.pending.push(e);
   }
 
   open(kind: CheckpointKind): { kind: CheckpointKind; id: string } | undefined {
     return this.state?.openCheckpoints.find((c) => c.kind === kind);
   }
 
-  /** Raises a checkpoint on the deal (one open checkpoint per kind: raising an open kind again is a no-op). */
-  async raise(kind: CheckpointKind, detail: string | null = null): Promise<string> {
-    const have = this.open(kind);
-    if (have) return have.id;
+  /**
+   * Raises a checkpoint of `kind` as `by` where the checkpoint-kind table lets it: at a stage the kind belongs
+   * to, before its moot fact holds, one open per kind. Answers its id, or null when raising it was moot (a
+   * late provider callback on a deal that moved on). A raiser the table does not name is refused (409).
+   */
+  async raise(kind: CheckpointKind, by: Raiser, detail: string | null = null): Promise<string | null> {
+    const v = decideRaise(this.facts(), kind, by);
+    if (!v.ok) throw new MoveRefused(v.message, 'gate');
+    if (!v.raise) return null;
     const id = this.mintId('chk');
     this.emit({ type: 'checkpoint_raised', kind, checkpointId: id });
     // the deal row must exist before its checkpoint (foreign key): a new deal is flushed first
@@ -129,23 +138,52 @@ export class DealWriter {
     return this.raised.splice(0);
   }
 
-  /** Resolves the deal's open checkpoint of `kind`; false when none is open. */
-  async resolve(kind: CheckpointKind, by: string): Promise<boolean> {
+  /** Resolves the deal's open checkpoint of `kind` by `by`, if the checkpoint-kind table lists it (409 otherwise); false when none is open. */
+  async resolve(kind: CheckpointKind, by: Resolver): Promise<boolean> {
+    const v = decideResolve(kind, by);
+    if (!v.ok) throw new MoveRefused(v.message, 'illegal');
     const c = this.open(kind);
     if (!c) return false;
-    await this.tx.dfy.resolveCheckpoint(c.id, by, this.now);
-    this.emit({ type: 'checkpoint_resolved', kind, checkpointId: c.id, by });
+    await this.tx.dfy.resolveCheckpoint(c.id, v.as, this.now);
+    this.emit({ type: 'checkpoint_resolved', kind, checkpointId: c.id, by: v.as });
     return true;
+  }
+
+  /** Whether the transition table allows the move now (nothing changes). */
+  allowsMove(trigger: Trigger, req: { confirm?: boolean; facts?: FactsOverride } = {}): boolean {
+    return decideMove(this.facts(req.facts), { trigger, actor: this.actor, confirm: req.confirm === true }).ok;
+  }
+
+  /** Whether the operations table allows `name` now, and the transition table its move (after `req.event`); nothing changes. */
+  allows(name: OperationName, req: OperationRequest = {}): boolean {
+    const confirm = req.confirm === true;
+    if (!decideOperation(this.facts(), name, this.actor, confirm).ok) return false;
+    const move = operation(name).move;
+    if (!move || !edges(this.stage, move).length) return true;
+    const after = req.event ? applyEvent(this.state, this.dealId, this.event(req.event, {})) : this.state;
+    return decideMove(factsOf(after), { trigger: move, actor: this.actor, confirm }).ok;
+  }
+
+  /**
+   * Runs an operation the operations table allows (else 409 naming the stage and what it needs): appends
+   * `req.event`, then makes the operation's move where the transition table has one from here (the move
+   * resolves its edge's checkpoints), or resolves the operation's own. Answers the stage moved to, or null.
+   */
+  async act(name: OperationName, req: OperationRequest = {}): Promise<DealStage | null> {
+    const v = decideOperation(this.facts(), name, this.actor, req.confirm === true);
+    if (!v.ok) throw new MoveRefused(v.message, v.reason);
+    if (req.event) this.emit(req.event);
+    const o = operation(name);
+    if (o.move && edges(this.stage, o.move).length) return this.move(o.move, { confirm: req.confirm === true });
+    for (const k of o.resolves) await this.resolve(k, name);
+    return null;
   }
 
   /**
    * Moves the deal by `trigger` if the transition table allows it (else 409 naming the stage and what the
    * move needs), resolving the checkpoints the edge needs and raising those of the stage entered.
    */
-  async move(
-    trigger: Trigger,
-    req: { confirm?: boolean; to?: DealStage; facts?: Partial<Pick<DealFacts, 'installOnSite' | 'onboarded'>> } = {},
-  ): Promise<DealStage> {
+  async move(trigger: Trigger, req: { confirm?: boolean; to?: DealStage; facts?: FactsOverride } = {}): Promise<DealStage> {
     const verdict = decideMove(this.facts(req.facts), {
       trigger,
       actor: this.actor,
@@ -160,14 +198,13 @@ export class DealWriter {
       if (e.to === 'cancelled') await this.resolve(c.kind, 'cancel');
       else if (supersededAt(c.kind, e.to)) await this.resolve(c.kind, 'superseded');
     }
-    for (const k of RAISED_ON_ENTRY[e.to] ?? []) await this.raise(k);
+    for (const k of RAISED_ON_ENTRY[e.to] ?? []) await this.raise(k, 'entry');
     return e.to;
   }
 
-  /** Refuses an action the deal's stage or the actor does not allow (409). */
-  checkAction(name: string, confirm: boolean): void {
-    const v = decideAction(this.stage, name, this.actor, confirm);
-    if (!v.ok) throw new MoveRefused(v.message, v.reason);
+  /** The machine the deal placed (its fleet pin): written with the deal at `flush`. */
+  placeMachine(machineId: string): void {
+    this.machineId = machineId;
   }
 
   private rowWritten = false;
@@ -197,13 +234,8 @@ export class DealWriter {
       state_json: JSON.stringify(this.deal),
       seq: this.seq,
       updated_at: this.now,
-      ...(set.machineId !== undefined ? { machine_id: set.machineId } : {}),
+      ...((set.machineId ?? this.machineId) !== undefined ? { machine_id: set.machineId ?? this.machineId } : {}),
     });
     return this.deal;
   }
-}
-
-/** 409 unless `cond`. */
-export function require409(cond: unknown, message: string): asserts cond {
-  if (!cond) throw conflict(message);
 }

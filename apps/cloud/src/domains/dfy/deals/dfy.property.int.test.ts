@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../../testing/harness.ts';
 import { newOperator } from '../../machines/machines.factories.ts';
-import { STAGE_RANK, TRANSITIONS } from './deal-graph.ts';
+import { STAGE_RANK } from './deal-vocabulary.ts';
+import { TRANSITIONS } from './transitions.ts';
 import type { DealState } from './deal-model.ts';
 
 type H = Record<string, string>;

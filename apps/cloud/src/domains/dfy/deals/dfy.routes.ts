@@ -4,6 +4,8 @@ import { principalOf } from '../../../http/authenticate.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { sendOk } from '../../../http/envelope.ts';
 import { defineRoute, type RouteKit } from '../../../http/route.ts';
+import type { DfyInstallService } from '../shipping-install/install.service.ts';
+import type { DfyPortfolioService } from '../portfolio/portfolio.service.ts';
 import type { DfyService } from './dfy.service.ts';
 import {
   AdvanceBody,
@@ -47,11 +49,19 @@ export interface AutopilotTick {
   tick(p: Principal): Promise<z.output<typeof TickResult>>;
 }
 
+/** The services behind the part-1 routes: the deal core, shipping and install, the portfolio, the autopilot's tick. */
+export interface DfyRouteServices {
+  deals: DfyService;
+  install: DfyInstallService;
+  portfolio: DfyPortfolioService;
+  autopilot: AutopilotTick;
+}
+
 /**
  * The done-for-you placement pipeline, part 1 (spec 3; docs/decisions/dfy.md): reads need machines:read,
  * writes machines:write; every deal, checkpoint, work order and portfolio answer is the caller's own (404 otherwise).
  */
-export function dfyRoutes({ docs, guard }: RouteKit, dfy: DfyService, autopilot: AutopilotTick): Router {
+export function dfyRoutes({ docs, guard }: RouteKit, { deals: dfy, install, portfolio, autopilot }: DfyRouteServices): Router {
   const r = Router();
   const tag = 'done-for-you';
   const read = guard('machines:read');
@@ -177,7 +187,7 @@ export function dfyRoutes({ docs, guard }: RouteKit, dfy: DfyService, autopilot:
     (p, id, b: { confirm: true }) => dfy.checkout(p, id, b.confirm),
   );
   move('shipping/tracking', 'Record the shipment tracking: ready_to_ship → shipped', TrackingBody, (p, id, b: { carrier: string; trackingNumber: string }) =>
-    dfy.recordTracking(p, id, b),
+    install.recordTracking(p, id, b),
   );
   move('autopilot', 'Per-deal autopilot override: true, false or null (follow the portfolio)', AutopilotBody, (p, id, b: { enabled: boolean | null }) =>
     dfy.setAutopilot(p, id, b),
@@ -203,7 +213,7 @@ export function dfyRoutes({ docs, guard }: RouteKit, dfy: DfyService, autopilot:
       errors: [404, 409],
     },
     write,
-    async ({ params }, req, res) => sendOk(res, await dfy.dispatchInstall(principalOf(req), params.dealId)),
+    async ({ params }, req, res) => sendOk(res, await install.dispatchInstall(principalOf(req), params.dealId)),
   );
   defineRoute(
     r,
@@ -219,14 +229,14 @@ export function dfyRoutes({ docs, guard }: RouteKit, dfy: DfyService, autopilot:
       errors: [404, 409],
     },
     write,
-    async ({ params, body }, req, res) => sendOk(res, await dfy.advanceWorkOrder(principalOf(req), params.id, body)),
+    async ({ params, body }, req, res) => sendOk(res, await install.advanceWorkOrder(principalOf(req), params.id, body)),
   );
   defineRoute(
     r,
     docs,
     { method: 'get', path: `${P}/install/orders/:id`, ...R, summary: 'One work order', params: WorkOrderParams, response: WorkOrder, errors: [404] },
     read,
-    async ({ params }, req, res) => sendOk(res, await dfy.workOrder(principalOf(req), params.id)),
+    async ({ params }, req, res) => sendOk(res, await install.workOrder(principalOf(req), params.id)),
   );
 
   defineRoute(
@@ -280,14 +290,14 @@ export function dfyRoutes({ docs, guard }: RouteKit, dfy: DfyService, autopilot:
     docs,
     { method: 'get', path: `${P}/portfolio/settings`, ...R, summary: 'Portfolio settings (defaults until set)', response: Settings },
     read,
-    async (_i, req, res) => sendOk(res, await dfy.getSettings(principalOf(req))),
+    async (_i, req, res) => sendOk(res, await portfolio.getSettings(principalOf(req))),
   );
   defineRoute(
     r,
     docs,
     { method: 'put', path: `${P}/portfolio/settings`, ...W, summary: 'Replace the portfolio settings (spec 3 §2)', body: SettingsBody, response: Settings },
     write,
-    async ({ body }, req, res) => sendOk(res, await dfy.putSettings(principalOf(req), body)),
+    async ({ body }, req, res) => sendOk(res, await portfolio.putSettings(principalOf(req), body)),
   );
   defineRoute(
     r,
@@ -300,14 +310,14 @@ export function dfyRoutes({ docs, guard }: RouteKit, dfy: DfyService, autopilot:
       response: Portfolio,
     },
     read,
-    async (_i, req, res) => sendOk(res, await dfy.portfolio(principalOf(req))),
+    async (_i, req, res) => sendOk(res, await portfolio.portfolio(principalOf(req))),
   );
   defineRoute(
     r,
     docs,
     { method: 'get', path: `${P}/portfolio/securities`, ...R, summary: 'The portfolio with profit per machine, rollups and mode counts', response: Securities },
     read,
-    async (_i, req, res) => sendOk(res, await dfy.securities(principalOf(req))),
+    async (_i, req, res) => sendOk(res, await portfolio.securities(principalOf(req))),
   );
 
   return r;

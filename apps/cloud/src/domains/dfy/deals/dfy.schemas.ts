@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { safeString } from '@vend/protocol';
 import { CAPABILITIES } from './dfy.rules.ts';
 import { WORK_ORDER_STATES, WORK_ORDER_TYPES } from './dfy.rules.ts';
-import { CHECKPOINT_KINDS, DEAL_STAGES, TRIGGERS } from './deal-graph.ts';
+import { CHECKPOINT_KINDS, DEAL_STAGES, TRIGGERS } from './deal-vocabulary.ts';
 import { DEAL_ORIGINS, HARDWARE_VARIANTS, TOUCH_CHANNELS } from './deal-model.ts';
 import { TIERS } from './catalog.ts';
 

@@ -40,8 +40,8 @@ export async function seedDfy(tx: Repos, now: number): Promise<void> {
     w.emit({ type: 'negotiation_started', envelope: ENVELOPE });
     const reasons = approvalReasons(ENVELOPE, terms);
     w.emit({ type: 'terms_recorded', terms, approvalReasons: reasons });
-    await w.raise('negotiation_review', `revenue share ${terms.revenueSharePct}%, ${terms.termMonths} months, ${terms.rounds} rounds`);
-    if (reasons.length) await w.raise('terms_approval', reasons.join('; '));
+    await w.raise('negotiation_review', 'negotiation', `revenue share ${terms.revenueSharePct}%, ${terms.termMonths} months, ${terms.rounds} rounds`);
+    if (reasons.length) await w.raise('terms_approval', 'negotiation', reasons.join('; '));
   };
 
   // 1. just asked for: the scout's shortlist waits (scout_outreach)
@@ -72,8 +72,8 @@ export async function seedDfy(tx: Repos, now: number): Promise<void> {
     await w.move('deal_created');
     w.emit({ type: 'venue_chosen', venue: VENUES[1]! });
     await w.move('scout_accepted');
-    await w.raise('reply_review', 'Northgate replied by e-mail: "what does the machine need for power?"');
-    await w.raise('call_outcome', 'Voice call to the front desk ended without an outcome');
+    await w.raise('reply_review', 'outreach', 'Northgate replied by e-mail: "what does the machine need for power?"');
+    await w.raise('call_outcome', 'outreach', 'Voice call to the front desk ended without an outcome');
   });
   // 4. lease chat with terms at the share ceiling: terms approval before the lease can go out
   await deal(80 * HOUR, async (w) => {
@@ -93,7 +93,7 @@ export async function seedDfy(tx: Repos, now: number): Promise<void> {
     await negotiate(w, { revenueSharePct: 10, termMonths: 24, rounds: 3, outOfMandateAsks: 0 });
     await w.move('negotiation_reviewed');
     await w.move('lease_sent', { confirm: true });
-    await w.raise('money', 'entry at 3000 USD');
+    await w.raise('money', 'contracting', 'entry at 3000 USD');
     w.emit({ type: 'lease_signed' });
     await w.move('signature');
   });

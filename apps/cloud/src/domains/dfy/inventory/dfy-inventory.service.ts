@@ -8,7 +8,6 @@ import { conflict, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { formatTimestamp } from '../../../http/time-format.ts';
 import type { AppStore, Repos } from '../../../repos.ts';
-import { DealWriter } from '../deals/deal-writer.ts';
 import type { DfyService } from '../deals/dfy.service.ts';
 import type { InventoryTick, ReceiveBody, Suggestions, SupplierOrder } from './dfy-inventory.schemas.ts';
 import type { PortfolioSettings } from '../deals/dfy.rules.ts';
@@ -24,7 +23,8 @@ export interface DfyInventoryDeps {
   clock: Clock;
   audit: AuditLog;
   settings: { settingsOf(operatorId: string, repos: Repos): Promise<PortfolioSettings> };
-  deals: Pick<DfyService, 'raiseIn'>;
+  /** The deals' own service: the inventory_cap checkpoint is raised and resolved through the deal core's tables. */
+  deals: Pick<DfyService, 'raiseIn' | 'amendDeal'>;
 }
 
 const usd = (cents: number) => Math.round(cents) / 100;
@@ -104,10 +104,7 @@ export class DfyInventoryService {
     const order = await this.deps.store.transaction(async (tx) => {
       const o = await this.owned(tx, p, id);
       if (o.status !== 'pending_approval') throw conflict(`Order is ${o.status}: only an order pending approval can be approved`);
-      const w = await DealWriter.open(tx, (await tx.dfy.lockDeal(o.deal_id))!, now, 'operator');
-      w.checkAction('order_approval', true);
-      await w.resolve('inventory_cap', 'order_approval');
-      await w.flush();
+      await this.deps.deals.amendDeal(p, o.deal_id, null, { actor: 'operator', tx }, (deal) => deal.act('order_approval', { confirm: true }));
       await tx.dfyInventory.shift(o.id, 'pending_approval', { status: 'queued', updated_at: now });
       await this.deps.audit.record(tx, p, 'dfy.inventory_approve', `supplier_order:${o.id}`);
       return (await tx.dfyInventory.lock(o.id))!;
@@ -176,9 +173,7 @@ export class DfyInventoryService {
   async cancelOpen(tx: Repos, machineId: string, now: number): Promise<void> {
     for (const o of await tx.dfyInventory.cancelOpen(machineId, now)) {
       if (o.status !== 'pending_approval') continue;
-      const w = await DealWriter.open(tx, (await tx.dfy.lockDeal(o.deal_id))!, now, 'system', 'system');
-      await w.resolve('inventory_cap', 'cancelled: inventory capability off');
-      await w.flush();
+      await this.deps.deals.amendDeal(null, o.deal_id, null, { actor: 'system', channel: 'system', tx }, (deal) => deal.act('inventory_off'));
     }
   }
 
@@ -236,6 +231,7 @@ export class DfyInventoryService {
         null,
         row.id,
         'inventory_cap',
+        'inventory',
         `supplier order ${order.id}: ${usd(order.estimated_cost_cents)} USD (estimate) is ${approval.join(' and ')}`,
       );
     await this.deps.audit.record(tx, p, 'dfy.inventory_order', `supplier_order:${order.id} ${order.status}`);

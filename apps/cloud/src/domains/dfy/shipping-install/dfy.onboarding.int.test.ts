@@ -3,7 +3,7 @@ import { DIALECTS, call, suiteServer } from '../../../testing/harness.ts';
 import { enrol, keyHeader, newDeviceId } from '../../gateway/gateway.test-support.ts';
 import { newOperator } from '../../machines/machines.factories.ts';
 import type { DealState } from '../deals/deal-model.ts';
-import { ONLINE_WINDOW_MS } from '../deals/dfy.service.ts';
+import { ONLINE_WINDOW_MS } from './install.service.ts';
 
 type H = Record<string, string>;
 type Env<T> = { code: number; message: string; data: T };
