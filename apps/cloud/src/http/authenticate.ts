@@ -62,7 +62,23 @@ export const requireAdmin: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Operators see only their own records; admins see everyone's (the ownership rule). */
+/** Operators see only their own records; admins see everyone's (the ownership rule): the owner a list is filtered by. */
 export function ownerFilter(p: Principal): string | null {
   return p.admin ? null : p.operatorId;
+}
+
+/** The ownership rule for one record owned by `ownerId` (null: no operator's): admins see every one, operators their own. */
+export function canSeeOwned(p: Principal, ownerId: string | null): boolean {
+  const owner = ownerFilter(p);
+  return owner === null || (ownerId !== null && ownerId === owner);
+}
+
+/**
+ * The one access check on a record a caller names by id (as immich's `requireAccess`): the record, when it
+ * exists and the ownership rule lets the caller see it; otherwise `missing()`, its 404 — a missing record and
+ * another operator's answer alike. Machines add the access-group fence: `requireMachineAccess` (machines/ownership.ts).
+ */
+export function requireOwned<R extends { operator_id: string | null }>(p: Principal, row: R | null | undefined, missing: () => AppError): R {
+  if (!row || !canSeeOwned(p, row.operator_id)) throw missing();
+  return row;
 }

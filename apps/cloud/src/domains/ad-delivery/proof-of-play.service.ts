@@ -1,11 +1,10 @@
 import { isClaimableSerial } from '@vend/protocol';
 import { ownerFilter } from '../../http/authenticate.ts';
-import { machineNotFound } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore } from '../../repos.ts';
-import { canSeeMachine } from '../machines/ownership.ts';
+import { requireMachineAccess } from '../machines/ownership.ts';
 import type { PlayPage, ProofOfPlayQuery } from './proof-of-play.schemas.ts';
 
 export interface ProofOfPlayDeps {
@@ -20,9 +19,7 @@ export class ProofOfPlayService {
     const repos = this.deps.store.repos;
     let machineId: string | undefined;
     if (q.machineNo !== undefined) {
-      const m = isClaimableSerial(q.machineNo) ? await repos.machines.machineByNo(q.machineNo) : undefined;
-      if (!m || !canSeeMachine(p, m)) throw machineNotFound();
-      machineId = m.id;
+      machineId = requireMachineAccess(p, isClaimableSerial(q.machineNo) ? await repos.machines.machineByNo(q.machineNo) : undefined).id;
     }
     const filter = {
       operatorId: ownerFilter(p),

@@ -3,7 +3,7 @@ import type { Clock } from '@vend/protocol';
 import { newId } from '../../crypto/ids.ts';
 import type { AdPurchaseRow } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
-import { ownerFilter } from '../../http/authenticate.ts';
+import { canSeeOwned, ownerFilter } from '../../http/authenticate.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { offsetOf, type Page } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
@@ -229,7 +229,7 @@ export class AdPurchasesService {
 
   /** The lines a decision applies to: the caller's own; an admin's pick by email, or every pending one. */
   private linesToDecide(p: Principal, lines: LineWithOperator[], operatorEmail: string | undefined): LineWithOperator[] {
-    if (!p.admin) return lines.filter((l) => l.operator_id === p.operatorId);
+    if (!p.admin) return lines.filter((l) => canSeeOwned(p, l.operator_id));
     if (operatorEmail !== undefined) {
       const picked = lines.filter((l) => l.operator_email.toLowerCase() === operatorEmail.toLowerCase());
       if (picked.length === 0) throw badRequest(undefined, [{ path: 'operatorEmail', message: 'names no operator of this purchase' }]);
@@ -245,11 +245,11 @@ export class AdPurchasesService {
     const purchase = await tx.adPurchases.purchase(id);
     if (!purchase) throw purchaseNotFound();
     const lines = await tx.adPurchases.linesOf([id]);
-    if (!p.admin && !lines.some((l) => l.operator_id === p.operatorId)) throw purchaseNotFound();
+    if (!p.admin && !lines.some((l) => canSeeOwned(p, l.operator_id))) throw purchaseNotFound();
     return { purchase, lines };
   }
 
   private visibleLines(p: Principal, lines: LineWithOperator[]): LineWithOperator[] {
-    return p.admin ? lines : lines.filter((l) => l.operator_id === p.operatorId);
+    return lines.filter((l) => canSeeOwned(p, l.operator_id));
   }
 }

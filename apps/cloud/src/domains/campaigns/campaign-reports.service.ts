@@ -1,4 +1,5 @@
 import type { Clock } from '@vend/protocol';
+import { requireOwned } from '../../http/authenticate.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import type { Principal } from '../../http/principal.ts';
@@ -36,8 +37,7 @@ export class CampaignReportsService {
   constructor(private readonly deps: CampaignReportsDeps) {}
 
   async report(p: Principal, id: string): Promise<CampaignReport> {
-    const c = await this.deps.store.repos.campaigns.byId(id);
-    if (!c || (!p.admin && c.operator_id !== p.operatorId)) throw notFound('Campaign');
+    const c = requireOwned(p, await this.deps.store.repos.campaigns.byId(id), () => notFound('Campaign'));
     const [report] = await this.reports([c]);
     return report!;
   }

@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import { newId } from '../../crypto/ids.ts';
 import type { CampaignRow, CreativeRow, CreativesTable } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
-import { ownerFilter } from '../../http/authenticate.ts';
+import { ownerFilter, requireOwned } from '../../http/authenticate.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import { offsetOf, type Page } from '../../http/paging.ts';
@@ -287,9 +287,7 @@ export class CampaignsService {
 
   /** The campaign if the caller may see it; 404 otherwise (another operator's campaign does not exist for them). */
   private async visible(tx: Repos, p: Principal, id: string): Promise<CampaignWithOwner> {
-    const row = await tx.campaigns.byId(id);
-    if (!row || (!p.admin && row.operator_id !== p.operatorId)) throw notFound('Campaign');
-    return row;
+    return requireOwned(p, await tx.campaigns.byId(id), () => notFound('Campaign'));
   }
 
   private async ownerFor(tx: Repos, p: Principal, operatorEmail: string | undefined): Promise<string> {

@@ -2,11 +2,11 @@ import type { Clock } from '@vend/protocol';
 import type { AuditActor, AuditLog } from '../../http/audit.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { AppStore, Repos } from '../../repos.ts';
-import { badRequest, conflict, machineNotFound, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import { newId } from '../../crypto/ids.ts';
-import { canSeeMachine } from '../machines/ownership.ts';
+import { visibleMachine } from '../machines/ownership.ts';
 import type { MachineRef } from '../machines/machines.repo.ts';
 import type { SalesService, SoldOrder } from '../orders/sales.service.ts';
 import type { CommandRecord, CommandStatus } from './commands.repo.ts';
@@ -91,11 +91,7 @@ export class CommandsService {
 
   /** The machine the caller may act on; another operator's (or a missing) machine is 404 'Machine not found'. */
   async machineFor(p: Principal, machineNo: string): Promise<MachineRef> {
-    // No stored serial holds a NUL (PostgreSQL text cannot), so it is not found, without asking the store.
-    if (machineNo.includes('\u0000')) throw machineNotFound();
-    const m = await this.repos.machines.machineByNo(machineNo);
-    if (!m || !canSeeMachine(p, m)) throw machineNotFound();
-    return m;
+    return visibleMachine(this.repos.machines, p, machineNo);
   }
 
   /**

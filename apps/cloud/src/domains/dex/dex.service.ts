@@ -1,8 +1,8 @@
 import { parseDex, renderDex, type Clock, type DexAudit, type DexProduct, type DexSegment, type DexTally } from '@vend/protocol';
-import { badRequest, machineNotFound } from '../../http/errors.ts';
+import { badRequest } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { AppStore } from '../../repos.ts';
-import { canSeeMachine } from '../machines/ownership.ts';
+import { visibleMachine } from '../machines/ownership.ts';
 import type { AuditSale } from './dex.repo.ts';
 import type { DexImportBody, DexReconciliation } from './dex.schemas.ts';
 
@@ -113,9 +113,7 @@ export class DexService {
   }
 
   private async machine(p: Principal, machineNo: string) {
-    const m = await this.d.store.repos.machines.machineByNo(machineNo);
-    if (!m || !canSeeMachine(p, m)) throw machineNotFound();
-    return m;
+    return visibleMachine(this.d.store.repos.machines, p, machineNo);
   }
 
   private today(): string {

@@ -2,6 +2,7 @@ import type { Clock } from '@vend/protocol';
 import { newId } from '../../crypto/ids.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { AuditLog } from '../../http/audit.ts';
+import { requireOwned } from '../../http/authenticate.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import { offsetOf, type Page } from '../../http/paging.ts';
@@ -83,8 +84,7 @@ export class EntriesService {
   }
 
   async get(p: Principal, id: string): Promise<Entry> {
-    const row = await this.deps.store.repos.ledger.entry(id);
-    if (!row || (!p.admin && row.operator_id !== p.operatorId)) throw notFound('Entry');
+    const row = requireOwned(p, await this.deps.store.repos.ledger.entry(id), () => notFound('Entry'));
     return toEntry(p, row);
   }
 
@@ -94,8 +94,7 @@ export class EntriesService {
     const reversalId = newId('fin', now);
     try {
       await this.deps.store.transaction(async (tx) => {
-        const e = await tx.ledger.entry(id);
-        if (!e || (!p.admin && e.operator_id !== p.operatorId)) throw notFound('Entry');
+        const e = requireOwned(p, await tx.ledger.entry(id), () => notFound('Entry'));
         if (e.reverses_id !== null) throw badRequest(`Entry ${id} is a reversal; record a new entry instead`);
         if (e.reversed_by !== null) throw conflict(`Entry ${id} is already reversed by ${e.reversed_by}`);
         await tx.ledger.insertEntry({

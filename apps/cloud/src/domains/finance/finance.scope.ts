@@ -1,10 +1,10 @@
 import { isClaimableSerial } from '@vend/protocol';
 import type { VenueRow } from '../../db/schema.ts';
-import { ownerFilter } from '../../http/authenticate.ts';
+import { ownerFilter, requireOwned } from '../../http/authenticate.ts';
 import { AppError, badRequest, machineNotFound, notFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { Repos } from '../../repos.ts';
-import { canSeeMachine } from '../machines/ownership.ts';
+import { requireMachineAccess } from '../machines/ownership.ts';
 
 /** Whose books a finance read covers: one operator's, or (admin without `operatorEmail`) every operator's. */
 export interface Books {
@@ -23,15 +23,15 @@ export async function booksOf(repos: Repos, p: Principal, operatorEmail: string 
 
 /** A machine named by a filter: 404 "Machine not found" unless it is in the books. */
 export async function machineInBooks(repos: Repos, p: Principal, books: Books, machineNo: string): Promise<{ id: string; machineNo: string }> {
-  const m = isClaimableSerial(machineNo) ? await repos.machines.machineByNo(machineNo) : undefined;
-  if (!m || !canSeeMachine(p, m) || (books.ownerId !== null && m.operator_id !== books.ownerId)) throw machineNotFound();
+  const m = requireMachineAccess(p, isClaimableSerial(machineNo) ? await repos.machines.machineByNo(machineNo) : undefined);
+  if (books.ownerId !== null && m.operator_id !== books.ownerId) throw machineNotFound();
   return { id: m.id, machineNo: m.machine_no };
 }
 
 /** A venue named by a filter or a path: 404 "Venue not found" unless it is in the books. */
 export async function venueInBooks(repos: Repos, p: Principal, books: Books, venueId: string): Promise<VenueRow> {
-  const v = await repos.venues.byId(venueId);
-  if (!v || (!p.admin && v.operator_id !== p.operatorId) || (books.ownerId !== null && v.operator_id !== books.ownerId)) throw notFound('Venue');
+  const v = requireOwned(p, await repos.venues.byId(venueId), () => notFound('Venue'));
+  if (books.ownerId !== null && v.operator_id !== books.ownerId) throw notFound('Venue');
   return v;
 }
 

@@ -5,13 +5,13 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { newId } from '../../crypto/ids.ts';
 import type { AuditLog } from '../../http/audit.ts';
 import { ownerFilter } from '../../http/authenticate.ts';
-import { badRequest, conflict, machineNotFound } from '../../http/errors.ts';
+import { badRequest, conflict } from '../../http/errors.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import { offsetOf, type Page, type Paging } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
-import { canSeeMachine, fenceFilter } from '../machines/ownership.ts';
+import { fenceFilter, requireMachineAccess } from '../machines/ownership.ts';
 import type { InventoryMachine, InventoryRepo } from './inventory.repo.ts';
 import type { EventSink } from '../webhooks/webhook-events.ts';
 import type { MachineRef } from '../machines/machines.repo.ts';
@@ -85,9 +85,7 @@ export class InventoryService {
 
   private async machineOf(tx: Repos, p: Principal, machineNo: string): Promise<MachineRef> {
     // A string that breaks the serial rule names no machine (and may hold bytes the store refuses, like NUL).
-    const machine = isClaimableSerial(machineNo) ? await tx.machines.machineByNo(machineNo) : undefined;
-    if (!machine || !canSeeMachine(p, machine)) throw machineNotFound();
-    return machine;
+    return requireMachineAccess(p, isClaimableSerial(machineNo) ? await tx.machines.machineByNo(machineNo) : undefined);
   }
 
   private async inventoryOf(repo: InventoryRepo, machine: InventoryMachine): Promise<MachineInventory> {

@@ -2,13 +2,13 @@ import type { Clock, ConfigBlock } from '@vend/protocol';
 import type { Config } from '../../config.ts';
 import { hashPassword, type Sealer } from '../../crypto/secrets.ts';
 import type { AuditLog } from '../../http/audit.ts';
-import { AppError, badRequest, machineNotFound } from '../../http/errors.ts';
+import { AppError, badRequest } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { AppStore } from '../../repos.ts';
 import { derivedAdminPin } from './admin-pin.ts';
 import { buildConfigBlock, parseCapabilities, parseFeatureSettings } from './config-block.ts';
 import type { MachineRef } from './machines.repo.ts';
-import { canSeeMachine } from './ownership.ts';
+import { visibleMachine } from './ownership.ts';
 import type { ServiceCodeData, SettingsData, SettingsInput } from './cabinet-settings.schemas.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 
@@ -53,8 +53,7 @@ export class CabinetSettingsService {
   }
 
   private async settingsMachine(p: Principal, machineNo: string, write: boolean): Promise<MachineRef> {
-    const m = await this.deps.store.repos.machines.machineByNo(machineNo);
-    if (!m || !canSeeMachine(p, m)) throw machineNotFound();
+    const m = await visibleMachine(this.deps.store.repos.machines, p, machineNo);
     if (!p.admin && !p.scopes.has(write ? 'machines:write' : 'machines:read')) throw new AppError('forbidden');
     return m;
   }

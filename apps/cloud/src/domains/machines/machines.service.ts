@@ -11,7 +11,7 @@ import { offsetOf, type Page } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { Geocoder, GeocodeOutcome } from './geocoder.ts';
-import { canSeeMachine, fenceFilter } from './ownership.ts';
+import { fenceFilter, requireMachineAccess } from './ownership.ts';
 import type { MachineRecord, MachinesRepo } from './machines.repo.ts';
 import type { ListInput, MachineView, RegisterInput, RetryGeocodeInput, TaxRestatementView, UpdatedMachineView, UpdateInput } from './machines.schemas.ts';
 import { formatDegrees, geocodeColumns, geocodeView, planPlacement, refuse, type PlacementPlan, type PlacementState } from './placement.ts';
@@ -115,17 +115,14 @@ export class MachinesService {
   async get(p: Principal, machineNo: string): Promise<MachineView> {
     // A string that cannot be a serial names no machine; it never reaches the store.
     if (!isClaimableSerial(machineNo)) throw machineNotFound();
-    const r = await this.deps.store.repos.machines.findView(machineNo);
-    if (!r || !canSeeMachine(p, r)) throw machineNotFound();
+    const r = requireMachineAccess(p, await this.deps.store.repos.machines.findView(machineNo));
     return toMachineView(r, p.admin);
   }
 
   /** The machine locked for a write, or 404 when it is missing or not the caller's. */
   private async owned(repo: MachinesRepo, p: Principal, machineNo: string): Promise<MachineRow> {
     if (!isClaimableSerial(machineNo)) throw machineNotFound();
-    const m = await repo.lockByNo(machineNo);
-    if (!m || !canSeeMachine(p, m)) throw machineNotFound();
-    return m;
+    return requireMachineAccess(p, await repo.lockByNo(machineNo));
   }
 
   /**

@@ -1,4 +1,7 @@
+import { canSeeOwned } from '../../http/authenticate.ts';
+import { machineNotFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
+import type { MachineRef, MachinesRepo } from './machines.repo.ts';
 
 /** What the ownership rule reads of a machine. */
 export interface OwnedMachine {
@@ -13,7 +16,25 @@ export interface OwnedMachine {
  */
 export function canSeeMachine(p: Principal, machine: OwnedMachine): boolean {
   if (p.fence && !p.fence.machineNos.has(machine.machine_no)) return false;
-  return p.admin || (machine.operator_id !== null && machine.operator_id === p.operatorId);
+  return canSeeOwned(p, machine.operator_id);
+}
+
+/**
+ * The one access check on a machine a caller names (as immich's `requireAccess`): the machine the
+ * caller's lookup found (by number, locked for a write, as a view), when the ownership rule lets them see
+ * it; otherwise 404 "Machine not found" — a missing machine and another operator's answer alike.
+ */
+export function requireMachineAccess<M extends OwnedMachine>(p: Principal, machine: M | null | undefined): M {
+  if (!machine || !canSeeMachine(p, machine)) throw machineNotFound();
+  return machine;
+}
+
+/**
+ * The machine `machineNo` names, looked up and checked by {@link requireMachineAccess}. No stored serial
+ * holds a NUL (PostgreSQL text cannot): such a number is not found, without asking the store.
+ */
+export async function visibleMachine(machines: Pick<MachinesRepo, 'machineByNo'>, p: Principal, machineNo: string): Promise<MachineRef> {
+  return requireMachineAccess(p, machineNo.includes('\u0000') ? undefined : await machines.machineByNo(machineNo));
 }
 
 /** The machine numbers a list may show this caller: an access-group session's machines, else null (the ownership filter alone). */

@@ -1,12 +1,12 @@
 import { isClaimableSerial } from '@vend/protocol';
 import { ownerFilter } from '../../http/authenticate.ts';
-import { badRequest, machineNotFound, notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import { offsetOf, type Page, type Paging } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore } from '../../repos.ts';
-import { canSeeMachine, fenceFilter } from '../machines/ownership.ts';
+import { fenceFilter, requireMachineAccess } from '../machines/ownership.ts';
 import { isKnownZone, parseWallClock, zonedToEpoch } from '../calendar/local-time.ts';
 import type { OrderFilter, OrdersRepo, OrderView } from './orders.repo.ts';
 import type { Order, OrderFilterInput, OrdersSummary, Rollup } from './orders.schemas.ts';
@@ -76,8 +76,7 @@ export class OrdersService {
     let machine = null;
     if (q.machineNo !== undefined) {
       // A string that breaks the serial rule names no machine (and may hold bytes the store refuses, like NUL).
-      machine = isClaimableSerial(q.machineNo) ? await this.deps.store.repos.machines.machineByNo(q.machineNo) : undefined;
-      if (!machine || !canSeeMachine(p, machine)) throw machineNotFound();
+      machine = requireMachineAccess(p, isClaimableSerial(q.machineNo) ? await this.deps.store.repos.machines.machineByNo(q.machineNo) : undefined);
     }
     const timeZone = machine?.time_zone && isKnownZone(machine.time_zone) ? machine.time_zone : 'UTC';
     const instant = (field: 'startTime' | 'endTime'): number | null => {

@@ -19,7 +19,7 @@ import type { AppStore, Repos } from '../../repos.ts';
 import { periodBounds, periodOf, periodsBetween } from '../calendar/period.ts';
 import type { CabinetCaller } from '../gateway/device-auth.ts';
 import type { MachineRef } from '../machines/machines.repo.ts';
-import { canSeeMachine } from '../machines/ownership.ts';
+import { visibleMachine } from '../machines/ownership.ts';
 import type { EventTally } from './prizes.repo.ts';
 import { MAX_CLOCK_SKEW_MS, budgetUse, funnelOf, judgeEvent, localDayBounds, parseEventTime, type MechanicSettings } from './prizes.rules.ts';
 import type { FreeProductMoney, GameMoney, PrizeMechanics, PrizesReport, PrizesReportQuery, PutPrizeMechanicsBody } from './prizes.schemas.ts';
@@ -290,9 +290,7 @@ export class PrizesService {
   }
 
   private async visibleMachine(p: Principal, machineNo: string): Promise<MachineRef> {
-    const m = await this.deps.store.repos.machines.machineByNo(machineNo);
-    if (!m || !canSeeMachine(p, m)) throw machineNotFound();
-    return m;
+    return visibleMachine(this.deps.store.repos.machines, p, machineNo);
   }
 
   private async cabinetMachine(caller: CabinetCaller): Promise<MachineRef> {

@@ -2,7 +2,7 @@ import type { Clock } from '@vend/protocol';
 import { newId } from '../../crypto/ids.ts';
 import type { CreativeRow } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
-import { ownerFilter } from '../../http/authenticate.ts';
+import { ownerFilter, requireOwned } from '../../http/authenticate.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { offsetOf, type Page } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
@@ -83,9 +83,7 @@ export class ScreensaversService {
   }
 
   private async visible(tx: Repos, p: Principal, id: string): Promise<ScreensaverWithOwner> {
-    const row = await tx.screensavers.byId(id);
-    if (!row || (!p.admin && row.operator_id !== p.operatorId)) throw notFound('Screensaver');
-    return row;
+    return requireOwned(p, await tx.screensavers.byId(id), () => notFound('Screensaver'));
   }
 
   private view(p: Principal, r: ScreensaverWithOwner, creatives: Map<string, CreativeRow>): Screensaver {

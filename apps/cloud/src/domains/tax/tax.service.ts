@@ -4,14 +4,14 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { TaxRestatementBlockRow } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
 import { ownerFilter } from '../../http/authenticate.ts';
-import { badRequest, conflict, machineNotFound } from '../../http/errors.ts';
+import { badRequest, conflict } from '../../http/errors.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import { offsetOf, type Page } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore, Repos } from '../../repos.ts';
 import { periodBounds, type Period } from '../calendar/period.ts';
-import { canSeeMachine } from '../machines/ownership.ts';
+import { visibleMachine } from '../machines/ownership.ts';
 import { effectiveRate, splitTax } from './tax-split.ts';
 import type { BlockView, RemittanceView, ScheduleView } from './tax.repo.ts';
 import { mergeClosed, pinRate, remitRefusal, restatementRanges, saleTaxRate, type ClosedPeriod } from './tax.rules.ts';
@@ -207,9 +207,7 @@ export class TaxService {
   async blocked(p: Principal, q: BlockedQuery): Promise<Page<BlockedRestatement>> {
     let machineId: string | null = null;
     if (q.machineNo !== undefined) {
-      const m = await this.deps.store.repos.machines.machineByNo(q.machineNo);
-      if (!m || !canSeeMachine(p, m)) throw machineNotFound();
-      machineId = m.id;
+      machineId = (await visibleMachine(this.deps.store.repos.machines, p, q.machineNo)).id;
     }
     const { total, rows } = await this.deps.store.repos.tax.blockPage({ operatorId: ownerFilter(p), machineId }, q.size, offsetOf(q));
     return { page: q.page, size: q.size, total, records: rows.map((r) => toBlocked(r, p.admin)) };

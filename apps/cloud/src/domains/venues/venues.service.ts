@@ -2,7 +2,7 @@ import type { Clock } from '@vend/protocol';
 import { newId } from '../../crypto/ids.ts';
 import type { MachineRow, VenueRow, VenueUpdate } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
-import { ownerFilter } from '../../http/authenticate.ts';
+import { ownerFilter, requireOwned } from '../../http/authenticate.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { offsetOf, type Page } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
@@ -59,8 +59,7 @@ export class VenuesService {
       throw badRequest(undefined, [{ path: '', message: `send at least one field to change: ${PATCH_FIELDS.join(', ')}` }]);
     const now = this.deps.clock.now();
     await this.deps.store.transaction(async (tx) => {
-      const v = await tx.venues.lock(id);
-      if (!v || (!p.admin && v.operator_id !== p.operatorId)) throw notFound('Venue');
+      const v = requireOwned(p, await tx.venues.lock(id), () => notFound('Venue'));
       const attached = (await tx.venues.attached([id])).map((m) => m.machine_no);
       const wanted = body.machineNos === undefined ? attached : [...new Set(body.machineNos)].sort();
       const kiosk = body.kioskMachineNo !== undefined ? body.kioskMachineNo : v.kiosk_machine_no;
@@ -92,8 +91,7 @@ export class VenuesService {
   }
 
   async get(p: Principal, id: string): Promise<Venue> {
-    const row = await this.deps.store.repos.venues.byId(id);
-    if (!row || (!p.admin && row.operator_id !== p.operatorId)) throw notFound('Venue');
+    const row = requireOwned(p, await this.deps.store.repos.venues.byId(id), () => notFound('Venue'));
     return (await this.views(p, [row]))[0]!;
   }
 
