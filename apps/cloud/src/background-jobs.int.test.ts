@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DIALECTS, TEST_DATABASE_URL, call, freshDatabase, startTestServer, type TestServer } from './testing/harness.ts';
+import { expectStatus } from './testing/answers.ts';
 import type { Database } from './db/database.ts';
 import { SANDBOX_CREDENTIALS } from './db/seed.ts';
 import { ALICE_MACHINE, auditActions, manual, orderRow, paidOrder, setAisle } from './domains/commands/commands.test-support.ts';
-import { expectStatus, publishAll, setAgentVersion, setRollout } from './domains/releases/releases.test-support.ts';
+import { publishAll, setAgentVersion, setRollout } from './domains/releases/releases.test-support.ts';
 import { INTERVALS_MS } from './background-jobs.ts';
 import type { LoopStatus } from './jobs/loop.ts';
 

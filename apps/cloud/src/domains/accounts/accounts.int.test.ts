@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import type { Body } from '../../testing/answers.ts';
 import { OPERATOR_IDS, SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { hashSecret } from '../../crypto/secrets.ts';
 import { STANDARD_OPERATOR_SCOPES, formatScopes } from '../../http/scopes.ts';
@@ -18,18 +19,13 @@ interface Account {
   createdAt: string;
   apiKey: { id: string; key: string; scopes: string[]; rateLimit: number };
 }
-interface Env<T> {
-  code: number;
-  message: string;
-  data: T;
-}
 
 let seq = 0;
 const newEmail = () => `operator-${Date.now()}-${++seq}@example.test`;
 
 describe.each(DIALECTS)('POST /api/v1/accounts on %s', (dialect) => {
   let t: TestServer;
-  const create = (json: unknown, headers: Record<string, string> = admin) => call<Env<Account>>(t.url, 'POST', '/api/v1/accounts', { json, headers });
+  const create = (json: unknown, headers: Record<string, string> = admin) => call<Body<Account>>(t.url, 'POST', '/api/v1/accounts', { json, headers });
 
   beforeAll(async () => {
     t = await startTestServer(dialect);
@@ -71,7 +67,7 @@ describe.each(DIALECTS)('POST /api/v1/accounts on %s', (dialect) => {
     expect(audit.at(-1)).toMatchObject({ key_id: '5bada0000000a001', user_id: OPERATOR_IDS.admin, resource: `operator:${op.id}` });
 
     // the key works, as the new operator
-    const who = await call<Env<{ userId: string; operatorEmail: string; scopes: string[]; authMethod: string; admin: boolean }>>(
+    const who = await call<Body<{ userId: string; operatorEmail: string; scopes: string[]; authMethod: string; admin: boolean }>>(
       t.url,
       'GET',
       '/api/v1/auth/me',
@@ -82,7 +78,7 @@ describe.each(DIALECTS)('POST /api/v1/accounts on %s', (dialect) => {
     expect(who.body.data).toMatchObject({ userId: op.id, operatorEmail: email, authMethod: 'api_key', admin: false, scopes: [...STANDARD_OPERATOR_SCOPES] });
 
     // and the password signs in, to MFA enrolment
-    const signIn = await call<Env<{ mfaEnrollmentRequired: boolean }>>(t.url, 'POST', '/api/v1/auth/login', { json: { email, password: 'carol-password-1' } });
+    const signIn = await call<Body<{ mfaEnrollmentRequired: boolean }>>(t.url, 'POST', '/api/v1/auth/login', { json: { email, password: 'carol-password-1' } });
     expect(signIn.body.data.mfaEnrollmentRequired).toBe(true);
   });
 

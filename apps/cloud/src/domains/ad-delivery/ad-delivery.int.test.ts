@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ManualClock } from '@vend/protocol';
 import { call, DIALECTS, suiteServer } from '../../testing/harness.ts';
+import { expectStatus } from '../../testing/answers.ts';
 import type { CampaignReport, ReportsSummary } from '../campaigns/campaigns.schemas.ts';
-import {
-  ALICE,
-  BOB,
-  FLEET,
-  adLoop,
-  aliceMachine,
-  createCampaign,
-  expectStatus,
-  liveCampaign,
-  newSerial,
-  pngUpload,
-  savePlays,
-} from '../campaigns/campaigns.test-support.ts';
+import { ALICE, BOB, FLEET, adLoop, aliceMachine, createCampaign, liveCampaign, newSerial, pngUpload, savePlays } from '../campaigns/campaigns.test-support.ts';
 import { screenBody } from '../machines/screen.test-support.ts';
 import { mp4 } from '../creatives/creatives.test-support.ts';
 

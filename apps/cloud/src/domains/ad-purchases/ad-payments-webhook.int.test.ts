@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '@vend/protocol';
 import { SANDBOX_SECRETS } from '../../config.ts';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { expectStatus, type Body } from '../../testing/answers.ts';
 import { signWebhook } from '../../http/webhook-signature.ts';
 import type { WebhookResult } from './ad-purchases.schemas.ts';
-import { buy, expectStatus, marketplaceCast, statusOf, type Envelope } from './ad-purchases.test-support.ts';
+import { buy, marketplaceCast, statusOf } from './ad-purchases.test-support.ts';
 
 const SECRET: string = SANDBOX_SECRETS.AD_PAYMENTS_WEBHOOK_SECRET;
 const PATH = '/api/v1/ad-purchases/webhook';
@@ -27,7 +28,7 @@ describe.each(DIALECTS)('the ad payment webhook on %s', (dialect) => {
       data: { intentId: p.paymentIntentId, purchaseId: p.purchaseId, amountCents: 26730, currency: 'USD', ...over },
     });
   const send = (body: string, headers: Record<string, string>) =>
-    call<Envelope<WebhookResult>>(t.url, 'POST', PATH, { body, headers: { 'content-type': 'application/json', ...headers } });
+    call<Body<WebhookResult>>(t.url, 'POST', PATH, { body, headers: { 'content-type': 'application/json', ...headers } });
   const signed = (body: string, ts = nowS(), secret = SECRET) =>
     send(body, { 'x-vend-timestamp': String(ts), 'x-vend-signature': signWebhook(secret, ts, body) });
   const snapshot = async (purchaseId: string) => {
@@ -148,7 +149,7 @@ describe('the worked example of docs/ad-payments-webhook.md', () => {
     const t = await startTestServer(DIALECTS[0]!, { seed: false });
     try {
       (t.clock as ManualClock).advance(Number(timestamp) * 1000 - t.clock.now());
-      const r = await call<Envelope>(t.url, 'POST', PATH, { body, headers: { 'x-vend-timestamp': timestamp, 'x-vend-signature': signature } });
+      const r = await call<Body>(t.url, 'POST', PATH, { body, headers: { 'x-vend-timestamp': timestamp, 'x-vend-signature': signature } });
       expect(r.status).toBe(400);
       expect(r.body.message).toContain('unknown purchase');
       const tampered = await call(t.url, 'POST', PATH, {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { expectStatus, type Body } from '../../testing/answers.ts';
 import { adLoop } from '../campaigns/campaigns.test-support.ts';
 import type { Campaign } from '../campaigns/campaigns.schemas.ts';
 import type { AdPurchase } from './ad-purchases.schemas.ts';
-import { ADMIN, ALICE, BOB, expectStatus, marketplaceCast, paidPurchase, pay, qrOf, statusOf, buy, type Envelope } from './ad-purchases.test-support.ts';
+import { ADMIN, ALICE, BOB, marketplaceCast, paidPurchase, pay, qrOf, statusOf, buy } from './ad-purchases.test-support.ts';
 
 type Page = { total: number; records: AdPurchase[] };
 const ALICE_EMAIL = 'alice@sandbox.vend.test';
@@ -21,9 +22,9 @@ describe.each(DIALECTS)('paid ad purchases and their approval on %s', (dialect) 
   const list = (headers: Record<string, string>, query: Record<string, string> = {}) =>
     expectStatus<Page>(call(t.url, 'GET', '/api/v1/ad-purchases', { headers, query }), 200).then((r) => r.body.data);
   const approve = (id: string, headers: Record<string, string>, json: Record<string, unknown> = {}) =>
-    call<Envelope<AdPurchase>>(t.url, 'POST', `/api/v1/ad-purchases/${id}/approve`, { headers, json });
+    call<Body<AdPurchase>>(t.url, 'POST', `/api/v1/ad-purchases/${id}/approve`, { headers, json });
   const reject = (id: string, headers: Record<string, string>, json: Record<string, unknown>) =>
-    call<Envelope<AdPurchase>>(t.url, 'POST', `/api/v1/ad-purchases/${id}/reject`, { headers, json });
+    call<Body<AdPurchase>>(t.url, 'POST', `/api/v1/ad-purchases/${id}/reject`, { headers, json });
   const campaign = async (id: string, headers: Record<string, string>) =>
     (await expectStatus<Campaign>(call(t.url, 'GET', `/api/v1/campaigns/${id}`, { headers }), 200)).body.data;
 

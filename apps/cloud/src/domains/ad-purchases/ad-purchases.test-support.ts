@@ -1,12 +1,13 @@
 import { expect } from 'vitest';
 import { call, type TestServer } from '../../testing/harness.ts';
-import { ADMIN, BOB, expectStatus, newSerial, pngUpload, type Envelope } from '../campaigns/campaigns.test-support.ts';
+import { expectStatus, type Body } from '../../testing/answers.ts';
+import { ADMIN, BOB, newSerial, pngUpload } from '../campaigns/campaigns.test-support.ts';
 import { screenBody } from '../machines/screen.test-support.ts';
 import { advertiseQrId } from '../creatives/advertise-qr.ts';
 import type { CreativeDraftView, PurchaseCreated, PurchaseStatusView, QuoteView } from './ad-purchases.schemas.ts';
 import type { TestCompletion } from './test-processor.ts';
 
-export { ADMIN, ALICE, BOB, expectStatus, pngUpload, type Envelope } from '../campaigns/campaigns.test-support.ts';
+export { ADMIN, ALICE, BOB, pngUpload } from '../campaigns/campaigns.test-support.ts';
 
 /** The advertise QR id of a machine on this server (what `/advertise?machine=&qr=` carries). */
 export const qrOf = (t: TestServer, machineNo: string) => advertiseQrId(machineNo, t.ctx.config.dataKey);
@@ -44,7 +45,7 @@ export const brief = (over: Record<string, unknown> = {}) => ({
 });
 
 export async function quote(t: TestServer, body: Record<string, unknown>) {
-  return call<Envelope<QuoteView>>(t.url, 'POST', '/api/v1/marketplace/quote', { json: body });
+  return call<Body<QuoteView>>(t.url, 'POST', '/api/v1/marketplace/quote', { json: body });
 }
 
 /** A creative draft holding one uploaded portrait PNG. */

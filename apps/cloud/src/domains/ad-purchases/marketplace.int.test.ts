@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { expectStatus, type Body } from '../../testing/answers.ts';
 import type { AdPricing, SubscriptionPricing } from '../pricing/pricing.schemas.ts';
 import type { CreativeDraftView, KioskView } from './ad-purchases.schemas.ts';
-import { brief, buy, expectStatus, marketplaceCast, pngUpload, qrOf, quote, statusOf, uploadedDraft, type Envelope } from './ad-purchases.test-support.ts';
+import { brief, buy, marketplaceCast, pngUpload, qrOf, quote, statusOf, uploadedDraft } from './ad-purchases.test-support.ts';
 import type { TestIntent } from './test-processor.ts';
 
 describe.each(DIALECTS)('the self-serve marketplace, buyer side, on %s', (dialect) => {
@@ -142,7 +143,7 @@ describe.each(DIALECTS)('the self-serve marketplace, buyer side, on %s', (dialec
       }
       expect(draft).toMatchObject({ generationsUsed: 3, generationsLeft: 0 });
       expect(draft.creatives).toHaveLength(3);
-      const fourth = await call<Envelope>(t.url, 'POST', '/api/v1/marketplace/drafts/generate', { json: { draftToken: draft.draftToken, brief: 'take 4' } });
+      const fourth = await call<Body>(t.url, 'POST', '/api/v1/marketplace/drafts/generate', { json: { draftToken: draft.draftToken, brief: 'take 4' } });
       expect(fourth.status).toBe(409);
       const upload = await expectStatus<CreativeDraftView>(
         call(t.url, 'POST', '/api/v1/marketplace/drafts/upload', { json: { draftToken: draft.draftToken, ...pngUpload() } }),
@@ -157,7 +158,7 @@ describe.each(DIALECTS)('the self-serve marketplace, buyer side, on %s', (dialec
     });
 
     it('refuses a landscape upload with the reason and keeps nothing; an unknown token is a 404', async () => {
-      const r = await call<Envelope>(t.url, 'POST', '/api/v1/marketplace/drafts/upload', { json: pngUpload(960, 540) });
+      const r = await call<Body>(t.url, 'POST', '/api/v1/marketplace/drafts/upload', { json: pngUpload(960, 540) });
       expect(r.status).toBe(400);
       expect(r.body.message).toContain('landscape');
       expect(
@@ -186,7 +187,7 @@ describe.each(DIALECTS)('the self-serve marketplace, buyer side, on %s', (dialec
         expect(s.operators.map((o) => o.operatorName)).not.toContain('Bob Snacks Ltd');
         expect(JSON.stringify(s)).not.toContain('SBX-BOB');
       }
-      const refused = await call<Envelope>(t.url, 'POST', '/api/v1/marketplace/purchases', {
+      const refused = await call<Body>(t.url, 'POST', '/api/v1/marketplace/purchases', {
         json: {
           ...brief({ reach: { kind: 'machine', machineNo: 'SBX-BOB-0002' } }),
           sponsorName: 'X',

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { expectStatus, type Body } from '../../testing/answers.ts';
 import { image } from '../creatives/creatives.test-support.ts';
 import { startFakeStudio, type FakeStudio } from '../creatives/fake-studio.ts';
 import type { CreativeDraftView } from './ad-purchases.schemas.ts';
-import { buy, brief, expectStatus, marketplaceCast, uploadedDraft, type Envelope } from './ad-purchases.test-support.ts';
+import { buy, brief, marketplaceCast, uploadedDraft } from './ad-purchases.test-support.ts';
 import { MARKETPLACE_LIMITS } from './marketplace.service.ts';
 
 describe.each(DIALECTS)('the marketplace’s bounds on anonymous buyers on %s', (dialect) => {
@@ -23,7 +24,7 @@ describe.each(DIALECTS)('the marketplace’s bounds on anonymous buyers on %s', 
     const first = await expectStatus<CreativeDraftView>(call(t.url, 'POST', '/api/v1/marketplace/drafts/generate', { json: { brief: 'Deli' } }), 200);
     const draftToken = first.body.data.draftToken;
     studio.reply({ kind: 'status', status: 503, body: 'studio is overloaded' });
-    const failed = await call<Envelope>(t.url, 'POST', '/api/v1/marketplace/drafts/generate', { json: { draftToken, brief: 'Deli again' } });
+    const failed = await call<Body>(t.url, 'POST', '/api/v1/marketplace/drafts/generate', { json: { draftToken, brief: 'Deli again' } });
     expect(failed.status).toBe(502);
     expect(failed.body.message).toContain('studio is overloaded');
     // a failed first call makes no draft at all
@@ -40,7 +41,7 @@ describe.each(DIALECTS)('the marketplace’s bounds on anonymous buyers on %s', 
       .selectFrom('ad_purchases')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
-    const r = await call<Envelope>(t.url, 'POST', '/api/v1/marketplace/purchases', {
+    const r = await call<Body>(t.url, 'POST', '/api/v1/marketplace/purchases', {
       json: { ...brief(), sponsorName: 'X', buyer: { name: 'X', email: 'x@x.example' }, creative: await uploadedDraft(t) },
     });
     expect(r.status).toBe(429);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
+import { okData, type Body } from '../../testing/answers.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import type { EventType } from '../webhooks/webhook-events.ts';
 import type { EndpointWithSecret } from '../webhooks/webhooks.schemas.ts';
@@ -9,7 +10,6 @@ import { CLEAR_HOLD_MS, OFFLINE_AFTER_MS } from './alerts.rules.ts';
 import type { Alert, Rule } from './alerts.schemas.ts';
 
 type H = Record<string, string>;
-type Env<T> = { code: number; message: string; data: T };
 const alice = { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey };
 const bob = { 'x-api-key': SANDBOX_CREDENTIALS.bob.apiKey };
 const MACHINE = 'SBX-ALICE-0001';
@@ -22,11 +22,10 @@ describe.each(DIALECTS)('alert rules on %s', (dialect) => {
   const db = () => t.ctx.database.db;
   const receivers: Receiver[] = [];
   const api = <T>(method: string, path: string, headers: H, json?: unknown, query?: Record<string, string>) =>
-    call<Env<T>>(t.url, method, `/api/v1${path}`, { headers, ...(json !== undefined ? { json } : {}), ...(query ? { query } : {}) });
+    call<Body<T>>(t.url, method, `/api/v1${path}`, { headers, ...(json !== undefined ? { json } : {}), ...(query ? { query } : {}) });
   const createRule = async (body: Record<string, unknown>) => {
     const r = await api<Rule>('POST', '/alert-rules', alice, body);
-    expect(r.status, r.text).toBe(200);
-    return r.body.data;
+    return okData(r);
   };
   const alertsOf = async (ruleId: string) =>
     (await api<{ records: Alert[] }>('GET', '/alerts', alice, undefined, { size: '100' })).body.data.records.filter((a) => a.ruleId === ruleId);

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { SoftwareData } from '@vend/protocol';
 import { AdLoopData, ApkEquipmentData } from '@vend/protocol';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
+import { expectStatus } from '../../testing/answers.ts';
 import { dispenseDecisionWork, refundSweepWork } from '../../background-jobs.ts';
-import { ALICE, BOB, FLEET, aisleStock, expectStatus, keyHeader, enrolled, machineRow, newSerial } from '../gateway/gateway.test-support.ts';
+import { ALICE, BOB, FLEET, aisleStock, keyHeader, enrolled, machineRow, newSerial } from '../gateway/gateway.test-support.ts';
 
 describe.each(DIALECTS)('family-A routes on %s', (dialect) => {
   const t = suiteServer(dialect);

@@ -8,6 +8,7 @@ import { SignJWT, exportJWK, generateKeyPair, type JWTPayload } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import type { DB } from '../../db/schema.ts';
 import { call, type ApiResponse, type TestServer } from '../../testing/harness.ts';
+import type { Body } from '../../testing/answers.ts';
 
 export interface OAuthBody {
   access_token?: string;
@@ -34,12 +35,6 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 /** The code an authenticator app shows at `ms` (otpauth's generator: not the code under test). */
 export function totpAt(base32: string, ms: number): string {
   return TOTP.generate({ secret: Secret.fromBase32(base32), algorithm: 'SHA1', digits: 6, period: 30, timestamp: ms });
-}
-
-export interface Envelope<T> {
-  code: number;
-  message: string;
-  data: T;
 }
 
 export interface Challenge {
@@ -71,7 +66,7 @@ export interface Me {
 }
 
 export function post<T>(t: TestServer, path: string, json: unknown, headers: Record<string, string> = {}) {
-  return call<Envelope<T>>(t.url, 'POST', path, { json, headers });
+  return call<Body<T>>(t.url, 'POST', path, { json, headers });
 }
 
 export async function login(t: TestServer, email: string, password: string, headers: Record<string, string> = {}): Promise<Challenge> {
@@ -81,7 +76,7 @@ export async function login(t: TestServer, email: string, password: string, head
 }
 
 export function me(t: TestServer, headers: Record<string, string>) {
-  return call<Envelope<Me>>(t.url, 'GET', '/api/v1/auth/me', { headers });
+  return call<Body<Me>>(t.url, 'GET', '/api/v1/auth/me', { headers });
 }
 
 export async function countRows(t: TestServer, table: keyof DB): Promise<number> {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
+import { type Body } from '../../testing/answers.ts';
 import { OPERATOR_IDS, SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { ADMIN_SCOPES, FACTORY_SCOPES, STANDARD_OPERATOR_SCOPES } from '../../http/scopes.ts';
-import { me, type Envelope } from './auth.testkit.ts';
+import { me } from './auth.testkit.ts';
 
 const c = SANDBOX_CREDENTIALS;
 
@@ -44,7 +45,7 @@ describe.each(DIALECTS)('who am I and my credentials on %s', (dialect) => {
   });
 
   it("lists the operator's own API keys and OAuth clients, masked, with scopes and rate limits", async () => {
-    const r = await call<Envelope<Credentials>>(t.url, 'GET', '/api/v1/auth/credentials', { headers: { 'x-api-key': c.alice.apiKey } });
+    const r = await call<Body<Credentials>>(t.url, 'GET', '/api/v1/auth/credentials', { headers: { 'x-api-key': c.alice.apiKey } });
     expect(r.status).toBe(200);
     expect(r.body.data.apiKeys).toEqual([
       {
@@ -90,7 +91,7 @@ describe.each(DIALECTS)('who am I and my credentials on %s', (dialect) => {
 
   it('shows a per-credential rate limit and a revoked key as such', async () => {
     await t.ctx.database.db.updateTable('api_keys').set({ rate_limit: 50 }).where('id', '=', '5bb0b00000000001').execute();
-    const r = await call<Envelope<Credentials>>(t.url, 'GET', '/api/v1/auth/credentials', { headers: { 'x-api-key': c.bob.apiKey } });
+    const r = await call<Body<Credentials>>(t.url, 'GET', '/api/v1/auth/credentials', { headers: { 'x-api-key': c.bob.apiKey } });
     expect(r.body.data.apiKeys[0]).toMatchObject({ rateLimit: 50, revoked: false });
     expect(r.body.data.oauthClients).toEqual([]);
   });

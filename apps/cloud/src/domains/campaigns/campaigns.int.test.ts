@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '@vend/protocol';
 import { call, DIALECTS, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { expectStatus, type Body } from '../../testing/answers.ts';
 import type { Campaign } from './campaigns.schemas.ts';
-import { ADMIN, ALICE, BOB, FACTORY, aliceMachine, createCampaign, expectStatus, liveCampaign, pngUpload, type Envelope } from './campaigns.test-support.ts';
+import { ADMIN, ALICE, BOB, FACTORY, aliceMachine, createCampaign, liveCampaign, pngUpload } from './campaigns.test-support.ts';
 
 describe.each(DIALECTS)('campaigns on %s', (dialect) => {
   let t: TestServer;
@@ -124,7 +125,7 @@ describe.each(DIALECTS)('campaigns on %s', (dialect) => {
 
   it('lifecycle: activate needs a creative; draft → active ⇄ paused → completed; every other move is a 409 naming the state', async () => {
     const c = await createCampaign(t, { targetMachines: [machineNo] });
-    const act = (action: string) => call<Envelope<Campaign>>(t.url, 'POST', path(c.id, `/${action}`), { headers: ALICE });
+    const act = (action: string) => call<Body<Campaign>>(t.url, 'POST', path(c.id, `/${action}`), { headers: ALICE });
     const noCreative = await act('activate');
     expect(noCreative.status).toBe(409);
     expect(noCreative.body.message).toContain('creative');

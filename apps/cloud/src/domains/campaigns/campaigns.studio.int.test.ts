@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, DIALECTS, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { expectStatus } from '../../testing/answers.ts';
 import { image } from '../creatives/creatives.test-support.ts';
 import { startFakeStudio, type FakeStudio } from '../creatives/fake-studio.ts';
 import type { Campaign } from './campaigns.schemas.ts';
-import { ALICE, aliceMachine, createCampaign, expectStatus } from './campaigns.test-support.ts';
+import { ALICE, aliceMachine, createCampaign } from './campaigns.test-support.ts';
 
 describe.each(DIALECTS)('creative/contentx through an external studio on %s', (dialect) => {
   let t: TestServer;

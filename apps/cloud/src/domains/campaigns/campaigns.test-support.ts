@@ -1,9 +1,10 @@
 import { PNG } from 'pngjs';
 import { call, type TestServer } from '../../testing/harness.ts';
-import { ALICE, FLEET, expectStatus, newSerial } from '../gateway/gateway.test-support.ts';
+import { expectStatus } from '../../testing/answers.ts';
+import { ALICE, FLEET, newSerial } from '../gateway/gateway.test-support.ts';
 import type { Campaign } from './campaigns.schemas.ts';
 
-export { ADMIN, ALICE, BOB, FACTORY, FLEET, expectStatus, newSerial, type Envelope } from '../gateway/gateway.test-support.ts';
+export { ADMIN, ALICE, BOB, FACTORY, FLEET, newSerial } from '../gateway/gateway.test-support.ts';
 
 /** A real portrait PNG of the given size, as the upload body wants it. */
 export function pngUpload(width = 540, height = 960): { contentType: string; dataBase64: string } {

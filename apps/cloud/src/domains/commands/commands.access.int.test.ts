@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { type Body } from '../../testing/answers.ts';
 import { OPERATOR_IDS } from '../../db/seed.ts';
 import {
   ALICE_MACHINE,
@@ -13,7 +14,6 @@ import {
   keyWithScopes,
   resetAisles,
   type Command,
-  type Env,
 } from './commands.test-support.ts';
 
 describe.each(DIALECTS)('remote dispense: fulfil and authorisation on %s', (dialect) => {
@@ -30,7 +30,7 @@ describe.each(DIALECTS)('remote dispense: fulfil and authorisation on %s', (dial
 
   describe('POST /api/v1/fulfill', () => {
     const fulfill = (body: unknown, headers: Record<string, string> = alice) =>
-      call<Env<Command & { dispense: boolean }>>(t.url, 'POST', '/api/v1/fulfill', { headers, json: body });
+      call<Body<Command & { dispense: boolean }>>(t.url, 'POST', '/api/v1/fulfill', { headers, json: body });
 
     it('walkup answers dispense: false and creates no command, with only machines:read', async () => {
       const readOnly = await keyWithScopes(t, OPERATOR_IDS.alice, ['machines:read']);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { type Body } from '../../testing/answers.ts';
 import { OPERATOR_IDS } from '../../db/seed.ts';
 import {
   ALICE_MACHINE,
@@ -16,7 +17,6 @@ import {
   setAisle,
   stockOf,
   type Command,
-  type Env,
 } from './commands.test-support.ts';
 
 describe.each(DIALECTS)('remote dispense on %s', (dialect) => {
@@ -74,7 +74,7 @@ describe.each(DIALECTS)('remote dispense on %s', (dialect) => {
 
   it('reads one command; an unknown id, or another machine’s command, is 404 Command not found', async () => {
     const c = (await enqueue({ aisleNo: 1, reason: 'read me' })).body.data;
-    const r = await call<Env<Command>>(t.url, 'GET', `/api/v1/machines/${ALICE_MACHINE}/commands/${c.commandId}`, { headers: alice });
+    const r = await call<Body<Command>>(t.url, 'GET', `/api/v1/machines/${ALICE_MACHINE}/commands/${c.commandId}`, { headers: alice });
     expect(r.status).toBe(200);
     const { duplicate: _duplicate, ...asEnqueued } = c;
     expect(r.body.data).toEqual(asEnqueued);
@@ -88,14 +88,14 @@ describe.each(DIALECTS)('remote dispense on %s', (dialect) => {
   it('finds a command by externalRef, filters by status, pages newest first', async () => {
     const myRef = ref();
     const c = (await enqueue({ aisleNo: 2, reason: 'find me', externalRef: myRef })).body.data;
-    const found = await call<Env<{ total: number; records: Command[] }>>(t.url, 'GET', `/api/v1/machines/${ALICE_MACHINE}/commands`, {
+    const found = await call<Body<{ total: number; records: Command[] }>>(t.url, 'GET', `/api/v1/machines/${ALICE_MACHINE}/commands`, {
       headers: alice,
       query: { externalRef: myRef },
     });
     expect(found.status).toBe(200);
     expect(found.body.data.total).toBe(1);
     expect(found.body.data.records[0]!.commandId).toBe(c.commandId);
-    const none = await call<Env<{ total: number }>>(t.url, 'GET', `/api/v1/machines/${ALICE_MACHINE}/commands`, {
+    const none = await call<Body<{ total: number }>>(t.url, 'GET', `/api/v1/machines/${ALICE_MACHINE}/commands`, {
       headers: alice,
       query: { externalRef: 'never-used' },
     });
@@ -104,7 +104,7 @@ describe.each(DIALECTS)('remote dispense on %s', (dialect) => {
     manual(t).advance(1000);
     const newer = (await enqueue({ aisleNo: 2, reason: 'newer' })).body.data;
     await ack(newer.commandId, { success: false, outcome: 'lane_empty', detail: 'sensor' });
-    const page = await call<Env<{ page: number; size: number; total: number; records: Command[] }>>(
+    const page = await call<Body<{ page: number; size: number; total: number; records: Command[] }>>(
       t.url,
       'GET',
       `/api/v1/machines/${ALICE_MACHINE}/commands`,
@@ -115,7 +115,7 @@ describe.each(DIALECTS)('remote dispense on %s', (dialect) => {
     );
     expect(page.body.data.size).toBe(1);
     expect(page.body.data.records[0]!.commandId).toBe(newer.commandId);
-    const failed = await call<Env<{ records: Command[] }>>(t.url, 'GET', `/api/v1/machines/${ALICE_MACHINE}/commands`, {
+    const failed = await call<Body<{ records: Command[] }>>(t.url, 'GET', `/api/v1/machines/${ALICE_MACHINE}/commands`, {
       headers: alice,
       query: { status: 'failed' },
     });
@@ -293,7 +293,7 @@ describe.each(DIALECTS)('remote dispense on %s', (dialect) => {
     const c = (await enqueue({ aisleNo: 10, reason: 'slow board' })).body.data;
     manual(t).advance(121_000);
     await t.services.jobs.dispenseDecision.tick();
-    const expired = await call<Env<Command>>(t.url, 'GET', `/api/v1/machines/${ALICE_MACHINE}/commands/${c.commandId}`, { headers: alice });
+    const expired = await call<Body<Command>>(t.url, 'GET', `/api/v1/machines/${ALICE_MACHINE}/commands/${c.commandId}`, { headers: alice });
     expect(expired.body.data).toMatchObject({ status: 'expired', outcome: 'no_outcome', detail: 'no outcome within 120s' });
     const r = await ack(c.commandId, { success: true, outcome: 'success', detail: 'late' });
     expect(r.body.data).toMatchObject({ status: 'acknowledged', outcome: 'success', alreadyAcknowledged: false });
@@ -343,7 +343,7 @@ describe.each(DIALECTS)('remote dispense on %s', (dialect) => {
       expect(r.status, path).toBe(404);
       expect(r.body).toEqual({ code: 404, message, data: null });
     }
-    expect((await call<Env<Command>>(t.url, 'GET', `/api/v1/machines/${ALICE_MACHINE}/commands/${c.commandId}`, { headers: alice })).body.data.status).toBe(
+    expect((await call<Body<Command>>(t.url, 'GET', `/api/v1/machines/${ALICE_MACHINE}/commands/${c.commandId}`, { headers: alice })).body.data.status).toBe(
       'pending',
     );
   });
@@ -361,7 +361,7 @@ describe.each(DIALECTS)('remote dispense on %s', (dialect) => {
     expect((await ack(c.commandId, { success: true, outcome: '', detail: '' })).status).toBe(400);
     expect((await ack(c.commandId, { success: true, outcome: 'a'.repeat(65), detail: '' })).status).toBe(400);
     expect((await ack(c.commandId, { success: true, outcome: 'ok', detail: 'x\u0000y' })).status).toBe(400);
-    const still = await call<Env<Command>>(t.url, 'GET', `/api/v1/machines/${ALICE_MACHINE}/commands/${c.commandId}`, { headers: alice });
+    const still = await call<Body<Command>>(t.url, 'GET', `/api/v1/machines/${ALICE_MACHINE}/commands/${c.commandId}`, { headers: alice });
     expect(still.body.data.status).toBe('pending');
     // detail is optional
     expect((await ack(c.commandId, { success: false, outcome: 'board_busy' })).body.data.detail).toBe('');

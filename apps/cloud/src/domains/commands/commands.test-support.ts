@@ -3,6 +3,7 @@ import type { ManualClock } from '@vend/protocol';
 import { hashSecret } from '../../crypto/secrets.ts';
 import { formatScopes, type Scope } from '../../http/scopes.ts';
 import { call, type TestServer } from '../../testing/harness.ts';
+import type { Body } from '../../testing/answers.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 
 /** Test factories for the remote-dispense and background-loop suites (never imported by production code). */
@@ -138,7 +139,6 @@ export interface Command {
   alreadyAcknowledged?: boolean;
   order?: { orderNumber: string; payStatus: string; paidPrice: number; chargedCents: number; channel: string; payMethod: string } | null;
 }
-export type Env<T> = { code: number; message: string; data: T };
 
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+0000$/;
 
@@ -151,13 +151,13 @@ export async function resetAisles(t: TestServer): Promise<void> {
 /** The remote-dispense API of a running test server, as the commands suites call it. */
 export function commandsApi(server: () => TestServer) {
   const enqueue = (body: Record<string, unknown>, headers = alice, machineNo = ALICE_MACHINE) =>
-    call<Env<Command>>(server().url, 'POST', `/api/v1/machines/${machineNo}/commands/dispense`, { headers, json: body });
+    call<Body<Command>>(server().url, 'POST', `/api/v1/machines/${machineNo}/commands/dispense`, { headers, json: body });
   const ack = (commandId: string, body: Record<string, unknown>, headers = alice, machineNo = ALICE_MACHINE) => {
     manual(server()).advance(1); // the ack's audit record sorts after the enqueue's
-    return call<Env<Command>>(server().url, 'POST', `/api/v1/machines/${machineNo}/commands/${commandId}/ack`, { headers, json: body });
+    return call<Body<Command>>(server().url, 'POST', `/api/v1/machines/${machineNo}/commands/${commandId}/ack`, { headers, json: body });
   };
   const pending = (headers = alice, machineNo = ALICE_MACHINE) =>
-    call<Env<Command[]>>(server().url, 'GET', `/api/v1/machines/${machineNo}/commands/pending`, { headers });
+    call<Body<Command[]>>(server().url, 'GET', `/api/v1/machines/${machineNo}/commands/pending`, { headers });
   const countCommands = async () =>
     Number(
       (

@@ -11,6 +11,7 @@ import { ApiDocs } from '../../http/api-docs.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { errorHandler, notFoundHandler } from '../../http/error-middleware.ts';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import type { Body } from '../../testing/answers.ts';
 import { advertiseQrId } from './advertise-qr.ts';
 import { CreativesRepo } from './creatives.repo.ts';
 import { CreativesService, POSTER_RENDER_QUEUE } from './creatives.service.ts';
@@ -82,7 +83,7 @@ describe.each(DIALECTS)('media and house posters on %s', (dialect) => {
     const body = JSON.stringify({ contentType: 'image/png', dataBase64: png.toString('base64') });
     expect(body.length).toBeGreaterThan(1024 * 1024);
     const post = (p: string, headers: Record<string, string> = { 'x-api-key': 'vk_any' }) =>
-      call<{ code: number; message: string; data: { width: number } | null }>(url, 'POST', p, {
+      call<Body<{ width: number } | null>>(url, 'POST', p, {
         body,
         headers: { 'content-type': 'application/json', ...headers },
       });

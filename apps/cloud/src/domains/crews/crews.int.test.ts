@@ -1,29 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
+import { okData, type Body } from '../../testing/answers.ts';
 import { mintKey, newOperator } from '../machines/machines.factories.ts';
 import { INVITE_TTL_MS } from './crews.rules.ts';
 import type { Crew, CrewInvite, CrewInviteView, CrewMember } from './crews.schemas.ts';
 
 type H = Record<string, string>;
-type Env<T> = { code: number; message: string; data: T };
 type Person = { id: string; email: string; headers: H };
 
 describe.each(DIALECTS)('crews and invitations on %s', (dialect) => {
   const t = suiteServer(dialect);
   const db = () => t.ctx.database.db;
   const api = <T = unknown>(method: string, path: string, headers: H, json?: unknown, query?: Record<string, string>) =>
-    call<Env<T>>(t.url, method, `/api/v1/crew${path}`, { headers, ...(json !== undefined ? { json } : {}), ...(query ? { query } : {}) });
+    call<Body<T>>(t.url, method, `/api/v1/crew${path}`, { headers, ...(json !== undefined ? { json } : {}), ...(query ? { query } : {}) });
   const person = (): Promise<Person> => newOperator(db(), t.clock.now());
-  const ok = <T>(r: { status: number; text: string; body: Env<T> }): T => {
-    expect(r.status, r.text).toBe(200);
-    return r.body.data;
-  };
-  const createCrew = async (owner: Person, name = 'Route 7') => ok(await api<Crew>('POST', '', owner.headers, { name }));
+  const createCrew = async (owner: Person, name = 'Route 7') => okData(await api<Crew>('POST', '', owner.headers, { name }));
   const invite = async (by: Person, crewId: string, email: string, role = 'member') =>
-    ok(await api<CrewInvite>('POST', `/${crewId}/invite`, by.headers, { email, role }));
+    okData(await api<CrewInvite>('POST', `/${crewId}/invite`, by.headers, { email, role }));
   const accept = (who: Person, inv: { inviteId: string; token: string }) =>
     api<CrewMember>('POST', `/accept-invite/${inv.inviteId}`, who.headers, undefined, { token: inv.token });
-  const join = async (owner: Person, crewId: string, who: Person, role = 'member') => ok(await accept(who, await invite(owner, crewId, who.email, role)));
+  const join = async (owner: Person, crewId: string, who: Person, role = 'member') => okData(await accept(who, await invite(owner, crewId, who.email, role)));
   const enc = encodeURIComponent;
   const audit = (resource: string) =>
     db()
@@ -46,8 +42,8 @@ describe.each(DIALECTS)('crews and invitations on %s', (dialect) => {
     const owner = await person();
     const crew = await createCrew(owner, '  Downtown route  ');
     expect(crew).toMatchObject({ name: 'Downtown route', isDefault: false, createdBy: owner.email, myRole: 'owner', memberCount: 1 });
-    expect(ok(await api<Crew>('GET', `/${crew.id}`, owner.headers))).toEqual(crew);
-    expect(ok(await api<CrewMember[]>('GET', `/${crew.id}/members`, owner.headers))).toEqual([
+    expect(okData(await api<Crew>('GET', `/${crew.id}`, owner.headers))).toEqual(crew);
+    expect(okData(await api<CrewMember[]>('GET', `/${crew.id}/members`, owner.headers))).toEqual([
       { crewId: crew.id, email: owner.email, role: 'owner', joinedAt: crew.createdAt },
     ]);
     expect(await audit(`crew:${crew.id}`)).toEqual(['crews.create']);
@@ -55,16 +51,16 @@ describe.each(DIALECTS)('crews and invitations on %s', (dialect) => {
 
   it('the first GET /crew/mine creates the default crew once; later crews and joined ones are listed too', async () => {
     const me = await person();
-    const first = ok(await api<Crew[]>('GET', '/mine', me.headers));
+    const first = okData(await api<Crew[]>('GET', '/mine', me.headers));
     expect(first).toHaveLength(1);
     expect(first[0]).toMatchObject({ isDefault: true, myRole: 'owner', createdBy: me.email, memberCount: 1 });
     const again = await Promise.all([api<Crew[]>('GET', '/mine', me.headers), api<Crew[]>('GET', '/mine', me.headers)]);
-    for (const r of again) expect(ok(r)).toEqual(first);
+    for (const r of again) expect(okData(r)).toEqual(first);
     t.clock.advance(1);
     const other = await person();
     const theirs = await createCrew(other);
     await join(other, theirs.id, me, 'admin');
-    const mine = ok(await api<Crew[]>('GET', '/mine', me.headers));
+    const mine = okData(await api<Crew[]>('GET', '/mine', me.headers));
     expect(mine.map((c) => [c.id, c.myRole, c.memberCount])).toEqual([
       [first[0]!.id, 'owner', 1],
       [theirs.id, 'admin', 2],
@@ -121,11 +117,11 @@ describe.each(DIALECTS)('crews and invitations on %s', (dialect) => {
     expect((await api('PUT', `/${crew.id}/members/${enc(member.email)}/role`, admin.headers, { role: 'owner' })).status).toBe(403);
     expect((await api('DELETE', `/${crew.id}/members/${enc(owner.email)}`, admin.headers)).status).toBe(403);
     expect((await api('POST', `/${crew.id}/invite`, admin.headers, { email: 'boss@example.com', role: 'owner' })).status).toBe(403);
-    expect(ok(await api<CrewMember>('PUT', `/${crew.id}/members/${enc(member.email)}/role`, owner.headers, { role: 'admin' })).role).toBe('admin');
+    expect(okData(await api<CrewMember>('PUT', `/${crew.id}/members/${enc(member.email)}/role`, owner.headers, { role: 'admin' })).role).toBe('admin');
     // a member may leave
     const leaver = await person();
     await join(owner, crew.id, leaver);
-    expect(ok(await api<CrewMember>('DELETE', `/${crew.id}/members/${enc(leaver.email)}`, leaver.headers)).email).toBe(leaver.email);
+    expect(okData(await api<CrewMember>('DELETE', `/${crew.id}/members/${enc(leaver.email)}`, leaver.headers)).email).toBe(leaver.email);
     expect((await api('GET', `/${crew.id}`, leaver.headers)).status).toBe(404);
   });
 
@@ -143,10 +139,10 @@ describe.each(DIALECTS)('crews and invitations on %s', (dialect) => {
     expect(demote.status, demote.text).toBe(409);
     expect(demote.body.message).toMatch(/last owner/);
     expect((await api('DELETE', `/${crew.id}/members/${enc(owner.email)}`, owner.headers)).status).toBe(409);
-    ok(await api('PUT', `/${crew.id}/members/${enc(admin.email)}/role`, owner.headers, { role: 'owner' }));
-    expect(ok(await api<CrewMember>('PUT', `/${crew.id}/members/${enc(owner.email)}/role`, owner.headers, { role: 'member' })).role).toBe('member');
+    okData(await api('PUT', `/${crew.id}/members/${enc(admin.email)}/role`, owner.headers, { role: 'owner' }));
+    expect(okData(await api<CrewMember>('PUT', `/${crew.id}/members/${enc(owner.email)}/role`, owner.headers, { role: 'member' })).role).toBe('member');
     expect((await api('DELETE', `/${crew.id}/members/${enc(admin.email)}`, admin.headers)).status).toBe(409);
-    const roles = ok(await api<CrewMember[]>('GET', `/${crew.id}/members`, admin.headers)).map((m) => [m.email, m.role]);
+    const roles = okData(await api<CrewMember[]>('GET', `/${crew.id}/members`, admin.headers)).map((m) => [m.email, m.role]);
     expect(roles.filter(([, r]) => r === 'owner')).toEqual([[admin.email, 'owner']]);
   });
 
@@ -168,13 +164,13 @@ describe.each(DIALECTS)('crews and invitations on %s', (dialect) => {
     const noToken = await api('POST', `/accept-invite/${inv.inviteId}`, guest.headers);
     expect(noToken.status).toBe(400);
 
-    const m = ok(await accept(guest, inv));
+    const m = okData(await accept(guest, inv));
     expect(m).toMatchObject({ crewId: crew.id, email: guest.email, role: 'member' });
-    expect(ok(await accept(guest, inv))).toEqual(m);
+    expect(okData(await accept(guest, inv))).toEqual(m);
     expect(await audit(`crew_invite:${inv.inviteId}`)).toEqual(['crews.invite', 'crews.invite_accept']);
     expect((await api('POST', `/${crew.id}/invite`, owner.headers, { email: guest.email })).status).toBe(409);
 
-    ok(await api('DELETE', `/${crew.id}/members/${enc(guest.email)}`, guest.headers));
+    okData(await api('DELETE', `/${crew.id}/members/${enc(guest.email)}`, guest.headers));
     const used = await accept(guest, inv);
     expect([used.status, used.body.message]).toEqual([410, 'Invitation already used']);
 
@@ -195,7 +191,7 @@ describe.each(DIALECTS)('crews and invitations on %s', (dialect) => {
     const { owner, admin, crew } = await team();
     const invitee = await person();
     const inv = await invite(admin, crew.id, invitee.email);
-    const listed = ok(await api<CrewInviteView[]>('GET', `/${crew.id}/invites`, owner.headers));
+    const listed = okData(await api<CrewInviteView[]>('GET', `/${crew.id}/invites`, owner.headers));
     expect(listed.find((i) => i.inviteId === inv.inviteId)).toEqual({
       inviteId: inv.inviteId,
       crewId: crew.id,
@@ -208,7 +204,7 @@ describe.each(DIALECTS)('crews and invitations on %s', (dialect) => {
       acceptedAt: null,
     });
     expect(JSON.stringify(listed)).not.toContain(inv.token);
-    const cancelled = ok(await api<CrewInviteView>('DELETE', `/${crew.id}/invites/${inv.inviteId}`, admin.headers));
+    const cancelled = okData(await api<CrewInviteView>('DELETE', `/${crew.id}/invites/${inv.inviteId}`, admin.headers));
     expect(cancelled.state).toBe('revoked');
     expect((await api('DELETE', `/${crew.id}/invites/${inv.inviteId}`, owner.headers)).status).toBe(409);
     const late = await accept(invitee, inv);
@@ -218,12 +214,12 @@ describe.each(DIALECTS)('crews and invitations on %s', (dialect) => {
     // accepted and expired invitations are not pending: 409; another crew's invitation is 404 here
     const joined = await person();
     const used = await invite(owner, crew.id, joined.email);
-    ok(await accept(joined, used));
+    okData(await accept(joined, used));
     expect((await api('DELETE', `/${crew.id}/invites/${used.inviteId}`, owner.headers)).status).toBe(409);
     const old = await invite(owner, crew.id, (await person()).email);
     t.clock.advance(INVITE_TTL_MS);
     expect((await api('DELETE', `/${crew.id}/invites/${old.inviteId}`, owner.headers)).status).toBe(409);
-    expect(ok(await api<CrewInviteView[]>('GET', `/${crew.id}/invites`, owner.headers)).find((i) => i.inviteId === old.inviteId)?.state).toBe('expired');
+    expect(okData(await api<CrewInviteView[]>('GET', `/${crew.id}/invites`, owner.headers)).find((i) => i.inviteId === old.inviteId)?.state).toBe('expired');
     const other = await createCrew(owner, 'Other');
     expect((await api('DELETE', `/${other.id}/invites/${inv.inviteId}`, owner.headers)).status).toBe(404);
     // an owner invitation is the owner's to cancel

@@ -4,7 +4,8 @@ import { parseDeviceKey } from '@vend/protocol';
 import type { Dialect } from '../../db/database.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { TEST_DATABASE_URL, call, startReplicas, type Replicas, type TestServer } from '../../testing/harness.ts';
-import { ADMIN, enrolled, expectStatus, keyHeader } from '../gateway/gateway.test-support.ts';
+import { expectStatus } from '../../testing/answers.ts';
+import { ADMIN, enrolled, keyHeader } from '../gateway/gateway.test-support.ts';
 import { secretDigest } from './device-keys.ts';
 
 /**

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { DEVICE_CREDENTIAL_HEADER, DEVICE_KEY_ID_PATTERN, DEVICE_SECRET_PATTERN, DEVICE_WITNESS_HEADER, type ManualClock } from '@vend/protocol';
 import { DIALECTS, call, startTestServer, type TestServer, suiteServer } from '../../testing/harness.ts';
+import { expectStatus } from '../../testing/answers.ts';
 import {
   ADMIN,
   ALICE,
@@ -11,7 +12,6 @@ import {
   arm,
   enrol,
   enrolled,
-  expectStatus,
   keyHeader,
   machineRow,
   newDeviceId,

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { expectRefused, type Body } from '../../testing/answers.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { mintKey, newOperator } from '../machines/machines.factories.ts';
-import { admin, bob, machinesApi, type Envelope } from '../machines/machines.test-support.ts';
+import { admin, bob, machinesApi } from '../machines/machines.test-support.ts';
 import { screenBody } from '../machines/screen.test-support.ts';
 import type { DoohScreen, VenueTypesView } from './dooh.schemas.ts';
 
@@ -10,7 +11,7 @@ type InventoryPage = { page: number; size: number; total: number; records: DoohS
 
 describe.each(DIALECTS)('the DOOH inventory export on %s', (dialect) => {
   let t: TestServer;
-  const { db, api, register, expectRefused } = machinesApi(() => t);
+  const { db, api, register } = machinesApi(() => t);
   const inventory = (headers: Record<string, string>, query: Record<string, string> = {}) =>
     api<InventoryPage>('GET', '/api/v1/dooh/inventory', headers, undefined, { size: '100', ...query });
   const setScreen = async (machineNo: string, headers: Record<string, string>, over: Record<string, unknown> = {}) => {
@@ -111,7 +112,7 @@ describe.each(DIALECTS)('the DOOH inventory export on %s', (dialect) => {
   });
 
   it('lists the OpenOOH venue types without a credential, with what a screen may be assigned', async () => {
-    const r = await call<Envelope<VenueTypesView>>(t.url, 'GET', '/api/v1/dooh/venue-types');
+    const r = await call<Body<VenueTypesView>>(t.url, 'GET', '/api/v1/dooh/venue-types');
     expect(r.status).toBe(200);
     expect(r.headers.get('cache-control')).toMatch(/max-age=/);
     expect(r.body.data).toMatchObject({ taxonomy: 'OpenOOH Venue Taxonomy', version: '1.1', adcomTaxonomyId: 5 });

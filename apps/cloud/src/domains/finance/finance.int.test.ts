@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, suiteServer, TEST_EPOCH } from '../../testing/harness.ts';
+import { expectRefused, okData } from '../../testing/answers.ts';
 import { mintKey } from '../machines/machines.factories.ts';
 import { admin, alice } from '../machines/machines.test-support.ts';
 import { identityBalances } from './finance.rules.ts';
@@ -121,7 +122,7 @@ describe.each(DIALECTS)('P&L, payouts and the balance sheet on %s', (dialect) =>
     expect(open.statements).toEqual([
       expect.objectContaining({ status: 'unpaid', payable: true, bps: 1500, totalCents: 139, total: 1.39, reference: null, paidAt: null }),
     ]);
-    const paid = await b.ok(b.api<StatementView>('POST', '/api/v1/payouts', { json: { venueId: v.id, period: '2026-11', reference: 'CHK-1001' } }));
+    const paid = okData(await b.api<StatementView>('POST', '/api/v1/payouts', { json: { venueId: v.id, period: '2026-11', reference: 'CHK-1001' } }));
     expect(paid).toMatchObject({ status: 'paid', payable: false, totalCents: 139, reference: 'CHK-1001', paidAt: ts('2026-12-02T14:00:00Z') });
     // the statement covers the whole month
     expect(paid.lines).toEqual(lines.map(({ venueId: _v, venueName: _n, ...l }) => ({ ...l, windowTo: ts('2026-12-01T00:00:00Z'), paid: true })));
@@ -139,7 +140,7 @@ describe.each(DIALECTS)('P&L, payouts and the balance sheet on %s', (dialect) =>
     expect(await repo.paidOutPeriodsOf(m3.id)).toEqual([]);
 
     // a later rate change reprices open periods only: the paid statement and November's P&L keep 1500 bps
-    await b.ok(b.api('PATCH', `/api/v1/crm/venues/${v.id}`, { json: { revShareBps: 3000 } }));
+    okData(await b.api('PATCH', `/api/v1/crm/venues/${v.id}`, { json: { revShareBps: 3000 } }));
     expect((await b.payouts({ venueId: v.id, period: '2026-11' })).statements[0]).toMatchObject({ status: 'paid', bps: 1500, totalCents: 139 });
     const november = await b.pnl({ from: '2026-11-01', to: '2026-11-30' });
     expect(november.hostShareCents).toBe(139);
@@ -224,12 +225,8 @@ describe.each(DIALECTS)('P&L, payouts and the balance sheet on %s', (dialect) =>
         ).n,
       );
     const before = await count();
-    const refuse = async (json: unknown, status: number, pattern?: RegExp) => {
-      const r = await b.api('POST', '/api/v1/finance/entries', { json });
-      expect(r.status, r.text).toBe(status);
-      expect(r.body).toEqual({ code: status, message: expect.any(String), data: null });
-      if (pattern) expect(r.body.message).toMatch(pattern);
-    };
+    const refuse = async (json: unknown, status: number, pattern?: RegExp) =>
+      expectRefused(await b.api('POST', '/api/v1/finance/entries', { json }), status, pattern);
     const good = { kind: 'expense', amount: 12.5, occurredOn: '2026-11-03' };
     await refuse({ ...good, amount: '12.50' }, 422, /amount/);
     await refuse({ ...good, occurredOn: 20261103 }, 422, /occurredOn/);
@@ -264,7 +261,7 @@ describe.each(DIALECTS)('P&L, payouts and the balance sheet on %s', (dialect) =>
     const e2 = await b.entry({ kind: 'referral', amount: 40, occurredOn: '2026-10-15', venueId: v.id });
     const e3 = await b.entry({ kind: 'payroll', amount: 900, occurredOn: '2026-11-28' });
     const list = async (query: Record<string, string>) =>
-      (await b.ok(b.api<{ total: number; records: Entry[] }>('GET', '/api/v1/finance/entries', { query }))).records.map((e) => e.id);
+      okData(await b.api<{ total: number; records: Entry[] }>('GET', '/api/v1/finance/entries', { query })).records.map((e) => e.id);
     expect(await list({})).toEqual([e3.id, e1.id, e2.id]);
     expect(await list({ kind: 'referral' })).toEqual([e2.id]);
     expect(await list({ from: '2026-11-01', to: '2026-11-27' })).toEqual([e1.id]);
@@ -277,12 +274,12 @@ describe.each(DIALECTS)('P&L, payouts and the balance sheet on %s', (dialect) =>
     expect((await other.api('GET', `/api/v1/finance/entries/${e1.id}`)).status).toBe(404);
     expect((await other.api('POST', `/api/v1/finance/entries/${e1.id}/reverse`, { json: {} })).status).toBe(404);
     expect(await list({})).toHaveLength(3);
-    expect((await b.ok(b.api<Entry>('GET', `/api/v1/finance/entries/${e1.id}`, { headers: admin }))).operatorEmail).toBe(b.op.email);
+    expect(okData(await b.api<Entry>('GET', `/api/v1/finance/entries/${e1.id}`, { headers: admin })).operatorEmail).toBe(b.op.email);
 
     // the correction: a reversing entry on the same day; the P&L of that day nets to zero for it
     const before3 = await b.pnl({ from: '2026-11-03', to: '2026-11-03' });
     expect(before3.expensesCents).toBe(1250);
-    const rev = await b.ok(b.api<Entry>('POST', `/api/v1/finance/entries/${e1.id}/reverse`, { json: { memo: 'typo' } }));
+    const rev = okData(await b.api<Entry>('POST', `/api/v1/finance/entries/${e1.id}/reverse`, { json: { memo: 'typo' } }));
     expect(rev).toMatchObject({
       kind: 'expense',
       amountCents: -1250,
@@ -292,7 +289,7 @@ describe.each(DIALECTS)('P&L, payouts and the balance sheet on %s', (dialect) =>
       reversesId: e1.id,
       memo: 'typo',
     });
-    expect((await b.ok(b.api<Entry>('GET', `/api/v1/finance/entries/${e1.id}`))).reversedById).toBe(rev.id);
+    expect(okData(await b.api<Entry>('GET', `/api/v1/finance/entries/${e1.id}`)).reversedById).toBe(rev.id);
     expect((await b.api('POST', `/api/v1/finance/entries/${e1.id}/reverse`, { json: {} })).status).toBe(409);
     expect((await b.api('POST', `/api/v1/finance/entries/${rev.id}/reverse`, { json: {} })).status).toBe(400);
     expect((await b.api('POST', `/api/v1/finance/entries/fin_missing/reverse`, { json: {} })).status).toBe(404);

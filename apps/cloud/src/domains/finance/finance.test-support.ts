@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { expect } from 'vitest';
 import { call, type TestServer } from '../../testing/harness.ts';
+import { okData, type Body } from '../../testing/answers.ts';
 import { freshSerial, newOperator } from '../machines/machines.factories.ts';
 import type { BalanceSheet, Entry, Pnl, StatementView } from './finance.schemas.ts';
 
 type H = Record<string, string>;
-export type Envelope<T> = { code: number; message: string; data: T };
 
 /**
  * A fresh operator's books on a running test server: its machines, venues, purchase orders, sales
@@ -17,21 +16,16 @@ export async function financeBooks(t: TestServer) {
   const op = await newOperator(db, t.clock.now());
   const h = op.headers;
   const api = <T>(method: string, path: string, opts: { json?: unknown; query?: H; headers?: H } = {}) =>
-    call<Envelope<T>>(t.url, method, path, {
+    call<Body<T>>(t.url, method, path, {
       headers: opts.headers ?? h,
       ...(opts.json !== undefined ? { json: opts.json } : {}),
       ...(opts.query ? { query: opts.query } : {}),
     });
-  const ok = async <T>(r: Promise<Awaited<ReturnType<typeof api<T>>>>): Promise<T> => {
-    const res = await r;
-    expect(res.status, res.text).toBe(200);
-    return res.body.data;
-  };
 
   /** A machine of this operator; aisle n sells `aisles[n-1]` (price in cents, SKU or none), 999 in stock. */
   async function machine(aisles: { priceCents: number; sku: string | null }[]): Promise<{ id: string; machineNo: string }> {
     const machineNo = freshSerial('FIN');
-    await ok(api('POST', '/api/v1/machines/register', { json: { machineNo } }));
+    okData(await api('POST', '/api/v1/machines/register', { json: { machineNo } }));
     const { id } = await db.selectFrom('machines').select('id').where('machine_no', '=', machineNo).executeTakeFirstOrThrow();
     for (const [i, a] of aisles.entries())
       await db
@@ -66,19 +60,19 @@ export async function financeBooks(t: TestServer) {
     op,
     h,
     api,
-    ok,
     machine,
     sell,
     openOrder,
     failVend,
     refund,
-    receive: (poRef: string, lines: { sku: string; qty: number; unitCostUsd: number }[]) =>
-      ok(api('POST', '/api/v1/purchases', { json: { vendor: 'Acme', poRef, orderedOn: '2026-11-01', lines } })),
-    venue: (body: Record<string, unknown>) => ok<{ id: string }>(api('POST', '/api/v1/crm/venues', { json: { name: 'Host', revShareBps: 1500, ...body } })),
-    patchMachine: (machineNo: string, json: unknown) => ok(api('PATCH', `/api/v1/machines/${machineNo}`, { json })),
-    entry: (json: Record<string, unknown>) => ok<Entry>(api('POST', '/api/v1/finance/entries', { json })),
-    pnl: (query: H, headers?: H) => ok<Pnl>(api('GET', '/api/v1/pnl', { query, ...(headers ? { headers } : {}) })),
-    payouts: (query: H) => ok<{ period: string; statements: StatementView[] }>(api('GET', '/api/v1/payouts', { query })),
-    balance: (query: H = {}) => ok<BalanceSheet>(api('GET', '/api/v1/balance-sheet', { query })),
+    receive: async (poRef: string, lines: { sku: string; qty: number; unitCostUsd: number }[]) =>
+      okData(await api('POST', '/api/v1/purchases', { json: { vendor: 'Acme', poRef, orderedOn: '2026-11-01', lines } })),
+    venue: async (body: Record<string, unknown>) =>
+      okData(await api<{ id: string }>('POST', '/api/v1/crm/venues', { json: { name: 'Host', revShareBps: 1500, ...body } })),
+    patchMachine: async (machineNo: string, json: unknown) => okData(await api('PATCH', `/api/v1/machines/${machineNo}`, { json })),
+    entry: async (json: Record<string, unknown>) => okData(await api<Entry>('POST', '/api/v1/finance/entries', { json })),
+    pnl: async (query: H, headers?: H) => okData(await api<Pnl>('GET', '/api/v1/pnl', { query, ...(headers ? { headers } : {}) })),
+    payouts: async (query: H) => okData(await api<{ period: string; statements: StatementView[] }>('GET', '/api/v1/payouts', { query })),
+    balance: async (query: H = {}) => okData(await api<BalanceSheet>('GET', '/api/v1/balance-sheet', { query })),
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, type TestServer, suiteServer } from '../../testing/harness.ts';
+import { expectStatus } from '../../testing/answers.ts';
 import {
   ADMIN,
   ALICE,
@@ -8,7 +9,6 @@ import {
   arm,
   enrol,
   enrolled,
-  expectStatus,
   keyHeader,
   machineRow,
   newDeviceId,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
-import { FLEET, aisleStock, expectStatus, keyHeader, enrolled, newSerial, provision, type Envelope } from './gateway.test-support.ts';
+import { expectStatus, type Body } from '../../testing/answers.ts';
+import { FLEET, aisleStock, keyHeader, enrolled, newSerial, provision } from './gateway.test-support.ts';
 
 interface Opened {
   orderNumber: string;
@@ -41,7 +42,7 @@ describe.each(DIALECTS)('createOrder requestRef on %s', (dialect) => {
   it('a reference reused for another aisle or quantity is 409 and opens nothing', async () => {
     const e = await enrolled(t);
     await expectStatus(call(t.url, 'POST', '/cabinet/createOrder', { headers: keyHeader(e.key), json: { aisleNo: 2, requestRef: 'wu-reused-ref' } }), 200);
-    const otherAisle = await call<Envelope>(t.url, 'POST', '/cabinet/createOrder', {
+    const otherAisle = await call<Body>(t.url, 'POST', '/cabinet/createOrder', {
       headers: keyHeader(e.key),
       json: { aisleNo: 3, requestRef: 'wu-reused-ref' },
     });
@@ -68,7 +69,7 @@ describe.each(DIALECTS)('createOrder requestRef on %s', (dialect) => {
     const e = await enrolled(t);
     const rs = await Promise.all(
       Array.from({ length: 20 }, () =>
-        call<Envelope<Opened>>(t.url, 'POST', '/cabinet/createOrder', { headers: keyHeader(e.key), json: { aisleNo: 4, requestRef: 'wu-concurrent-01' } }),
+        call<Body<Opened>>(t.url, 'POST', '/cabinet/createOrder', { headers: keyHeader(e.key), json: { aisleNo: 4, requestRef: 'wu-concurrent-01' } }),
       ),
     );
     expect(rs.map((r) => r.status)).toEqual(Array(20).fill(200));
@@ -94,7 +95,7 @@ describe.each(DIALECTS)('createOrder requestRef on %s', (dialect) => {
 
   it.each(['short', 'has space in it', 'x'.repeat(65), 'semi;colon-ref', 'nul\u0000-in-ref'])('requestRef %j is 400 and opens nothing', async (bad) => {
     const e = await enrolled(t);
-    const r = await call<Envelope>(t.url, 'POST', '/cabinet/createOrder', { headers: keyHeader(e.key), json: { aisleNo: 1, requestRef: bad } });
+    const r = await call<Body>(t.url, 'POST', '/cabinet/createOrder', { headers: keyHeader(e.key), json: { aisleNo: 1, requestRef: bad } });
     expect(r.status, r.text).toBe(400);
     expect(r.body.message).toMatch(/^Bad request — invalid or missing parameters/);
     expect(await ordersOf(e.serial)).toHaveLength(0);

@@ -10,6 +10,7 @@ import { seedIfEmpty } from '../../bootstrap.ts';
 import { listen, type RunningServer } from '../../server.ts';
 import { closeServices, createServices, type Services } from '../../services.ts';
 import { DIALECTS, call, freshDatabase, suiteServer } from '../../testing/harness.ts';
+import { expectStatus } from '../../testing/answers.ts';
 import {
   ADMIN,
   ALICE,
@@ -17,7 +18,6 @@ import {
   arm,
   enrol,
   enrolled,
-  expectStatus,
   keyHeader,
   machineRow,
   newDeviceId,

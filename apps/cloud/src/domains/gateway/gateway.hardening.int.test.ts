@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
-import { ADMIN, FACTORY, FLEET, enrolled, expectStatus, keyHeader, newSerial, provision, type Envelope } from './gateway.test-support.ts';
+import { expectRefused, expectStatus, type Body } from '../../testing/answers.ts';
+import { ADMIN, FACTORY, FLEET, enrolled, keyHeader, newSerial, provision } from './gateway.test-support.ts';
 
 /**
  * Input hardening (decisions: gateway-and-credentials, "Input hardening"): a NUL, another control
@@ -13,11 +14,6 @@ import { ADMIN, FACTORY, FLEET, enrolled, expectStatus, keyHeader, newSerial, pr
 const UNSAFE = ['\u0000', 'a\u0000b', 'ab\u0001cd', 'ab\u007fcd', 'ab\u0085cd', '\ud800', 'a\udc00b'] as const;
 /** The subset a URL can carry (a lone surrogate cannot be percent-encoded). */
 const UNSAFE_IN_URL = ['\u0000', 'a\u0000b', 'ab\u0001cd', 'ab\u007fcd', 'ab\u0085cd'] as const;
-
-function expectRefused(r: { status: number; text: string; body: unknown }, status = 400): void {
-  expect(r.status, r.text).toBe(status);
-  expect(r.body).toMatchObject({ code: status, message: expect.any(String) });
-}
 
 describe.each(DIALECTS)('input hardening on %s', (dialect) => {
   let t: TestServer;
@@ -68,7 +64,7 @@ describe.each(DIALECTS)('input hardening on %s', (dialect) => {
         ['GET', '/apk/getAd'],
       ] as const) {
         const before = await machineCount();
-        expectRefused(await call(t.url, method, path, { headers: FLEET, query: { equipmentNo: bad }, ...(method === 'POST' ? { json: {} } : {}) }));
+        expectRefused(await call(t.url, method, path, { headers: FLEET, query: { equipmentNo: bad }, ...(method === 'POST' ? { json: {} } : {}) }), 400);
         expect(await machineCount()).toBe(before);
       }
     });
@@ -76,19 +72,19 @@ describe.each(DIALECTS)('input hardening on %s', (dialect) => {
     it.each(UNSAFE)('body equipmentNo / serialNumber / machineNo %j: 400, nothing provisioned', async (bad) => {
       for (const field of ['equipmentNo', 'serialNumber']) {
         const before = await machineCount();
-        expectRefused(await call(t.url, 'POST', '/cabinet/register', { headers: FLEET, json: { [field]: bad } }));
+        expectRefused(await call(t.url, 'POST', '/cabinet/register', { headers: FLEET, json: { [field]: bad } }), 400);
         expect(await machineCount()).toBe(before);
       }
       for (const field of ['equipmentNo', 'serialNumber', 'machineNo']) {
         const before = await machineCount();
-        expectRefused(await call(t.url, 'POST', '/apk/getEquipment', { headers: FLEET, json: { [field]: bad } }));
+        expectRefused(await call(t.url, 'POST', '/apk/getEquipment', { headers: FLEET, json: { [field]: bad } }), 400);
         expect(await machineCount()).toBe(before);
       }
     });
 
     it('a device-key call naming a malformed serial is 400 too', async () => {
-      expectRefused(await call(t.url, 'GET', '/cabinet/pending', { headers: keyHeader(key), query: { equipmentNo: `${serial}\u0000` } }));
-      expectRefused(await call(t.url, 'POST', '/cabinet/heartbeat', { headers: keyHeader(key), json: { equipmentNo: '\ud800' } }));
+      expectRefused(await call(t.url, 'GET', '/cabinet/pending', { headers: keyHeader(key), query: { equipmentNo: `${serial}\u0000` } }), 400);
+      expectRefused(await call(t.url, 'POST', '/cabinet/heartbeat', { headers: keyHeader(key), json: { equipmentNo: '\ud800' } }), 400);
     });
   });
 
@@ -117,11 +113,11 @@ describe.each(DIALECTS)('input hardening on %s', (dialect) => {
       for (const [method, path, , body] of keyed) {
         const r = await call(t.url, method, path, { headers: keyHeader(key), json: body(bad) });
         expect(r.status, `${path} ${JSON.stringify(body(bad))}: ${r.text}`).toBe(400);
-        expect((r.body as Envelope).code).toBe(400);
+        expect((r.body as Body).code).toBe(400);
       }
       // A lone surrogate cannot travel in a URL (it arrives as U+FFFD): the query leg sees the rest.
       if ((UNSAFE_IN_URL as readonly string[]).includes(bad)) {
-        expectRefused(await call(t.url, 'GET', '/cabinet/upgrade', { headers: keyHeader(key), query: { agentVersion: bad } }));
+        expectRefused(await call(t.url, 'GET', '/cabinet/upgrade', { headers: keyHeader(key), query: { agentVersion: bad } }), 400);
       }
     });
 
@@ -143,35 +139,35 @@ describe.each(DIALECTS)('input hardening on %s', (dialect) => {
   describe('admin inputs', () => {
     it.each(UNSAFE_IN_URL)('machineNo path %j: 400 on arm, revoke, reset, pin, unpin, agent, build patch', async (bad) => {
       const m = encodeURIComponent(bad);
-      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${m}/device-credential/arm`, { headers: ADMIN, json: { reason: 'x' } }));
-      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${m}/device-credential/disarm`, { headers: ADMIN, json: {} }));
-      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${m}/device-credential/revoke`, { headers: ADMIN, json: { by: 'ops', reason: 'x' } }));
-      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${m}/identity/reset`, { headers: ADMIN, json: { signer: 'ops', reason: 'x' } }));
-      expectRefused(await call(t.url, 'GET', `/api/v1/machines/${m}/agent`, { headers: ADMIN }));
-      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${m}/agent/pin`, { headers: ADMIN, json: { version: '1.0.0', reason: 'test pin' } }));
-      expectRefused(await call(t.url, 'DELETE', `/api/v1/machines/${m}/agent/pin`, { headers: ADMIN }));
-      expectRefused(await call(t.url, 'PATCH', `/api/v1/factory/builds/${m}`, { headers: ADMIN, json: { qaPassed: true } }));
-      expectRefused(await call(t.url, 'GET', `/api/v1/machines/${m}/cabinet-settings`, { headers: ADMIN }));
-      expectRefused(await call(t.url, 'PUT', `/api/v1/machines/${m}/cabinet-settings`, { headers: ADMIN, json: { pollInterval: 5 } }));
+      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${m}/device-credential/arm`, { headers: ADMIN, json: { reason: 'x' } }), 400);
+      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${m}/device-credential/disarm`, { headers: ADMIN, json: {} }), 400);
+      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${m}/device-credential/revoke`, { headers: ADMIN, json: { by: 'ops', reason: 'x' } }), 400);
+      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${m}/identity/reset`, { headers: ADMIN, json: { signer: 'ops', reason: 'x' } }), 400);
+      expectRefused(await call(t.url, 'GET', `/api/v1/machines/${m}/agent`, { headers: ADMIN }), 400);
+      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${m}/agent/pin`, { headers: ADMIN, json: { version: '1.0.0', reason: 'test pin' } }), 400);
+      expectRefused(await call(t.url, 'DELETE', `/api/v1/machines/${m}/agent/pin`, { headers: ADMIN }), 400);
+      expectRefused(await call(t.url, 'PATCH', `/api/v1/factory/builds/${m}`, { headers: ADMIN, json: { qaPassed: true } }), 400);
+      expectRefused(await call(t.url, 'GET', `/api/v1/machines/${m}/cabinet-settings`, { headers: ADMIN }), 400);
+      expectRefused(await call(t.url, 'PUT', `/api/v1/machines/${m}/cabinet-settings`, { headers: ADMIN, json: { pollInterval: 5 } }), 400);
     });
 
     it.each(UNSAFE)('cabinet-settings kioskUiUrl %j: 400, nothing stored', async (bad) => {
       const path = `/api/v1/machines/${serial}/cabinet-settings`;
       const before = await expectStatus<{ settings: { kioskUiUrl: string | null } }>(call(t.url, 'GET', path, { headers: ADMIN }), 200);
-      expectRefused(await call(t.url, 'PUT', path, { headers: ADMIN, json: { kioskUiUrl: `https://kiosk.example/${bad}` } }));
+      expectRefused(await call(t.url, 'PUT', path, { headers: ADMIN, json: { kioskUiUrl: `https://kiosk.example/${bad}` } }), 400);
       const after = await expectStatus<{ settings: { kioskUiUrl: string | null } }>(call(t.url, 'GET', path, { headers: ADMIN }), 200);
       expect(after.body.data.settings.kioskUiUrl).toBe(before.body.data.settings.kioskUiUrl);
     });
 
     it.each(UNSAFE)('reason / by / signer / plant %j: 400', async (bad) => {
       const s = await provision(t);
-      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${s}/device-credential/arm`, { headers: ADMIN, json: { reason: bad } }));
-      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${s}/device-credential/revoke`, { headers: ADMIN, json: { by: bad, reason: 'stolen' } }));
-      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${s}/device-credential/revoke`, { headers: ADMIN, json: { by: 'ops', reason: bad } }));
-      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${s}/identity/reset`, { headers: ADMIN, json: { signer: bad, reason: 'swap' } }));
-      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${s}/identity/reset`, { headers: ADMIN, json: { signer: 'ops', reason: bad } }));
-      expectRefused(await call(t.url, 'POST', '/api/v1/factory/builds', { headers: FACTORY, json: { machineNo: newSerial('BLD'), plant: bad } }));
-      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${s}/agent/pin`, { headers: ADMIN, json: { version: '1.0.0', reason: `pin ${bad}` } }));
+      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${s}/device-credential/arm`, { headers: ADMIN, json: { reason: bad } }), 400);
+      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${s}/device-credential/revoke`, { headers: ADMIN, json: { by: bad, reason: 'stolen' } }), 400);
+      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${s}/device-credential/revoke`, { headers: ADMIN, json: { by: 'ops', reason: bad } }), 400);
+      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${s}/identity/reset`, { headers: ADMIN, json: { signer: bad, reason: 'swap' } }), 400);
+      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${s}/identity/reset`, { headers: ADMIN, json: { signer: 'ops', reason: bad } }), 400);
+      expectRefused(await call(t.url, 'POST', '/api/v1/factory/builds', { headers: FACTORY, json: { machineNo: newSerial('BLD'), plant: bad } }), 400);
+      expectRefused(await call(t.url, 'POST', `/api/v1/machines/${s}/agent/pin`, { headers: ADMIN, json: { version: '1.0.0', reason: `pin ${bad}` } }), 400);
       // Nothing was half-done: the cabinet is still on the fleet secret, unarmed.
       const fleet = await expectStatus<{ machines: { machineNo: string; state: string; enrolmentArmed: unknown }[] }>(
         call(t.url, 'GET', '/api/v1/machines/device-credentials/fleet', { headers: ADMIN, query: { size: '100' } }),

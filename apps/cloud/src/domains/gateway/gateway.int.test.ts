@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CreateOrderData } from '@vend/protocol';
 import { ConfigBlock, GoodsData, HeartbeatData, PendingData, ReportData } from '@vend/protocol';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
-import { ALICE, FLEET, enrolled, expectStatus, keyHeader, machineRow, newDeviceId, newSerial, provision, type Envelope } from './gateway.test-support.ts';
+import { expectStatus, type Body } from '../../testing/answers.ts';
+import { ALICE, FLEET, enrolled, keyHeader, machineRow, newDeviceId, newSerial, provision } from './gateway.test-support.ts';
 
 describe.each(DIALECTS)('cabinet gateway legs on %s', (dialect) => {
   const t = suiteServer(dialect);
@@ -289,7 +290,7 @@ describe.each(DIALECTS)('cabinet gateway legs on %s', (dialect) => {
     );
     const body = { dispenseId: `dup-${e.serial}`, commandId: cmd.body.data.commandId, aisleNo: 6, success: true, outcome: 'success', detail: '' };
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => call<Envelope<ReportData>>(t.url, 'POST', '/cabinet/report', { headers: keyHeader(e.key), json: body })),
+      Array.from({ length: 50 }, () => call<Body<ReportData>>(t.url, 'POST', '/cabinet/report', { headers: keyHeader(e.key), json: body })),
     );
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
     expect(results.filter((r) => !r.body.data.duplicate)).toHaveLength(1);
@@ -308,7 +309,7 @@ describe.each(DIALECTS)('cabinet gateway legs on %s', (dialect) => {
     const o = await expectStatus<CreateOrderData>(call(t.url, 'POST', '/cabinet/createOrder', { headers: keyHeader(e.key), json: { aisleNo: 8 } }), 200);
     const body = { dispenseId: `walk-${e.serial}`, orderNumber: o.body.data.orderNumber, aisleNo: 8, success: true, outcome: 'success' };
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => call<Envelope<ReportData>>(t.url, 'POST', '/cabinet/report', { headers: keyHeader(e.key), json: body })),
+      Array.from({ length: 50 }, () => call<Body<ReportData>>(t.url, 'POST', '/cabinet/report', { headers: keyHeader(e.key), json: body })),
     );
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
     expect(results.filter((r) => !r.body.data.duplicate)).toHaveLength(1);

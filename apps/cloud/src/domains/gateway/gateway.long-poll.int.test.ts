@@ -6,7 +6,8 @@ import type { Database } from '../../db/database.ts';
 import { newId } from '../../crypto/ids.ts';
 import { CommandsRepo } from '../commands/commands.repo.ts';
 import { DIALECTS, call, startReplicas, startTestServer, type Replicas, type TestServer } from '../../testing/harness.ts';
-import { ALICE, enrolled, expectStatus, keyHeader, machineRow, type Envelope } from './gateway.test-support.ts';
+import { expectStatus, type Body } from '../../testing/answers.ts';
+import { ALICE, enrolled, keyHeader, machineRow } from './gateway.test-support.ts';
 
 /**
  * `GET /cabinet/pending?wait=N` (docs/decisions/gateway-and-credentials.md, long poll). Real HTTP; the
@@ -36,7 +37,7 @@ function poll(t: TestServer, key: string, wait: string, signal?: AbortSignal) {
   url.searchParams.set('wait', wait);
   return fetch(url, { headers: keyHeader(key), ...(signal ? { signal } : {}) }).then(async (r) => ({
     status: r.status,
-    body: (await r.json()) as Envelope<PendingData>,
+    body: (await r.json()) as Body<PendingData>,
   }));
 }
 

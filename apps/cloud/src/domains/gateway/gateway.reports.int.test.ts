@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '@vend/protocol';
 import { DEVICE_RUNTIME_DEFAULTS } from '../device-credentials/runtime.ts';
 import { DIALECTS, call, startReplicas, type Replicas, type TestServer, suiteServer } from '../../testing/harness.ts';
-import { ADMIN, FLEET, arm, enrol, enrolled, expectStatus, keyHeader, newDeviceId, newSerial, provision, type Envelope } from './gateway.test-support.ts';
+import { expectStatus, type Body } from '../../testing/answers.ts';
+import { ADMIN, FLEET, arm, enrol, enrolled, keyHeader, newDeviceId, newSerial, provision } from './gateway.test-support.ts';
 
 const SEC = 1000;
 const deferral = (version = '2.0.0', count = 1) => ({ version, count, seconds: 30, reason: 'vend in progress' });
@@ -156,7 +157,7 @@ describe.each(DIALECTS)('fleet-secret reports in the gateway service on %s', (di
       200,
     );
     const report = (body: Record<string, unknown>) =>
-      call<Envelope<Record<string, unknown>>>(t.url, 'POST', '/cabinet/report', {
+      call<Body<Record<string, unknown>>>(t.url, 'POST', '/cabinet/report', {
         headers: FLEET,
         json: { equipmentNo: serial, aisleNo: 2, success: true, outcome: 'ok', detail: '', ...body },
       });

@@ -1,7 +1,7 @@
-import { expect } from 'vitest';
 import { SANDBOX_SECRETS } from '../../config.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
-import { call, type ApiResponse, type TestServer } from '../../testing/harness.ts';
+import { call, type TestServer } from '../../testing/harness.ts';
+import { expectStatus, type Body } from '../../testing/answers.ts';
 
 /** Test factories for the cabinet gateway: credentials, enrolment, arming. */
 export const FLEET = { secret: SANDBOX_SECRETS.FLEET_SECRET } as const;
@@ -9,8 +9,6 @@ export const ADMIN = { 'x-api-key': SANDBOX_CREDENTIALS.admin.apiKey } as const;
 export const ALICE = { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey } as const;
 export const BOB = { 'x-api-key': SANDBOX_CREDENTIALS.bob.apiKey } as const;
 export const FACTORY = { 'x-api-key': SANDBOX_CREDENTIALS.factory.apiKey } as const;
-
-export type Envelope<T = unknown> = { code: number; message: string; data: T };
 
 let serialCounter = 0;
 /** A fresh claimable serial, unique per test run. */
@@ -29,13 +27,6 @@ export function keyHeader(key: string, extra: Record<string, string> = {}): Reco
   return { 'x-device-key': key, ...extra };
 }
 
-export async function expectStatus<T = unknown>(r: Promise<ApiResponse<Envelope<T>>>, status: number): Promise<ApiResponse<Envelope<T>>> {
-  const res = await r;
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${res.text}`);
-  expect(res.body.code).toBe(status);
-  return res;
-}
-
 /** Registers an unknown serial over the fleet secret: it lands in the unclaimed pool. */
 export async function provision(t: TestServer, serial = newSerial(), deviceId?: string): Promise<string> {
   await expectStatus(call(t.url, 'POST', '/cabinet/register', { headers: FLEET, json: { equipmentNo: serial, ...(deviceId ? { deviceId } : {}) } }), 200);
@@ -48,16 +39,14 @@ export async function arm(
   body: Record<string, unknown> = { reason: 'test enrolment' },
   headers: Record<string, string> = ADMIN,
 ) {
-  return call<Envelope<{ enrolmentArmed: { expiresAt: string; armedBy: { kind: string } } }>>(
-    t.url,
-    'POST',
-    `/api/v1/machines/${serial}/device-credential/arm`,
-    { headers, json: body },
-  );
+  return call<Body<{ enrolmentArmed: { expiresAt: string; armedBy: { kind: string } } }>>(t.url, 'POST', `/api/v1/machines/${serial}/device-credential/arm`, {
+    headers,
+    json: body,
+  });
 }
 
 export async function enrol(t: TestServer, serial: string, deviceId?: string) {
-  return call<Envelope<{ keyId: string; deviceKey: string; machineCode: string }>>(t.url, 'POST', '/cabinet/enrol', {
+  return call<Body<{ keyId: string; deviceKey: string; machineCode: string }>>(t.url, 'POST', '/cabinet/enrol', {
     headers: FLEET,
     json: { equipmentNo: serial, ...(deviceId ? { deviceId } : {}) },
   });

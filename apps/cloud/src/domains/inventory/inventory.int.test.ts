@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, call, type TestServer } from '../../testing/harness.ts';
+import type { Body } from '../../testing/answers.ts';
 import { OPERATOR_IDS } from '../../db/seed.ts';
 import { ADMIN, ALICE, BOB, catalogued, machineIdOf, snapshot, startServer } from '../payments/operator-core.test-support.ts';
 
@@ -19,7 +20,6 @@ interface MachineOut {
   name: string;
   aisles: AisleOut[];
 }
-type Env<T> = { code: number; message: string; data: T };
 
 const M1 = 'SBX-ALICE-0001';
 const path = (m: string, rest = '') => `/api/v1/inventory/machines/${m}${rest}`;
@@ -52,16 +52,16 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
 
   describe('reads', () => {
     it("lists every machine of the caller, grouped, with ten aisles each and nobody else's", async () => {
-      const r = await call<Env<MachineOut[]>>(t.url, 'GET', '/api/v1/inventory', { headers: ALICE });
+      const r = await call<Body<MachineOut[]>>(t.url, 'GET', '/api/v1/inventory', { headers: ALICE });
       expect(r.status).toBe(200);
       expect(r.body.data.map((m) => m.machineNo)).toEqual(['SBX-ALICE-0001', 'SBX-ALICE-0002', 'SBX-ALICE-0003']);
       for (const m of r.body.data) expect(m.aisles.map((a) => a.aisleNo)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-      const bob = await call<Env<MachineOut[]>>(t.url, 'GET', '/api/v1/inventory', { headers: BOB });
+      const bob = await call<Body<MachineOut[]>>(t.url, 'GET', '/api/v1/inventory', { headers: BOB });
       expect(bob.body.data.map((m) => m.machineNo)).toEqual(['SBX-BOB-0001', 'SBX-BOB-0002']);
     });
 
     it('admin sees every machine, the unclaimed pool included', async () => {
-      const r = await call<Env<MachineOut[]>>(t.url, 'GET', '/api/v1/inventory', { headers: ADMIN });
+      const r = await call<Body<MachineOut[]>>(t.url, 'GET', '/api/v1/inventory', { headers: ADMIN });
       expect(r.body.data.map((m) => m.machineNo)).toEqual([
         'SBX-ALICE-0001',
         'SBX-ALICE-0002',
@@ -74,7 +74,7 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
 
     it('shows an aisle in the spec shape: price as a decimal, faulted as a boolean, sku and product', async () => {
       await db().updateTable('aisles').set({ faulted: 1, price_cents: 205 }).where('machine_id', '=', m1).where('aisle_no', '=', 4).execute();
-      const r = await call<Env<MachineOut>>(t.url, 'GET', path(M1), { headers: ALICE });
+      const r = await call<Body<MachineOut>>(t.url, 'GET', path(M1), { headers: ALICE });
       expect(r.status).toBe(200);
       expect(r.body.data.machineNo).toBe(M1);
       expect(r.body.data.aisles[0]).toEqual({
@@ -97,7 +97,7 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
       await set(1, 1);
       await set(2, 2);
       await set(3, 3);
-      const r = await call<Env<MachineOut>>(t.url, 'GET', path(M1), { headers: ALICE });
+      const r = await call<Body<MachineOut>>(t.url, 'GET', path(M1), { headers: ALICE });
       expect(r.body.data.aisles.slice(0, 3).map((a) => a.low)).toEqual([true, true, false]);
     });
 
@@ -113,7 +113,7 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
   describe('restock', () => {
     it('without a body fills every aisle to maxStock', async () => {
       await db().updateTable('aisles').set({ max_stock: 12 }).where('machine_id', '=', m1).where('aisle_no', '=', 7).execute();
-      const r = await call<Env<MachineOut & { restocked: number[] }>>(t.url, 'POST', path(M1, '/restock'), { headers: ALICE });
+      const r = await call<Body<MachineOut & { restocked: number[] }>>(t.url, 'POST', path(M1, '/restock'), { headers: ALICE });
       expect(r.status).toBe(200);
       expect(r.body.data.restocked).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       expect((await rows()).map((a) => a.current_stock)).toEqual([10, 10, 10, 10, 10, 10, 12, 10, 10, 10]);
@@ -127,7 +127,7 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
     });
 
     it('with a list fills only the listed aisles', async () => {
-      const r = await call<Env<{ restocked: number[] }>>(t.url, 'POST', path(M1, '/restock'), { headers: ALICE, json: { aisles: [5, 2, 5] } });
+      const r = await call<Body<{ restocked: number[] }>>(t.url, 'POST', path(M1, '/restock'), { headers: ALICE, json: { aisles: [5, 2, 5] } });
       expect(r.status).toBe(200);
       expect(r.body.data.restocked).toEqual([2, 5]);
       expect((await rows()).map((a) => a.current_stock)).toEqual([1, 10, 1, 1, 10, 1, 1, 1, 1, 1]);
@@ -174,7 +174,7 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
 
   describe('aisle update', () => {
     const put = (json: unknown, aisle: number | string = 3, headers = ALICE) =>
-      call<Env<AisleOut & { machineNo: string }>>(t.url, 'PUT', path(M1, `/aisles/${aisle}`), { headers, json });
+      call<Body<AisleOut & { machineNo: string }>>(t.url, 'PUT', path(M1, `/aisles/${aisle}`), { headers, json });
 
     it('changes only the sent field', async () => {
       const before = (await rows())[2]!;
@@ -252,14 +252,14 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
     });
 
     it("admin may change any operator's aisle", async () => {
-      const r = await call<Env<AisleOut>>(t.url, 'PUT', path(M1, '/aisles/1'), { headers: ADMIN, json: { currentStock: 0 } });
+      const r = await call<Body<AisleOut>>(t.url, 'PUT', path(M1, '/aisles/1'), { headers: ADMIN, json: { currentStock: 0 } });
       expect(r.status).toBe(200);
       expect((await rows())[0]!.current_stock).toBe(0);
     });
   });
 
   describe('lots', () => {
-    type LotsPage = Env<{
+    type LotsPage = Body<{
       total: number;
       records: {
         id: string;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DIALECTS, call, type ApiResponse, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, call, type TestServer } from '../../testing/harness.ts';
+import type { Answer, Body } from '../../testing/answers.ts';
 import { ADMIN, ALICE, BOB, catalogued, snapshot, startServer } from '../payments/operator-core.test-support.ts';
 
 /**
@@ -180,7 +181,7 @@ describe.each(DIALECTS)('operator reads under hostile paths and queries on %s', 
     await fc.assert(
       fc.asyncProperty(request, principal, async ({ kind, path: template }, headers) => {
         const path = template.replace(PLACEHOLDER, commandId);
-        const r: ApiResponse<{ code: number; message: string; data: unknown }> = await call(t.url, 'GET', path, { headers });
+        const r: Answer = await call(t.url, 'GET', path, { headers });
         if (!seen.has(kind)) seen.set(kind, new Set());
         seen.get(kind)!.add(r.status);
         expect(r.status, `${path} → ${r.text.slice(0, 300)}`).toBeLessThan(500);
@@ -236,7 +237,7 @@ describe.each(DIALECTS)('operator reads under hostile paths and queries on %s', 
     ['size=1025', 400, 400],
   ])('a QR size of %s is a 4xx naming size, on both QR codes', async (query, low, high) => {
     for (const kind of ['operator-qr', 'advertise-qr']) {
-      const r = await call<{ code: number; message: string; data: unknown }>(t.url, 'GET', `/api/v1/machines/${M1}/${kind}?${query}`, { headers: ALICE });
+      const r = await call<Body>(t.url, 'GET', `/api/v1/machines/${M1}/${kind}?${query}`, { headers: ALICE });
       expect(r.status, `${kind}?${query}: ${r.text}`).toBeGreaterThanOrEqual(low);
       expect(r.status).toBeLessThanOrEqual(high);
       expect(r.body).toEqual({ code: r.status, message: expect.stringMatching(catalogued(r.status, 'size')), data: null });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
-import { ALICE, BOB, FLEET, expectStatus, newSerial } from '../gateway/gateway.test-support.ts';
+import { expectStatus, type Body } from '../../testing/answers.ts';
+import { ALICE, BOB, FLEET, newSerial } from '../gateway/gateway.test-support.ts';
 import { narrowKey, sendWebhook, terminalOf } from '../payments/operator-core.test-support.ts';
 import { fifoDocSteps } from './fifo-doc.test-support.ts';
 import type { Lot, PurchaseOrder } from './inventory.schemas.ts';
@@ -32,13 +33,12 @@ describe.each(DIALECTS)('purchase orders and FIFO cost on %s', (dialect) => {
   }
 
   const sell = (serial: string, aisleNo: number, quantity: number) =>
-    call<{ code: number; message: string; data: { orderNumber: string; payStatus: string } }>(t.url, 'POST', '/apk/createOrder', {
+    call<Body<{ orderNumber: string; payStatus: string }>>(t.url, 'POST', '/apk/createOrder', {
       headers: FLEET,
       json: { machineNo: serial, aisleNo, quantity, payMethod: 'cash' },
     });
 
-  const receive = (headers: Record<string, string>, body: unknown) =>
-    call<{ code: number; message: string; data: PurchaseOrder }>(t.url, 'POST', '/api/v1/purchases', { headers, json: body });
+  const receive = (headers: Record<string, string>, body: unknown) => call<Body<PurchaseOrder>>(t.url, 'POST', '/api/v1/purchases', { headers, json: body });
 
   const lotsOf = async (headers: Record<string, string>, sku: string) =>
     (await expectStatus<{ records: Lot[] }>(call(t.url, 'GET', '/api/v1/inventory/lots', { headers, query: { sku, size: '100' } }), 200)).body.data.records;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfigBlock } from '@vend/protocol';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
-import { ADMIN, ALICE, BOB, enrolled, expectStatus, keyHeader } from '../gateway/gateway.test-support.ts';
+import { expectStatus } from '../../testing/answers.ts';
+import { ADMIN, ALICE, BOB, enrolled, keyHeader } from '../gateway/gateway.test-support.ts';
 
 describe.each(DIALECTS)('cabinet settings on %s', (dialect) => {
   const t = suiteServer(dialect);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { expectRefused } from '../../testing/answers.ts';
 import { OPERATOR_IDS } from '../../db/seed.ts';
 import type { ManualClock } from '@vend/protocol';
 import { freshSerial, snapshot } from './machines.factories.ts';
@@ -7,7 +8,7 @@ import { admin, alice, machinesApi } from './machines.test-support.ts';
 
 describe.each(DIALECTS)('machines API: editing and placement on %s', (dialect) => {
   let t: TestServer;
-  const { db, api, register, patch, row, expectRefused } = machinesApi(() => t);
+  const { db, api, register, patch, row } = machinesApi(() => t);
 
   beforeAll(async () => {
     t = await startTestServer(dialect);

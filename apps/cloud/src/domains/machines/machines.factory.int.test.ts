@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
-import { ADMIN, ALICE, FACTORY, expectStatus, machineRow, newSerial, provision } from '../gateway/gateway.test-support.ts';
+import { expectStatus } from '../../testing/answers.ts';
+import { ADMIN, ALICE, FACTORY, machineRow, newSerial, provision } from '../gateway/gateway.test-support.ts';
 
 /** Spec 2 §5 rule 6: factory cabinets are never registered to an operator at the factory. */
 describe.each(DIALECTS)('registering a factory build on %s', (dialect) => {

@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { okData, type Body } from '../../testing/answers.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import type { MachineView } from './machines.schemas.ts';
 import { GatedGeocoder, freshSerial, startServerWithGeocoder } from './machines.factories.ts';
 import { startFakeNominatim, type FakeNominatim } from './fake-nominatim.ts';
 import { NominatimGeocoder } from './nominatim.ts';
 
-type Envelope<T> = { code: number; message: string; data: T };
 const alice = { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey };
 
 async function registered(url: string, body: Record<string, unknown> = {}): Promise<MachineView> {
-  const r = await call<Envelope<MachineView>>(url, 'POST', '/api/v1/machines/register', { headers: alice, json: { machineNo: freshSerial('GEO'), ...body } });
-  expect(r.status, r.text).toBe(200);
-  return r.body.data;
+  return okData(await call<Body<MachineView>>(url, 'POST', '/api/v1/machines/register', { headers: alice, json: { machineNo: freshSerial('GEO'), ...body } }));
 }
 
 describe('Nominatim client against a local fake', () => {
@@ -56,9 +54,9 @@ describe('Nominatim client against a local fake', () => {
 describe.each(DIALECTS)('geocoded placement on %s', (dialect) => {
   let fake: FakeNominatim;
   let t: TestServer;
-  const patch = (no: string, json: unknown) => call<Envelope<MachineView>>(t.url, 'PATCH', `/api/v1/machines/${no}`, { headers: alice, json });
+  const patch = (no: string, json: unknown) => call<Body<MachineView>>(t.url, 'PATCH', `/api/v1/machines/${no}`, { headers: alice, json });
   const retry = (no: string, json?: unknown) =>
-    call<Envelope<MachineView>>(t.url, 'POST', `/api/v1/machines/${no}/geocode/retry`, { headers: alice, ...(json !== undefined ? { json } : {}) });
+    call<Body<MachineView>>(t.url, 'POST', `/api/v1/machines/${no}/geocode/retry`, { headers: alice, ...(json !== undefined ? { json } : {}) });
   const row = (no: string) => t.ctx.database.db.selectFrom('machines').selectAll().where('machine_no', '=', no).executeTakeFirstOrThrow();
 
   beforeAll(async () => {
@@ -173,7 +171,7 @@ describe.each(DIALECTS)('geocoded placement on %s', (dialect) => {
 describe.each(DIALECTS)('late geocoder answers on %s', (dialect) => {
   let s: Awaited<ReturnType<typeof startServerWithGeocoder>>;
   const geocoder = new GatedGeocoder();
-  const patch = (no: string, json: unknown) => call<Envelope<MachineView>>(s.url, 'PATCH', `/api/v1/machines/${no}`, { headers: alice, json });
+  const patch = (no: string, json: unknown) => call<Body<MachineView>>(s.url, 'PATCH', `/api/v1/machines/${no}`, { headers: alice, json });
   beforeAll(async () => {
     s = await startServerWithGeocoder(dialect, geocoder);
   });

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { expectRefused } from '../../testing/answers.ts';
 import { OPERATOR_IDS, SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { freshSerial, insertPoolMachine, mintKey, newOperator, snapshot } from './machines.factories.ts';
 import { admin, alice, bob, factory, machinesApi, TIMESTAMP, type Page } from './machines.test-support.ts';
 
 describe.each(DIALECTS)('machines API on %s', (dialect) => {
   let t: TestServer;
-  const { db, api, register, patch, row, expectRefused } = machinesApi(() => t);
+  const { db, api, register, patch, row } = machinesApi(() => t);
 
   beforeAll(async () => {
     t = await startTestServer(dialect);

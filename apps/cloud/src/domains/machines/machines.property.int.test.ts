@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { z } from 'zod';
-import { DIALECTS, call, startTestServer, type ApiResponse, type TestServer } from '../../testing/harness.ts';
+import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import type { Answer } from '../../testing/answers.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { Machine, MachinePage } from './machines.schemas.ts';
 import { snapshot } from './machines.factories.ts';
-
-type Reply = ApiResponse<{ code: number; message: string; data: unknown }>;
 
 const alice = { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey };
 const admin = { 'x-api-key': SANDBOX_CREDENTIALS.admin.apiKey };
@@ -193,7 +192,7 @@ describe.each(DIALECTS)('hostile input to the machines API on %s', (dialect) => 
   });
 
   /** The answer is a 4xx envelope that wrote nothing, or a 200 whose data matches the documented schema. */
-  async function judge(r: Reply, before: string, ok: z.ZodType): Promise<void> {
+  async function judge(r: Answer, before: string, ok: z.ZodType): Promise<void> {
     expect(r.status, r.text).toBeLessThan(500);
     if (r.status >= 400) {
       seen.refused++;
@@ -227,7 +226,7 @@ describe.each(DIALECTS)('hostile input to the machines API on %s', (dialect) => 
         headers,
         async (b, h) => {
           const before = await snapshot(t.ctx.database.db);
-          const r: Reply = await call(t.url, 'POST', '/api/v1/machines/register', { headers: requestHeaders(h), ...send(b) });
+          const r: Answer = await call(t.url, 'POST', '/api/v1/machines/register', { headers: requestHeaders(h), ...send(b) });
           await judge(r, before, Machine);
         },
       ),
@@ -267,7 +266,7 @@ describe.each(DIALECTS)('hostile input to the machines API on %s', (dialect) => 
         headers,
         async (machineNo, method, b, h) => {
           const before = await snapshot(t.ctx.database.db);
-          const r: Reply = await call(t.url, method, `/api/v1/machines/${machineNo}`, { headers: requestHeaders(h), ...send(b) });
+          const r: Answer = await call(t.url, method, `/api/v1/machines/${machineNo}`, { headers: requestHeaders(h), ...send(b) });
           await judge(r, before, Machine);
         },
       ),
@@ -294,7 +293,7 @@ describe.each(DIALECTS)('hostile input to the machines API on %s', (dialect) => 
           const q = new URLSearchParams();
           for (const [k, v] of pairs) q.append(k, v);
           const before = await snapshot(t.ctx.database.db);
-          const r: Reply = await call(t.url, 'GET', `/api/v1/machines?${q.toString()}`, { headers: requestHeaders(h) });
+          const r: Answer = await call(t.url, 'GET', `/api/v1/machines?${q.toString()}`, { headers: requestHeaders(h) });
           await judge(r, before, MachinePage);
         },
       ),
@@ -307,9 +306,9 @@ describe.each(DIALECTS)('hostile input to the machines API on %s', (dialect) => 
       fc.asyncProperty(pathSegment(['SBX-ALICE-0001', 'SBX-BOB-0001', 'SBX-POOL-0001']), body({ address: nonEmpty(255) }), headers, async (machineNo, b, h) => {
         const path = `/api/v1/machines/${machineNo}`;
         const before = await snapshot(t.ctx.database.db);
-        const r: Reply = await call(t.url, 'POST', `${path}/geocode/retry`, { headers: requestHeaders(h), ...send(b) });
+        const r: Answer = await call(t.url, 'POST', `${path}/geocode/retry`, { headers: requestHeaders(h), ...send(b) });
         await judge(r, before, Machine);
-        const g: Reply = await call(t.url, 'GET', path, { headers: requestHeaders(h) });
+        const g: Answer = await call(t.url, 'GET', path, { headers: requestHeaders(h) });
         // an empty segment is `/api/v1/machines/`, which is the list
         await judge(g, await snapshot(t.ctx.database.db), z.union([Machine, MachinePage]));
       }),

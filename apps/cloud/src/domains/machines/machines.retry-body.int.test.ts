@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import type { Body } from '../../testing/answers.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import type { MachineView } from './machines.schemas.ts';
 import { freshSerial } from './machines.factories.ts';
@@ -12,18 +13,17 @@ import { startFakeNominatim, type FakeNominatim } from './fake-nominatim.ts';
  * be dropped silently and the stored address geocoded again.
  */
 
-type Envelope<T> = { code: number; message: string; data: T };
 const alice = { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey };
 const BAD_REQUEST = /^Bad request — invalid or missing parameters: body: send the retry body as JSON/;
 
 /** A raw POST with a chunked body (no Content-Length), which `fetch` does not send without a stream. */
-function chunkedPost(base: string, path: string, headers: Record<string, string>, chunk: string): Promise<{ status: number; body: Envelope<unknown> }> {
+function chunkedPost(base: string, path: string, headers: Record<string, string>, chunk: string): Promise<{ status: number; body: Body<unknown> }> {
   return new Promise((resolve, reject) => {
     const req = http.request(new URL(base + path), { method: 'POST', headers: { ...headers, 'transfer-encoding': 'chunked' } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Envelope<unknown> }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Body<unknown> }));
     });
     req.on('error', reject);
     req.write(chunk);
@@ -44,10 +44,10 @@ describe.each(DIALECTS)('geocode retry body on %s', (dialect) => {
   /** A machine whose stored address failed to geocode with a retryable provider error. */
   async function failedMachine(address: string): Promise<string> {
     const no = freshSerial('RTB');
-    const reg = await call<Envelope<MachineView>>(t.url, 'POST', '/api/v1/machines/register', { headers: alice, json: { machineNo: no } });
+    const reg = await call<Body<MachineView>>(t.url, 'POST', '/api/v1/machines/register', { headers: alice, json: { machineNo: no } });
     expect(reg.status, reg.text).toBe(200);
     fake.reply(address, { kind: 'status', status: 503 });
-    const r = await call<Envelope<MachineView>>(t.url, 'PATCH', `/api/v1/machines/${no}`, { headers: alice, json: { address } });
+    const r = await call<Body<MachineView>>(t.url, 'PATCH', `/api/v1/machines/${no}`, { headers: alice, json: { address } });
     expect(r.body.data.geo).toMatchObject({ geocodeStatus: 'provider_error', geocodeRetryable: true });
     return no;
   }
@@ -75,7 +75,7 @@ describe.each(DIALECTS)('geocode retry body on %s', (dialect) => {
       headers: { ...alice, 'content-type': contentType },
       body: JSON.stringify({ address: '12 Fixed Lane' }),
     });
-    const body = (await res.json()) as Envelope<unknown>;
+    const body = (await res.json()) as Body<unknown>;
     expect(res.status).toBe(400);
     expect(body).toEqual({ code: 400, message: expect.stringMatching(BAD_REQUEST), data: null });
     expect(fake.requests.length).toBe(calls);
@@ -96,12 +96,12 @@ describe.each(DIALECTS)('geocode retry body on %s', (dialect) => {
   it('still re-geocodes the stored address with no body, and takes a corrected address sent as JSON', async () => {
     const no = await failedMachine('15 Flaky Ave');
     fake.reply('15 Flaky Ave', { kind: 'found' });
-    const none = await call<Envelope<MachineView>>(t.url, 'POST', retryPath(no), { headers: alice });
+    const none = await call<Body<MachineView>>(t.url, 'POST', retryPath(no), { headers: alice });
     expect(none.status, none.text).toBe(200);
     expect(none.body.data).toMatchObject({ address: '15 Flaky Ave', geo: { geocodeStatus: 'resolved' } });
 
     const other = await failedMachine('16 Flaky Ave');
-    const fixed = await call<Envelope<MachineView>>(t.url, 'POST', retryPath(other), { headers: alice, json: { address: '16 Fixed Lane' } });
+    const fixed = await call<Body<MachineView>>(t.url, 'POST', retryPath(other), { headers: alice, json: { address: '16 Fixed Lane' } });
     expect(fixed.status, fixed.text).toBe(200);
     expect(fixed.body.data).toMatchObject({ address: '16 Fixed Lane', geo: { geocodeStatus: 'resolved' } });
   });

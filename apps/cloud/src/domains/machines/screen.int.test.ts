@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DIALECTS, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { expectRefused } from '../../testing/answers.ts';
 import { OPERATOR_IDS } from '../../db/seed.ts';
 import { mintKey } from './machines.factories.ts';
 import { admin, alice, bob, machinesApi, type Page } from './machines.test-support.ts';
@@ -9,7 +10,7 @@ import { ScreenView } from './screen.schemas.ts';
 
 describe.each(DIALECTS)('the screen block of a machine on %s', (dialect) => {
   let t: TestServer;
-  const { db, api, register, row, expectRefused } = machinesApi(() => t);
+  const { db, api, register, row } = machinesApi(() => t);
   const put = (machineNo: string, headers: Record<string, string>, body: unknown) => api('PUT', `/api/v1/machines/${machineNo}/screen`, headers, body);
   const auditCount = async (action: string, machineNo: string) =>
     (await db().selectFrom('audit_log').select('id').where('action', '=', action).where('resource', '=', `machine:${machineNo}`).execute()).length;

@@ -2,7 +2,8 @@ import { scrypt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseServiceCodeHash, type ConfigBlock } from '@vend/protocol';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
-import { ALICE, BOB, enrolled, expectStatus, keyHeader } from '../gateway/gateway.test-support.ts';
+import { expectStatus } from '../../testing/answers.ts';
+import { ALICE, BOB, enrolled, keyHeader } from '../gateway/gateway.test-support.ts';
 
 interface ServiceCodeView {
   set: boolean;

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, call, type TestServer } from '../../testing/harness.ts';
+import type { Body } from '../../testing/answers.ts';
 import { OPERATOR_IDS } from '../../db/seed.ts';
 import { ADMIN, ALICE, BOB, catalogued, machineIdOf, startServer } from '../payments/operator-core.test-support.ts';
 
@@ -20,8 +21,7 @@ interface OrderOut {
   createdAt: string;
   payment?: { terminalId: string; cardBrand: string | null; last4: string | null; settlementAccount: string | null };
 }
-type Env<T> = { code: number; message: string; data: T };
-type OrdersPage = Env<{ page: number; size: number; total: number; timeZone: string; records: OrderOut[] }>;
+type OrdersPage = Body<{ page: number; size: number; total: number; timeZone: string; records: OrderOut[] }>;
 interface Money {
   count: number;
   grossCents: number;
@@ -30,7 +30,7 @@ interface Money {
   taxCents: number;
   netCents: number;
 }
-type Summary = Env<
+type Summary = Body<
   Money & {
     machineNo: string | null;
     timeZone: string;
@@ -105,7 +105,7 @@ describe.each(DIALECTS)('orders on %s', (dialect) => {
       const rows = await ordersOf(OPERATOR_IDS.alice);
       const card = rows.find((o) => o.pay_method === 'card')!;
       const cash = rows.find((o) => o.pay_method === 'cash')!;
-      const c = await call<Env<OrderOut>>(t.url, 'GET', `/api/v1/orders/${card.order_number}`, { headers: ALICE });
+      const c = await call<Body<OrderOut>>(t.url, 'GET', `/api/v1/orders/${card.order_number}`, { headers: ALICE });
       expect(c.status).toBe(200);
       expect(c.body.data).toEqual({
         orderNumber: card.order_number,
@@ -124,7 +124,7 @@ describe.each(DIALECTS)('orders on %s', (dialect) => {
         createdAt: new Date(card.created_at).toISOString().replace('Z', '+0000'),
         payment: { terminalId: card.terminal_id, cardBrand: card.card_brand, last4: card.card_last4, settlementAccount: 'acct_op_sbx_alice' },
       });
-      const k = await call<Env<OrderOut>>(t.url, 'GET', `/api/v1/orders/${cash.order_number}`, { headers: ALICE });
+      const k = await call<Body<OrderOut>>(t.url, 'GET', `/api/v1/orders/${cash.order_number}`, { headers: ALICE });
       expect(k.body.data.payMethod).toBe('cash');
       expect('payment' in k.body.data).toBe(false);
     });
@@ -201,7 +201,7 @@ describe.each(DIALECTS)('orders on %s', (dialect) => {
   });
 
   describe('tax', () => {
-    const get = async (n: string) => (await call<Env<OrderOut>>(t.url, 'GET', `/api/v1/orders/${n}`, { headers: ALICE })).body.data;
+    const get = async (n: string) => (await call<Body<OrderOut>>(t.url, 'GET', `/api/v1/orders/${n}`, { headers: ALICE })).body.data;
     const setMachineRate = (rate: number | null) =>
       db().updateTable('machines').set({ sales_tax_rate: rate }).where('machine_no', '=', 'SBX-ALICE-0001').execute();
 

@@ -4,6 +4,7 @@ import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { hashSecret } from '../../crypto/secrets.ts';
 import { ERROR_TABLE } from '../../http/errors.ts';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
+import type { Answer, Body } from '../../testing/answers.ts';
 import { signWebhook } from '../../http/webhook-signature.ts';
 
 /** Test support for the inventory, orders and payments suites (not shipped code). */
@@ -96,11 +97,7 @@ export interface WebhookCall {
 }
 
 /** POSTs a webhook body (an object is JSON-serialised) signed the way the provider signs. */
-export async function sendWebhook(
-  t: TestServer,
-  body: unknown,
-  opts: WebhookCall = {},
-): Promise<{ status: number; body: { code: number; message: string; data: unknown } }> {
+export async function sendWebhook(t: TestServer, body: unknown, opts: WebhookCall = {}): Promise<Pick<Answer, 'status' | 'body'>> {
   const raw = typeof body === 'string' ? body : JSON.stringify(body);
   const timestamp = String(opts.timestamp ?? Math.floor(t.clock.now() / 1000));
   const headers: Record<string, string> = { 'content-type': opts.contentType ?? 'application/json' };
@@ -115,5 +112,5 @@ export async function sendWebhook(
   } catch {
     // keep text
   }
-  return { status: res.status, body: parsed as { code: number; message: string; data: unknown } };
+  return { status: res.status, body: parsed as Body };
 }

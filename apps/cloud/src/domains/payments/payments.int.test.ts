@@ -4,11 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '@vend/protocol';
 import { DIALECTS, call, type TestServer } from '../../testing/harness.ts';
+import type { Body } from '../../testing/answers.ts';
 import { OPERATOR_IDS } from '../../db/seed.ts';
 import { ADMIN, ALICE, BOB, catalogued, machineIdOf, sendWebhook, snapshot, startServer, terminalOf } from './operator-core.test-support.ts';
 import { signWebhook } from '../../http/webhook-signature.ts';
 
-type Env<T> = { code: number; message: string; data: T };
 interface PaymentOut {
   orderNumber: string;
   machineNo: string;
@@ -64,7 +64,7 @@ describe.each(DIALECTS)('payments on %s', (dialect) => {
   describe('reads', () => {
     it('lists every cashless transaction of the caller with terminal, brand, last four and settlement account', async () => {
       const mine = await cashlessOf(OPERATOR_IDS.alice);
-      const r = await call<Env<{ total: number; records: PaymentOut[] }>>(t.url, 'GET', '/api/v1/payments', { headers: ALICE, query: { size: '100' } });
+      const r = await call<Body<{ total: number; records: PaymentOut[] }>>(t.url, 'GET', '/api/v1/payments', { headers: ALICE, query: { size: '100' } });
       expect(r.status).toBe(200);
       expect(r.body.data.total).toBe(mine.length);
       const byNo = new Map(mine.map((o) => [o.order_number, o]));
@@ -89,7 +89,7 @@ describe.each(DIALECTS)('payments on %s', (dialect) => {
     });
 
     it('honours the machine filter; another operator’s machine is 404', async () => {
-      const r = await call<Env<{ records: PaymentOut[] }>>(t.url, 'GET', '/api/v1/payments', {
+      const r = await call<Body<{ records: PaymentOut[] }>>(t.url, 'GET', '/api/v1/payments', {
         headers: ALICE,
         query: { machineNo: 'SBX-ALICE-0002', size: '100' },
       });
@@ -104,7 +104,7 @@ describe.each(DIALECTS)('payments on %s', (dialect) => {
         return { count: rows.length, capturedCents: captured, refundedCents: refunded, settledCents: captured - refunded };
       };
       const alice = await cashlessOf(OPERATOR_IDS.alice);
-      const r = await call<Env<Totals & { accounts: (Totals & { settlementAccount: string })[] }>>(t.url, 'GET', '/api/v1/payments/summary', {
+      const r = await call<Body<Totals & { accounts: (Totals & { settlementAccount: string })[] }>>(t.url, 'GET', '/api/v1/payments/summary', {
         headers: ALICE,
       });
       expect(r.status).toBe(200);
@@ -112,7 +112,7 @@ describe.each(DIALECTS)('payments on %s', (dialect) => {
       expect(r.body.data).toMatchObject(expected(alice));
       expect(expected(alice).refundedCents).toBeGreaterThan(0);
 
-      const a = await call<Env<{ accounts: (Totals & { settlementAccount: string })[] }>>(t.url, 'GET', '/api/v1/payments/summary', { headers: ADMIN });
+      const a = await call<Body<{ accounts: (Totals & { settlementAccount: string })[] }>>(t.url, 'GET', '/api/v1/payments/summary', { headers: ADMIN });
       const bob = await cashlessOf(OPERATOR_IDS.bob);
       expect(a.body.data.accounts).toEqual([
         { settlementAccount: 'acct_op_sbx_alice', ...expected(alice) },
@@ -122,7 +122,7 @@ describe.each(DIALECTS)('payments on %s', (dialect) => {
 
     it('shows which reader is on which machine and which account it feeds', async () => {
       type T = { terminalId: string; machineNo: string; provider: string; settlementAccount: string; boundAt: string };
-      const r = await call<Env<T[]>>(t.url, 'GET', '/api/v1/payments/cashless/terminals', { headers: ALICE });
+      const r = await call<Body<T[]>>(t.url, 'GET', '/api/v1/payments/cashless/terminals', { headers: ALICE });
       expect(r.status).toBe(200);
       expect(r.body.data.map((x) => [x.machineNo, x.settlementAccount])).toEqual([
         ['SBX-ALICE-0001', 'acct_op_sbx_alice'],
@@ -136,9 +136,9 @@ describe.each(DIALECTS)('payments on %s', (dialect) => {
         settlementAccount: 'acct_op_sbx_alice',
         boundAt: expect.stringMatching(/\+0000$/),
       });
-      const b = await call<Env<T[]>>(t.url, 'GET', '/api/v1/payments/cashless/terminals', { headers: BOB });
+      const b = await call<Body<T[]>>(t.url, 'GET', '/api/v1/payments/cashless/terminals', { headers: BOB });
       expect(b.body.data.map((x) => x.machineNo)).toEqual(['SBX-BOB-0001', 'SBX-BOB-0002']);
-      const a = await call<Env<T[]>>(t.url, 'GET', '/api/v1/payments/cashless/terminals', { headers: ADMIN });
+      const a = await call<Body<T[]>>(t.url, 'GET', '/api/v1/payments/cashless/terminals', { headers: ADMIN });
       expect(a.body.data.find((x) => x.machineNo === 'SBX-POOL-0001')?.settlementAccount).toBe('acct_unclaimed_pool');
       expect(a.body.data).toHaveLength(6);
     });
@@ -186,7 +186,7 @@ describe.each(DIALECTS)('payments on %s', (dialect) => {
         payment_ref: ev.data.paymentId,
         created_at: t.clock.now(),
       });
-      const seen = await call<Env<{ payment: unknown; chargedCents: number; taxCents: number }>>(t.url, 'GET', `/api/v1/orders/${o.order_number}`, {
+      const seen = await call<Body<{ payment: unknown; chargedCents: number; taxCents: number }>>(t.url, 'GET', `/api/v1/orders/${o.order_number}`, {
         headers: ALICE,
       });
       expect(seen.body.data).toMatchObject({
@@ -292,7 +292,7 @@ describe.each(DIALECTS)('payments on %s', (dialect) => {
       expect(r.status).toBe(200);
       expect(r.body.data).toMatchObject({ duplicate: false, orderNumber, payStatus: 'refunded' });
       expect((await order(orderNumber)).pay_status).toBe('refunded');
-      const list = await call<Env<{ records: PaymentOut[] }>>(t.url, 'GET', '/api/v1/payments', {
+      const list = await call<Body<{ records: PaymentOut[] }>>(t.url, 'GET', '/api/v1/payments', {
         headers: ALICE,
         query: { machineNo: 'SBX-ALICE-0001', size: '5' },
       });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PrizeEventsData, PrizeStateData } from '@vend/protocol';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
+import { expectRefused, okData, type Body } from '../../testing/answers.ts';
 import { OPERATOR_IDS } from '../../db/seed.ts';
 import { mintKey } from '../machines/machines.factories.ts';
 import { admin, alice, bob, machinesApi } from '../machines/machines.test-support.ts';
@@ -14,17 +15,16 @@ const MIN = 60_000;
 
 describe.each(DIALECTS)('prize game on %s', (dialect) => {
   const t = suiteServer(dialect);
-  const { db, api, expectRefused } = machinesApi(() => t);
+  const { db, api } = machinesApi(() => t);
   const settingsPath = (no: string) => `/api/v1/machines/${no}/prize-mechanics`;
   const put = (no: string, body: unknown, headers: H = alice) => api<PrizeMechanics>('PUT', settingsPath(no), headers, body);
   const get = (no: string, headers: H = alice) => api<PrizeMechanics>('GET', settingsPath(no), headers);
   const report = (query: Record<string, string>, headers: H = alice) => api<PrizesReport>('GET', '/api/v1/prizes/report', headers, undefined, query);
   const send = (key: string, events: Ev[]) =>
-    call<{ code: number; message: string; data: PrizeEventsData }>(t.url, 'POST', '/cabinet/prize-events', { headers: keyHeader(key), json: { events } });
+    call<Body<PrizeEventsData>>(t.url, 'POST', '/cabinet/prize-events', { headers: keyHeader(key), json: { events } });
   const sendOk = async (key: string, events: Ev[]) => {
     const r = await send(key, events);
-    expect(r.status, r.text).toBe(200);
-    return r.body.data;
+    return okData(r);
   };
   let seq = 0;
   const ev = (kind: string, extra: Ev = {}): Ev => ({ eventId: `e-${process.pid}-${++seq}`, kind, mechanic: 'spinToWin', at: t.clock.now(), ...extra });
@@ -284,12 +284,11 @@ describe.each(DIALECTS)('prize game on %s', (dialect) => {
     await sendOk(other.key, [...n(7, 'scan')]);
     // sales: a sells 2 × its aisle 1 price; one more sale refunded
     const sale = async (key: string) => {
-      const r = await call<{ data: { orderNumber: string } }>(t.url, 'POST', '/apk/createOrder', {
+      const r = await call<Body<{ orderNumber: string }>>(t.url, 'POST', '/apk/createOrder', {
         headers: keyHeader(key),
         json: { aisleNo: 1, quantity: 1 },
       });
-      expect(r.status, r.text).toBe(200);
-      return r.body.data.orderNumber;
+      return okData(r).orderNumber;
     };
     await sale(a.key);
     await sale(a.key);

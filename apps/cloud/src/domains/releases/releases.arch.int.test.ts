@@ -2,21 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, UpgradeData, parseReleasePublicKey, signRelease, verifyReleaseSignature, type AgentFleetData, type UpgradeOffer } from '@vend/protocol';
 import { SANDBOX_RELEASES } from '../../config.ts';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { expectStatus, type Body } from '../../testing/answers.ts';
 import { enrolled, keyHeader, machineRow } from '../gateway/gateway.test-support.ts';
-import {
-  PREFIX,
-  SANDBOX_KEY,
-  clearReleases,
-  countRows,
-  expectStatus,
-  get,
-  manifest,
-  multiArchManifest,
-  post,
-  publish,
-  setRollout,
-  type Envelope,
-} from './releases.test-support.ts';
+import { PREFIX, SANDBOX_KEY, clearReleases, countRows, get, manifest, multiArchManifest, post, publish, setRollout } from './releases.test-support.ts';
 
 /**
  * Release artifacts per architecture (docs/decisions/agent-upgrades.md): a cabinet reports its
@@ -47,7 +35,7 @@ describe.each(DIALECTS)('release artifacts per architecture on %s', (dialect) =>
   });
 
   const upgrade = (key: string, query: Record<string, string> = {}) =>
-    call<Envelope<UpgradeOffer | null>>(t.url, 'GET', '/cabinet/upgrade', { headers: keyHeader(key), query });
+    call<Body<UpgradeOffer | null>>(t.url, 'GET', '/cabinet/upgrade', { headers: keyHeader(key), query });
   const heartbeat = (key: string, body: Record<string, unknown>) =>
     expectStatus(call(t.url, 'POST', '/cabinet/heartbeat', { headers: keyHeader(key), json: body }), 200);
   const register = (cab: { key: string; serial: string; deviceId: string }, body: Record<string, unknown>) =>

@@ -2,22 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, UpgradeData, parseReleasePublicKey, verifyReleaseSignature, type UpgradeOffer } from '@vend/protocol';
 import { SANDBOX_RELEASES } from '../../config.ts';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { expectStatus, type Body } from '../../testing/answers.ts';
 import { enrolled, keyHeader } from '../gateway/gateway.test-support.ts';
-import {
-  ADMIN,
-  ALICE,
-  BOB,
-  FACTORY,
-  clearReleases,
-  expectStatus,
-  get,
-  manifest,
-  post,
-  publishAll,
-  setAgentVersion,
-  setRollout,
-  type Envelope,
-} from './releases.test-support.ts';
+import { ADMIN, ALICE, BOB, FACTORY, clearReleases, get, manifest, post, publishAll, setAgentVersion, setRollout } from './releases.test-support.ts';
 
 const START = Date.parse('2026-11-20T12:00:00Z');
 
@@ -58,7 +45,7 @@ describe.each(DIALECTS)('cabinet upgrade offers on %s', (dialect) => {
   });
 
   const upgrade = (key: string, agentVersion?: string) =>
-    call<Envelope<UpgradeOffer | null>>(t.url, 'GET', '/cabinet/upgrade', { headers: keyHeader(key), ...(agentVersion ? { query: { agentVersion } } : {}) });
+    call<Body<UpgradeOffer | null>>(t.url, 'GET', '/cabinet/upgrade', { headers: keyHeader(key), ...(agentVersion ? { query: { agentVersion } } : {}) });
 
   it('climbs the migration ladder rung by rung, skipping other releases, with offers a cabinet can verify', async () => {
     const cab = await enrolled(t);

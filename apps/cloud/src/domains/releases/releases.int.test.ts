@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { expectRefused, expectStatus } from '../../testing/answers.ts';
 import {
   ADMIN,
   ALICE,
@@ -10,7 +11,6 @@ import {
   clearReleases,
   countRows,
   del,
-  expectStatus,
   get,
   manifest,
   post,
@@ -38,11 +38,8 @@ describe.each(DIALECTS)('agent releases on %s', (dialect) => {
   /** Posts a manifest and expects a refusal that wrote nothing (no release, no audit record). */
   async function refused(body: unknown, status: number, message?: RegExp) {
     const before = await countRows(t);
-    const r = await expectStatus(post(t, RELEASES, body), status);
-    if (message) expect(r.body.message).toMatch(message);
-    expect(r.body.data).toBeNull();
+    expectRefused(await post(t, RELEASES, body), status, message);
     expect(await countRows(t)).toEqual(before);
-    return r;
   }
 
   describe('publishing rules (spec 2 §4.5)', () => {

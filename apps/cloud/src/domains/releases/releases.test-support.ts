@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { expect } from 'vitest';
 import {
   parseReleaseSecretKey,
   signRelease,
@@ -11,7 +10,8 @@ import {
 } from '@vend/protocol';
 import { SANDBOX_RELEASES } from '../../config.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
-import { call, type ApiResponse, type TestServer } from '../../testing/harness.ts';
+import { call, type TestServer } from '../../testing/harness.ts';
+import { expectStatus, type Answer, type Body } from '../../testing/answers.ts';
 
 /** Test factories for the releases suites (never imported by production code). */
 
@@ -25,8 +25,6 @@ export const PREFIX = SANDBOX_RELEASES.artifactUrlPrefix;
 export const SANDBOX_KEY = parseReleaseSecretKey(SANDBOX_RELEASES.privateKey)!;
 /** Any other key: its signatures must not verify. */
 export const OTHER_KEY = parseReleaseSecretKey('a'.repeat(64))!;
-
-export type Envelope<T = unknown> = { code: number; message: string; data: T };
 
 export interface ManifestOptions {
   minFrom?: string | null;
@@ -68,32 +66,20 @@ export function multiArchManifest(
   ) as MultiArchManifest;
 }
 
-export function post<T = unknown>(t: TestServer, path: string, json: unknown, headers: Record<string, string> = ADMIN): Promise<ApiResponse<Envelope<T>>> {
-  return call<Envelope<T>>(t.url, 'POST', path, { headers, json });
+export function post<T = unknown>(t: TestServer, path: string, json: unknown, headers: Record<string, string> = ADMIN): Promise<Answer<T>> {
+  return call<Body<T>>(t.url, 'POST', path, { headers, json });
 }
 
-export function get<T = unknown>(
-  t: TestServer,
-  path: string,
-  headers: Record<string, string> = ADMIN,
-  query?: Record<string, string>,
-): Promise<ApiResponse<Envelope<T>>> {
-  return call<Envelope<T>>(t.url, 'GET', path, { headers, ...(query ? { query } : {}) });
+export function get<T = unknown>(t: TestServer, path: string, headers: Record<string, string> = ADMIN, query?: Record<string, string>): Promise<Answer<T>> {
+  return call<Body<T>>(t.url, 'GET', path, { headers, ...(query ? { query } : {}) });
 }
 
-export function del<T = unknown>(t: TestServer, path: string, headers: Record<string, string> = ADMIN): Promise<ApiResponse<Envelope<T>>> {
-  return call<Envelope<T>>(t.url, 'DELETE', path, { headers });
+export function del<T = unknown>(t: TestServer, path: string, headers: Record<string, string> = ADMIN): Promise<Answer<T>> {
+  return call<Body<T>>(t.url, 'DELETE', path, { headers });
 }
 
-export function put<T = unknown>(t: TestServer, path: string, json: unknown, headers: Record<string, string> = ADMIN): Promise<ApiResponse<Envelope<T>>> {
-  return call<Envelope<T>>(t.url, 'PUT', path, { headers, json });
-}
-
-export async function expectStatus<T>(r: Promise<ApiResponse<Envelope<T>>>, status: number): Promise<ApiResponse<Envelope<T>>> {
-  const res = await r;
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${res.text}`);
-  expect(res.body.code).toBe(status);
-  return res;
+export function put<T = unknown>(t: TestServer, path: string, json: unknown, headers: Record<string, string> = ADMIN): Promise<Answer<T>> {
+  return call<Body<T>>(t.url, 'PUT', path, { headers, json });
 }
 
 export interface PublishedRecord {

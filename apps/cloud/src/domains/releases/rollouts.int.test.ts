@@ -3,21 +3,8 @@ import { ManualClock } from '@vend/protocol';
 import { hashSecret } from '../../crypto/secrets.ts';
 import { OPERATOR_IDS } from '../../db/seed.ts';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
-import {
-  ADMIN,
-  ALICE,
-  BOB,
-  FACTORY,
-  clearReleases,
-  expectStatus,
-  get,
-  post,
-  publishAll,
-  setAgentArch,
-  setAgentVersion,
-  setRollout,
-  type Envelope,
-} from './releases.test-support.ts';
+import { expectStatus, type Body } from '../../testing/answers.ts';
+import { ADMIN, ALICE, BOB, FACTORY, clearReleases, get, post, publishAll, setAgentArch, setAgentVersion, setRollout } from './releases.test-support.ts';
 
 const START = Date.parse('2026-11-20T12:00:00Z');
 
@@ -216,7 +203,7 @@ describe.each(DIALECTS)('rollout sweep and GET /api/v1/rollouts on %s', (dialect
       ['admin', ADMIN, 200],
     ];
     for (const [who, headers, status] of cases) {
-      const r = await call<Envelope>(t.url, 'GET', '/api/v1/rollouts', { headers });
+      const r = await call<Body>(t.url, 'GET', '/api/v1/rollouts', { headers });
       expect(r.status, who).toBe(status);
       expect(r.body.code, who).toBe(status);
     }
@@ -232,7 +219,7 @@ describe.each(DIALECTS)('rollout sweep and GET /api/v1/rollouts on %s', (dialect
       [{ size: 'x' }, 422],
     ];
     for (const [query, status] of cases) {
-      const r = await call<Envelope>(t.url, 'GET', '/api/v1/rollouts', { headers: ADMIN, query });
+      const r = await call<Body>(t.url, 'GET', '/api/v1/rollouts', { headers: ADMIN, query });
       expect(r.status, JSON.stringify(query)).toBe(status);
       expect(r.body.data).toBeNull();
     }

@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
+import { expectRefused, okData, type Answer, type Body } from '../../testing/answers.ts';
 import type { Crew, CrewInvite } from '../crews/crews.schemas.ts';
 import { freshSerial, mintKey, newOperator } from '../machines/machines.factories.ts';
 import type { RestockRun } from './restock.schemas.ts';
 import { SEED_CREW_ID, SEED_RUN_ID } from './sandbox-seed.ts';
 
 type H = Record<string, string>;
-type Env<T> = { code: number; message: string; data: T };
 type Person = { id: string; email: string; headers: H };
-type Res<T> = { status: number; text: string; body: Env<T> };
 type Page<T> = { page: number; size: number; total: number; records: T[] };
 type AisleSet = { stock: number; max: number; faulted?: boolean; sku?: string | null; product?: string | null };
 
@@ -17,11 +16,7 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
   const t = suiteServer(dialect);
   const db = () => t.ctx.database.db;
   const req = <T = unknown>(method: string, path: string, headers: H, json?: unknown, query?: Record<string, string>) =>
-    call<Env<T>>(t.url, method, `/api/v1${path}`, { headers, ...(json !== undefined ? { json } : {}), ...(query ? { query } : {}) }) as Promise<Res<T>>;
-  const ok = <T>(r: Res<T>): T => {
-    expect(r.status, r.text).toBe(200);
-    return r.body.data;
-  };
+    call<Body<T>>(t.url, method, `/api/v1${path}`, { headers, ...(json !== undefined ? { json } : {}), ...(query ? { query } : {}) });
   const person = (): Promise<Person> => newOperator(db(), t.clock.now());
 
   const plan = (who: Person, machineNo: string, more: Record<string, unknown> = {}) => req<RestockRun>('POST', '/restock', who.headers, { machineNo, ...more });
@@ -32,7 +27,7 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
   /** A machine registered by `owner`, its aisles set as given (the rest: empty of max 10, no SKU). */
   const machineOf = async (owner: Person, aisles: Record<number, AisleSet> = {}): Promise<string> => {
     const machineNo = freshSerial('RST');
-    ok(await req('POST', '/machines/register', owner.headers, { machineNo }));
+    okData(await req('POST', '/machines/register', owner.headers, { machineNo }));
     const m = await db().selectFrom('machines').select('id').where('machine_no', '=', machineNo).executeTakeFirstOrThrow();
     await db()
       .updateTable('aisles')
@@ -65,10 +60,10 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
       .execute()
       .then((rows) => rows.map((r) => r.action).sort());
 
-  const myDefaultCrew = async (who: Person) => ok(await req<Crew[]>('GET', '/crew/mine', who.headers)).find((c) => c.isDefault)!;
+  const myDefaultCrew = async (who: Person) => okData(await req<Crew[]>('GET', '/crew/mine', who.headers)).find((c) => c.isDefault)!;
   const join = async (owner: Person, crewId: string, who: Person, role: string) => {
-    const inv = ok(await req<CrewInvite>('POST', `/crew/${crewId}/invite`, owner.headers, { email: who.email, role }));
-    ok(await req('POST', `/crew/accept-invite/${inv.inviteId}`, who.headers, undefined, { token: inv.token }));
+    const inv = okData(await req<CrewInvite>('POST', `/crew/${crewId}/invite`, owner.headers, { email: who.email, role }));
+    okData(await req('POST', `/crew/accept-invite/${inv.inviteId}`, who.headers, undefined, { token: inv.token }));
   };
   /** An owner's default crew with an admin and a member, an outsider, and one machine of the owner's fleet. */
   const team = async (aisles: Record<number, AisleSet> = {}) => {
@@ -90,7 +85,7 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
       5: { stock: 1, max: 6 },
     });
     expect(await db().selectFrom('crews').select('id').where('default_for', '=', owner.email).execute()).toEqual([]);
-    const run = ok(await plan(owner, machineNo, { notes: '  back door code 1234 ' }));
+    const run = okData(await plan(owner, machineNo, { notes: '  back door code 1234 ' }));
     expect(run).toMatchObject({
       machineNo,
       status: 'planned',
@@ -120,7 +115,7 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
     const crew = await myDefaultCrew(owner);
     expect(run.crewId).toBe(crew.id);
     expect(await db().selectFrom('crews').select('id').where('default_for', '=', owner.email).execute()).toHaveLength(1);
-    expect(ok(await getRun(owner, run.id))).toEqual(run);
+    expect(okData(await getRun(owner, run.id))).toEqual(run);
     expect(await auditOf(run.id)).toEqual(['restock.plan']);
     // planning changes no stock
     expect((await stockOf(machineNo))[1]).toBe(2);
@@ -130,49 +125,50 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
     const { owner, member, machineNo } = await team();
     const refused = async (runId: string, action: 'start' | 'complete' | 'cancel', status: string) => {
       const r = await move(owner, runId, action);
-      expect([r.status, r.body.message], `${action} from ${status}`).toEqual([409, `Cannot ${action} a restock run that is ${status}`]);
+      expectRefused(r, 409);
+      expect(r.body.message, `${action} from ${status}`).toBe(`Cannot ${action} a restock run that is ${status}`);
     };
     // planned → in_progress → done
-    const a = ok(await plan(member, machineNo));
+    const a = okData(await plan(member, machineNo));
     t.clock.advance(1000);
-    const started = ok(await move(member, a.id, 'start'));
+    const started = okData(await move(member, a.id, 'start'));
     expect(started).toMatchObject({ status: 'in_progress', startedBy: member.email, startedAt: new Date(t.clock.now()).toISOString().replace('Z', '+0000') });
     await refused(a.id, 'start', 'in_progress');
     t.clock.advance(1000);
-    const done = ok(await move(owner, a.id, 'complete'));
+    const done = okData(await move(owner, a.id, 'complete'));
     expect(done).toMatchObject({ status: 'done', startedBy: member.email, startedAt: started.startedAt, completedBy: owner.email });
     expect(done.completedAt).not.toBe(started.startedAt);
     for (const action of ['start', 'complete', 'cancel'] as const) await refused(a.id, action, 'done');
     // planned → done directly: completing implies starting
-    const b = ok(await plan(owner, machineNo));
-    const direct = ok(await move(member, b.id, 'complete'));
+    const b = okData(await plan(owner, machineNo));
+    const direct = okData(await move(member, b.id, 'complete'));
     expect(direct).toMatchObject({ status: 'done', startedBy: member.email, completedBy: member.email });
     expect(direct.startedAt).toBe(direct.completedAt);
     // planned → cancelled
-    const c = ok(await plan(owner, machineNo));
-    expect(ok(await move(owner, c.id, 'cancel', { reason: 'machine unreachable' }))).toMatchObject({
+    const c = okData(await plan(owner, machineNo));
+    expect(okData(await move(owner, c.id, 'cancel', { reason: 'machine unreachable' }))).toMatchObject({
       status: 'cancelled',
       cancelledBy: owner.email,
       cancelReason: 'machine unreachable',
     });
     for (const action of ['start', 'complete', 'cancel'] as const) await refused(c.id, action, 'cancelled');
     // in_progress → cancelled
-    const d = ok(await plan(owner, machineNo));
-    ok(await move(owner, d.id, 'start'));
-    expect(ok(await move(owner, d.id, 'cancel')).status).toBe('cancelled');
+    const d = okData(await plan(owner, machineNo));
+    okData(await move(owner, d.id, 'start'));
+    expect(okData(await move(owner, d.id, 'cancel')).status).toBe('cancelled');
     expect(await auditOf(a.id)).toEqual(['restock.complete', 'restock.plan', 'restock.start']);
     expect(await auditOf(c.id)).toEqual(['restock.cancel', 'restock.plan']);
   });
 
   it('one open run per machine: another is 409 naming it, also when planned concurrently; a closed run frees the machine', async () => {
     const { owner, admin, machineNo } = await team();
-    const first = ok(await plan(owner, machineNo));
+    const first = okData(await plan(owner, machineNo));
     const again = await plan(admin, machineNo);
     expect(again.status).toBe(409);
     expect(again.body.message).toContain(first.id);
-    ok(await move(owner, first.id, 'start'));
+    okData(await move(owner, first.id, 'start'));
     expect((await plan(owner, machineNo)).body.message).toContain(first.id);
-    ok(await move(owner, first.id, 'complete'));
+    okData(await move(owner, first.id, 'complete'));
 
     const racers = await Promise.all(Array.from({ length: 6 }, () => plan(owner, machineNo)));
     const winners = racers.filter((r) => r.status === 200);
@@ -201,12 +197,12 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
         .where('machine_no', '=', machineNo)
         .where('status', 'in', ['planned', 'in_progress'])
         .execute();
-      for (const o of open) ok(await move(owner, o.id, 'cancel'));
+      for (const o of open) okData(await move(owner, o.id, 'cancel'));
     };
     /** A fresh planned run by the owner. */
     const fresh = async () => {
       await clear();
-      return ok(await plan(owner, machineNo)).id;
+      return okData(await plan(owner, machineNo)).id;
     };
     const statusOf = async (p: Person, what: string): Promise<number> => {
       switch (what) {
@@ -245,8 +241,8 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
     expect(got).toEqual(table);
     // a member cancels a run they planned
     await clear();
-    const mine = ok(await plan(member, machineNo));
-    expect(ok(await move(member, mine.id, 'cancel')).cancelledBy).toBe(member.email);
+    const mine = okData(await plan(member, machineNo));
+    expect(okData(await move(member, mine.id, 'cancel')).cancelledBy).toBe(member.email);
     // the outsider's answers say nothing
     const hidden = await getRun(outsider, mine.id);
     expect([hidden.status, hidden.body.message]).toEqual([404, 'Restock run not found']);
@@ -265,34 +261,34 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
     expect([viaTheirCrew.status, viaTheirCrew.body.message]).toEqual([404, 'Crew not found']);
     const unknownMachine = await plan(a.owner, 'RST-NOPE-0000');
     expect([unknownMachine.status, unknownMachine.body.message]).toEqual([404, 'Machine not found']);
-    const theirs = ok(await plan(b.member, b.machineNo));
+    const theirs = okData(await plan(b.member, b.machineNo));
     expect((await getRun(a.owner, theirs.id)).status).toBe(404);
     expect((await move(a.owner, theirs.id, 'complete')).status).toBe(404);
-    expect(ok(await req<Page<RestockRun>>('GET', '/restock', a.member.headers)).records).toEqual([]);
+    expect(okData(await req<Page<RestockRun>>('GET', '/restock', a.member.headers)).records).toEqual([]);
 
     // b's member who also joins a's crew runs a's machines through a's crew, the oldest crew over the machine
     t.clock.advance(1);
-    const second = ok(await req<Crew>('POST', '/crew', a.owner.headers, { name: 'Night shift' }));
+    const second = okData(await req<Crew>('POST', '/crew', a.owner.headers, { name: 'Night shift' }));
     await join(a.owner, second.id, b.member, 'member');
     await join(a.owner, a.crew.id, b.member, 'member');
-    const picked = ok(await plan(b.member, a.machineNo));
+    const picked = okData(await plan(b.member, a.machineNo));
     expect(picked.crewId).toBe(a.crew.id);
-    ok(await move(b.member, picked.id, 'cancel'));
-    expect(ok(await plan(b.member, a.machineNo, { crewId: second.id })).crewId).toBe(second.id);
+    okData(await move(b.member, picked.id, 'cancel'));
+    expect(okData(await plan(b.member, a.machineNo, { crewId: second.id })).crewId).toBe(second.id);
     // the owner who left their default crew and has no other crew over the machine: 404
     const loner = await person();
     const lonerMachine = await machineOf(loner);
     const own = await myDefaultCrew(loner);
     const deputy = await person();
     await join(loner, own.id, deputy, 'owner');
-    ok(await req('DELETE', `/crew/${own.id}/members/${encodeURIComponent(loner.email)}`, loner.headers));
+    okData(await req('DELETE', `/crew/${own.id}/members/${encodeURIComponent(loner.email)}`, loner.headers));
     expect((await plan(loner, lonerMachine)).status).toBe(404);
-    expect(ok(await plan(deputy, lonerMachine)).crewId).toBe(own.id);
+    expect(okData(await plan(deputy, lonerMachine)).crewId).toBe(own.id);
   });
 
   it('completion changes stock exactly once under concurrent completion', async () => {
     const { owner, admin, member, machineNo } = await team({ 1: { stock: 2, max: 10 }, 2: { stock: 5, max: 10 }, 3: { stock: 0, max: 10 } });
-    const run = ok(await plan(owner, machineNo));
+    const run = okData(await plan(owner, machineNo));
     const body = {
       aisles: [
         { aisleNo: 1, filled: 8 },
@@ -308,7 +304,7 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
     const stock = await stockOf(machineNo);
     expect([stock[1], stock[2], stock[3], stock[4]]).toEqual([10, 8, 4, 0]);
     expect(await auditOf(run.id)).toEqual(['restock.complete', 'restock.plan']);
-    const done = ok(await getRun(member, run.id));
+    const done = okData(await getRun(member, run.id));
     expect(done.lines.slice(0, 4).map((l) => [l.aisleNo, l.filled, l.stockAfter])).toEqual([
       [1, 8, 10],
       [2, 3, 8],
@@ -319,7 +315,7 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
 
   it('completion clamps at maxStock; aisles not listed keep their stock and record filled 0', async () => {
     const { owner, machineNo } = await team({ 1: { stock: 8, max: 10 }, 2: { stock: 3, max: 6 }, 3: { stock: 5, max: 12 } });
-    const run = ok(await plan(owner, machineNo));
+    const run = okData(await plan(owner, machineNo));
     // stock sold between planning and the visit: the run adds to what is there now
     await db()
       .updateTable('aisles')
@@ -327,7 +323,7 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
       .where('aisle_no', '=', 2)
       .where('machine_id', '=', (await db().selectFrom('machines').select('id').where('machine_no', '=', machineNo).executeTakeFirstOrThrow()).id)
       .execute();
-    const done = ok(
+    const done = okData(
       await move(owner, run.id, 'complete', {
         aisles: [
           { aisleNo: 1, filled: 5 },
@@ -346,14 +342,14 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
 
   it('bad bodies and queries: 400 (422 for wrong types) and nothing written', async () => {
     const { owner, machineNo } = await team({ 1: { stock: 1, max: 10 } });
-    const run = ok(await plan(owner, machineNo));
+    const run = okData(await plan(owner, machineNo));
     const before = {
       runs: await db().selectFrom('restock_runs').selectAll().orderBy('id').execute(),
       lines: await db().selectFrom('restock_run_lines').selectAll().orderBy('run_id').orderBy('aisle_no').execute(),
       stock: await stockOf(machineNo),
       audit: await auditOf(run.id),
     };
-    const cases: [string, Promise<Res<unknown>>, number][] = [
+    const cases: [string, Promise<Answer<unknown>>, number][] = [
       ['plan without machineNo', req('POST', '/restock', owner.headers, {}), 400],
       ['plan with an unknown field', plan(owner, machineNo, { aisles: [1] }), 400],
       ['plan with notes too long', plan(owner, machineNo, { notes: 'x'.repeat(256) }), 400],
@@ -407,13 +403,13 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
   it('lists the runs of the caller’s crews, newest first, by status, machine and crew, paged', async () => {
     const { owner, member, crew, machineNo } = await team();
     const other = await machineOf(owner);
-    const a = ok(await plan(owner, machineNo));
+    const a = okData(await plan(owner, machineNo));
     t.clock.advance(1000);
-    ok(await move(owner, a.id, 'complete'));
-    const b = ok(await plan(member, machineNo));
+    okData(await move(owner, a.id, 'complete'));
+    const b = okData(await plan(member, machineNo));
     t.clock.advance(1000);
-    const c = ok(await plan(member, other));
-    const list = (q: Record<string, string> = {}) => req<Page<RestockRun>>('GET', '/restock', member.headers, undefined, q).then(ok);
+    const c = okData(await plan(member, other));
+    const list = (q: Record<string, string> = {}) => req<Page<RestockRun>>('GET', '/restock', member.headers, undefined, q).then((r) => okData(r));
     const all = await list();
     expect(all.records.map((r) => r.id)).toEqual([c.id, b.id, a.id]);
     expect(all.total).toBe(3);
@@ -429,7 +425,7 @@ describe.each(DIALECTS)('restock runs on %s', (dialect) => {
 
   it('scopes: reads need inventory:read, writes inventory:write; no credential is 401', async () => {
     const { owner, machineNo } = await team();
-    const run = ok(await plan(owner, machineNo));
+    const run = okData(await plan(owner, machineNo));
     const readOnly = { 'x-api-key': await mintKey(db(), owner.id, 'inventory:read', t.clock.now()) };
     const writeOnly = { 'x-api-key': await mintKey(db(), owner.id, 'inventory:write', t.clock.now()) };
     expect((await req('GET', `/restock/${run.id}`, readOnly)).status).toBe(200);
@@ -446,10 +442,7 @@ describe.each(DIALECTS)('restock sandbox seed on %s', (dialect) => {
   const alice = { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey };
   const admin = { 'x-api-key': SANDBOX_CREDENTIALS.admin.apiKey };
   const get = <T>(path: string, headers: H, query?: Record<string, string>) =>
-    call<Env<T>>(t.url, 'GET', `/api/v1${path}`, { headers, ...(query ? { query } : {}) }).then((r) => {
-      expect(r.status, r.text).toBe(200);
-      return r.body.data;
-    });
+    call<Body<T>>(t.url, 'GET', `/api/v1${path}`, { headers, ...(query ? { query } : {}) }).then((r) => okData(r));
 
   it("alice's default crew has dave; one planned run of her gym kiosk, which dave can complete; a reset restores it", async () => {
     const crews = await get<Crew[]>('/crew/mine', alice);
@@ -473,7 +466,7 @@ describe.each(DIALECTS)('restock sandbox seed on %s', (dialect) => {
     expect(seeded!.totals.length).toBeGreaterThan(0);
     expect(await get('/inventory', dave)).toEqual([]);
 
-    const done = await call<Env<RestockRun>>(t.url, 'POST', `/api/v1/restock/${SEED_RUN_ID}/complete`, {
+    const done = await call<Body<RestockRun>>(t.url, 'POST', `/api/v1/restock/${SEED_RUN_ID}/complete`, {
       headers: dave,
       json: { aisles: seeded!.lines.filter((l) => l.pick > 0).map((l) => ({ aisleNo: l.aisleNo, filled: l.pick })) },
     });

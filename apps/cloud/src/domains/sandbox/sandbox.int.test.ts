@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, type TestServer, suiteServer } from '../../testing/harness.ts';
+import type { Body } from '../../testing/answers.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import type { ManualClock } from '@vend/protocol';
 
@@ -114,7 +115,7 @@ describe.each(DIALECTS)('sandbox core on %s', (dialect) => {
       ).n,
     );
     expect(total).toBeGreaterThan(1);
-    const r = await call<{ code: number; message: string; data: AuditEntry[] }>(t.url, 'GET', '/sandbox/audit', { headers: admin });
+    const r = await call<Body<AuditEntry[]>>(t.url, 'GET', '/sandbox/audit', { headers: admin });
     expect(r.status).toBe(200);
     expect(r.body.code).toBe(200);
     expect(Array.isArray(r.body.data)).toBe(true);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, suiteServer } from '../../testing/harness.ts';
+import { expectRefused, okData } from '../../testing/answers.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import { enrolled, keyHeader } from '../gateway/gateway.test-support.ts';
 import { newOperator } from '../machines/machines.factories.ts';
@@ -18,7 +19,7 @@ const ts = (ms: number) => formatTimestamp(ms)!;
 
 describe.each(DIALECTS)('tax schedules, remittances and restatement on %s', (dialect) => {
   const t = suiteServer(dialect);
-  const { db, api, register, patch, expectRefused } = machinesApi(() => t);
+  const { db, api, register, patch } = machinesApi(() => t);
   const operator = () => newOperator(db(), t.clock.now());
 
   /** An order in the machine's history, as a sale path (or a pre-stamping release) left it. */
@@ -48,8 +49,7 @@ describe.each(DIALECTS)('tax schedules, remittances and restatement on %s', (dia
   };
   const order = async (orderNumber: string, headers: H) => {
     const r = await api<Order>('GET', `/api/v1/orders/${orderNumber}`, headers);
-    expect(r.status, r.text).toBe(200);
-    return r.body.data;
+    return okData(r);
   };
   const orderRow = (orderNumber: string) => db().selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirstOrThrow();
   const remit = (headers: H, body: unknown) => api<Remittance>('POST', '/api/v1/tax/remittances', headers, body);
@@ -58,8 +58,7 @@ describe.each(DIALECTS)('tax schedules, remittances and restatement on %s', (dia
     api<PageOf<BlockedRestatement>>('GET', '/api/v1/tax/restatements-blocked', headers, undefined, query);
   const setRate = async (machineNo: string, headers: H, salesTaxRate: number | null) => {
     const r = await api<Restated>('PATCH', `/api/v1/machines/${machineNo}`, headers, { salesTaxRate });
-    expect(r.status, r.text).toBe(200);
-    return r.body.data;
+    return okData(r);
   };
   /** A remote drop through the real API: enqueue, then the agent's ack records the sale. */
   const drop = async (machineNo: string, headers: H, priceCents: number) => {
@@ -215,8 +214,7 @@ describe.each(DIALECTS)('tax schedules, remittances and restatement on %s', (dia
     type Sheet = { assets: { cashCents: number }; cash: { taxRemittedCents: number }; liabilities: { salesTaxPayableCents: number }; balanced: boolean };
     const sheet = async () => {
       const r = await api<Sheet>('GET', '/api/v1/balance-sheet', op.headers);
-      expect(r.status, r.text).toBe(200);
-      return r.body.data;
+      return okData(r);
     };
     const before = await sheet();
     expect(before.liabilities.salesTaxPayableCents).toBe(800 + 400);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, suiteServer } from '../../testing/harness.ts';
+import { expectRefused, okData } from '../../testing/answers.ts';
 import { OPERATOR_IDS } from '../../db/seed.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import { mintKey, snapshot } from '../machines/machines.factories.ts';
@@ -14,20 +15,18 @@ const ts = (ms: number) => formatTimestamp(ms)!;
 
 describe.each(DIALECTS)('venues and host commission on %s', (dialect) => {
   const t = suiteServer(dialect);
-  const { db, api, register, patch, expectRefused } = machinesApi(() => t);
+  const { db, api, register, patch } = machinesApi(() => t);
   type H = Record<string, string>;
   const venues = <T = Venue>(method: string, path: string, headers: H, json?: unknown, query?: Record<string, string>) =>
     api<T>(method, `/api/v1/crm/venues${path}`, headers, json, query);
   const list = (headers: H, query: Record<string, string>) => venues<VenuePage>('GET', '', headers, undefined, query);
   const create = async (body: Record<string, unknown>, headers: H = alice) => {
     const r = await venues('POST', '', headers, { name: 'Corner Deli', revShareBps: 1500, ...body });
-    expect(r.status, r.text).toBe(200);
-    return r.body.data;
+    return okData(r);
   };
   const read = async (id: string, headers: H = alice) => {
     const r = await venues('GET', `/${id}`, headers);
-    expect(r.status, r.text).toBe(200);
-    return r.body.data;
+    return okData(r);
   };
   /** A sale on the machine at `at`: it "already sold" from then on. */
   const sell = async (machineNo: string, at: number) => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HeartbeatRequest, ManualClock } from '@vend/protocol';
 import { DIALECTS, TEST_EPOCH, call, freshDatabase, startTestServer, suiteServer, type TestServer } from '../../testing/harness.ts';
+import { okData, type Body } from '../../testing/answers.ts';
 import { OPERATOR_IDS, SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { newOperator } from '../machines/machines.factories.ts';
 import { verifyWebhook } from '../../http/webhook-signature.ts';
@@ -13,7 +14,6 @@ import { paidPurchase, qrOf } from '../ad-purchases/ad-purchases.test-support.ts
 import type { EventType } from './webhook-events.ts';
 
 type H = Record<string, string>;
-type Env<T> = { code: number; message: string; data: T };
 const alice = { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey };
 const TIMEOUT_MS = 200;
 
@@ -22,7 +22,7 @@ describe.each(DIALECTS)('outbound webhooks on %s', (dialect) => {
   const db = () => t.ctx.database.db;
   const receivers: Receiver[] = [];
   const api = <T>(method: string, path: string, headers: H, json?: unknown, query?: Record<string, string>) =>
-    call<Env<T>>(t.url, method, `/api/v1/webhooks${path}`, { headers, ...(json !== undefined ? { json } : {}), ...(query ? { query } : {}) });
+    call<Body<T>>(t.url, method, `/api/v1/webhooks${path}`, { headers, ...(json !== undefined ? { json } : {}), ...(query ? { query } : {}) });
   const receiver = async () => {
     const r = await startReceiver();
     receivers.push(r);
@@ -30,8 +30,7 @@ describe.each(DIALECTS)('outbound webhooks on %s', (dialect) => {
   };
   const subscribe = async (headers: H, url: string, eventTypes: EventType[]) => {
     const r = await api<EndpointWithSecret>('POST', '', headers, { url, eventTypes });
-    expect(r.status, r.text).toBe(200);
-    return r.body.data;
+    return okData(r);
   };
   const emit = (operatorId: string, type: EventType, machineNo: string | null, data: Record<string, unknown> = {}) =>
     t.services.store.transaction((tx) => t.services.events.emit(tx, { operatorId, type, machineNo, data }));
@@ -214,8 +213,7 @@ describe.each(DIALECTS)('outbound webhooks on %s', (dialect) => {
     const { enqueue: enqueueCmd, ack } = commandsApi(() => t);
     const enqueue = async (aisleNo: number) => {
       const r = await enqueueCmd({ aisleNo, reason: 'webhook test' }, alice, machine);
-      expect(r.status, r.text).toBe(200);
-      return r.body.data.commandId;
+      return okData(r).commandId;
     };
     const failedCmd = await enqueue(1);
     expect((await ack(failedCmd, { success: false, outcome: 'motor_jam', detail: 'aisle 1 jammed' }, alice, machine)).status).toBe(200);
@@ -334,7 +332,7 @@ describe.each(DIALECTS)('outbound webhooks on %s', (dialect) => {
   it('wires dfy.checkpoint_raised from the deal that raises it, once per checkpoint', async () => {
     const rx = await receiver();
     await subscribe(alice, rx.url, ['dfy.checkpoint_raised']);
-    const made = await call<Env<{ id: string; openCheckpoints: { id: string; kind: string }[] }>>(t.url, 'POST', '/api/v1/dfy/deals', {
+    const made = await call<Body<{ id: string; openCheckpoints: { id: string; kind: string }[] }>>(t.url, 'POST', '/api/v1/dfy/deals', {
       headers: alice,
       json: { tier: 'pro', hardwareVariant: 'agent' },
     });
@@ -358,7 +356,7 @@ describe.each(DIALECTS)('outbound webhooks across a crash on %s', (dialect) => {
       const first = await startTestServer(dialect, { database: borrowed, clock });
       servers.push(first);
       const ep = (
-        await call<Env<EndpointWithSecret>>(first.url, 'POST', '/api/v1/webhooks', { headers: alice, json: { url: rx.url, eventTypes: ['order.paid'] } })
+        await call<Body<EndpointWithSecret>>(first.url, 'POST', '/api/v1/webhooks', { headers: alice, json: { url: rx.url, eventTypes: ['order.paid'] } })
       ).body.data;
       const id = await first.services.store.transaction((tx) =>
         first.services.events.emit(tx, { operatorId: OPERATOR_IDS.alice, type: 'order.paid', machineNo: 'SBX-ALICE-0001', data: {} }),
