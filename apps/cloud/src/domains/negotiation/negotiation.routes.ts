@@ -12,18 +12,16 @@ const P = '/api/v1/dfy';
  * The negotiation of a done-for-you deal (spec 3 §4; docs/decisions/negotiation.md): reads need machines:read,
  * writes machines:write; another operator's deal is 404 on every path.
  */
-export function negotiationRoutes({ docs, guard }: RouteKit, negotiation: NegotiationService): Router {
+export function negotiationRoutes(kit: RouteKit, negotiation: NegotiationService): Router {
   const r = Router();
   const tag = 'negotiation';
-  const read = guard('machines:read');
-  const write = guard('machines:write');
   const R = { auth: 'operator' as const, scopes: ['machines:read' as const], tag, params: DealParams, errors: [404] };
   const W = { auth: 'operator' as const, scopes: ['machines:write' as const], tag, params: DealParams, errors: [404, 409] };
   const at = (path: string) => `${P}/deals/:dealId/negotiation${path}`;
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'put',
       path: at('/envelope'),
@@ -32,19 +30,17 @@ export function negotiationRoutes({ docs, guard }: RouteKit, negotiation: Negoti
       body: EnvelopeBody,
       response: MandateVersion,
     },
-    write,
     async ({ params, body }, req, res) => sendOk(res, await negotiation.putEnvelope(principalOf(req), params.dealId, body)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'get', path: at(''), ...R, summary: 'The negotiation: mandate, status, turns and the standing offer', response: Negotiation },
-    read,
     async ({ params }, req, res) => sendOk(res, await negotiation.get(principalOf(req), params.dealId)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: at('/start'),
@@ -53,12 +49,11 @@ export function negotiationRoutes({ docs, guard }: RouteKit, negotiation: Negoti
       body: StartBody,
       response: Negotiation,
     },
-    write,
     async ({ params, body }, req, res) => sendOk(res, await negotiation.start(principalOf(req), params.dealId, body)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: at('/step'),
@@ -67,12 +62,11 @@ export function negotiationRoutes({ docs, guard }: RouteKit, negotiation: Negoti
       body: StepBody,
       response: Negotiation,
     },
-    write,
     async ({ params, body }, req, res) => sendOk(res, await negotiation.step(principalOf(req), params.dealId, body)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: at('/advise'),
@@ -80,12 +74,11 @@ export function negotiationRoutes({ docs, guard }: RouteKit, negotiation: Negoti
       summary: 'Suggest the next move (suggest-only: nothing is stored, the standing offer does not move)',
       response: Advice,
     },
-    write,
     async ({ params }, req, res) => sendOk(res, await negotiation.advise(principalOf(req), params.dealId)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: at('/operator-turn'),
@@ -94,12 +87,11 @@ export function negotiationRoutes({ docs, guard }: RouteKit, negotiation: Negoti
       body: OperatorTurnBody,
       response: Negotiation,
     },
-    write,
     async ({ params, body }, req, res) => sendOk(res, await negotiation.operatorTurn(principalOf(req), params.dealId, body)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: at('/graph'),
@@ -107,12 +99,11 @@ export function negotiationRoutes({ docs, guard }: RouteKit, negotiation: Negoti
       summary: 'The negotiation graph: parties, term-sheet versions, escalations, outcome, contract',
       response: Graph,
     },
-    read,
     async ({ params }, req, res) => sendOk(res, await negotiation.graph(principalOf(req), params.dealId)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: `${P}/negotiation/graphs`,
@@ -122,7 +113,6 @@ export function negotiationRoutes({ docs, guard }: RouteKit, negotiation: Negoti
       summary: "Per-vertical convergence bands and a per-negotiation rollup of the caller's negotiations",
       response: Graphs,
     },
-    read,
     async (_i, req, res) => sendOk(res, await negotiation.graphs(principalOf(req))),
   );
   return r;

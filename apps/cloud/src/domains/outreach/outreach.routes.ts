@@ -33,11 +33,9 @@ const P = '/api/v1/dfy';
  * start/preview, the intro draft (reads need machines:read, writes machines:write; every deal and venue is the
  * caller's own, others 404); the provider's signed callbacks and the unsubscribe link (no credential).
  */
-export function outreachRoutes({ docs, guard }: RouteKit, outreach: OutreachService): Router {
+export function outreachRoutes(kit: RouteKit, outreach: OutreachService): Router {
   const r = Router();
   const tag = 'dfy outreach';
-  const read = guard('machines:read');
-  const write = guard('machines:write');
   const R = { auth: 'operator' as const, scopes: ['machines:read' as const], tag };
   const W = { auth: 'operator' as const, scopes: ['machines:write' as const], tag };
   const signed =
@@ -49,7 +47,7 @@ export function outreachRoutes({ docs, guard }: RouteKit, outreach: OutreachServ
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: `${P}/directory/import`,
@@ -58,19 +56,14 @@ export function outreachRoutes({ docs, guard }: RouteKit, outreach: OutreachServ
       body: ImportBody,
       response: ImportResult,
     },
-    write,
     async ({ body }, req, res) => sendOk(res, await outreach.importDirectory(principalOf(req), body.venues)),
   );
-  defineRoute(
-    r,
-    docs,
-    { method: 'get', path: `${P}/directory`, ...R, summary: "The caller's venue directory", response: DirectoryPage },
-    read,
-    async (_i, req, res) => sendOk(res, await outreach.directory(principalOf(req))),
+  defineRoute(r, kit, { method: 'get', path: `${P}/directory`, ...R, summary: "The caller's venue directory", response: DirectoryPage }, async (_i, req, res) =>
+    sendOk(res, await outreach.directory(principalOf(req))),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: `${P}/deals/:dealId/shortlist`,
@@ -81,12 +74,11 @@ export function outreachRoutes({ docs, guard }: RouteKit, outreach: OutreachServ
       response: Shortlist,
       errors: [404],
     },
-    read,
     async ({ params, query }, req, res) => sendOk(res, await outreach.shortlist(principalOf(req), params.dealId, query)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: `${P}/deals/:dealId/shortlist/accept`,
@@ -97,12 +89,11 @@ export function outreachRoutes({ docs, guard }: RouteKit, outreach: OutreachServ
       response: Deal,
       errors: [404, 409],
     },
-    write,
     async ({ params, body }, req, res) => sendOk(res, await outreach.acceptShortlisted(principalOf(req), params.dealId, body.venueId)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: `${P}/deals/:dealId/outreach/start`,
@@ -113,12 +104,11 @@ export function outreachRoutes({ docs, guard }: RouteKit, outreach: OutreachServ
       response: StepResult,
       errors: [404, 409],
     },
-    write,
     async ({ params, body }, req, res) => sendOk(res, await outreach.start(principalOf(req), params.dealId, body)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: `${P}/deals/:dealId/outreach/preview`,
@@ -128,12 +118,11 @@ export function outreachRoutes({ docs, guard }: RouteKit, outreach: OutreachServ
       response: Preview,
       errors: [404, 409],
     },
-    read,
     async ({ params }, req, res) => sendOk(res, await outreach.preview(principalOf(req), params.dealId)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: `${P}/deals/:dealId/assist/outreach-draft`,
@@ -144,7 +133,6 @@ export function outreachRoutes({ docs, guard }: RouteKit, outreach: OutreachServ
       response: Draft,
       errors: [404, 409],
     },
-    read,
     async ({ params, body }, req, res) => sendOk(res, await outreach.draft(principalOf(req), params.dealId, body.senderName)),
   );
 
@@ -160,7 +148,7 @@ export function outreachRoutes({ docs, guard }: RouteKit, outreach: OutreachServ
   };
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...callbackDoc,
       path: STATUS_CALLBACK_PATH,
@@ -173,7 +161,7 @@ export function outreachRoutes({ docs, guard }: RouteKit, outreach: OutreachServ
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       ...callbackDoc,
       path: INBOUND_CALLBACK_PATH,
@@ -186,7 +174,7 @@ export function outreachRoutes({ docs, guard }: RouteKit, outreach: OutreachServ
   for (const method of ['get', 'post'] as const) {
     defineRoute(
       r,
-      docs,
+      kit,
       {
         method,
         path: `${UNSUBSCRIBE_PATH}/:token`,
@@ -197,7 +185,6 @@ export function outreachRoutes({ docs, guard }: RouteKit, outreach: OutreachServ
         response: z.object({ unsubscribed: z.boolean() }),
         errors: [404],
       },
-      [],
       async ({ params }, _req, res) => sendOk(res, await outreach.unsubscribe(params.token)),
     );
   }

@@ -61,24 +61,21 @@ export interface DfyRouteServices {
  * The done-for-you placement pipeline, part 1 (spec 3; docs/decisions/dfy.md): reads need machines:read,
  * writes machines:write; every deal, checkpoint, work order and portfolio answer is the caller's own (404 otherwise).
  */
-export function dfyRoutes({ docs, guard }: RouteKit, { deals: dfy, install, portfolio, autopilot }: DfyRouteServices): Router {
+export function dfyRoutes(kit: RouteKit, { deals: dfy, install, portfolio, autopilot }: DfyRouteServices): Router {
   const r = Router();
   const tag = 'done-for-you';
-  const read = guard('machines:read');
-  const write = guard('machines:write');
   const R = { auth: 'operator' as const, scopes: ['machines:read' as const], tag };
   const W = { auth: 'operator' as const, scopes: ['machines:write' as const], tag };
 
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'get', path: `${P}/catalog`, ...R, summary: 'Machine model tiers and prices (every checkout amount comes from here)', response: CatalogData },
-    read,
     (_i, _req, res) => sendOk(res, dfy.catalog()),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: `${P}/preorder`,
@@ -87,33 +84,29 @@ export function dfyRoutes({ docs, guard }: RouteKit, { deals: dfy, install, port
       body: PreorderBody,
       response: Deal,
     },
-    write,
     async ({ body }, req, res) => sendOk(res, await dfy.preorder(principalOf(req), body)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'post', path: `${P}/deals`, ...W, summary: 'Ask for a machine to be placed: a deal at shortlisting', body: CreateDealBody, response: Deal },
-    write,
     async ({ body }, req, res) => sendOk(res, await dfy.createDeal(principalOf(req), body)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'get', path: `${P}/deals`, ...R, summary: "The caller's deals, newest first", query: ListDealsQuery, response: DealPage },
-    read,
     async ({ query }, req, res) => sendOk(res, await dfy.listDeals(principalOf(req), query)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'get', path: `${P}/deals/:dealId`, ...R, summary: 'One deal with its timeline', params: DealParams, response: Deal, errors: [404] },
-    read,
     async ({ params }, req, res) => sendOk(res, await dfy.getDeal(principalOf(req), params.dealId)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: `${P}/deals/:dealId/replay`,
@@ -123,7 +116,6 @@ export function dfyRoutes({ docs, guard }: RouteKit, { deals: dfy, install, port
       response: Replay,
       errors: [404],
     },
-    read,
     async ({ params }, req, res) => sendOk(res, await dfy.replay(principalOf(req), params.dealId)),
   );
 
@@ -145,9 +137,8 @@ export function dfyRoutes({ docs, guard }: RouteKit, { deals: dfy, install, port
   ) =>
     defineRoute(
       r,
-      docs,
+      kit,
       { method: 'post', path: `${P}/deals/:dealId/${path}`, ...W, summary, params: DealParams, ...(body ? { body } : {}), response: Deal, errors: [404, 409] },
-      write,
       async ({ params, body: b }, req, res) => sendOk(res, await run(principalOf(req), params.dealId, b as never)),
     );
 
@@ -201,7 +192,7 @@ export function dfyRoutes({ docs, guard }: RouteKit, { deals: dfy, install, port
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: `${P}/deals/:dealId/install/dispatch`,
@@ -212,12 +203,11 @@ export function dfyRoutes({ docs, guard }: RouteKit, { deals: dfy, install, port
       response: WorkOrder,
       errors: [404, 409],
     },
-    write,
     async ({ params }, req, res) => sendOk(res, await install.dispatchInstall(principalOf(req), params.dealId)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: `${P}/install/orders/:id`,
@@ -228,20 +218,18 @@ export function dfyRoutes({ docs, guard }: RouteKit, { deals: dfy, install, port
       response: WorkOrder,
       errors: [404, 409],
     },
-    write,
     async ({ params, body }, req, res) => sendOk(res, await install.advanceWorkOrder(principalOf(req), params.id, body)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'get', path: `${P}/install/orders/:id`, ...R, summary: 'One work order', params: WorkOrderParams, response: WorkOrder, errors: [404] },
-    read,
     async ({ params }, req, res) => sendOk(res, await install.workOrder(principalOf(req), params.id)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: `${P}/checkpoints`,
@@ -251,12 +239,11 @@ export function dfyRoutes({ docs, guard }: RouteKit, { deals: dfy, install, port
       response: CheckpointPage,
       errors: [404],
     },
-    read,
     async ({ query }, req, res) => sendOk(res, await dfy.checkpoints(principalOf(req), query)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: `${P}/checkpoints/:checkpointId/acknowledge`,
@@ -267,13 +254,12 @@ export function dfyRoutes({ docs, guard }: RouteKit, { deals: dfy, install, port
       response: Checkpoint,
       errors: [404, 409],
     },
-    write,
     async ({ params }, req, res) => sendOk(res, await dfy.acknowledge(principalOf(req), params.checkpointId)),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: `${P}/autopilot/tick`,
@@ -281,27 +267,24 @@ export function dfyRoutes({ docs, guard }: RouteKit, { deals: dfy, install, port
       summary: 'Advance what autonomy allows on the caller’s deals and DFY machines, within the portfolio settings (never past a confirm gate)',
       response: TickResult,
     },
-    write,
     async (_i, req, res) => sendOk(res, await autopilot.tick(principalOf(req))),
   );
 
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'get', path: `${P}/portfolio/settings`, ...R, summary: 'Portfolio settings (defaults until set)', response: Settings },
-    read,
     async (_i, req, res) => sendOk(res, await portfolio.getSettings(principalOf(req))),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'put', path: `${P}/portfolio/settings`, ...W, summary: 'Replace the portfolio settings (spec 3 §2)', body: SettingsBody, response: Settings },
-    write,
     async ({ body }, req, res) => sendOk(res, await portfolio.putSettings(principalOf(req), body)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: `${P}/portfolio`,
@@ -309,14 +292,12 @@ export function dfyRoutes({ docs, guard }: RouteKit, { deals: dfy, install, port
       summary: 'Machines owned, deals in flight, capital, month-to-date revenue, costs, net, yield, inbox',
       response: Portfolio,
     },
-    read,
     async (_i, req, res) => sendOk(res, await portfolio.portfolio(principalOf(req))),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     { method: 'get', path: `${P}/portfolio/securities`, ...R, summary: 'The portfolio with profit per machine, rollups and mode counts', response: Securities },
-    read,
     async (_i, req, res) => sendOk(res, await portfolio.securities(principalOf(req))),
   );
 

@@ -8,17 +8,15 @@ import { ApproveBody, InventoryTick, OrderParams, ReceiveBody, Suggestions, Sugg
 const P = '/api/v1/dfy/inventory';
 
 /** DFY inventory automation (spec 3 key rule 6): the caller's own machines and supplier orders only (404 otherwise). */
-export function dfyInventoryRoutes({ docs, guard }: RouteKit, inventory: DfyInventoryService): Router {
+export function dfyInventoryRoutes(kit: RouteKit, inventory: DfyInventoryService): Router {
   const r = Router();
   const tag = 'done-for-you';
   const R = { auth: 'operator' as const, scopes: ['machines:read' as const], tag };
   const W = { auth: 'operator' as const, scopes: ['machines:write' as const], tag };
-  const read = guard('machines:read');
-  const write = guard('machines:write');
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: `${P}/tick`,
@@ -26,12 +24,11 @@ export function dfyInventoryRoutes({ docs, guard }: RouteKit, inventory: DfyInve
       summary: 'Order refills for live DFY machines: aisles at or below 25% of max become a supplier order and a dfy_refill work order',
       response: InventoryTick,
     },
-    write,
     async (_i, req, res) => sendOk(res, await inventory.tick(principalOf(req))),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: `${P}/suggestions`,
@@ -41,12 +38,11 @@ export function dfyInventoryRoutes({ docs, guard }: RouteKit, inventory: DfyInve
       response: Suggestions,
       errors: [404, 409],
     },
-    read,
     async ({ query }, req, res) => sendOk(res, await inventory.suggestions(principalOf(req), query.machineNo)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: `${P}/orders/:id/approve`,
@@ -57,12 +53,11 @@ export function dfyInventoryRoutes({ docs, guard }: RouteKit, inventory: DfyInve
       response: SupplierOrder,
       errors: [404, 409],
     },
-    write,
     async ({ params }, req, res) => sendOk(res, await inventory.approve(principalOf(req), params.id)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: `${P}/orders/:id/receive`,
@@ -73,7 +68,6 @@ export function dfyInventoryRoutes({ docs, guard }: RouteKit, inventory: DfyInve
       response: SupplierOrder,
       errors: [404, 409],
     },
-    write,
     async ({ params, body }, req, res) => sendOk(res, await inventory.receive(principalOf(req), params.id, body)),
   );
   return r;

@@ -8,7 +8,7 @@ import { ConciergeBody, Mode, ModeBody, ModeParams } from './dfy-modes.schemas.t
 const P = '/api/v1/dfy/mode/:kind/:id';
 
 /** Operating modes and concierge (spec 3 key rules 4, 5, 9): the caller's own deals and machines only (404 otherwise). */
-export function dfyModesRoutes({ docs, guard }: RouteKit, modes: DfyModesService): Router {
+export function dfyModesRoutes(kit: RouteKit, modes: DfyModesService): Router {
   const r = Router();
   const tag = 'done-for-you';
   const R = { auth: 'operator' as const, scopes: ['machines:read' as const], tag };
@@ -16,7 +16,7 @@ export function dfyModesRoutes({ docs, guard }: RouteKit, modes: DfyModesService
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: P,
@@ -26,12 +26,11 @@ export function dfyModesRoutes({ docs, guard }: RouteKit, modes: DfyModesService
       response: Mode,
       errors: [404],
     },
-    guard('machines:read'),
     async ({ params }, req, res) => sendOk(res, await modes.mode(principalOf(req), params.kind, params.id)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'put',
       path: P,
@@ -42,12 +41,11 @@ export function dfyModesRoutes({ docs, guard }: RouteKit, modes: DfyModesService
       response: Mode,
       errors: [404],
     },
-    guard('machines:write'),
     async ({ params, body }, req, res) => sendOk(res, await modes.setToggles(principalOf(req), params.kind, params.id, body)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: `${P}/concierge`,
@@ -58,7 +56,6 @@ export function dfyModesRoutes({ docs, guard }: RouteKit, modes: DfyModesService
       response: Mode,
       errors: [404, 409],
     },
-    guard('machines:write'),
     async ({ params, body }, req, res) => sendOk(res, await modes.concierge(principalOf(req), params.kind, params.id, body)),
   );
   return r;

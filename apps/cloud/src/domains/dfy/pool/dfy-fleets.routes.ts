@@ -10,13 +10,13 @@ import { DFY_POOL_WEBHOOK_PATH, type DfyFleetsService } from './dfy-fleets.servi
 const P = '/api/v1/dfy/fleets';
 
 /** The managed investment pool (spec 3 key rule 7): the caller's own pool only. */
-export function dfyFleetsRoutes({ docs, guard }: RouteKit, fleets: DfyFleetsService): Router {
+export function dfyFleetsRoutes(kit: RouteKit, fleets: DfyFleetsService): Router {
   const r = Router();
   const tag = 'done-for-you';
 
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: P,
@@ -30,12 +30,11 @@ export function dfyFleetsRoutes({ docs, guard }: RouteKit, fleets: DfyFleetsServ
       response: Investment,
       errors: [503],
     },
-    guard('machines:write'),
     async ({ body }, req, res) => sendOk(res, await fleets.invest(principalOf(req), body)),
   );
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'get',
       path: P,
@@ -45,7 +44,6 @@ export function dfyFleetsRoutes({ docs, guard }: RouteKit, fleets: DfyFleetsServ
       summary: 'Your pool: balance, total invested, machines funded, fee percentage and the history of investments and allocations',
       response: FleetPool,
     },
-    guard('machines:read'),
     async (_i, req, res) => sendOk(res, await fleets.pool(principalOf(req))),
   );
   return r;
@@ -55,11 +53,11 @@ export function dfyFleetsRoutes({ docs, guard }: RouteKit, fleets: DfyFleetsServ
  * The payment processor's webhook for pool investments (docs/dfy.md): the ad payments webhook's scheme and key
  * (the same processor). It reads the raw body itself, so it is mounted before the global JSON parser.
  */
-export function dfyFleetsWebhookRoutes({ docs }: RouteKit, fleets: DfyFleetsService): Router {
+export function dfyFleetsWebhookRoutes(kit: RouteKit, fleets: DfyFleetsService): Router {
   const r = Router();
   defineRoute(
     r,
-    docs,
+    kit,
     {
       method: 'post',
       path: DFY_POOL_WEBHOOK_PATH,
