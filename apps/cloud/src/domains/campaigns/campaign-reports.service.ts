@@ -1,5 +1,5 @@
 import type { Clock } from '@vend/protocol';
-import { requireOwned } from '../../http/authenticate.ts';
+import { ownerFilter, requireOwned } from '../../http/authenticate.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import type { Principal } from '../../http/principal.ts';
@@ -44,7 +44,7 @@ export class CampaignReportsService {
 
   async summary(p: Principal, operatorEmail: string | undefined): Promise<ReportsSummary> {
     const repos = this.deps.store.repos;
-    let operatorId: string | null = p.admin ? null : p.operatorId;
+    let operatorId = ownerFilter(p);
     if (operatorEmail !== undefined) {
       if (!p.admin) throw new AppError('forbidden', 'The operatorEmail filter is for admin credentials only');
       const owner = await repos.machines.operatorByEmail(operatorEmail);
