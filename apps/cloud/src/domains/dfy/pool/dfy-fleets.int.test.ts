@@ -83,7 +83,7 @@ describe.each(DIALECTS)('the DFY investment pool on %s', (dialect) => {
       ]),
     );
 
-  it('refuses an investment without confirm (400), outside 50–250,000 USD (400) and malformed (422), writing nothing', async () => {
+  it('refuses an investment without confirm (400), outside 50–250,000 USD (400) and malformed (422: a wrong type, "yes" for confirm included), writing nothing', async () => {
     const me = await person();
     const before = await poolRows(me.id);
     for (const [body, status, message] of [
@@ -96,7 +96,7 @@ describe.each(DIALECTS)('the DFY investment pool on %s', (dialect) => {
       [{ investUsd: 100, confirm: true, targetModel: 'mega' }, 400, /targetModel/],
       [{ investUsd: '100', confirm: true }, 422, /investUsd/],
       [{ investUsd: null, confirm: true }, 422, /investUsd/],
-      [{ investUsd: 100, confirm: 'yes' }, 400, /confirm/],
+      [{ investUsd: 100, confirm: 'yes' }, 422, /confirm/], // a string where the constant true belongs: a malformed type (spec 1 §7)
     ] as const) {
       const r = await api('POST', '/fleets', me, body);
       expect([r.status, r.text]).toEqual([status, expect.stringMatching(message)]);
