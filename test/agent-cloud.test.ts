@@ -5,6 +5,7 @@ import type { HttpRequest, HttpResponse } from '@vend/agent';
 import { systemClock } from '@vend/protocol';
 import { SANDBOX, api, cleanup, startCloud, tempDir } from './support/cabinet-rig.ts';
 import type { CloudProc } from './support/cabinet-rig.ts';
+import { checkedFetch } from '@vend/cloud/testing/contract';
 
 // The agent's cloud client and enrolment against the real cloud (a process on a temp SQLite store):
 // the statuses spec 2 §7 gives the agent, and the witness token as the cloud judges it.
@@ -98,7 +99,9 @@ describe('agent cloud client ↔ cloud', () => {
     expect(JSON.stringify(s.data)).not.toContain('SBX-BOB-0002');
     // the check above can see a suspicion: an invented token (what the agent never does) is recorded
     const nonce = String(c.log[c.log.length - 1]!.res.headers['x-device-witness']).split('.')[0];
-    const forged = await fetch(cloud.url + '/cabinet/pending', { headers: { 'x-device-key': c.store.current()!, 'x-device-witness': `${nonce}.forged` } });
+    const forged = await checkedFetch(cloud.url + '/cabinet/pending', {
+      headers: { 'x-device-key': c.store.current()!, 'x-device-witness': `${nonce}.forged` },
+    });
     expect(forged.status).toBe(200);
     const after = await api(cloud.url, 'GET', '/api/v1/machines/device-credentials/suspicions', SANDBOX.admin);
     expect(JSON.stringify(after.data)).toContain('SBX-BOB-0002');

@@ -5,6 +5,7 @@ import { socatAvailable } from '@vend/firmware-sim';
 import { VEND_AGENT, run } from './support/processes.ts';
 import { SANDBOX, api, cleanup, control, motorLog, startAgent, startCloud, startSim, tempDir, waitFor } from './support/cabinet-rig.ts';
 import type { AgentProc, CloudProc, SimProc } from './support/cabinet-rig.ts';
+import { checkedFetch } from '@vend/cloud/testing/contract';
 
 // The cabinet end to end, as real processes: the cloud sandbox, `vmc-sim` on a pseudo-terminal
 // pair, and `vend-agent run` enrolled with the sandbox fleet secret.
@@ -197,9 +198,9 @@ describe.skipIf(!socatAvailable())(`cabinet end to end${socatAvailable() ? '' : 
     const cmd = await enqueue(6);
     await waitFor(async () => (await command(cmd.commandId)).status === 'acknowledged', 20_000, 'a drop after the rotation');
     // the agent presented N+1, which retired N: the old key is refused now
-    const old = await fetch(cloud.url + '/cabinet/config', { headers: { 'x-device-key': oldCredential } });
+    const old = await checkedFetch(cloud.url + '/cabinet/config', { headers: { 'x-device-key': oldCredential } });
     expect(old.status).toBe(401);
-    const cur = await fetch(cloud.url + '/cabinet/config', { headers: { 'x-device-key': next } });
+    const cur = await checkedFetch(cloud.url + '/cabinet/config', { headers: { 'x-device-key': next } });
     expect(cur.status).toBe(200);
   });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCloud } from '../scripts/build-cloud.ts';
 import { startCluster, type Cluster, type Replica } from '../scripts/cluster.ts';
 import { pgClient } from './support/pg.ts';
+import { checkedFetch, ContractViolation, expectContract } from '@vend/cloud/testing/contract';
 
 /**
  * The failover drill (issue 18, docs/decisions/scale-out.md): four replicas of the build on one PostgreSQL
@@ -88,6 +89,8 @@ describe.runIf(DB && REDIS && hasNginx)('a cluster of four replicas behind nginx
         REDIS_KEY_PREFIX: `t${randomBytes(4).toString('hex')}:`,
       },
     });
+    // what nginx answers for the replicas is held to the document they serve
+    await expectContract(cluster.url);
   }, 90_000);
 
   afterAll(async () => {
@@ -104,9 +107,12 @@ describe.runIf(DB && REDIS && hasNginx)('a cluster of four replicas behind nginx
     const poller = (async () => {
       while (polling) {
         statuses.push(
-          await fetch(`${cluster.url}/health`).then(
+          await checkedFetch(`${cluster.url}/health`).then(
             (r) => r.status,
-            () => 0,
+            (e: unknown) => {
+              if (e instanceof ContractViolation) throw e;
+              return 0;
+            },
           ),
         );
         await new Promise((r) => setTimeout(r, 50));

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { socatAvailable } from '@vend/firmware-sim';
 import { ROOT, isolatedEnv } from './support/processes.ts';
 import { SANDBOX, api, cleanup, tempDir, waitFor } from './support/cabinet-rig.ts';
+import { checkedFetch, expectContract } from '@vend/cloud/testing/contract';
 
 // README's demo (what `bash scripts/start` runs after set-up): the cloud plus two simulated
 // cabinets with their agents, enrolled; it prints a curl that triggers a drop; SIGTERM stops it all.
@@ -51,7 +52,9 @@ describe.skipIf(!socatAvailable())(`the demo${socatAvailable() ? '' : ' [SKIPPED
       const m = /curl -s -H 'X-API-Key: ([^']+)' -H 'content-type: application\/json' \\\n\s+-d '([^']+)' (\S+)/.exec(out);
       expect(m, 'a curl that triggers a drop').not.toBeNull();
       const [, key, body, url] = m!;
-      const res = await fetch(url!, { method: 'POST', headers: { 'x-api-key': key!, 'content-type': 'application/json' }, body: body! });
+      // the demo's cloud: its answers held to the document it serves
+      await expectContract(ready.cloud);
+      const res = await checkedFetch(url!, { method: 'POST', headers: { 'x-api-key': key!, 'content-type': 'application/json' }, body: body! });
       const cmd = ((await res.json()) as { data: { commandId: string } }).data;
       expect(res.status).toBe(200);
       const done = await waitFor(

@@ -10,6 +10,7 @@ import { startProcess, stop } from '../scripts/bench-support.ts';
 import { startFaultProxy, type FaultProxy } from '../scripts/fault-proxy.ts';
 import { postgresBin, startPrivatePostgres, type PrivatePostgres } from '../scripts/private-servers.ts';
 import { ALICE, probe, sleep } from './support/outage-drill.ts';
+import { checkedFetch, expectContract } from '@vend/cloud/testing/contract';
 
 /**
  * The cloud's road to PostgreSQL slowed and cut (docs/decisions/outages.md): the production build on a PostgreSQL of
@@ -50,7 +51,9 @@ describe.runIf(postgresBin())('the database behind a slow, cut and reset network
       },
       /listening on (http:\/\/\S+)/,
     );
-    const list = await fetch(`${cloud.url}/api/v1/machines`, { headers: { 'X-API-Key': ALICE } }).then(
+    // every answer read from it is held to the document it serves (issue 30)
+    await expectContract(cloud.url);
+    const list = await checkedFetch(`${cloud.url}/api/v1/machines`, { headers: { 'X-API-Key': ALICE } }).then(
       (r) => r.json() as Promise<{ data: { records: { machineNo: string }[] } }>,
     );
     machineNo = list.data.records[0]!.machineNo;
@@ -65,7 +68,7 @@ describe.runIf(postgresBin())('the database behind a slow, cut and reset network
   });
 
   const rename = (name: string) =>
-    fetch(`${cloud!.url}/api/v1/machines/${machineNo}`, {
+    checkedFetch(`${cloud!.url}/api/v1/machines/${machineNo}`, {
       method: 'PATCH',
       headers: { 'X-API-Key': ALICE, 'content-type': 'application/json' },
       body: JSON.stringify({ name }),
@@ -111,7 +114,7 @@ describe.runIf(postgresBin())('the database behind a slow, cut and reset network
     }
     expect(status).toBe(200);
     console.log(`network drill: first 200 ${Math.round(performance.now() - started)} ms after the cut healed`);
-    const read = await fetch(`${cloud!.url}/api/v1/machines/${machineNo}`, { headers: { 'X-API-Key': ALICE } }).then(
+    const read = await checkedFetch(`${cloud!.url}/api/v1/machines/${machineNo}`, { headers: { 'X-API-Key': ALICE } }).then(
       (r) => r.json() as Promise<{ data: { name: string } }>,
     );
     expect(read.data.name).toBe('Slow road');

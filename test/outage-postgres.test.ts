@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresBin } from '../scripts/private-servers.ts';
 import { leaseChainBroken, probe, recovery, sleep, startDrill, sweeps, TICK_MS, TTL_MS, type Drill } from './support/outage-drill.ts';
+import { checkedFetch } from '@vend/cloud/testing/contract';
 
 /**
  * PostgreSQL restarted (a fast shutdown, as an operator's maintenance does) and then killed with SIGKILL, under a
@@ -44,7 +45,7 @@ describe.runIf(postgresBin())('PostgreSQL restarted and killed under load, two r
       expect(a.body).not.toMatch(/\bat \S+:\d+:\d+/); // no stack
       expect(JSON.parse(a.body)).toMatchObject({ code: 503, data: null });
     }
-    const readies = await Promise.all(replicas.map((r) => fetch(`${r.url}/ready`).then((res) => res.status)));
+    const readies = await Promise.all(replicas.map((r) => checkedFetch(`${r.url}/ready`).then((res) => res.status)));
     expect(readies).toEqual([503, 503]);
     await d.pg.start();
     figures[`${name}: ms from the database's return to every replica's first 200`] = Math.round(await recovery(replicas));

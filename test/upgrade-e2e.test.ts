@@ -17,6 +17,7 @@ import { startArtifactServer } from './support/upgrade-https.ts';
 import type { ArtifactServer } from './support/upgrade-https.ts';
 import { fakeReleaseMembers, tgzBytes } from './support/upgrade-tar.ts';
 import type { TarMember } from './support/upgrade-tar.ts';
+import { checkedFetch } from '@vend/cloud/testing/contract';
 
 // Signed agent releases end to end: the real cloud (sandbox, own process) with the artifact prefix of
 // a real HTTPS artifact server; releases signed and published with vendctl and the admin API; twelve
@@ -432,7 +433,7 @@ describe('signed agent releases, end to end', () => {
     const code = 'E2EUPG-0013';
     const root = await rootOnTrial('daemon-commit');
     // a new cabinet: known to the cloud and armed, so the agent enrols itself with the fleet secret
-    const reg = await fetch(`${cloud.url}/cabinet/register`, {
+    const reg = await checkedFetch(`${cloud.url}/cabinet/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', secret: FLEET_SECRET },
       body: JSON.stringify({ equipmentNo: code, agentVersion: '1.0.0' }),

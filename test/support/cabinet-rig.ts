@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ROOT, VEND_AGENT, VMC_SIM, isolatedEnv } from './processes.ts';
+import { checkedFetch, expectContract } from '@vend/cloud/testing/contract';
 
 /**
  * Real processes for the cabinet end-to-end suites: the cloud (`apps/cloud/src/main.ts`, sandbox,
@@ -120,10 +121,12 @@ export async function startCloud(o: { dataDir: string; port?: number; env?: Reco
     ...o.env,
   });
   const url = await waitForOutput(p, (out) => /listening on (http:\/\/[\d.]+:\d+)/.exec(out)?.[1], 60_000, 'cloud');
+  // every answer a suite reads from it (checkedFetch, `api` below) is held to the document it serves (issue 30)
+  await expectContract(url);
   return Object.assign(p, { url, port: Number(new URL(url).port), dataDir: o.dataDir });
 }
 
-/** A JSON call to the cloud's operator API (envelope `{code, message, data}`). */
+/** A JSON call to the cloud's operator API (envelope `{code, message, data}`), its answer checked against the document. */
 export async function api<T = Record<string, unknown>>(
   base: string,
   method: string,
@@ -131,7 +134,7 @@ export async function api<T = Record<string, unknown>>(
   key: string,
   body?: unknown,
 ): Promise<{ status: number; data: T; message: string }> {
-  const res = await fetch(base + path, {
+  const res = await checkedFetch(base + path, {
     method,
     headers: { 'x-api-key': key, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),

@@ -10,6 +10,7 @@ import { Driver } from '../../scripts/fleet/driver-process.ts';
 import type { DriverLedger } from '../../scripts/fleet/driver.ts';
 import { auditStore, seedFleet, type Audit } from '../../scripts/fleet/store.ts';
 import { startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from '../../scripts/private-servers.ts';
+import { checkedFetch, ContractViolation, expectContract } from '@vend/cloud/testing/contract';
 
 /** The drills' fleet and their background loops' lease: short, so a handover happens inside a drill. */
 export const CABINETS = 12;
@@ -64,6 +65,8 @@ export async function startDrill(name: string, o: { withRedis: boolean }): Promi
         RATE_LIMIT_PER_HOUR: '100000000',
       },
     });
+    // every answer a drill reads from a replica (probe) is held to the document it serves, read now while it answers
+    for (const r of cluster.replicas) await expectContract(r.url);
     driver = new Driver(`${name} driver`);
     await driver.ask(
       { type: 'init', url: cluster.url, cabinets: fleet, salesPerHour: 1_800, dropsPerHour: 0, minDropsPerS: 2, slowMs: 60_000, awaitAcks: true },
@@ -104,9 +107,11 @@ export interface Probe {
 export async function probe(url: string, p = '/api/v1/machines'): Promise<Probe> {
   const started = performance.now();
   try {
-    const res = await fetch(`${url}${p}`, { headers: { 'X-API-Key': ALICE }, signal: AbortSignal.timeout(15_000) });
+    const res = await checkedFetch(`${url}${p}`, { headers: { 'X-API-Key': ALICE }, signal: AbortSignal.timeout(15_000) });
     return { status: res.status, retryAfter: res.headers.get('retry-after'), ms: performance.now() - started, body: await res.text() };
   } catch (e) {
+    // an answer off the document fails the drill; no answer at all is what the probe reports
+    if (e instanceof ContractViolation) throw e;
     return { status: null, retryAfter: null, ms: performance.now() - started, body: (e as Error).message };
   }
 }

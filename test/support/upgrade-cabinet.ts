@@ -5,6 +5,7 @@ import { systemClock } from '@vend/protocol';
 import type { BlockedReport, DeferralReport } from '@vend/protocol';
 import { UpgradeManager, undiciArtifactFetch } from '@vend/agent';
 import type { BootOutcome, CheckOutcome, UpgradeHost } from '@vend/agent';
+import { checkedFetch } from '@vend/cloud/testing/contract';
 
 /**
  * A simulated cabinet for the upgrade end-to-end suite: a real install root on disk, a real device
@@ -20,7 +21,7 @@ export const ADMIN_KEY = 'vk_5bada0000000a001.sbx-admin-key-2f9c1e7d';
 export const SANDBOX_PUBLIC_KEY = 'wHg6OmqNGbjsECQcM5ejBHwcKpxd2XBfOWRyIfHzd+E=';
 
 async function cloudCall<T>(url: string, init: RequestInit): Promise<{ status: number; data: T; message: string }> {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(8_000) });
+  const res = await checkedFetch(url, { ...init, signal: AbortSignal.timeout(8_000) });
   const body = (await res.json()) as { data: T; message: string };
   return { status: res.status, data: body.data, message: body.message };
 }

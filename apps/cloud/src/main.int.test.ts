@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_CREDENTIALS } from './db/seed.ts';
+import { checkedFetch, expectContract } from './testing/contract.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const main = path.join(here, 'main.ts');
@@ -60,7 +61,8 @@ describe('the cloud process', () => {
     expect(url).toBeDefined();
     expect(p.out()).toContain(SANDBOX_CREDENTIALS.alice.apiKey);
     expect(fs.existsSync(path.join(dir, 'vend-sandbox.sqlite'))).toBe(true);
-    const health = await fetch(`${url}/health`);
+    await expectContract(url!);
+    const health = await checkedFetch(`${url}/health`);
     expect(health.status).toBe(200);
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, TEST_DATABASE_URL, type TestServer } from './testing/harness.ts';
 import { enrolled, keyHeader } from './domains/gateway/gateway.test-support.ts';
+import { checkedFetch, expectContract } from './testing/contract.ts';
 
 /**
  * The production start (docs/decisions/scale-out.md): the cloud built by scripts/build-cloud and run by
@@ -84,14 +85,17 @@ function halfSent(url: string, pathname: string, headers: Record<string, string>
 }
 
 const refused = (url: string) =>
-  fetch(`${url}/ready`).then(
+  checkedFetch(`${url}/ready`).then(
     () => false,
     () => true,
   );
 
 async function listening(p: ReturnType<typeof start>): Promise<string> {
   await until(() => /listening on http/.test(p.out()), 'the cloud to listen');
-  return /listening on (http:\/\/\S+)/.exec(p.out())![1]!;
+  const url = /listening on (http:\/\/\S+)/.exec(p.out())![1]!;
+  // its answers are held to the document it serves, read now while it answers
+  await expectContract(url);
+  return url;
 }
 
 describe('the production build', () => {
@@ -107,7 +111,7 @@ describe('the production build', () => {
     const cabinet = await enrolled(t);
 
     let pollSettled = false;
-    const poll = fetch(`${url}/cabinet/pending?wait=25`, { headers: keyHeader(cabinet.key) }).then(async (r) => {
+    const poll = checkedFetch(`${url}/cabinet/pending?wait=25`, { headers: keyHeader(cabinet.key) }).then(async (r) => {
       pollSettled = true;
       return { status: r.status, body: (await r.json()) as { data: { commands: unknown[] } } };
     });

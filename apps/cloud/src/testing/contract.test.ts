@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { ContractChecker } from './contract.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { checkedFetch, ContractChecker, ContractViolation, serveContract } from './contract.ts';
 
 const envelope = (data: unknown) => ({
   type: 'object',
@@ -86,5 +86,36 @@ describe('ContractChecker', () => {
     expect(c.check('POST', '/no/such', json(400, { code: 400, message: 'bad JSON', data: null }))).toEqual([]);
     expect(c.check('GET', '/no/such', json(200, {}))[0]).toMatch(/no operation in the document/);
     expect(c.check('GET', '/docs/init.js', { status: 200, contentType: 'text/javascript', body: '' })).toEqual([]);
+  });
+});
+
+describe('checkedFetch', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const answering = (status: number, body: unknown) =>
+    vi.stubGlobal('fetch', async (input: string | URL) =>
+      Object.defineProperty(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }), 'url', { value: String(input) }),
+    );
+
+  it('holds the answers of a server registered with its document, and leaves the body for the caller', async () => {
+    const withdraw = serveContract('http://127.0.0.1:4101', () => doc);
+    answering(200, { code: 200, message: 'success', data: machine });
+    const res = await checkedFetch('http://127.0.0.1:4101/api/v1/machines/SBX-1');
+    expect(((await res.json()) as { data: unknown }).data).toEqual(machine);
+    answering(409, { code: 409, message: 'x', data: null });
+    await expect(checkedFetch('http://127.0.0.1:4101/api/v1/machines/SBX-1')).rejects.toThrow(ContractViolation);
+    withdraw();
+    // withdrawn, or never registered: any answer passes
+    expect((await checkedFetch('http://127.0.0.1:4101/api/v1/machines/SBX-1')).status).toBe(409);
+    expect((await checkedFetch('http://127.0.0.1:4102/anything')).status).toBe(409);
+  });
+
+  it('checks the method the request was sent with', async () => {
+    const withdraw = serveContract('http://127.0.0.1:4103', () => doc);
+    answering(404, { code: 404, message: 'No route', data: null });
+    // no POST on the path: what any path may answer (the enveloped 404)
+    expect((await checkedFetch('http://127.0.0.1:4103/api/v1/machines/SBX-1', { method: 'POST' })).status).toBe(404);
+    answering(200, { code: 200, message: 'success', data: machine });
+    await expect(checkedFetch('http://127.0.0.1:4103/api/v1/machines/SBX-1', { method: 'POST' })).rejects.toThrow(/no operation in the document/);
+    withdraw();
   });
 });

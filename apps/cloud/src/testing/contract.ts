@@ -136,7 +136,7 @@ export class ContractChecker {
   /**
    * What differs between a request and the document: its JSON body against the operation's request body schema,
    * its query values (typed as the client meant them, before they became text) against the parameters'. Empty when
-   * the request keeps the contract. The request-side property tests' oracle (http/api-requests.property.int.test.ts).
+   * the request keeps the contract. The request-side property tests' oracle (testing/requests.property.int.test.ts).
    */
   checkRequest(method: string, pathname: string, request: { body?: unknown; query?: Record<string, unknown> }): string[] {
     const op = this.operation(method, pathname);
@@ -180,4 +180,66 @@ export class ContractChecker {
     for (const part of ref.replace(/^#\//, '').split('/')) node = (node as Json)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
     return this.resolve(node as Json);
   }
+}
+
+// --- the servers a test talks to ---------------------------------------------------------------------------------
+
+/** An answer that is not what the served document declares for its operation. */
+export class ContractViolation extends Error {}
+
+/**
+ * Every server whose answers are held to its document, by origin: a test server of this process (the harness
+ * registers its own document) or a cloud started as a process (`expectContract` reads its /openapi.json). One checker
+ * per distinct document in this process: servers of one build serve the same one.
+ */
+const served = new Map<string, () => ContractChecker>();
+const checkers = new Map<string, ContractChecker>();
+
+function checkerFor(document: Json): ContractChecker {
+  const key = JSON.stringify(document);
+  let c = checkers.get(key);
+  if (!c) checkers.set(key, (c = new ContractChecker(document)));
+  return c;
+}
+
+/** Holds every answer from `origin` to `document` (read when the first answer is checked); the returned function stops it. */
+export function serveContract(origin: string, document: () => Json): () => void {
+  const key = new URL(origin).origin;
+  let checker: ContractChecker | undefined;
+  const get = () => (checker ??= checkerFor(document()));
+  served.set(key, get);
+  return () => {
+    if (served.get(key) === get) served.delete(key);
+  };
+}
+
+/**
+ * Holds every answer from the cloud at `url` (a process: the end-to-end suites' cloud, a replica) to the document it
+ * serves, read now, while it answers; the returned function stops it.
+ */
+export async function expectContract(url: string): Promise<() => void> {
+  const res = await fetch(new URL('/openapi.json', url), { signal: AbortSignal.timeout(15_000) });
+  if (res.status !== 200) throw new Error(`GET ${url}/openapi.json answered ${res.status}`);
+  const document = (await res.json()) as Json;
+  return serveContract(url, () => document);
+}
+
+/** What differs between an answer from a server held to its document and that document (none: a server not held). */
+export function checkAnswer(method: string, url: URL, answer: ContractAnswer): void {
+  const problems = served.get(url.origin)?.().check(method, url.pathname, answer) ?? [];
+  if (problems.length) throw new ContractViolation(`the answer is not what /openapi.json declares:\n  ${problems.join('\n  ')}`);
+}
+
+/**
+ * `fetch`, with the answer of a server held to its document checked against it (ContractViolation when it is off):
+ * the one client for a test that does not go through the harness's `call`. The body stays unread for the caller.
+ */
+export async function checkedFetch(input: string | URL, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(input, init);
+  const url = new URL(res.url || String(input));
+  if (served.has(url.origin)) {
+    const body = await res.clone().text();
+    checkAnswer(init.method ?? 'GET', url, { status: res.status, contentType: res.headers.get('content-type'), body });
+  }
+  return res;
 }

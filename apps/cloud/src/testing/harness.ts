@@ -14,7 +14,9 @@ import { closeServices, createServices, type Services } from '../services.ts';
 import { seedIfEmpty } from '../bootstrap.ts';
 import type { Geocoder } from '../domains/machines/geocoder.ts';
 import { createLogger } from '../logger.ts';
-import { ContractChecker } from './contract.ts';
+import { checkAnswer, serveContract } from './contract.ts';
+
+export { ContractViolation } from './contract.ts';
 
 /** Test support: every store test runs on SQLite always and on PostgreSQL when TEST_DATABASE_URL is set. */
 export const TEST_DATABASE_URL = process.env['TEST_DATABASE_URL'];
@@ -88,8 +90,8 @@ export async function startTestServer(dialect: Dialect, opts: TestServerOptions 
   const services = createServices(ctx, { ...opts.services, ...(opts.geocoder ? { geocoder: opts.geocoder } : {}) });
   if (opts.seed !== false) await seedIfEmpty(ctx, services.seedSteps);
   const server = await listen(ctx, services, 0, '127.0.0.1');
-  let checker: ContractChecker | undefined;
-  contracts.set(server.url, () => (checker ??= checkerFor(ctx.docs.document())));
+  // every answer this server gives a test is held to its own document (testing/contract.ts)
+  const withdraw = serveContract(server.url, () => ctx.docs.document());
   return {
     url: server.url,
     ctx,
@@ -97,7 +99,7 @@ export async function startTestServer(dialect: Dialect, opts: TestServerOptions 
     clock,
     server,
     close: async () => {
-      contracts.delete(server.url);
+      withdraw();
       await server.close();
       await closeServices(services);
       await closeContext(ctx);
@@ -191,22 +193,6 @@ export interface ApiResponse<T = unknown> {
   text: string;
 }
 
-/**
- * Every test server's document, as the contract its answers are held to (testing/contract.ts): built on the first
- * answer checked, one checker per distinct document in this process (servers of one build serve the same one).
- */
-const contracts = new Map<string, () => ContractChecker>();
-const checkers = new Map<string, ContractChecker>();
-function checkerFor(document: Record<string, unknown>): ContractChecker {
-  const key = JSON.stringify(document);
-  let c = checkers.get(key);
-  if (!c) checkers.set(key, (c = new ContractChecker(document)));
-  return c;
-}
-
-/** An answer that is not what the served document declares for its operation. */
-export class ContractViolation extends Error {}
-
 /** A small HTTP client for tests: JSON in, parsed JSON (or text) out; every answer checked against the served document. */
 export async function call<T = { code: number; message: string; data: unknown }>(
   base: string,
@@ -224,9 +210,7 @@ export async function call<T = { code: number; message: string; data: unknown }>
   }
   const res = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();
-  const contract = contracts.get(base)?.();
-  const problems = contract?.check(method, url.pathname, { status: res.status, contentType: res.headers.get('content-type'), body: text }) ?? [];
-  if (problems.length) throw new ContractViolation(`the answer is not what /openapi.json declares:\n  ${problems.join('\n  ')}`);
+  checkAnswer(method, url, { status: res.status, contentType: res.headers.get('content-type'), body: text });
   let parsed: unknown = text;
   try {
     parsed = JSON.parse(text);

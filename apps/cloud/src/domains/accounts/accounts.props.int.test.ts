@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { DIALECTS, suiteServer } from '../../testing/harness.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { countRows } from '../auth/auth.testkit.ts';
+import { checkedFetch } from '../../testing/contract.ts';
 
 const admin = { 'x-api-key': SANDBOX_CREDENTIALS.admin.apiKey };
 const TABLES = ['operators', 'api_keys', 'audit_log'] as const;
@@ -54,7 +55,7 @@ describe.each(DIALECTS)('hostile bodies at POST /api/v1/accounts on %s', (dialec
     await fc.assert(
       fc.asyncProperty(body, async (b) => {
         const before = await counts();
-        const res = await fetch(`${t.url}/api/v1/accounts`, { method: 'POST', headers: { 'content-type': 'application/json', ...admin }, body: b });
+        const res = await checkedFetch(`${t.url}/api/v1/accounts`, { method: 'POST', headers: { 'content-type': 'application/json', ...admin }, body: b });
         const text = await res.text();
         expect(res.status, text).toBeLessThan(500);
         const json = JSON.parse(text) as { code: number; data: unknown };
@@ -88,7 +89,7 @@ describe.each(DIALECTS)('hostile bodies at POST /api/v1/accounts on %s', (dialec
     await fc.assert(
       fc.asyncProperty(spoiled, async (b) => {
         const before = await counts();
-        const res = await fetch(`${t.url}/api/v1/accounts`, {
+        const res = await checkedFetch(`${t.url}/api/v1/accounts`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...admin },
           body: JSON.stringify(b),

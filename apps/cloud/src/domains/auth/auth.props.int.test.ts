@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { DIALECTS, type TestServer, suiteServer } from '../../testing/harness.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { countRows } from './auth.testkit.ts';
+import { checkedFetch } from '../../testing/contract.ts';
 
 const alice = SANDBOX_CREDENTIALS.alice;
 const OAUTH_ERRORS = ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope', 'rate_limited'];
@@ -76,7 +77,7 @@ const { 'content-encoding': _encoding, ...envelopeHeaderFields } = headerFields;
 const envelopeHeaders = fc.record(envelopeHeaderFields, { requiredKeys: [] });
 
 async function post(t: TestServer, path: string, body: string, headers: Record<string, string>) {
-  const res = await fetch(t.url + path, { method: 'POST', headers, body });
+  const res = await checkedFetch(t.url + path, { method: 'POST', headers, body });
   const text = await res.text();
   let json: unknown = null;
   try {

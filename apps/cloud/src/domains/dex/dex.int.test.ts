@@ -4,6 +4,7 @@ import { renderDex, type DexAudit } from '@vend/protocol';
 import { call } from '../../testing/harness.ts';
 import { ALICE_MACHINE_2, alice, bob, machineId, setAisle } from '../commands/commands.test-support.ts';
 import type { DexReconciliation } from './dex.schemas.ts';
+import { checkedFetch } from '../../testing/contract.ts';
 
 /**
  * An EVA-DTS reader written from the structure, independent of dex.format.ts: segments on CR LF lines,
@@ -49,7 +50,7 @@ const nums = (els: string[]) => els.map(Number);
 describe.each(DIALECTS)('DEX export on %s', (dialect) => {
   const t = suiteServer(dialect, { env: { RATE_LIMIT_PER_HOUR: '100000' } });
   const dex = (query: Record<string, string>, headers: Record<string, string> = alice) =>
-    fetch(`${t.url}/api/v1/machines/${ALICE_MACHINE_2}/dex?${new URLSearchParams(query)}`, { headers }).then(async (r) => ({
+    checkedFetch(`${t.url}/api/v1/machines/${ALICE_MACHINE_2}/dex?${new URLSearchParams(query)}`, { headers }).then(async (r) => ({
       status: r.status,
       type: r.headers.get('content-type'),
       raw: Buffer.from(await r.arrayBuffer()),

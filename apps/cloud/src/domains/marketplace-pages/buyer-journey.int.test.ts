@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_SECRETS } from '../../config.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import { call, suiteServer } from '../../testing/harness.ts';
+import { checkedFetch } from '../../testing/contract.ts';
 
 /**
  * The whole buyer journey in a real browser (Debian's chromium, driven by playwright-core): from the
@@ -57,7 +58,7 @@ describe.skipIf(!CHROMIUM)('the buyer journey in a browser', () => {
 
   /** The address a kiosk's advertise QR encodes, read from the PNG the operator API serves. */
   async function advertiseUrl(machineNo: string, apiKey: string): Promise<string> {
-    const res = await fetch(`${t.url}/api/v1/machines/${machineNo}/advertise-qr`, { headers: { 'x-api-key': apiKey } });
+    const res = await checkedFetch(`${t.url}/api/v1/machines/${machineNo}/advertise-qr`, { headers: { 'x-api-key': apiKey } });
     expect(res.status).toBe(200);
     const png = PNG.sync.read(Buffer.from(await res.arrayBuffer()));
     const decoded = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length), png.width, png.height);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '@vend/protocol';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
+import { checkedFetch } from '../../testing/contract.ts';
 
 type Decode = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
 // jsqr is CommonJS with a `default` export: take whichever the loader hands us
@@ -16,7 +17,7 @@ const factory = { 'x-api-key': SANDBOX_CREDENTIALS.factory.apiKey };
 const MACHINE = 'SBX-ALICE-0001';
 
 async function fetchPng(url: string, headers: Record<string, string>) {
-  const res = await fetch(url, { headers });
+  const res = await checkedFetch(url, { headers });
   return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
@@ -153,7 +154,7 @@ describe.each(DIALECTS)('operator view and QR codes on %s', (dialect) => {
     ] as const)('%s → %i', async (_name, headers, status) => {
       const given: Record<string, string> = { ...headers };
       const h = given['x-api-key'] === 'narrow' ? await narrowKey(t) : given;
-      const r = await fetch(`${t.url}/api/v1/machines/${MACHINE}/${path}`, { headers: h });
+      const r = await checkedFetch(`${t.url}/api/v1/machines/${MACHINE}/${path}`, { headers: h });
       expect(r.status).toBe(status);
       if (status === 404) expect(((await r.json()) as { message: string }).message).toBe('Machine not found');
     });

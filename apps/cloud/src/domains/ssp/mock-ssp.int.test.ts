@@ -9,6 +9,7 @@ import type { ReceiptsPage } from './mock-ssp.schemas.ts';
 import type { SupplyRequest } from './supply.ts';
 import type { WireGetAdResponse } from './vistar-wire.ts';
 import { PRODUCTION_ENV } from '../../config.test-support.ts';
+import { checkedFetch } from '../../testing/contract.ts';
 
 /**
  * The mock SSP over a real listening server (spec 2 §4.2): get_ad leases at most 3 ads at net CPM 12.0,
@@ -234,7 +235,7 @@ describe.each(DIALECTS)('mock SSP (%s)', (dialect) => {
   describe('GET /ssp/mock/creative/{file}', () => {
     it('serves a 1080×1920 PNG for creatives 1 to 3, cacheable, and 404 for any other', async () => {
       for (const n of [1, 2, 3]) {
-        const res = await fetch(`${t.url}/ssp/mock/creative/${n}.png`);
+        const res = await checkedFetch(`${t.url}/ssp/mock/creative/${n}.png`);
         expect(res.status).toBe(200);
         expect(res.headers.get('content-type')).toBe('image/png');
         expect(res.headers.get('cache-control')).toContain('max-age');
@@ -332,7 +333,7 @@ describe('outside the sandbox', () => {
       expect((await call(t.url, 'GET', '/ssp/mock/receipts')).status).toBe(404);
       expect(t.services.supply.name).toBe('none');
       expect(await t.services.supply.fill({ machineNo: 'M-1', maxFills: 3, slotSeconds: 15, screen: null, now: 0 })).toEqual([]);
-      const doc = (await (await fetch(`${t.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+      const doc = (await (await checkedFetch(`${t.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
       expect(Object.keys(doc.paths).filter((p) => p.startsWith('/ssp/'))).toEqual([]);
     } finally {
       await t.close();

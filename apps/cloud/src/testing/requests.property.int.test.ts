@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { call, startTestServer, suiteServer, type ApiResponse, type SuiteServer } from '../testing/harness.ts';
-import { ContractChecker } from '../testing/contract.ts';
-import { arbitraryOf, type Schema } from '../testing/schema-arbitrary.ts';
-import { mutationsOf, type Mutation } from '../testing/schema-mutations.ts';
-import { signWebhook, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './webhook-signature.ts';
-import { ERROR_TABLE } from './errors.ts';
-import { KeyMint, operationsOf, pathOf, type Operation } from './api-contract.test-support.ts';
+import { call, startTestServer, suiteServer, type ApiResponse, type SuiteServer } from './harness.ts';
+import { ContractChecker } from './contract.ts';
+import { arbitraryOf, type Schema } from './schema-arbitrary.ts';
+import { mutationsOf, type Mutation } from './schema-mutations.ts';
+import { signWebhook, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../http/webhook-signature.ts';
+import { ERROR_TABLE } from '../http/errors.ts';
+import { KeyMint, operationsOf, pathOf, type Operation } from '../http/api-contract.test-support.ts';
 import { enrolled } from '../domains/gateway/gateway.test-support.ts';
-import type { RouteDoc } from './api-docs.ts';
+import type { RouteDoc } from '../http/api-docs.ts';
 
 /**
  * Issue 30, the request side: the document is the contract for what the service accepts too. For every operation
