@@ -1,5 +1,5 @@
 import type { AppContext } from './context.ts';
-import { accessChain, adminGuard, guard } from './http/guard.ts';
+import { accessChain } from './http/guard.ts';
 import type { RouteKit } from './http/route.ts';
 import { createAppStore, type AppStore } from './repos.ts';
 import { sandboxSeedSteps } from './bootstrap.ts';
@@ -238,9 +238,6 @@ export function createServices(
   const routes: RouteKit = {
     docs: ctx.docs,
     access: (doc) => accessChain(guards, doc),
-    // transitional (issue 31): dfy, negotiation and outreach still pass their chains by hand
-    guard: (...scopes) => guard(guards, ...scopes),
-    adminGuard: () => adminGuard(guards),
   };
   const social = config.social ? new IdentityTokenVerifier(config.social, clock) : null;
 

@@ -33,15 +33,6 @@ export function principalOf(req: Request): Principal {
   return req.principal;
 }
 
-/** 403 'Insufficient scope' unless the credential holds every listed scope. */
-export function requireScope(...scopes: Scope[]): RequestHandler {
-  return (req, _res, next) => {
-    const p = principalOf(req);
-    if (!scopes.every((s) => p.scopes.has(s))) throw new AppError('forbidden');
-    next();
-  };
-}
-
 /** 403 'Insufficient scope' unless the credential holds every scope of at least one of `sets` (a route's documented scopes). */
 export function requireAnyScopes(sets: readonly (readonly Scope[])[]): RequestHandler {
   return (req, _res, next) => {

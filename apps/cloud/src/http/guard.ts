@@ -1,9 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { RouteDoc } from './api-docs.ts';
-import { authenticate, requireAdmin, requireAnyScopes, requireScope } from './authenticate.ts';
+import { authenticate, requireAdmin, requireAnyScopes } from './authenticate.ts';
 import type { Authenticator } from './principal.ts';
 import type { RateLimiter } from './rate-limit.ts';
-import type { Scope } from './scopes.ts';
 
 /** What the guard chains need: who is calling, and their hourly budget. */
 export interface GuardDeps {
@@ -29,27 +28,11 @@ export function accessChain(deps: GuardDeps, doc: Pick<RouteDoc, 'auth' | 'scope
       return chain;
     }
     case 'admin':
-      return adminGuard(deps);
+      return [authenticate(deps.auth), deps.rateLimiter.middleware(), requireAdmin];
     case 'none':
     case 'device':
     case 'signature':
     case 'oauth-client':
       return [];
   }
-}
-
-/**
- * Transitional (issue 31): the hand-written operator chain — who is calling (401), their hourly budget (429),
- * their scopes (403) — that the dfy, negotiation and outreach routes still pass beside their doc's scopes.
- * Every other route has its chain derived from its doc ({@link accessChain}); remove this with their migration.
- */
-export function guard(deps: GuardDeps, ...scopes: Scope[]): RequestHandler[] {
-  const chain = [authenticate(deps.auth), deps.rateLimiter.middleware()];
-  if (scopes.length) chain.push(requireScope(...scopes));
-  return chain;
-}
-
-/** Admin-only routes: authenticated, budgeted, and admin ({@link accessChain} for `auth: 'admin'`). */
-export function adminGuard(deps: GuardDeps): RequestHandler[] {
-  return [authenticate(deps.auth), deps.rateLimiter.middleware(), requireAdmin];
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiDocs, type RouteDoc } from './api-docs.ts';
 import { AppError } from './errors.ts';
-import { accessChain, adminGuard, guard, type GuardDeps } from './guard.ts';
+import { accessChain, type GuardDeps } from './guard.ts';
 import type { Principal } from './principal.ts';
 import { defineRoute, type RouteKit } from './route.ts';
 import type { Scope } from './scopes.ts';
@@ -38,8 +38,6 @@ const deps: GuardDeps = {
 const kit = (): RouteKit => ({
   docs: new ApiDocs(),
   access: (doc) => accessChain(deps, doc),
-  guard: (...scopes) => guard(deps, ...scopes),
-  adminGuard: () => adminGuard(deps),
 });
 
 const Params = z.object({ no: z.string().regex(/^M-\d+$/) });
@@ -102,20 +100,5 @@ describe('defineRoute: the access a doc declares is the access enforced', () => 
     for (const auth of ['device', 'signature', 'oauth-client'] as const) {
       expect(() => defineRoute(Router(), kit(), { method: 'get', path: '/x', tag: 't', summary: 's', auth }, () => {})).toThrow(/names its credential check/);
     }
-  });
-
-  it('keeps the transitional form: the API document and the chain by hand, nothing derived', async () => {
-    const docs = new ApiDocs();
-    const r = Router();
-    defineRoute(
-      r,
-      docs,
-      { method: 'get', path: '/things/:no', tag: 'machines', summary: 'A thing', auth: 'operator', scopes: ['machines:read'], params: Params },
-      guard(deps, 'machines:read'),
-      (_in, _req, res) => void res.end(),
-    );
-    expect(docs.list()).toHaveLength(1);
-    expect(await status(r, 'orders:read')).toBe(403);
-    expect(await status(r, 'machines:read')).toBe(200);
   });
 });

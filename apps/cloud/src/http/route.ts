@@ -1,7 +1,6 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { ApiDocs, RouteDoc } from './api-docs.ts';
-import type { Scope } from './scopes.ts';
 import { parseInput } from './validate.ts';
 import { openToGroupSessions } from './authenticate.ts';
 
@@ -26,19 +25,10 @@ export interface RouteKit {
    * admin credential; nothing for the other auth kinds. `defineRoute(r, kit, doc, …)` applies it.
    */
   access(doc: RouteDoc): RequestHandler[];
-  /**
-   * Transitional (issue 31): the hand-written operator chain, for the routes not yet declaring their scope
-   * once (dfy, negotiation, outreach: `defineRoute(r, docs, doc, guard('…'), handler)`). Remove with them.
-   */
-  guard(...scopes: Scope[]): RequestHandler[];
-  /** Transitional (issue 31), as `guard`: the admin chain by hand. */
-  adminGuard(): RequestHandler[];
 }
 
 /** A route's doc, typed by the schemas it declares. */
 type TypedDoc<P, Q, B> = RouteDoc & { params?: P; query?: Q; body?: B };
-
-const isKit = (x: RouteKit | ApiDocs): x is RouteKit => typeof (x as Partial<RouteKit>).access === 'function';
 
 /**
  * Registers a route and its documentation in one statement, so the OpenAPI document cannot drift
@@ -62,33 +52,17 @@ export function defineRoute<
   Q extends z.ZodObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
 >(router: Router, kit: RouteKit, doc: TypedDoc<P, Q, B>, use: readonly RequestHandler[], handler: RouteHandler<Parsed<P>, Parsed<Q>, Parsed<B>>): void;
-/**
- * Transitional (issue 31), until dfy, negotiation and outreach are migrated: the API document instead of
- * the kit, and the whole chain by hand (`guard('…')`, which must repeat the doc's scopes). Nothing is
- * derived from the doc here.
- */
-export function defineRoute<
-  P extends z.ZodObject | undefined = undefined,
-  Q extends z.ZodObject | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
->(router: Router, docs: ApiDocs, doc: TypedDoc<P, Q, B>, guards: readonly RequestHandler[], handler: RouteHandler<Parsed<P>, Parsed<Q>, Parsed<B>>): void;
 export function defineRoute(
   router: Router,
-  kitOrDocs: RouteKit | ApiDocs,
+  kit: RouteKit,
   doc: TypedDoc<z.ZodObject | undefined, z.ZodObject | undefined, z.ZodType | undefined>,
   ...rest: [RouteHandler<unknown, unknown, unknown>] | [readonly RequestHandler[], RouteHandler<unknown, unknown, unknown>]
 ): void {
   const [use, handler] = rest.length === 1 ? [[], rest[0]] : rest;
-  let chain: readonly RequestHandler[];
-  if (isKit(kitOrDocs)) {
-    if ((doc.auth === 'device' || doc.auth === 'signature' || doc.auth === 'oauth-client') && use.length === 0)
-      throw new Error(`${doc.method} ${doc.path}: an '${doc.auth}' route names its credential check in \`use\``);
-    chain = [...kitOrDocs.access(doc), ...use];
-    kitOrDocs.docs.add(doc);
-  } else {
-    chain = use;
-    kitOrDocs.add(doc);
-  }
+  if ((doc.auth === 'device' || doc.auth === 'signature' || doc.auth === 'oauth-client') && use.length === 0)
+    throw new Error(`${doc.method} ${doc.path}: an '${doc.auth}' route names its credential check in \`use\``);
+  const chain = [...kit.access(doc), ...use];
+  kit.docs.add(doc);
   const { params, query, body } = doc;
   const open = doc.groupSessions ? [openToGroupSessions] : [];
   router[doc.method](doc.path, ...open, ...chain, async (req: Request, res: Response) => {

@@ -65,7 +65,7 @@ describe.each(DIALECTS)('media and house posters on %s', (dialect) => {
     app.post(['/upload', '/elsewhere'], async (req, res) =>
       sendOk(res, await creatives.measureUpload(req.body as { contentType: string; dataBase64: string })),
     );
-    app.use(mediaRoutes({ docs: new ApiDocs(), access: () => [], guard: () => [], adminGuard: () => [] }, creatives));
+    app.use(mediaRoutes({ docs: new ApiDocs(), access: () => [] }, creatives));
     app.use(notFoundHandler);
     app.use(errorHandler(t.ctx.logger, t.ctx.metrics));
     server = await new Promise<Server>((resolve) => {

@@ -6,7 +6,7 @@ import { UPLOAD_BODY_LIMIT, mediaRoutes } from './media.routes.ts';
 
 describe('the public creative routes in the API document', () => {
   const docs = new ApiDocs();
-  mediaRoutes({ docs, access: () => [], guard: () => [], adminGuard: () => [] }, {} as CreativesService);
+  mediaRoutes({ docs, access: () => [] }, {} as CreativesService);
   const paths = docs.document().paths as Record<string, { get: { operationId: string; security: unknown[]; responses: Record<string, unknown> } }>;
 
   it('declares both without a key, answering 404, with plain operation ids', () => {
