@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_TABLE } from './errors.ts';
-import { stateLazyMetadata, stateTrimmedRules } from './schema-statements.ts';
+import { statements } from './schema-statements.ts';
 import type { Scope } from './scopes.ts';
 
 export type RouteAuth = 'none' | 'operator' | 'admin' | 'device' | 'signature' | 'oauth-client';
@@ -55,15 +55,8 @@ export interface RouteDoc {
 
 /** A schema in the document's dialect (3.1 is JSON Schema 2020-12): no `$schema` on each one. */
 function toSchema(s: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _, ...json } = z.toJSONSchema(s, {
-    target: 'draft-2020-12',
-    io,
-    unrepresentable: 'any',
-    override: ({ zodSchema, jsonSchema }) => {
-      stateLazyMetadata(zodSchema, jsonSchema);
-      if (io === 'input') stateTrimmedRules(zodSchema, jsonSchema);
-    },
-  }) as Record<string, unknown>;
+  const options = { target: 'draft-2020-12', io, unrepresentable: 'any', override: statements(io) } as const;
+  const { $schema: _, ...json } = z.toJSONSchema(s, options) as Record<string, unknown>;
   return json;
 }
 

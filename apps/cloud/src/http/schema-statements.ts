@@ -5,6 +5,14 @@ import { z } from 'zod';
  * every node): rules the service holds a value to that would otherwise go unsaid (issue 30, the request side).
  */
 
+/** The `override` of zod's rendering for a request (`input`) or an answer (`output`) schema. */
+export function statements(io: 'input' | 'output'): (ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }) => void {
+  return ({ zodSchema, jsonSchema }) => {
+    stateLazyMetadata(zodSchema, jsonSchema);
+    if (io === 'input') stateTrimmedRules(zodSchema, jsonSchema);
+  };
+}
+
 /**
  * The metadata (`.meta()`, `.describe()`) of a schema behind @vend/protocol's `lazySchema` stand-in: zod looks it up by
  * the object it was given, the stand-in, and finds none; the built schema's own `meta()` still answers.
