@@ -4,8 +4,8 @@ import type { ApiDocs, RouteDoc } from './api-docs.ts';
 import { parseInput } from './validate.ts';
 import { openToGroupSessions } from './authenticate.ts';
 
-/** What a schema parses to; `undefined` where the route declares none. */
-type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+/** What a schema parses to (a parsed request, an answer's data): the one alias for it; `undefined` where the route declares none. */
+export type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** The parsed input a typed handler receives: params, query and body, each from the schema its doc declares. */
 export interface RouteInput<P, Q, B> {

@@ -1,9 +1,10 @@
 import type { Clock } from '@vend/protocol';
-import type { z } from 'zod';
 import type { PortfolioSettings } from '../dfy/deals/dfy.rules.ts';
 import type { DfyDealRow } from '../../db/schema.ts';
+import { ownerFilter } from '../../http/authenticate.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
+import type { Parsed } from '../../http/route.ts';
 import type { AppStore } from '../../repos.ts';
 import type { NegotiationService } from '../negotiation/negotiation.service.ts';
 import type { OutreachService } from '../outreach/outreach.service.ts';
@@ -14,8 +15,6 @@ import type { TickResult } from '../dfy/deals/dfy.schemas.ts';
 import type { DfyService } from '../dfy/deals/dfy.service.ts';
 import { dealSubject, subjectMode } from '../dfy/modes/mode-inputs.ts';
 import { capabilitiesOn } from '../dfy/modes/modes.ts';
-
-type In<T extends z.ZodType> = z.output<T>;
 
 export interface DfyAutopilotDeps {
   store: AppStore;
@@ -44,7 +43,7 @@ export class DfyAutopilotService {
   constructor(private readonly deps: DfyAutopilotDeps) {}
 
   /** `p`: an operator's call (its own deals; an admin's: all); null: the background loop (every operator's deals). */
-  async tick(p: Principal | null): Promise<In<typeof TickResult>> {
+  async tick(p: Principal | null): Promise<Parsed<typeof TickResult>> {
     const repos = this.deps.store.repos;
     const known = new Map<string, PortfolioSettings>();
     const settingsOf = async (operatorId: string): Promise<PortfolioSettings> => {
@@ -52,7 +51,7 @@ export class DfyAutopilotService {
       if (!found) known.set(operatorId, (found = await this.deps.dfy.settingsOf(operatorId)));
       return found;
     };
-    const out: In<typeof TickResult> = {
+    const out: Parsed<typeof TickResult> = {
       examined: 0,
       accepted: [],
       touches: [],
@@ -65,7 +64,7 @@ export class DfyAutopilotService {
       conflicts: [],
       inventory: { examined: 0, queued: [], pendingApproval: [] },
     };
-    for (const row of await repos.dfy.allDeals(p && !p.admin ? p.operatorId : null)) {
+    for (const row of await repos.dfy.allDeals(p ? ownerFilter(p) : null)) {
       if (TERMINAL_STAGES.includes(row.stage as DealStage)) continue;
       try {
         await this.stepDeal(p, row, await settingsOf(row.operator_id), out);
@@ -85,7 +84,7 @@ export class DfyAutopilotService {
   }
 
   /** One deal's passes, in the order a deal moves (each pass re-reads the stage the previous one left). */
-  private async stepDeal(p: Principal | null, first: DfyDealRow, settings: PortfolioSettings, out: In<typeof TickResult>): Promise<void> {
+  private async stepDeal(p: Principal | null, first: DfyDealRow, settings: PortfolioSettings, out: Parsed<typeof TickResult>): Promise<void> {
     const repos = this.deps.store.repos;
     // key rule 4: each pass acts only where the deal's resolved capability is on
     const on = capabilitiesOn((await subjectMode(repos, dealSubject(first), settings)).mode);

@@ -1,11 +1,12 @@
 import type { Clock } from '@vend/protocol';
-import type { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { DfyNegotiationMandateRow, DfyNegotiationRow } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
+import { ownerFilter } from '../../http/authenticate.ts';
 import { badRequest, conflict } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
+import type { Parsed } from '../../http/route.ts';
 import type { AppStore, Repos } from '../../repos.ts';
 import { operationRefusal } from '../dfy/deals/deal-port.ts';
 import type { DfyService } from '../dfy/deals/dfy.service.ts';
@@ -25,8 +26,6 @@ import {
 } from './negotiation.schemas.ts';
 import { personaOf, personaReply } from './persona.ts';
 import { dealEnvelope, outsideEnvelope, type Mandate, type Proposal, type Vertical } from './terms.ts';
-
-type Out<T extends z.ZodType> = z.output<T>;
 
 export interface NegotiationDeps {
   store: AppStore;
@@ -65,7 +64,7 @@ export class NegotiationService {
   // ---- mandate and start
 
   /** Stores a new mandate version (validated by the schema); fixed once the negotiation started (409). */
-  async putEnvelope(p: Principal, dealId: string, body: EnvelopeBody): Promise<Out<typeof MandateVersion>> {
+  async putEnvelope(p: Principal, dealId: string, body: EnvelopeBody): Promise<Parsed<typeof MandateVersion>> {
     return this.deps.store.transaction(async (tx) => {
       const row = await this.storeMandate(tx, p, dealId, body);
       await this.deps.audit.record(tx, p, 'dfy.negotiation_envelope', `deal:${dealId} v${row.version}`);
@@ -96,7 +95,7 @@ export class NegotiationService {
    * DFY table refuses any other actor, so the autopilot can only raise `negotiation_target`. The opening
    * offer is the engine's first turn, in the same transaction.
    */
-  async start(p: Principal, dealId: string, body: Out<typeof StartBody>): Promise<Out<typeof Negotiation>> {
+  async start(p: Principal, dealId: string, body: Parsed<typeof StartBody>): Promise<Parsed<typeof Negotiation>> {
     return this.deps.store.transaction(async (tx) => {
       const deal = await this.deps.dfy.dealIn(tx, p, dealId);
       if (body.envelope) await this.storeMandate(tx, p, dealId, body.envelope);
@@ -139,7 +138,7 @@ export class NegotiationService {
    * standing offer and the engine answers it, up to `rounds` times, stopping at convergence or impasse.
    * With a real counterparty the venue answers through its channel (`recordCounterpartyReply`): 409.
    */
-  async step(p: Principal | null, dealId: string, body: Out<typeof StepBody>): Promise<Out<typeof Negotiation>> {
+  async step(p: Principal | null, dealId: string, body: Parsed<typeof StepBody>): Promise<Parsed<typeof Negotiation>> {
     return this.deps.store.transaction(async (tx) => {
       const { deal, neg, mandate, turns } = await this.running(tx, p, dealId);
       if (neg.counterparty !== 'sandbox_persona') throw conflict(`Deal is ${deal.stage}: the venue answers through its channel, not the sandbox persona`);
@@ -176,7 +175,7 @@ export class NegotiationService {
    * A reply from a real channel (an inbound e-mail or text) becomes a venue turn through the same path as the
    * persona's, and the engine answers it. The outreach domain calls this; no operator is behind it.
    */
-  async recordCounterpartyReply(dealId: string, reply: CounterpartyReply): Promise<Out<typeof Negotiation>> {
+  async recordCounterpartyReply(dealId: string, reply: CounterpartyReply): Promise<Parsed<typeof Negotiation>> {
     return this.deps.store.transaction(async (tx) => {
       const { deal, neg, mandate, turns } = await this.running(tx, null, dealId);
       const standing = standingOf(turns);
@@ -230,7 +229,7 @@ export class NegotiationService {
   }
 
   /** An operator-authored offer: validated, not clamped; outside the mandate it is flagged (and escalated in the graph). */
-  async operatorTurn(p: Principal, dealId: string, body: Out<typeof OperatorTurnBody>): Promise<Out<typeof Negotiation>> {
+  async operatorTurn(p: Principal, dealId: string, body: Parsed<typeof OperatorTurnBody>): Promise<Parsed<typeof Negotiation>> {
     return this.deps.store.transaction(async (tx) => {
       const { neg, mandate, turns } = await this.running(tx, p, dealId);
       await this.append(tx, neg, turns, [operatorTurn(mandate, turns, body.proposal, body.message ?? null)], 'api', p);
@@ -240,7 +239,7 @@ export class NegotiationService {
   }
 
   /** Suggests our next move without storing anything: the standing offer does not move. */
-  async advise(p: Principal, dealId: string): Promise<Out<typeof Advice>> {
+  async advise(p: Principal, dealId: string): Promise<Parsed<typeof Advice>> {
     const repos = this.deps.store.repos;
     const deal = await this.deps.dfy.dealIn(repos, p, dealId);
     const neg = await repos.negotiation.negotiation(dealId);
@@ -344,11 +343,11 @@ export class NegotiationService {
 
   // ---- views
 
-  async get(p: Principal, dealId: string): Promise<Out<typeof Negotiation>> {
+  async get(p: Principal, dealId: string): Promise<Parsed<typeof Negotiation>> {
     return this.viewIn(this.deps.store.repos, p, dealId);
   }
 
-  private async viewIn(repos: Repos, p: Principal | null, dealId: string): Promise<Out<typeof Negotiation>> {
+  private async viewIn(repos: Repos, p: Principal | null, dealId: string): Promise<Parsed<typeof Negotiation>> {
     const deal = await this.deps.dfy.dealIn(repos, p, dealId);
     const neg = await repos.negotiation.negotiation(dealId);
     const mrow = await repos.negotiation.latestMandate(dealId);
@@ -364,7 +363,7 @@ export class NegotiationService {
     return {
       dealId,
       dealStage: deal.stage,
-      status: (neg?.status ?? 'not_started') as Out<typeof Negotiation>['status'],
+      status: (neg?.status ?? 'not_started') as Parsed<typeof Negotiation>['status'],
       counterparty: (neg?.counterparty ?? null) as 'sandbox_persona' | 'channel' | null,
       vertical: (neg?.vertical ?? mrow?.vertical ?? null) as Vertical | null,
       mandate: mrow ? mandateView(mrow) : null,
@@ -376,7 +375,7 @@ export class NegotiationService {
     };
   }
 
-  async graph(p: Principal, dealId: string): Promise<Out<typeof Graph>> {
+  async graph(p: Principal, dealId: string): Promise<Parsed<typeof Graph>> {
     const repos = this.deps.store.repos;
     const deal = await this.deps.dfy.dealIn(repos, p, dealId);
     const neg = await repos.negotiation.negotiation(dealId);
@@ -385,9 +384,9 @@ export class NegotiationService {
   }
 
   /** Per-vertical convergence bands and a per-negotiation rollup of the caller's negotiations. */
-  async graphs(p: Principal): Promise<Out<typeof Graphs>> {
+  async graphs(p: Principal): Promise<Parsed<typeof Graphs>> {
     const repos = this.deps.store.repos;
-    const rows = await repos.negotiation.negotiations(p.admin ? null : p.operatorId);
+    const rows = await repos.negotiation.negotiations(ownerFilter(p));
     const negotiations = [];
     const byVertical = new Map<Vertical, { sharePct: number; rounds: number }[]>();
     for (const r of rows) {
@@ -427,7 +426,7 @@ function outcomeOf(r: DfyNegotiationRow): { terms: Proposal | null; rounds: numb
   return JSON.parse(r.outcome_json!) as { terms: Proposal | null; rounds: number; openingPct: number };
 }
 
-function mandateView(r: DfyNegotiationMandateRow): Out<typeof MandateVersion> {
+function mandateView(r: DfyNegotiationMandateRow): Parsed<typeof MandateVersion> {
   return {
     dealId: r.deal_id,
     version: r.version,

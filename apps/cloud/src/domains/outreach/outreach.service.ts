@@ -1,5 +1,4 @@
 import type { Clock } from '@vend/protocol';
-import type { z } from 'zod';
 import { newId } from '../../crypto/ids.ts';
 import { sha256Hex } from '../../crypto/secrets.ts';
 import type { OutreachDealRow, OutreachDirectoryRow } from '../../db/schema.ts';
@@ -7,6 +6,7 @@ import type { AuditLog } from '../../http/audit.ts';
 import { badRequest, conflict, notFound, unauthorized } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
+import type { Parsed } from '../../http/route.ts';
 import type { AppStore, Repos } from '../../repos.ts';
 import type { Actor } from '../dfy/deals/deal-vocabulary.ts';
 import type { DealState } from '../dfy/deals/deal-model.ts';
@@ -31,8 +31,6 @@ import type {
 import { SCRIPT_LIBRARY_VERSION, renderScript } from './scripts.ts';
 import { scriptFactsOf } from './script-facts.ts';
 import { planTouch, unsubscribeUrl, type TouchPlanContext } from './touch-plan.ts';
-
-type Out<T extends z.ZodType> = z.output<T>;
 
 /**
  * The hook an inbound venue reply is handed to once it is recorded (the negotiation domain's
@@ -75,7 +73,7 @@ export class OutreachService {
 
   // ---- the venue directory and the shortlist
 
-  async importDirectory(p: Principal, venues: Out<typeof DirectoryVenueInput>[]): Promise<Out<typeof ImportResult>> {
+  async importDirectory(p: Principal, venues: Parsed<typeof DirectoryVenueInput>[]): Promise<Parsed<typeof ImportResult>> {
     const now = this.deps.clock.now();
     const names = new Set<string>();
     for (const v of venues) {
@@ -110,7 +108,7 @@ export class OutreachService {
   }
 
   /** The directory scored for the deal's placement: its tier, and the spot and vertical asked for. */
-  async shortlist(p: Principal, dealId: string, q: Out<typeof ShortlistQuery>): Promise<Out<typeof Shortlist>> {
+  async shortlist(p: Principal, dealId: string, q: Parsed<typeof ShortlistQuery>): Promise<Parsed<typeof Shortlist>> {
     const deal = await this.deps.dfy.getDeal(p, dealId);
     if ((q.lat === undefined) !== (q.lng === undefined)) throw badRequest('lat and lng go together');
     const near = q.lat !== undefined && q.lng !== undefined ? { lat: q.lat, lng: q.lng } : deal.venue;
@@ -189,7 +187,7 @@ export class OutreachService {
    * Starts the deal's outreach (the channel order given, or the default) and sends the first touch; on a
    * started run, the next touch on demand (the cadence, window and caps still apply).
    */
-  async start(p: Principal, dealId: string, body: { channelOrder?: Channel[] | undefined; venueId?: string | undefined }): Promise<Out<typeof StepResult>> {
+  async start(p: Principal, dealId: string, body: { channelOrder?: Channel[] | undefined; venueId?: string | undefined }): Promise<Parsed<typeof StepResult>> {
     return this.begin(p, dealId, body);
   }
 
@@ -198,7 +196,7 @@ export class OutreachService {
     p: Principal | null,
     dealId: string,
     body: { channelOrder?: Channel[] | undefined; venueId?: string | undefined },
-  ): Promise<Out<typeof StepResult>> {
+  ): Promise<Parsed<typeof StepResult>> {
     const actor = p ? 'operator' : 'autopilot';
     await this.deps.dfy.amendDeal(p, dealId, 'dfy.outreach_start', { actor, ...(p ? {} : { channel: 'system' as const }) }, async (w, tx, now) => {
       await w.act(p ? 'outreach' : 'auto_outreach');
@@ -222,7 +220,7 @@ export class OutreachService {
    * The touch is claimed (message row, cursor, deal event) in one transaction before it is sent, so two
    * steps never send twice; a send the provider refuses marks it failed and raises contact_verify.
    */
-  async step(dealId: string, actor: Actor, p: Principal | null): Promise<Out<typeof StepResult>> {
+  async step(dealId: string, actor: Actor, p: Principal | null): Promise<Parsed<typeof StepResult>> {
     const claim = await this.deps.dfy.amendDeal(p, dealId, 'dfy.outreach_touch', { actor }, async (w, tx, now) => {
       const empty = { touch: null, skipped: [] as { channel: Channel; reason: Ineligible }[] };
       await w.act(actor === 'operator' ? 'outreach' : 'auto_outreach');
@@ -319,7 +317,7 @@ export class OutreachService {
   }
 
   /** The exact per-channel renders of the deal's next touch, with whether each channel could carry it now. */
-  async preview(p: Principal, dealId: string): Promise<Out<typeof Preview>> {
+  async preview(p: Principal, dealId: string): Promise<Parsed<typeof Preview>> {
     const deal = await this.deps.dfy.getDeal(p, dealId);
     const run = await this.deps.store.repos.outreach.run(deal.id);
     if (!run) throw conflict(`Deal is ${deal.stage}: outreach needs a directory venue (accept one from the shortlist)`);
@@ -337,7 +335,7 @@ export class OutreachService {
   }
 
   /** An intro e-mail drafted from the script library for the deal's venue (nothing is sent). */
-  async draft(p: Principal, dealId: string, senderName: string | undefined): Promise<Out<typeof Draft>> {
+  async draft(p: Principal, dealId: string, senderName: string | undefined): Promise<Parsed<typeof Draft>> {
     const deal = await this.deps.dfy.getDeal(p, dealId);
     const run = await this.deps.store.repos.outreach.run(deal.id);
     const venue = run ? await this.deps.store.repos.outreach.venue(run.venue_id) : undefined;
@@ -353,7 +351,7 @@ export class OutreachService {
   // ---- provider callbacks and opt-outs
 
   /** A provider's signed delivery status: recorded on the message; a failed delivery raises contact_verify. */
-  async statusCallback(body: Out<typeof StatusCallback>): Promise<Out<typeof CallbackResult>> {
+  async statusCallback(body: Parsed<typeof StatusCallback>): Promise<Parsed<typeof CallbackResult>> {
     const ref = body.MessageSid ?? body.CallSid;
     const status = (body.MessageStatus ?? body.CallStatus ?? '').toLowerCase();
     if (!ref || !status) throw badRequest('A status callback names MessageSid or CallSid and its status');
@@ -372,7 +370,7 @@ export class OutreachService {
    * A venue's reply (a text, or an inbound e-mail), signed by the provider: "STOP" opts the address out at
    * once; anything else raises reply_review and pauses automated touches until a person has read it.
    */
-  async inbound(body: Out<typeof InboundCallback>): Promise<Out<typeof CallbackResult>> {
+  async inbound(body: Parsed<typeof InboundCallback>): Promise<Parsed<typeof CallbackResult>> {
     const from = body.Channel === 'email' ? body.From.trim().toLowerCase() : body.From.trim();
     const m = await this.deps.store.repos.outreach.lastMessageTo(from);
     if (!m) return { accepted: false, dealId: null, effect: 'unknown sender' };
@@ -431,7 +429,7 @@ export class OutreachService {
   }
 }
 
-function venueView(r: OutreachDirectoryRow): Out<typeof DirectoryVenue> {
+function venueView(r: OutreachDirectoryRow): Parsed<typeof DirectoryVenue> {
   return {
     id: r.id,
     name: r.name,

@@ -1,6 +1,7 @@
 import type { Clock } from '@vend/protocol';
 import type { DfyDealRow } from '../../../db/schema.ts';
 import type { AuditLog } from '../../../http/audit.ts';
+import { requireOwned } from '../../../http/authenticate.ts';
 import { notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import type { AppStore, Repos } from '../../../repos.ts';
@@ -41,7 +42,8 @@ export class DealChanges {
   /** The deal's row as `p` may see it (another operator's: 404; null: the system sees every deal). */
   async owned(repos: Repos, p: Principal | null, dealId: string): Promise<DfyDealRow> {
     const row = await repos.dfy.deal(dealId);
-    if (!row || !(p === null || p.admin || row.operator_id === p.operatorId)) throw notFound('Deal');
+    if (p !== null) return requireOwned(p, row, () => notFound('Deal'));
+    if (!row) throw notFound('Deal');
     return row;
   }
 

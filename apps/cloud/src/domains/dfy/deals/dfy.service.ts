@@ -1,12 +1,13 @@
 import type { Clock } from '@vend/protocol';
-import type { z } from 'zod';
 import type { Config } from '../../../config.ts';
 import { newId } from '../../../crypto/ids.ts';
 import type { DfyCheckpointRow, DfyDealRow } from '../../../db/schema.ts';
 import type { AuditLog } from '../../../http/audit.ts';
+import { ownerFilter, requireOwned } from '../../../http/authenticate.ts';
 import { conflict, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { formatTimestamp } from '../../../http/time-format.ts';
+import type { Parsed } from '../../../http/route.ts';
 import type { AppStore, Repos } from '../../../repos.ts';
 import type { MachinesService } from '../../machines/machines.service.ts';
 import type { EventSink } from '../../webhooks/webhook-events.ts';
@@ -32,8 +33,6 @@ import type {
   TermsBody,
   Venue,
 } from './dfy.schemas.ts';
-
-type In<T extends z.ZodType> = z.output<T>;
 
 export interface DfyDeps {
   store: AppStore;
@@ -62,7 +61,7 @@ export class DfyService {
     this.changes = new DealChanges(deps);
   }
 
-  catalog(): In<typeof CatalogData> {
+  catalog(): Parsed<typeof CatalogData> {
     return {
       version: CATALOG_VERSION,
       currency: 'USD',
@@ -156,8 +155,8 @@ export class DfyService {
     });
   }
 
-  async listDeals(p: Principal, q: In<typeof ListDealsQuery>) {
-    const { total, rows } = await this.deps.store.repos.dfy.deals({ operatorId: p.admin ? null : p.operatorId, stage: q.stage }, q.size, (q.page - 1) * q.size);
+  async listDeals(p: Principal, q: Parsed<typeof ListDealsQuery>) {
+    const { total, rows } = await this.deps.store.repos.dfy.deals({ operatorId: ownerFilter(p), stage: q.stage }, q.size, (q.page - 1) * q.size);
     return { page: q.page, size: q.size, total, records: rows.map(stateOf) };
   }
 
@@ -171,7 +170,7 @@ export class DfyService {
   }
 
   /** The deal's log re-applied from the first event; `matchesStored` compares it with the stored deal byte for byte. */
-  async replay(p: Principal, dealId: string): Promise<In<typeof Replay>> {
+  async replay(p: Principal, dealId: string): Promise<Parsed<typeof Replay>> {
     const row = await this.changes.owned(this.deps.store.repos, p, dealId);
     const events = (await this.deps.store.repos.dfy.events(dealId)).map((e) => JSON.parse(e.event_json) as DealEvent);
     const deal = foldDeal(dealId, events);
@@ -183,7 +182,7 @@ export class DfyService {
     };
   }
 
-  async advance(p: Principal, dealId: string, body: In<typeof AdvanceBody>): Promise<DealState> {
+  async advance(p: Principal, dealId: string, body: Parsed<typeof AdvanceBody>): Promise<DealState> {
     return this.onDeal(p, dealId, 'dfy.advance', async (w) => {
       await w.move('advance', { to: body.to });
     });
@@ -193,7 +192,7 @@ export class DfyService {
    * The operator accepts a venue from the scout's shortlist: resolves scout_outreach, shortlisting → outreach.
    * `linked`: the caller's own rows for the choice (the outreach directory link), in the same transaction.
    */
-  async acceptScout(p: Principal, dealId: string, venue: In<typeof Venue>, linked?: (tx: Repos, deal: DealChange) => Promise<void>): Promise<DealState> {
+  async acceptScout(p: Principal, dealId: string, venue: Parsed<typeof Venue>, linked?: (tx: Repos, deal: DealChange) => Promise<void>): Promise<DealState> {
     return this.onDeal(p, dealId, 'dfy.scout_accept', async (w, tx) => {
       await w.act('accept_scout', { event: { type: 'venue_chosen', venue } });
       if (linked) await linked(tx, w);
@@ -219,7 +218,7 @@ export class DfyService {
    * edge (key rule 2), terms_approval. Terms outside the mandate are refused (409). The negotiation engine
    * records them inside its own transaction; `null` is the system (a venue's reply from a real channel).
    */
-  async recordTermsIn(tx: Repos, p: Principal | null, dealId: string, terms: In<typeof TermsBody>): Promise<DealState> {
+  async recordTermsIn(tx: Repos, p: Principal | null, dealId: string, terms: Parsed<typeof TermsBody>): Promise<DealState> {
     return this.inTx(tx, p, dealId, 'dfy.terms_record', async (w) => {
       await w.act('record_terms');
       // a started negotiation carries its mandate's envelope (negotiation_started)
@@ -235,7 +234,7 @@ export class DfyService {
     });
   }
 
-  async recordTerms(p: Principal, dealId: string, terms: In<typeof TermsBody>): Promise<DealState> {
+  async recordTerms(p: Principal, dealId: string, terms: Parsed<typeof TermsBody>): Promise<DealState> {
     return this.deps.store.transaction((tx) => this.recordTermsIn(tx, p, dealId, terms));
   }
 
@@ -311,7 +310,7 @@ export class DfyService {
     w.placeMachine(machineId);
   }
 
-  async setAutopilot(p: Principal, dealId: string, body: In<typeof AutopilotBody>): Promise<DealState> {
+  async setAutopilot(p: Principal, dealId: string, body: Parsed<typeof AutopilotBody>): Promise<DealState> {
     return this.onDeal(p, dealId, 'dfy.autopilot_set', async (w) => {
       await w.act('set_autopilot');
       w.emit({ type: 'autopilot_set', enabled: body.enabled });
@@ -348,11 +347,11 @@ export class DfyService {
 
   // ---- checkpoints
 
-  async checkpoints(p: Principal, q: In<typeof ListCheckpointsQuery>) {
+  async checkpoints(p: Principal, q: Parsed<typeof ListCheckpointsQuery>) {
     const repos = this.deps.store.repos;
     if (q.dealId !== undefined) await this.changes.owned(repos, p, q.dealId);
     const { total, rows } = await repos.dfy.checkpoints(
-      { operatorId: p.admin ? null : p.operatorId, resolved: q.resolved, dealId: q.dealId, kind: q.kind },
+      { operatorId: ownerFilter(p), resolved: q.resolved, dealId: q.dealId, kind: q.kind },
       q.size,
       (q.page - 1) * q.size,
     );
@@ -362,10 +361,9 @@ export class DfyService {
   }
 
   /** Resolves a checkpoint the checkpoint-kind table lets the inbox acknowledge (call outcome, contact verified, reply read, mode resumed, cashless fixed). */
-  async acknowledge(p: Principal, checkpointId: string): Promise<In<typeof Checkpoint>> {
+  async acknowledge(p: Principal, checkpointId: string): Promise<Parsed<typeof Checkpoint>> {
     return this.deps.store.transaction(async (tx) => {
-      const c = await tx.dfy.checkpoint(checkpointId);
-      if (!c || !(p.admin || c.operator_id === p.operatorId)) throw notFound('Checkpoint');
+      const c = requireOwned(p, await tx.dfy.checkpoint(checkpointId), () => notFound('Checkpoint'));
       if (c.resolved) throw conflict(`Checkpoint ${c.kind} is already resolved`);
       const scope: ChangeScope = { tx, p, actor: 'operator', audit: { action: 'dfy.checkpoint_ack', target: `checkpoint:${c.id}` } };
       const { deal } = await this.changes.change(c.deal_id, scope, (w) => w.resolve(c.kind as CheckpointKind, 'acknowledged'));
@@ -425,7 +423,7 @@ function stateOf(row: DfyDealRow): DealState {
   return JSON.parse(row.state_json) as DealState;
 }
 
-function checkpointView(c: DfyCheckpointRow, stage: DealStage): In<typeof Checkpoint> {
+function checkpointView(c: DfyCheckpointRow, stage: DealStage): Parsed<typeof Checkpoint> {
   const kind = c.kind as CheckpointKind;
   return {
     id: c.id,

@@ -1,12 +1,13 @@
 import type { Clock } from '@vend/protocol';
-import type { z } from 'zod';
 import { newId } from '../../../crypto/ids.ts';
 import { isUniqueViolation } from '../../../db/errors.ts';
 import type { DfyDealRow, DfySupplierOrderRow } from '../../../db/schema.ts';
 import type { AuditLog } from '../../../http/audit.ts';
+import { ownerFilter, requireOwned } from '../../../http/authenticate.ts';
 import { conflict, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { formatTimestamp } from '../../../http/time-format.ts';
+import type { Parsed } from '../../../http/route.ts';
 import type { AppStore, Repos } from '../../../repos.ts';
 import type { DfyService } from '../deals/dfy.service.ts';
 import type { InventoryTick, ReceiveBody, Suggestions, SupplierOrder } from './dfy-inventory.schemas.ts';
@@ -15,7 +16,6 @@ import { machineSubject, subjectMode } from '../modes/mode-inputs.ts';
 import { estimatedCents, refillLines, type RefillLine } from './refill.ts';
 import { orderApprovalReasons } from '../portfolio/autopilot.ts';
 
-type In<T extends z.ZodType> = z.output<T>;
 type Placed = DfyDealRow & { machine_id: string };
 
 export interface DfyInventoryDeps {
@@ -47,10 +47,10 @@ export class DfyInventoryService {
    * One pass over the caller's live DFY machines (an admin, or null — the autopilot loop: everyone's). A
    * repeated tick never doubles an order.
    */
-  async tick(p: Principal | null): Promise<In<typeof InventoryTick>> {
+  async tick(p: Principal | null): Promise<Parsed<typeof InventoryTick>> {
     const now = this.deps.clock.now();
-    const out: In<typeof InventoryTick> = { examined: 0, ordered: [], skipped: [] };
-    const placed = (await this.deps.store.repos.dfy.allDeals(p && !p.admin ? p.operatorId : null)).filter(
+    const out: Parsed<typeof InventoryTick> = { examined: 0, ordered: [], skipped: [] };
+    const placed = (await this.deps.store.repos.dfy.allDeals(p ? ownerFilter(p) : null)).filter(
       (r): r is Placed => r.stage === 'live' && r.machine_id !== null,
     );
     for (const row of placed) {
@@ -78,10 +78,9 @@ export class DfyInventoryService {
   }
 
   /** What the tick would order for one machine, written nowhere. */
-  async suggestions(p: Principal, machineNo: string): Promise<In<typeof Suggestions>> {
+  async suggestions(p: Principal, machineNo: string): Promise<Parsed<typeof Suggestions>> {
     const repos = this.deps.store.repos;
-    const m = await repos.machines.machineByNo(machineNo);
-    if (!m || !(p.admin || m.operator_id === p.operatorId)) throw notFound('Machine');
+    const m = requireOwned(p, await repos.machines.machineByNo(machineNo), () => notFound('Machine'));
     const row = await repos.dfyModes.dealOfMachine(m.id);
     if (!row) throw conflict(`Machine ${machineNo} was not placed by a done-for-you deal`);
     const plan = await this.plan(repos, { ...row, machine_id: m.id }, this.deps.clock.now());
@@ -99,7 +98,7 @@ export class DfyInventoryService {
   }
 
   /** Confirmed approval of an order over the cap: resolves its inventory_cap checkpoint, the order is queued. */
-  async approve(p: Principal, id: string): Promise<In<typeof SupplierOrder>> {
+  async approve(p: Principal, id: string): Promise<Parsed<typeof SupplierOrder>> {
     const now = this.deps.clock.now();
     const order = await this.deps.store.transaction(async (tx) => {
       const o = await this.owned(tx, p, id);
@@ -117,7 +116,7 @@ export class DfyInventoryService {
    * refill work order completes, and the cost settles from the estimate to the actual unit costs given,
    * recorded as a purchase order with one FIFO layer per line.
    */
-  async receive(p: Principal, id: string, body: In<typeof ReceiveBody>): Promise<In<typeof SupplierOrder>> {
+  async receive(p: Principal, id: string, body: Parsed<typeof ReceiveBody>): Promise<Parsed<typeof SupplierOrder>> {
     const now = this.deps.clock.now();
     const order = await this.deps.store.transaction(async (tx) => {
       const o = await this.owned(tx, p, id);
@@ -239,21 +238,19 @@ export class DfyInventoryService {
   }
 
   private async owned(tx: Repos, p: Principal, id: string): Promise<DfySupplierOrderRow> {
-    const o = await tx.dfyInventory.lock(id);
-    if (!o || !(p.admin || o.operator_id === p.operatorId)) throw notFound('Supplier order');
-    return o;
+    return requireOwned(p, await tx.dfyInventory.lock(id), () => notFound('Supplier order'));
   }
 
   private async machineNo(repos: Repos, machineId: string): Promise<string | null> {
     return (await repos.machines.machineById(machineId))?.machine_no ?? null;
   }
 
-  private async view(repos: Repos, o: DfySupplierOrderRow): Promise<In<typeof SupplierOrder>> {
+  private async view(repos: Repos, o: DfySupplierOrderRow): Promise<Parsed<typeof SupplierOrder>> {
     return {
       id: o.id,
       dealId: o.deal_id,
       machineNo: await this.machineNo(repos, o.machine_id),
-      status: o.status as In<typeof SupplierOrder>['status'],
+      status: o.status as Parsed<typeof SupplierOrder>['status'],
       lines: (JSON.parse(o.lines_json) as RefillLine[]).map(lineView),
       estimatedCostUsd: usd(Number(o.estimated_cost_cents)),
       actualCostUsd: o.actual_cost_cents === null ? null : usd(Number(o.actual_cost_cents)),

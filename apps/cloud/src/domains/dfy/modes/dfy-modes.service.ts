@@ -1,10 +1,11 @@
 import type { Clock } from '@vend/protocol';
-import type { z } from 'zod';
 import { newId } from '../../../crypto/ids.ts';
 import type { AuditLog } from '../../../http/audit.ts';
+import { requireOwned } from '../../../http/authenticate.ts';
 import { conflict, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { formatTimestamp } from '../../../http/time-format.ts';
+import type { Parsed } from '../../../http/route.ts';
 import type { AppStore, Repos } from '../../../repos.ts';
 import { CONCIERGE_FEE_CENTS_PER_MONTH, conciergeFeeCents } from './concierge-fee.ts';
 import type { DealState } from '../deals/deal-model.ts';
@@ -13,8 +14,6 @@ import type { ConciergeBody, Mode, ModeBody } from './dfy-modes.schemas.ts';
 import { CAPABILITIES, type PortfolioSettings } from '../deals/dfy.rules.ts';
 import { dealSubject, periodsOf, subjectMode, type ModeSubject } from './mode-inputs.ts';
 import type { Toggles } from './modes.ts';
-
-type In<T extends z.ZodType> = z.output<T>;
 
 export interface DfyModesDeps {
   store: AppStore;
@@ -33,13 +32,13 @@ export interface DfyModesDeps {
 export class DfyModesService {
   constructor(private readonly deps: DfyModesDeps) {}
 
-  async mode(p: Principal, kind: ModeKind, id: string): Promise<In<typeof Mode>> {
+  async mode(p: Principal, kind: ModeKind, id: string): Promise<Parsed<typeof Mode>> {
     const repos = this.deps.store.repos;
     return this.view(repos, id, await this.subject(repos, p, kind, id));
   }
 
   /** Sets (true/false) or clears (null) capability toggles of a deal or machine; absent capabilities keep theirs. */
-  async setToggles(p: Principal, kind: ModeKind, id: string, body: In<typeof ModeBody>): Promise<In<typeof Mode>> {
+  async setToggles(p: Principal, kind: ModeKind, id: string, body: Parsed<typeof ModeBody>): Promise<Parsed<typeof Mode>> {
     const now = this.deps.clock.now();
     return this.deps.store.transaction(async (tx) => {
       const s = await this.subject(tx, p, kind, id, true);
@@ -64,7 +63,7 @@ export class DfyModesService {
    * fee; takeback stops it (what accrued stays owed). One fee per placement: a deal and its machine are one
    * placement, so enrolling one while the other is enrolled is 409.
    */
-  async concierge(p: Principal, kind: ModeKind, id: string, body: In<typeof ConciergeBody>): Promise<In<typeof Mode>> {
+  async concierge(p: Principal, kind: ModeKind, id: string, body: Parsed<typeof ConciergeBody>): Promise<Parsed<typeof Mode>> {
     const now = this.deps.clock.now();
     return this.deps.store.transaction(async (tx) => {
       const s = await this.subject(tx, p, kind, id, true);
@@ -98,20 +97,14 @@ export class DfyModesService {
 
   /** The deal or machine, owned by the caller (404 otherwise); `lock` takes the deal's row lock for a write. */
   private async subject(repos: Repos, p: Principal, kind: ModeKind, id: string, lock = false): Promise<ModeSubject> {
-    const mine = (owner: string | null) => p.admin || owner === p.operatorId;
-    if (kind === 'deal') {
-      const row = lock ? await repos.dfy.lockDeal(id) : await repos.dfy.deal(id);
-      if (!row || !mine(row.operator_id)) throw notFound('Deal');
-      return dealSubject(row);
-    }
-    const m = await repos.machines.machineByNo(id);
-    if (!m || !mine(m.operator_id)) throw notFound('Machine');
+    if (kind === 'deal') return dealSubject(requireOwned(p, lock ? await repos.dfy.lockDeal(id) : await repos.dfy.deal(id), () => notFound('Deal')));
+    const m = requireOwned(p, await repos.machines.machineByNo(id), () => notFound('Machine'));
     const linked = await repos.dfyModes.dealOfMachine(m.id);
     const deal = linked && lock ? ((await repos.dfy.lockDeal(linked.id)) ?? null) : (linked ?? null);
     return { kind, subjectId: m.id, operatorId: m.operator_id ?? p.operatorId, deal, machineId: m.id };
   }
 
-  private async view(repos: Repos, id: string, s: ModeSubject): Promise<In<typeof Mode>> {
+  private async view(repos: Repos, id: string, s: ModeSubject): Promise<Parsed<typeof Mode>> {
     const now = this.deps.clock.now();
     const settings = await this.deps.settings.settingsOf(s.operatorId, repos);
     const { mode, toggles, enrolments } = await subjectMode(repos, s, settings);

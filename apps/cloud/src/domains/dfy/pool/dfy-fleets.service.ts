@@ -1,19 +1,17 @@
 import type { Clock } from '@vend/protocol';
-import type { z } from 'zod';
 import { newId } from '../../../crypto/ids.ts';
 import type { DfyPoolInvestmentRow } from '../../../db/schema.ts';
 import type { AuditLog } from '../../../http/audit.ts';
 import { AppError, badRequest } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { formatTimestamp } from '../../../http/time-format.ts';
+import type { Parsed } from '../../../http/route.ts';
 import type { AppStore, Repos } from '../../../repos.ts';
 import { PAYMENT_SUCCEEDED, verifiedEvent, type PaymentEvent, type PaymentProcessor, type WebhookHeaders } from '../../ad-purchases/processor.ts';
 import { priceOf, type Tier } from '../deals/catalog.ts';
 import type { DfyService } from '../deals/dfy.service.ts';
 import type { FleetPool, FleetWebhookResult, InvestBody, Investment } from './dfy-fleets.schemas.ts';
 import { POOL_FEE_PCT } from './pool-fee.ts';
-
-type Out<T extends z.ZodType> = z.output<T>;
 
 /** Where the payment processor delivers the pool's payment events (signed as docs/ad-payments-webhook.md says). */
 export const DFY_POOL_WEBHOOK_PATH = '/api/v1/dfy/fleets/webhook';
@@ -42,7 +40,7 @@ export class DfyFleetsService {
   constructor(private readonly deps: DfyFleetsDeps) {}
 
   /** Confirmed investment: a payment intent for the amount at the processor, and the investment awaiting its payment. */
-  async invest(p: Principal, body: InvestBody): Promise<Out<typeof Investment>> {
+  async invest(p: Principal, body: InvestBody): Promise<Parsed<typeof Investment>> {
     const { processor, clock, store } = this.deps;
     if (!processor) throw new AppError('unavailable', 'Payments are not configured on this deployment');
     const now = clock.now();
@@ -154,13 +152,13 @@ export class DfyFleetsService {
   }
 
   /** The caller's own pool and its history (an operator that never invested: an empty pool at the default target). */
-  async pool(p: Principal): Promise<Out<typeof FleetPool>> {
+  async pool(p: Principal): Promise<Parsed<typeof FleetPool>> {
     const repo = this.deps.store.repos.dfyFleets;
     const row = await repo.pool(p.operatorId);
     const target = (row?.target_tier as Tier | undefined) ?? DEFAULT_TARGET;
     const investments = await repo.investmentsOf(p.operatorId);
     const allocations = await repo.allocationsOf(p.operatorId);
-    const history: Out<typeof FleetPool>['history'] = [
+    const history: Parsed<typeof FleetPool>['history'] = [
       ...allocations.map((a) => ({
         kind: 'allocation' as const,
         id: a.id,
@@ -199,7 +197,7 @@ export class DfyFleetsService {
   }
 }
 
-function investmentView(row: DfyPoolInvestmentRow, target: Tier): Out<typeof Investment> {
+function investmentView(row: DfyPoolInvestmentRow, target: Tier): Parsed<typeof Investment> {
   return {
     id: row.id,
     status: row.status as 'awaiting_payment' | 'paid',

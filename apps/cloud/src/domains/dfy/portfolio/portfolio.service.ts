@@ -1,9 +1,9 @@
 import type { Clock } from '@vend/protocol';
-import type { z } from 'zod';
 import type { DfyDealRow } from '../../../db/schema.ts';
 import type { AuditLog } from '../../../http/audit.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { formatTimestamp } from '../../../http/time-format.ts';
+import type { Parsed } from '../../../http/route.ts';
 import type { AppStore } from '../../../repos.ts';
 import type { DealState } from '../deals/deal-model.ts';
 import { TERMINAL_STAGES } from '../deals/deal-vocabulary.ts';
@@ -12,8 +12,6 @@ import { DEFAULT_SETTINGS, type PortfolioSettings } from '../deals/dfy.rules.ts'
 import type { Portfolio, Securities, SettingsBody } from '../deals/dfy.schemas.ts';
 import { conciergeFeesSince, dealSubject, subjectMode } from '../modes/mode-inputs.ts';
 import { poolFee } from '../pool/pool-fee.ts';
-
-type In<T extends z.ZodType> = z.output<T>;
 
 export interface DfyPortfolioDeps {
   store: AppStore;
@@ -50,12 +48,12 @@ export class DfyPortfolioService {
     return stored;
   }
 
-  async portfolio(p: Principal): Promise<In<typeof Portfolio>> {
+  async portfolio(p: Principal): Promise<Parsed<typeof Portfolio>> {
     const { securities: _, ...view } = await this.views(p);
     return view;
   }
 
-  async securities(p: Principal): Promise<In<typeof Securities>> {
+  async securities(p: Principal): Promise<Parsed<typeof Securities>> {
     const { securities, ...view } = await this.views(p);
     return { ...view, ...securities };
   }

@@ -1,11 +1,12 @@
 import type { Clock } from '@vend/protocol';
-import type { z } from 'zod';
 import { newId } from '../../../crypto/ids.ts';
 import type { DfyWorkOrderRow } from '../../../db/schema.ts';
 import type { AuditLog } from '../../../http/audit.ts';
+import { requireOwned } from '../../../http/authenticate.ts';
 import { AppError, conflict, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { formatTimestamp } from '../../../http/time-format.ts';
+import type { Parsed } from '../../../http/route.ts';
 import type { AppStore } from '../../../repos.ts';
 import type { CredentialAdminService } from '../../device-credentials/credential-admin.service.ts';
 import type { MachinesService } from '../../machines/machines.service.ts';
@@ -15,8 +16,6 @@ import type { DealState } from '../deals/deal-model.ts';
 import { workOrderForward, type WorkOrderState } from '../deals/dfy.rules.ts';
 import type { TrackingBody, WorkOrder, WorkOrderBody } from '../deals/dfy.schemas.ts';
 import { STARTER_PLANOGRAM } from './planogram.ts';
-
-type In<T extends z.ZodType> = z.output<T>;
 
 export interface DfyInstallDeps {
   store: AppStore;
@@ -48,14 +47,14 @@ export class DfyInstallService {
   }
 
   /** Tracking recorded: ready_to_ship → shipped (no refund after this). */
-  async recordTracking(p: Principal, dealId: string, body: In<typeof TrackingBody>): Promise<DealState> {
+  async recordTracking(p: Principal, dealId: string, body: Parsed<typeof TrackingBody>): Promise<DealState> {
     const scope = { p, actor: 'operator', audit: { action: 'dfy.tracking' } } as const;
     const event = { type: 'tracking_recorded', carrier: body.carrier, trackingNumber: body.trackingNumber } as const;
     return (await this.changes.change(dealId, scope, (w) => w.act('record_tracking', { event }))).deal;
   }
 
   /** Confirmed install dispatch on a shipped deal: a `dfy_install` work order, open. */
-  async dispatchInstall(p: Principal, dealId: string): Promise<In<typeof WorkOrder>> {
+  async dispatchInstall(p: Principal, dealId: string): Promise<Parsed<typeof WorkOrder>> {
     const scope = { p, actor: 'operator', audit: { action: 'dfy.install_dispatch' } } as const;
     const { result: id } = await this.changes.change(dealId, scope, async (w, tx, now) => {
       await w.act('dispatch_install');
@@ -79,9 +78,8 @@ export class DfyInstallService {
     return this.workOrder(p, id);
   }
 
-  async workOrder(p: Principal, id: string): Promise<In<typeof WorkOrder>> {
-    const o = await this.deps.store.repos.dfy.lockWorkOrder(id);
-    if (!o || !(p.admin || o.operator_id === p.operatorId)) throw notFound('Work order');
+  async workOrder(p: Principal, id: string): Promise<Parsed<typeof WorkOrder>> {
+    const o = requireOwned(p, await this.deps.store.repos.dfy.lockWorkOrder(id), () => notFound('Work order'));
     return workOrderView(o);
   }
 
@@ -89,11 +87,10 @@ export class DfyInstallService {
    * Advances a work order forward only. Reaching `on_site` begins the install where the transition table lets
    * it (shipped → installing), and an enrolment arm opens on the deal's pin so the cabinet being installed can enrol.
    */
-  async advanceWorkOrder(p: Principal, id: string, body: In<typeof WorkOrderBody>): Promise<In<typeof WorkOrder>> {
+  async advanceWorkOrder(p: Principal, id: string, body: Parsed<typeof WorkOrderBody>): Promise<Parsed<typeof WorkOrder>> {
     const now = this.deps.clock.now();
     const arm = await this.deps.store.transaction(async (tx) => {
-      const o = await tx.dfy.lockWorkOrder(id);
-      if (!o || !(p.admin || o.operator_id === p.operatorId)) throw notFound('Work order');
+      const o = requireOwned(p, await tx.dfy.lockWorkOrder(id), () => notFound('Work order'));
       const from = o.state as WorkOrderState;
       if (!workOrderForward(from, body.state)) throw conflict(`Work order is ${from}: it moves forward only (${from} → ${body.state} refused)`);
       await tx.dfy.updateWorkOrder(id, {
@@ -159,7 +156,7 @@ export class DfyInstallService {
   }
 }
 
-function workOrderView(o: DfyWorkOrderRow): In<typeof WorkOrder> {
+function workOrderView(o: DfyWorkOrderRow): Parsed<typeof WorkOrder> {
   return {
     id: o.id,
     dealId: o.deal_id,
