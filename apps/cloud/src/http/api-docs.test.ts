@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiDocs, derivedErrors, operationIdOf, type RouteDoc } from './api-docs.ts';
+import { ApiDocs, operationIdOf, type RouteDoc } from './api-docs.ts';
+import { derivedErrors } from './api-errors.ts';
 
 const route = (over: Partial<RouteDoc>): RouteDoc => ({ method: 'get', path: '/api/v1/things', tag: 'machines', summary: 'Things', auth: 'none', ...over });
 
