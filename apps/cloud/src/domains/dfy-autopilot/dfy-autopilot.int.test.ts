@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, suiteServer } from '../../testing/harness.ts';
+import { okData } from '../../testing/answers.ts';
 import { sandboxMandate } from '../negotiation/sandbox-seed.ts';
 import type { DealState } from '../dfy/deals/deal-model.ts';
 import { MoveRefused } from '../dfy/deals/deal-writer.ts';
@@ -38,19 +39,19 @@ const DIRECTORY = [
 /** The autopilot within the portfolio settings (spec 3 §2, key rules 1, 2, 4; docs/decisions/dfy-modes.md). */
 describe.each(DIALECTS)('the done-for-you autopilot on %s', (dialect) => {
   const t = suiteServer(dialect);
-  const { api, ok, person, atOutreach, live, settings } = dfyKit(t);
-  const tick = async (who: Person) => ok(await api<Tick>('POST', '/autopilot/tick', who));
+  const { api, person, atOutreach, live, settings } = dfyKit(t);
+  const tick = async (who: Person) => okData(await api<Tick>('POST', '/autopilot/tick', who));
   const checkpoints = async (who: Person, dealId: string) =>
-    ok(await api<{ records: Checkpoint[] }>('GET', '/checkpoints', who, undefined, { dealId })).records;
-  const deal = async (who: Person, id: string) => ok(await api<DealState>('GET', `/deals/${id}`, who));
-  const shortlisting = async (who: Person) => ok(await api<DealState>('POST', '/deals', who, { tier: 'pro', hardwareVariant: 'agent' })).id;
+    okData(await api<{ records: Checkpoint[] }>('GET', '/checkpoints', who, undefined, { dealId })).records;
+  const deal = async (who: Person, id: string) => okData(await api<DealState>('GET', `/deals/${id}`, who));
+  const shortlisting = async (who: Person) => okData(await api<DealState>('POST', '/deals', who, { tier: 'pro', hardwareVariant: 'agent' })).id;
 
   it('placement: the top venue is accepted alone only at autoApproveScore and up to maxAutoApprove a UTC day; otherwise scout_outreach waits', async () => {
     t.clock.set(Date.parse('2026-11-20T12:00:00Z'));
     const me = await person();
-    ok(await api('POST', '/directory/import', me, { venues: DIRECTORY }));
+    okData(await api('POST', '/directory/import', me, { venues: DIRECTORY }));
     const ids = [await shortlisting(me), await shortlisting(me), await shortlisting(me)];
-    const top = ok(await api<{ records: { id: string; score: number }[] }>('GET', `/deals/${ids[0]}/shortlist`, me)).records[0]!;
+    const top = okData(await api<{ records: { id: string; score: number }[] }>('GET', `/deals/${ids[0]}/shortlist`, me)).records[0]!;
     expect(top.score).toBeLessThan(100);
 
     // below the score: nothing accepted, the checkpoint stays for a person
@@ -86,7 +87,7 @@ describe.each(DIALECTS)('the done-for-you autopilot on %s', (dialect) => {
     expect(r.accepted.map((a) => a.dealId)).toEqual([third]);
     // a deal whose placement is switched off is left alone
     const manual = await shortlisting(me);
-    ok(await api('PUT', `/mode/deal/${manual}`, me, { placement: false }));
+    okData(await api('PUT', `/mode/deal/${manual}`, me, { placement: false }));
     t.clock.advance(DAY);
     expect((await tick(me)).accepted).toEqual([]);
     expect((await deal(me, manual)).stage).toBe('shortlisting');
@@ -100,13 +101,13 @@ describe.each(DIALECTS)('the done-for-you autopilot on %s', (dialect) => {
     });
     const manual = (await atOutreach(me)).id;
     const auto = (await atOutreach(me)).id;
-    ok(await api('PUT', `/mode/deal/${auto}`, me, { contracting: true }));
+    okData(await api('PUT', `/mode/deal/${auto}`, me, { contracting: true }));
     for (const id of [manual, auto]) {
       // the autopilot never starts it: negotiation_target waits for the operator's confirmed start
       await tick(me);
       expect((await deal(me, id)).negotiation.status).toBe('not_started');
-      ok(await api('PUT', `/deals/${id}/negotiation/envelope`, me, MANDATE));
-      ok(await api('POST', `/deals/${id}/negotiation/start`, me, { confirm: true }));
+      okData(await api('PUT', `/deals/${id}/negotiation/envelope`, me, MANDATE));
+      okData(await api('POST', `/deals/${id}/negotiation/start`, me, { confirm: true }));
     }
     let steps = 0;
     for (let i = 0; i < 30; i++) {
@@ -171,7 +172,7 @@ describe.each(DIALECTS)('the done-for-you autopilot on %s', (dialect) => {
     const small = await live(me, { 1: 2 });
     const large = await live(me, { 1: 0, 2: 0, 3: 0, 4: 0 });
     const estimate = async (machineNo: string) =>
-      ok(await api<{ estimatedCostUsd: number }>('GET', '/inventory/suggestions', me, undefined, { machineNo })).estimatedCostUsd;
+      okData(await api<{ estimatedCostUsd: number }>('GET', '/inventory/suggestions', me, undefined, { machineNo })).estimatedCostUsd;
     const [lo, hi] = [await estimate(small.machineNo), await estimate(large.machineNo)];
     expect(lo).toBeLessThan(hi);
     await settings(me, { autopilot: true, autoInventory: true, inventoryMonthlyCapUsd: 10_000, moneyThresholdUsd: lo });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, suiteServer } from '../../testing/harness.ts';
+import { okData } from '../../testing/answers.ts';
 import { autoApproveWindowStart } from '../dfy/portfolio/autopilot.ts';
 import type { DealEvent } from '../dfy/deals/deal-model.ts';
 import { CAPABILITIES } from '../dfy/deals/dfy.rules.ts';
@@ -61,20 +62,20 @@ const GATED_RESOLUTIONS = new Set(['start_negotiation', 'approve_terms', 'lease_
  */
 describe.each(DIALECTS)('the autopilot under random settings on %s', (dialect) => {
   const t = suiteServer(dialect);
-  const { api, ok, person, atOutreach, live, settings, db } = dfyKit(t);
+  const { api, person, atOutreach, live, settings, db } = dfyKit(t);
   let run = 0;
 
   const walk = async (who: Person, stage: (typeof STAGES)[number]): Promise<string> => {
     if (stage === 'live') return (await live(who, { 1: 0, 2: 1 })).dealId;
-    if (stage === 'shortlisting') return ok(await api<{ id: string }>('POST', '/deals', who, { tier: 'entry', hardwareVariant: 'agent' })).id;
+    if (stage === 'shortlisting') return okData(await api<{ id: string }>('POST', '/deals', who, { tier: 'entry', hardwareVariant: 'agent' })).id;
     const id = (await atOutreach(who)).id;
     if (stage === 'outreach') return id;
-    ok(await api('PUT', `/deals/${id}/negotiation/envelope`, who, MANDATE));
-    ok(await api('POST', `/deals/${id}/negotiation/start`, who, { confirm: true }));
+    okData(await api('PUT', `/deals/${id}/negotiation/envelope`, who, MANDATE));
+    okData(await api('POST', `/deals/${id}/negotiation/start`, who, { confirm: true }));
     if (stage === 'negotiating') return id;
     // terms at the edge (terms_approval) or inside the band: recorded for review
     const edge = run % 2 === 0;
-    ok(
+    okData(
       await api(
         'POST',
         `/deals/${id}/negotiation/terms`,
@@ -83,11 +84,11 @@ describe.each(DIALECTS)('the autopilot under random settings on %s', (dialect) =
       ),
     );
     if (stage === 'reviewable') return id;
-    ok(await api('POST', `/deals/${id}/negotiation/review`, who));
+    okData(await api('POST', `/deals/${id}/negotiation/review`, who));
     if (stage === 'lease_chat') return id;
-    if (edge) ok(await api('POST', `/deals/${id}/negotiation/approve-terms`, who, { confirm: true }));
-    ok(await api('POST', `/deals/${id}/lease/send`, who, { confirm: true }));
-    ok(await api('POST', `/deals/${id}/lease/signature`, who));
+    if (edge) okData(await api('POST', `/deals/${id}/negotiation/approve-terms`, who, { confirm: true }));
+    okData(await api('POST', `/deals/${id}/lease/send`, who, { confirm: true }));
+    okData(await api('POST', `/deals/${id}/lease/signature`, who));
     return id;
   };
 
@@ -101,14 +102,14 @@ describe.each(DIALECTS)('the autopilot under random settings on %s', (dialect) =
           run++;
           t.clock.set(Date.parse('2026-11-20T10:00:00Z'));
           const me = await person();
-          ok(await api('POST', '/directory/import', me, { venues: directory(run) }));
+          okData(await api('POST', '/directory/import', me, { venues: directory(run) }));
           await settings(me, { autopilot: true, autoInventory: true, moneyThresholdUsd: 10_000, inventoryMonthlyCapUsd: 10_000 });
           const ids: string[] = [];
           for (const d of deals) {
             const id = await walk(me, d.stage);
             // a live deal has nothing left to automate (409): its machine follows the toggles and the portfolio
-            if (d.override !== null && d.stage !== 'live') ok(await api('POST', `/deals/${id}/autopilot`, me, { enabled: d.override }));
-            if (Object.keys(d.toggles).length) ok(await api('PUT', `/mode/deal/${id}`, me, d.toggles));
+            if (d.override !== null && d.stage !== 'live') okData(await api('POST', `/deals/${id}/autopilot`, me, { enabled: d.override }));
+            if (Object.keys(d.toggles).length) okData(await api('PUT', `/mode/deal/${id}`, me, d.toggles));
             ids.push(id);
           }
           // the walk's own supplier orders are not the autopilot's: start from none
@@ -123,7 +124,7 @@ describe.each(DIALECTS)('the autopilot under random settings on %s', (dialect) =
           const scores: number[] = [];
           for (const step of steps) {
             t.clock.advance(step);
-            const r = ok(await api<{ accepted: { score: number }[] }>('POST', '/autopilot/tick', me));
+            const r = okData(await api<{ accepted: { score: number }[] }>('POST', '/autopilot/tick', me));
             scores.push(...r.accepted.map((a) => a.score));
           }
 

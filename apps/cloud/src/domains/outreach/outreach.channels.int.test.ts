@@ -4,13 +4,13 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@vend/protocol';
 import { DIALECTS, TEST_EPOCH, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { type Body } from '../../testing/answers.ts';
 import { newOperator } from '../machines/machines.factories.ts';
 import type { DealState } from '../dfy/deals/deal-model.ts';
 import { CALLBACK_SIGNATURE_HEADER, signCallback } from './channels/callback-signature.ts';
 import { STATUS_CALLBACK_PATH } from './outreach.service.ts';
 import { RETRY_CADENCE_MS } from './outreach.rules.ts';
 
-type Env<T> = { code: number; message: string; data: T };
 type Preview = { channels: { channel: string; message: { subject: string | null; body: string; unsubscribeUrl: string | null } }[] };
 type Step = { touch: { channel: string; status: string; messageId: string } | null };
 
@@ -119,7 +119,7 @@ describe.each(DIALECTS)('outreach channel adapters on %s', (dialect) => {
   it('the e-mail the SMTP server receives is the one previewed; text and voice reach the provider and its signed status lands', async () => {
     const me = await newOperator(t.ctx.database.db, clock.now());
     const api = <T>(method: string, path: string, json?: unknown) =>
-      call<Env<T>>(t.url, method, `/api/v1/dfy${path}`, { headers: me.headers, ...(json !== undefined ? { json } : {}) });
+      call<Body<T>>(t.url, method, `/api/v1/dfy${path}`, { headers: me.headers, ...(json !== undefined ? { json } : {}) });
     await api('POST', '/directory/import', { venues: [VENUE] });
     const deal = (await api<DealState>('POST', '/deals', { tier: 'pro', hardwareVariant: 'agent' })).body.data;
     const venueId = (await api<{ records: { id: string }[] }>('GET', `/deals/${deal.id}/shortlist`)).body.data.records[0]!.id;
@@ -155,7 +155,7 @@ describe.each(DIALECTS)('outreach channel adapters on %s', (dialect) => {
 
     const params = { MessageSid: 'SM0001', MessageStatus: 'delivered' };
     const status = (sig: string) =>
-      call<Env<{ effect: string }>>(t.url, 'POST', STATUS_CALLBACK_PATH, {
+      call<Body<{ effect: string }>>(t.url, 'POST', STATUS_CALLBACK_PATH, {
         headers: { 'content-type': 'application/x-www-form-urlencoded', [CALLBACK_SIGNATURE_HEADER]: sig },
         body: new URLSearchParams(params).toString(),
       });

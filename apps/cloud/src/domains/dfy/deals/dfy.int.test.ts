@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../../testing/harness.ts';
+import { expectRefused, okData, type Body } from '../../../testing/answers.ts';
 import { newOperator } from '../../machines/machines.factories.ts';
 import type { DealState } from './deal-model.ts';
 import { describeGraph } from './deal-graph.ts';
 
 type H = Record<string, string>;
-type Env<T> = { code: number; message: string; data: T };
 type Person = { id: string; email: string; headers: H };
 type Checkpoint = { id: string; kind: string; dealId: string; resolved: boolean; dealStage: string };
 type WorkOrder = { id: string; dealId: string; type: string; state: string };
@@ -17,37 +17,28 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
   const t = suiteServer(dialect);
   const db = () => t.ctx.database.db;
   const api = <T = unknown>(method: string, path: string, who: { headers: H }, json?: unknown, query?: Record<string, string>) =>
-    call<Env<T>>(t.url, method, `/api/v1/dfy${path}`, { headers: who.headers, ...(json !== undefined ? { json } : {}), ...(query ? { query } : {}) });
+    call<Body<T>>(t.url, method, `/api/v1/dfy${path}`, { headers: who.headers, ...(json !== undefined ? { json } : {}), ...(query ? { query } : {}) });
   const person = (): Promise<Person> => newOperator(db(), t.clock.now());
-  const ok = <T>(r: { status: number; text: string; body: Env<T> }): T => {
-    expect(r.status, r.text).toBe(200);
-    return r.body.data;
-  };
-  const refused = (r: { status: number; text: string; body: Env<unknown> }, status: number, message: RegExp) => {
-    expect(r.status, r.text).toBe(status);
-    expect(r.body.message).toMatch(message);
-    expect(r.body.data).toBeNull();
-  };
   const inbox = async (who: Person, q: Record<string, string> = {}) =>
-    ok(await api<{ records: Checkpoint[] }>('GET', '/checkpoints', who, undefined, q)).records;
+    okData(await api<{ records: Checkpoint[] }>('GET', '/checkpoints', who, undefined, q)).records;
   const replayMatches = async (who: Person, id: string) => {
-    const deal = ok(await api<DealState>('GET', `/deals/${id}`, who));
-    const replay = ok(await api<{ deal: DealState; matchesStored: boolean }>('GET', `/deals/${id}/replay`, who));
+    const deal = okData(await api<DealState>('GET', `/deals/${id}`, who));
+    const replay = okData(await api<{ deal: DealState; matchesStored: boolean }>('GET', `/deals/${id}/replay`, who));
     expect(replay.matchesStored).toBe(true);
     expect(JSON.stringify(replay.deal)).toBe(JSON.stringify(deal));
   };
 
   /** A requested deal walked to lease_chat (terms far from the edge: no terms approval). */
   const toLeaseChat = async (who: Person, terms = { revenueSharePct: 10, termMonths: 24, rounds: 3 }) => {
-    const d = ok(await api<DealState>('POST', '/deals', who, { tier: 'pro', hardwareVariant: 'agent' }));
-    ok(await api('POST', `/deals/${d.id}/scout/accept`, who, { venue: VENUE }));
-    ok(await api('POST', `/deals/${d.id}/negotiation/start`, who, { confirm: true, envelope: ENVELOPE }));
-    ok(await api('POST', `/deals/${d.id}/negotiation/terms`, who, terms));
-    return ok(await api<DealState>('POST', `/deals/${d.id}/negotiation/review`, who));
+    const d = okData(await api<DealState>('POST', '/deals', who, { tier: 'pro', hardwareVariant: 'agent' }));
+    okData(await api('POST', `/deals/${d.id}/scout/accept`, who, { venue: VENUE }));
+    okData(await api('POST', `/deals/${d.id}/negotiation/start`, who, { confirm: true, envelope: ENVELOPE }));
+    okData(await api('POST', `/deals/${d.id}/negotiation/terms`, who, terms));
+    return okData(await api<DealState>('POST', `/deals/${d.id}/negotiation/review`, who));
   };
 
   it('GET /api/v1/meta/state-machines/dfy_deal serves the table the API enforces, without a credential', async () => {
-    const r = await call<Env<ReturnType<typeof describeGraph>>>(t.url, 'GET', '/api/v1/meta/state-machines/dfy_deal');
+    const r = await call<Body<ReturnType<typeof describeGraph>>>(t.url, 'GET', '/api/v1/meta/state-machines/dfy_deal');
     expect(r.status, r.text).toBe(200);
     expect(r.body.data).toEqual(JSON.parse(JSON.stringify(describeGraph())));
     const pay = r.body.data.transitions.find((x) => x.trigger === 'payment')!;
@@ -58,7 +49,7 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
 
   it('the catalog: three tiers in USD from the server', async () => {
     const me = await person();
-    const c = ok(await api<{ tiers: { tier: string; priceUsd: number }[] }>('GET', '/catalog', me));
+    const c = okData(await api<{ tiers: { tier: string; priceUsd: number }[] }>('GET', '/catalog', me));
     expect(c.tiers.map((x) => [x.tier, x.priceUsd])).toEqual([
       ['entry', 3000],
       ['pro', 5000],
@@ -68,10 +59,10 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
 
   it('a pre-order: confirmed, paid at the catalog price whatever the client sends, refundable until shipped', async () => {
     const me = await person();
-    refused(await api('POST', '/preorder', me, { tier: 'entry', hardwareVariant: 'agent' }), 400, /Bad request/);
-    refused(await api('POST', '/preorder', me, { tier: 'entry', hardwareVariant: 'agent', confirm: true, amountUsd: 'cheap' }), 422, /Validation/);
+    expectRefused(await api('POST', '/preorder', me, { tier: 'entry', hardwareVariant: 'agent' }), 400, /Bad request/);
+    expectRefused(await api('POST', '/preorder', me, { tier: 'entry', hardwareVariant: 'agent', confirm: true, amountUsd: 'cheap' }), 422, /Validation/);
     // a client amount is ignored: the catalog price of the tier is charged
-    const d = ok(await api<DealState>('POST', '/preorder', me, { tier: 'pro-max', hardwareVariant: 'reyeah', confirm: true, amountUsd: 1 }));
+    const d = okData(await api<DealState>('POST', '/preorder', me, { tier: 'pro-max', hardwareVariant: 'reyeah', confirm: true, amountUsd: 1 }));
     expect(d).toMatchObject({
       stage: 'pre_ordered',
       stagesVisited: ['pre_ordered'],
@@ -82,57 +73,57 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
     });
     const pay = await db().selectFrom('dfy_payments').selectAll().where('deal_id', '=', d.id).execute();
     expect(pay.map((x) => [x.kind, Number(x.amount_cents)])).toEqual([['preorder', 700_000]]);
-    refused(
+    expectRefused(
       await api('POST', `/deals/${d.id}/advance`, me, { to: 'outreach' }),
       409,
       /^Deal is pre_ordered: advance → outreach needs a venue named on the deal/,
     );
-    const s = ok(await api<DealState>('POST', `/deals/${d.id}/advance`, me, { to: 'shortlisting' }));
+    const s = okData(await api<DealState>('POST', `/deals/${d.id}/advance`, me, { to: 'shortlisting' }));
     expect(s.openCheckpoints.map((c) => c.kind)).toEqual(['scout_outreach']);
-    refused(await api('POST', `/deals/${d.id}/refund`, me, { reason: 'changed my mind' }), 400, /Bad request/);
-    const r = ok(await api<DealState>('POST', `/deals/${d.id}/refund`, me, { confirm: true, reason: 'changed my mind' }));
+    expectRefused(await api('POST', `/deals/${d.id}/refund`, me, { reason: 'changed my mind' }), 400, /Bad request/);
+    const r = okData(await api<DealState>('POST', `/deals/${d.id}/refund`, me, { confirm: true, reason: 'changed my mind' }));
     expect(r).toMatchObject({ stage: 'cancelled', cancelReason: 'changed my mind', money: { refundedUsd: 7000 }, openCheckpoints: [] });
     const after = await db().selectFrom('dfy_payments').select('refunded_at').where('deal_id', '=', d.id).execute();
     expect(after.every((x) => x.refunded_at !== null)).toBe(true);
-    refused(await api('POST', `/deals/${d.id}/refund`, me, { confirm: true, reason: 'again' }), 409, /cancelled/);
-    refused(await api('POST', `/deals/${d.id}/advance`, me, { to: 'outreach' }), 409, /^Deal is cancelled/);
+    expectRefused(await api('POST', `/deals/${d.id}/refund`, me, { confirm: true, reason: 'again' }), 409, /cancelled/);
+    expectRefused(await api('POST', `/deals/${d.id}/advance`, me, { to: 'outreach' }), 409, /^Deal is cancelled/);
     await replayMatches(me, d.id);
   });
 
   it('a pre-order with a venue advances to outreach; a preorder is not refundable once shipped', async () => {
     const me = await person();
-    const d = ok(await api<DealState>('POST', '/preorder', me, { tier: 'entry', hardwareVariant: 'agent', confirm: true, venue: VENUE }));
-    const o = ok(await api<DealState>('POST', `/deals/${d.id}/advance`, me, { to: 'outreach' }));
+    const d = okData(await api<DealState>('POST', '/preorder', me, { tier: 'entry', hardwareVariant: 'agent', confirm: true, venue: VENUE }));
+    const o = okData(await api<DealState>('POST', `/deals/${d.id}/advance`, me, { to: 'outreach' }));
     expect(o.stage).toBe('outreach');
     expect(o.openCheckpoints.map((c) => c.kind)).toEqual(['negotiation_target']);
-    ok(await api('POST', `/deals/${d.id}/negotiation/start`, me, { confirm: true, envelope: ENVELOPE }));
-    ok(await api('POST', `/deals/${d.id}/negotiation/terms`, me, { revenueSharePct: 10, termMonths: 24, rounds: 2 }));
-    ok(await api('POST', `/deals/${d.id}/negotiation/review`, me));
-    const sent = ok(await api<DealState>('POST', `/deals/${d.id}/lease/send`, me, { confirm: true }));
+    okData(await api('POST', `/deals/${d.id}/negotiation/start`, me, { confirm: true, envelope: ENVELOPE }));
+    okData(await api('POST', `/deals/${d.id}/negotiation/terms`, me, { revenueSharePct: 10, termMonths: 24, rounds: 2 }));
+    okData(await api('POST', `/deals/${d.id}/negotiation/review`, me));
+    const sent = okData(await api<DealState>('POST', `/deals/${d.id}/lease/send`, me, { confirm: true }));
     // the pre-order paid the machine: no money checkpoint, and the signature goes straight to ready_to_ship
     expect(sent.openCheckpoints.some((c) => c.kind === 'money')).toBe(false);
-    refused(
+    expectRefused(
       await api('POST', `/deals/${d.id}/order/checkout`, me, { confirm: true }),
       409,
       /^Deal is lease_sent: the machine is already paid \(by its pre-order\)/,
     );
-    const ready = ok(await api<DealState>('POST', `/deals/${d.id}/lease/signature`, me));
+    const ready = okData(await api<DealState>('POST', `/deals/${d.id}/lease/signature`, me));
     expect(ready.stage).toBe('ready_to_ship');
     expect(ready.machineNo).toMatch(/^DFY-/);
-    ok(await api('POST', `/deals/${d.id}/shipping/tracking`, me, { carrier: 'ACME', trackingNumber: '1Z999' }));
-    refused(await api('POST', `/deals/${d.id}/refund`, me, { confirm: true, reason: 'late' }), 409, /^Deal is shipped: refundable only until shipped/);
+    okData(await api('POST', `/deals/${d.id}/shipping/tracking`, me, { carrier: 'ACME', trackingNumber: '1Z999' }));
+    expectRefused(await api('POST', `/deals/${d.id}/refund`, me, { confirm: true, reason: 'late' }), 409, /^Deal is shipped: refundable only until shipped/);
     await replayMatches(me, d.id);
   });
 
   it('a requested deal pre-ordered while shortlisting: the scout checkpoint is superseded at outreach; shortlisting is never re-entered', async () => {
     const me = await person();
-    const d = ok(await api<DealState>('POST', '/deals', me, { tier: 'entry', hardwareVariant: 'agent', venue: VENUE }));
-    refused(await api('POST', `/deals/${d.id}/preorder`, me, {}), 400, /confirm/);
-    const p = ok(await api<DealState>('POST', `/deals/${d.id}/preorder`, me, { confirm: true }));
+    const d = okData(await api<DealState>('POST', '/deals', me, { tier: 'entry', hardwareVariant: 'agent', venue: VENUE }));
+    expectRefused(await api('POST', `/deals/${d.id}/preorder`, me, {}), 400, /confirm/);
+    const p = okData(await api<DealState>('POST', `/deals/${d.id}/preorder`, me, { confirm: true }));
     expect(p).toMatchObject({ stage: 'pre_ordered', stagesVisited: ['shortlisting', 'pre_ordered'], money: { preorderPaidUsd: 3000 } });
-    refused(await api('POST', `/deals/${d.id}/preorder`, me, { confirm: true }), 409, /^Deal is pre_ordered/);
-    refused(await api('POST', `/deals/${d.id}/advance`, me, { to: 'shortlisting' }), 409, /^Deal is pre_ordered: shortlisting was already held/);
-    const o = ok(await api<DealState>('POST', `/deals/${d.id}/advance`, me, { to: 'outreach' }));
+    expectRefused(await api('POST', `/deals/${d.id}/preorder`, me, { confirm: true }), 409, /^Deal is pre_ordered/);
+    expectRefused(await api('POST', `/deals/${d.id}/advance`, me, { to: 'shortlisting' }), 409, /^Deal is pre_ordered: shortlisting was already held/);
+    const o = okData(await api<DealState>('POST', `/deals/${d.id}/advance`, me, { to: 'outreach' }));
     expect(o.openCheckpoints.map((c) => c.kind)).toEqual(['negotiation_target']);
     const scout = (await inbox(me, { dealId: d.id, kind: 'scout_outreach' }))[0]!;
     expect(scout).toMatchObject({ resolved: true, resolvedBy: 'superseded' });
@@ -141,57 +132,57 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
 
   it('the whole road: every gate on a confirmed operator request, the fleet pin at the leased coordinates, install forward only', async () => {
     const me = await person();
-    const d = ok(await api<DealState>('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'agent', note: 'lobby please' }));
+    const d = okData(await api<DealState>('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'agent', note: 'lobby please' }));
     expect(d).toMatchObject({ stage: 'shortlisting', origin: 'request', autopilot: null, priceUsd: 5000 });
     expect((await inbox(me, { dealId: d.id, resolved: 'false' })).map((c) => c.kind)).toEqual(['scout_outreach']);
-    refused(
+    expectRefused(
       await api('POST', `/deals/${d.id}/negotiation/start`, me, { confirm: true, envelope: ENVELOPE }),
       409,
       /^Deal is shortlisting: start_negotiation needs the deal at outreach/,
     );
-    ok(await api('POST', `/deals/${d.id}/scout/accept`, me, { venue: VENUE }));
+    okData(await api('POST', `/deals/${d.id}/scout/accept`, me, { venue: VENUE }));
     // gate 1: start negotiation
-    refused(await api('POST', `/deals/${d.id}/negotiation/start`, me, { envelope: ENVELOPE }), 400, /confirm/);
-    refused(
+    expectRefused(await api('POST', `/deals/${d.id}/negotiation/start`, me, { envelope: ENVELOPE }), 400, /confirm/);
+    expectRefused(
       await api('POST', `/deals/${d.id}/negotiation/review`, me),
       409,
       /^Deal is outreach: negotiation_reviewed → lease_chat needs open checkpoint negotiation_review/,
     );
-    ok(await api('POST', `/deals/${d.id}/negotiation/start`, me, { confirm: true, envelope: ENVELOPE }));
-    refused(await api('POST', `/deals/${d.id}/negotiation/terms`, me, { revenueSharePct: 16, termMonths: 24, rounds: 3 }), 409, /outside the mandate/);
+    okData(await api('POST', `/deals/${d.id}/negotiation/start`, me, { confirm: true, envelope: ENVELOPE }));
+    expectRefused(await api('POST', `/deals/${d.id}/negotiation/terms`, me, { revenueSharePct: 16, termMonths: 24, rounds: 3 }), 409, /outside the mandate/);
     // at the share ceiling and 9 rounds: terms approval needed
-    const first = ok(await api<DealState>('POST', `/deals/${d.id}/negotiation/terms`, me, { revenueSharePct: 14.5, termMonths: 24, rounds: 2 }));
+    const first = okData(await api<DealState>('POST', `/deals/${d.id}/negotiation/terms`, me, { revenueSharePct: 14.5, termMonths: 24, rounds: 2 }));
     expect(first.openCheckpoints.map((c) => c.kind).sort()).toEqual(['negotiation_review', 'terms_approval']);
     // recorded again in the comfortable band: the approval request is superseded
-    const calm = ok(await api<DealState>('POST', `/deals/${d.id}/negotiation/terms`, me, { revenueSharePct: 11, termMonths: 24, rounds: 3 }));
+    const calm = okData(await api<DealState>('POST', `/deals/${d.id}/negotiation/terms`, me, { revenueSharePct: 11, termMonths: 24, rounds: 3 }));
     expect(calm.openCheckpoints.map((c) => c.kind)).toEqual(['negotiation_review']);
-    const rec = ok(await api<DealState>('POST', `/deals/${d.id}/negotiation/terms`, me, { revenueSharePct: 14.5, termMonths: 36, rounds: 9 }));
+    const rec = okData(await api<DealState>('POST', `/deals/${d.id}/negotiation/terms`, me, { revenueSharePct: 14.5, termMonths: 36, rounds: 9 }));
     expect(rec.negotiation.approvalReasons).toHaveLength(3);
-    ok(await api('POST', `/deals/${d.id}/negotiation/review`, me));
+    okData(await api('POST', `/deals/${d.id}/negotiation/review`, me));
     // gate 3 before gate 2: 409 until the terms are approved
-    refused(
+    expectRefused(
       await api('POST', `/deals/${d.id}/lease/send`, me, { confirm: true }),
       409,
       /^Deal is lease_chat: lease_sent → lease_sent needs checkpoint terms_approval resolved first/,
     );
-    refused(await api('POST', `/deals/${d.id}/negotiation/approve-terms`, me, {}), 400, /confirm/);
-    ok(await api('POST', `/deals/${d.id}/negotiation/approve-terms`, me, { confirm: true }));
-    refused(await api('POST', `/deals/${d.id}/lease/send`, me, {}), 400, /confirm/);
-    const sent = ok(await api<DealState>('POST', `/deals/${d.id}/lease/send`, me, { confirm: true }));
+    expectRefused(await api('POST', `/deals/${d.id}/negotiation/approve-terms`, me, {}), 400, /confirm/);
+    okData(await api('POST', `/deals/${d.id}/negotiation/approve-terms`, me, { confirm: true }));
+    expectRefused(await api('POST', `/deals/${d.id}/lease/send`, me, {}), 400, /confirm/);
+    const sent = okData(await api<DealState>('POST', `/deals/${d.id}/lease/send`, me, { confirm: true }));
     expect(sent.stage).toBe('lease_sent');
     expect(sent.openCheckpoints.map((c) => c.kind)).toEqual(['money']);
-    refused(await api('POST', `/deals/${d.id}/shipping/tracking`, me, { carrier: 'x', trackingNumber: 'y' }), 409, /^Deal is lease_sent/);
-    const signed = ok(await api<DealState>('POST', `/deals/${d.id}/lease/signature`, me));
+    expectRefused(await api('POST', `/deals/${d.id}/shipping/tracking`, me, { carrier: 'x', trackingNumber: 'y' }), 409, /^Deal is lease_sent/);
+    const signed = okData(await api<DealState>('POST', `/deals/${d.id}/lease/signature`, me));
     expect(signed.stage).toBe('signed');
     expect(signed.machineNo).toBeNull();
     // gate 4: pay; a client amount is ignored
-    refused(await api('POST', `/deals/${d.id}/order/checkout`, me, { amountUsd: 5000 }), 400, /confirm/);
-    const paid = ok(await api<DealState>('POST', `/deals/${d.id}/order/checkout`, me, { confirm: true, amountUsd: 0.01 }));
+    expectRefused(await api('POST', `/deals/${d.id}/order/checkout`, me, { amountUsd: 5000 }), 400, /confirm/);
+    const paid = okData(await api<DealState>('POST', `/deals/${d.id}/order/checkout`, me, { confirm: true, amountUsd: 0.01 }));
     expect(paid).toMatchObject({ stage: 'ready_to_ship', money: { machinePaidUsd: 5000 }, openCheckpoints: [] });
     const pay = await db().selectFrom('dfy_payments').selectAll().where('deal_id', '=', d.id).execute();
     expect(pay.map((x) => [x.kind, Number(x.amount_cents)])).toEqual([['checkout', 500_000]]);
     // the fleet pin: the operator's machine at the leased coordinates, offline, no terminal yet
-    const m = await call<Env<{ lat: string; lng: string; status: string; location: string; paymentTerminal: unknown }>>(
+    const m = await call<Body<{ lat: string; lng: string; status: string; location: string; paymentTerminal: unknown }>>(
       t.url,
       'GET',
       `/api/v1/machines/${paid.machineNo}`,
@@ -200,28 +191,28 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
     expect(m.status, m.text).toBe(200);
     expect(m.body.data).toMatchObject({ status: 'offline', location: '12 Pier St', paymentTerminal: null });
     expect([Number(m.body.data.lat), Number(m.body.data.lng)]).toEqual([40.7033, -74.017]);
-    refused(
+    expectRefused(
       await api('POST', `/deals/${d.id}/order/checkout`, me, { confirm: true }),
       409,
       /^Deal is ready_to_ship: payment needs the deal at lease_sent or signed/,
     );
-    refused(
+    expectRefused(
       await api('POST', `/deals/${d.id}/install/dispatch`, me, { confirm: true }),
       409,
       /^Deal is ready_to_ship: install dispatch needs the deal at shipped/,
     );
-    ok(await api('POST', `/deals/${d.id}/shipping/tracking`, me, { carrier: 'ACME', trackingNumber: '1Z999' }));
-    refused(await api('POST', `/deals/${d.id}/install/dispatch`, me, {}), 400, /confirm/);
-    const wo = ok(await api<WorkOrder>('POST', `/deals/${d.id}/install/dispatch`, me, { confirm: true }));
+    okData(await api('POST', `/deals/${d.id}/shipping/tracking`, me, { carrier: 'ACME', trackingNumber: '1Z999' }));
+    expectRefused(await api('POST', `/deals/${d.id}/install/dispatch`, me, {}), 400, /confirm/);
+    const wo = okData(await api<WorkOrder>('POST', `/deals/${d.id}/install/dispatch`, me, { confirm: true }));
     expect(wo).toMatchObject({ dealId: d.id, type: 'dfy_install', state: 'open' });
-    refused(await api('POST', `/deals/${d.id}/install/dispatch`, me, { confirm: true }), 409, /already open/);
-    ok(await api('POST', `/install/orders/${wo.id}`, me, { state: 'assigned', assignee: 'Sam' }));
-    ok(await api('POST', `/install/orders/${wo.id}`, me, { state: 'en_route' }));
-    refused(await api('POST', `/install/orders/${wo.id}`, me, { state: 'scheduled' }), 409, /forward only/);
-    refused(await api('POST', `/install/orders/${wo.id}`, me, { state: 'en_route' }), 409, /forward only/);
-    refused(await api('POST', `/install/orders/${wo.id}`, me, { state: 'teleported' }), 400, /Bad request/);
-    expect(ok(await api<WorkOrder>('POST', `/install/orders/${wo.id}`, me, { state: 'on_site' })).state).toBe('on_site');
-    const installing = ok(await api<DealState>('GET', `/deals/${d.id}`, me));
+    expectRefused(await api('POST', `/deals/${d.id}/install/dispatch`, me, { confirm: true }), 409, /already open/);
+    okData(await api('POST', `/install/orders/${wo.id}`, me, { state: 'assigned', assignee: 'Sam' }));
+    okData(await api('POST', `/install/orders/${wo.id}`, me, { state: 'en_route' }));
+    expectRefused(await api('POST', `/install/orders/${wo.id}`, me, { state: 'scheduled' }), 409, /forward only/);
+    expectRefused(await api('POST', `/install/orders/${wo.id}`, me, { state: 'en_route' }), 409, /forward only/);
+    expectRefused(await api('POST', `/install/orders/${wo.id}`, me, { state: 'teleported' }), 400, /Bad request/);
+    expect(okData(await api<WorkOrder>('POST', `/install/orders/${wo.id}`, me, { state: 'on_site' })).state).toBe('on_site');
+    const installing = okData(await api<DealState>('GET', `/deals/${d.id}`, me));
     expect(installing.stage).toBe('installing');
     // the install opened an enrolment arm on the pin
     const arm = await db()
@@ -234,7 +225,7 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
     expect(arm[0]!.closed_at).toBeNull();
     // a cabinet not seen yet: the onboarding tick leaves the deal installing
     await t.services.jobs.dfyOnboarding.tick();
-    expect(ok(await api<DealState>('GET', `/deals/${d.id}`, me)).stage).toBe('installing');
+    expect(okData(await api<DealState>('GET', `/deals/${d.id}`, me)).stage).toBe('installing');
     expect(installing.stagesVisited).toEqual(['shortlisting', 'outreach', 'lease_chat', 'lease_sent', 'signed', 'ready_to_ship', 'shipped', 'installing']);
     expect(installing.timeline.map((x) => x.seq)).toEqual(installing.timeline.map((_, i) => i + 1));
     await replayMatches(me, d.id);
@@ -256,14 +247,14 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
         ['scout_outreach', true],
       ].sort(),
     );
-    refused(await api('POST', `/checkpoints/${open[0]!.id}/acknowledge`, me), 409, /lease_send is resolved only by lease_sent/);
-    refused(await api('POST', `/checkpoints/chk_nope/acknowledge`, me), 404, /Checkpoint not found/);
-    refused(await api('GET', '/checkpoints', me, undefined, { kind: 'bogus' }), 400, /Bad request/);
+    expectRefused(await api('POST', `/checkpoints/${open[0]!.id}/acknowledge`, me), 409, /lease_send is resolved only by lease_sent/);
+    expectRefused(await api('POST', `/checkpoints/chk_nope/acknowledge`, me), 404, /Checkpoint not found/);
+    expectRefused(await api('GET', '/checkpoints', me, undefined, { kind: 'bogus' }), 400, /Bad request/);
   });
 
   it('autopilot: a tick raises negotiation_target and ships in the sandbox, and never passes a confirm gate', async () => {
     const me = await person();
-    ok(
+    okData(
       await api('PUT', '/portfolio/settings', me, {
         autopilot: true,
         autoApproveScore: 90,
@@ -276,34 +267,34 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
       }),
     );
     // one deal parked at each gate, one ready to ship
-    const atTarget = ok(await api<DealState>('POST', '/deals', me, { tier: 'entry', hardwareVariant: 'agent' }));
-    ok(await api('POST', `/deals/${atTarget.id}/scout/accept`, me, { venue: VENUE }));
+    const atTarget = okData(await api<DealState>('POST', '/deals', me, { tier: 'entry', hardwareVariant: 'agent' }));
+    okData(await api('POST', `/deals/${atTarget.id}/scout/accept`, me, { venue: VENUE }));
     const target = (await inbox(me, { dealId: atTarget.id, kind: 'negotiation_target' }))[0]!;
     // resolve it by starting? no: leave it open, the tick must not start the negotiation
     const atLease = await toLeaseChat(me, { revenueSharePct: 14.5, termMonths: 24, rounds: 3 });
     const atMoney = await toLeaseChat(me);
-    ok(await api('POST', `/deals/${atMoney.id}/lease/send`, me, { confirm: true }));
-    ok(await api('POST', `/deals/${atMoney.id}/lease/signature`, me));
+    okData(await api('POST', `/deals/${atMoney.id}/lease/send`, me, { confirm: true }));
+    okData(await api('POST', `/deals/${atMoney.id}/lease/signature`, me));
     const ready = await toLeaseChat(me);
-    ok(await api('POST', `/deals/${ready.id}/lease/send`, me, { confirm: true }));
-    ok(await api('POST', `/deals/${ready.id}/order/checkout`, me, { confirm: true }));
-    ok(await api('POST', `/deals/${ready.id}/lease/signature`, me));
+    okData(await api('POST', `/deals/${ready.id}/lease/send`, me, { confirm: true }));
+    okData(await api('POST', `/deals/${ready.id}/order/checkout`, me, { confirm: true }));
+    okData(await api('POST', `/deals/${ready.id}/lease/signature`, me));
     const manual = await toLeaseChat(me);
-    ok(await api('POST', `/deals/${manual.id}/autopilot`, me, { enabled: false }));
+    okData(await api('POST', `/deals/${manual.id}/autopilot`, me, { enabled: false }));
 
-    const before = await Promise.all([atTarget, atLease, atMoney].map(async (x) => ok(await api<DealState>('GET', `/deals/${x.id}`, me))));
-    const tick = ok(await api<{ examined: number; shipped: string[]; gatesWaiting: { dealId: string; needs: string }[] }>('POST', '/autopilot/tick', me));
+    const before = await Promise.all([atTarget, atLease, atMoney].map(async (x) => okData(await api<DealState>('GET', `/deals/${x.id}`, me))));
+    const tick = okData(await api<{ examined: number; shipped: string[]; gatesWaiting: { dealId: string; needs: string }[] }>('POST', '/autopilot/tick', me));
     expect(tick.shipped).toEqual([ready.id]);
     expect(tick.examined).toBe(4);
     expect(tick.gatesWaiting.map((g) => g.dealId)).toEqual(expect.arrayContaining([atTarget.id, atLease.id, atMoney.id]));
     for (const g of tick.gatesWaiting) expect(g.needs).toMatch(/confirm: true from an operator credential/);
     for (const b of before) {
-      const now = ok(await api<DealState>('GET', `/deals/${b.id}`, me));
+      const now = okData(await api<DealState>('GET', `/deals/${b.id}`, me));
       expect([now.stage, now.negotiation.status, now.lease, now.money]).toEqual([b.stage, b.negotiation.status, b.lease, b.money]);
     }
     expect((await inbox(me, { dealId: atTarget.id, kind: 'negotiation_target' }))[0]).toMatchObject({ id: target.id, resolved: false });
-    expect(ok(await api<DealState>('GET', `/deals/${ready.id}`, me))).toMatchObject({ stage: 'shipped', shipment: { carrier: 'sandbox-freight' } });
-    expect(ok(await api<DealState>('GET', `/deals/${manual.id}`, me)).stage).toBe('lease_chat');
+    expect(okData(await api<DealState>('GET', `/deals/${ready.id}`, me))).toMatchObject({ stage: 'shipped', shipment: { carrier: 'sandbox-freight' } });
+    expect(okData(await api<DealState>('GET', `/deals/${manual.id}`, me)).stage).toBe('lease_chat');
     // the tick's writer runs as the autopilot: a gate asked through it is refused by the table itself
     const { DealWriter, MoveRefused } = await import('./deal-writer.ts');
     const row = (await t.services.store.repos.dfy.deal(atLease.id))!;
@@ -313,7 +304,7 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
         await w.move('lease_sent', { confirm: true });
       }),
     ).rejects.toBeInstanceOf(MoveRefused);
-    const tick2 = ok(await api<{ raised: unknown[] }>('POST', '/autopilot/tick', me));
+    const tick2 = okData(await api<{ raised: unknown[] }>('POST', '/autopilot/tick', me));
     expect(tick2.raised).toEqual([]);
     await replayMatches(me, ready.id);
   });
@@ -322,7 +313,7 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
     const me = await person();
     const other = await person();
     for (const who of [me, other]) {
-      ok(
+      okData(
         await api('PUT', '/portfolio/settings', who, {
           autopilot: true,
           autoApproveScore: 90,
@@ -336,22 +327,22 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
       );
     }
     const ready = await toLeaseChat(me);
-    ok(await api('POST', `/deals/${ready.id}/lease/send`, me, { confirm: true }));
-    ok(await api('POST', `/deals/${ready.id}/order/checkout`, me, { confirm: true }));
-    ok(await api('POST', `/deals/${ready.id}/lease/signature`, me));
+    okData(await api('POST', `/deals/${ready.id}/lease/send`, me, { confirm: true }));
+    okData(await api('POST', `/deals/${ready.id}/order/checkout`, me, { confirm: true }));
+    okData(await api('POST', `/deals/${ready.id}/lease/signature`, me));
     const atLease = await toLeaseChat(other);
     const result = await t.services.jobs.dfyAutopilot.tick();
     expect(result.leader).toBe(true);
     expect(result.resolved).toBeGreaterThanOrEqual(1);
-    expect(ok(await api<DealState>('GET', `/deals/${ready.id}`, me))).toMatchObject({ stage: 'shipped', shipment: { carrier: 'sandbox-freight' } });
+    expect(okData(await api<DealState>('GET', `/deals/${ready.id}`, me))).toMatchObject({ stage: 'shipped', shipment: { carrier: 'sandbox-freight' } });
     // the other operator's deal waits at its gate: the loop, like the tick, cannot send a lease
-    expect(ok(await api<DealState>('GET', `/deals/${atLease.id}`, other)).stage).toBe('lease_chat');
+    expect(okData(await api<DealState>('GET', `/deals/${atLease.id}`, other)).stage).toBe('lease_chat');
     expect((await inbox(other, { dealId: atLease.id, kind: 'lease_send' }))[0]).toMatchObject({ resolved: false });
   });
 
   it('portfolio settings are validated and stored whole; the views count deals, capital and the inbox', async () => {
     const me = await person();
-    const s = ok(await api<{ autopilot: boolean; updatedAt: string | null }>('GET', '/portfolio/settings', me));
+    const s = okData(await api<{ autopilot: boolean; updatedAt: string | null }>('GET', '/portfolio/settings', me));
     expect(s).toMatchObject({ autopilot: false, installMode: 'team', updatedAt: null });
     const good = {
       autopilot: false,
@@ -370,15 +361,15 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
       { ...good, capabilityDefaults: { ...good.capabilityDefaults, teleport: true } },
       { autopilot: true },
     ]) {
-      refused(await api('PUT', '/portfolio/settings', me, bad), 400, /Bad request/);
+      expectRefused(await api('PUT', '/portfolio/settings', me, bad), 400, /Bad request/);
     }
-    refused(await api('PUT', '/portfolio/settings', me, { ...good, autopilot: 'yes' }), 422, /Validation/);
-    expect(ok(await api('GET', '/portfolio/settings', me))).toMatchObject({ updatedAt: null });
-    expect(ok(await api('PUT', '/portfolio/settings', me, good))).toMatchObject({ ...good, updatedAt: expect.any(String) });
+    expectRefused(await api('PUT', '/portfolio/settings', me, { ...good, autopilot: 'yes' }), 422, /Validation/);
+    expect(okData(await api('GET', '/portfolio/settings', me))).toMatchObject({ updatedAt: null });
+    expect(okData(await api('PUT', '/portfolio/settings', me, good))).toMatchObject({ ...good, updatedAt: expect.any(String) });
 
-    ok(await api('POST', '/preorder', me, { tier: 'entry', hardwareVariant: 'agent', confirm: true }));
+    okData(await api('POST', '/preorder', me, { tier: 'entry', hardwareVariant: 'agent', confirm: true }));
     await toLeaseChat(me);
-    const p = ok(
+    const p = okData(
       await api<{ dealsInFlight: number; capitalValueUsd: number; checkpointInbox: { open: number; byKind: Record<string, number> } }>('GET', '/portfolio', me),
     );
     expect(p).toMatchObject({
@@ -388,7 +379,7 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
       revenueMtdUsd: 0,
       checkpointInbox: { open: 1, byKind: { lease_send: 1 } },
     });
-    const sec = ok(await api<{ modeCounts: Record<string, number>; profitMtdUsd: number; hasEstimates: boolean }>('GET', '/portfolio/securities', me));
+    const sec = okData(await api<{ modeCounts: Record<string, number>; profitMtdUsd: number; hasEstimates: boolean }>('GET', '/portfolio/securities', me));
     // the defaults turn placement, install and inventory on, the rest off: both deals are Hybrid (key rule 4)
     expect(sec).toMatchObject({ modeCounts: { auto: 0, hybrid: 2, manual: 0 }, profitMtdUsd: 0, hasEstimates: false, dealsInFlight: 2 });
   });
@@ -396,11 +387,11 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
   it('cancelling is the correction: from any open stage, never from live or cancelled, refunds only before shipping', async () => {
     const me = await person();
     const d = await toLeaseChat(me);
-    const c = ok(await api<DealState>('POST', `/deals/${d.id}/cancel`, me, { reason: 'venue closed' }));
+    const c = okData(await api<DealState>('POST', `/deals/${d.id}/cancel`, me, { reason: 'venue closed' }));
     expect(c).toMatchObject({ stage: 'cancelled', cancelReason: 'venue closed', openCheckpoints: [] });
     expect((await inbox(me, { dealId: d.id, resolved: 'false' })).length).toBe(0);
-    refused(await api('POST', `/deals/${d.id}/cancel`, me, { reason: 'again' }), 409, /^Deal is cancelled/);
-    refused(await api('POST', `/deals/${d.id}/cancel`, me, {}), 400, /Bad request/);
+    expectRefused(await api('POST', `/deals/${d.id}/cancel`, me, { reason: 'again' }), 409, /^Deal is cancelled/);
+    expectRefused(await api('POST', `/deals/${d.id}/cancel`, me, {}), 400, /Bad request/);
     await replayMatches(me, d.id);
   });
 
@@ -416,22 +407,22 @@ describe.each(DIALECTS)('done-for-you deals on %s', (dialect) => {
         ).n,
       );
     const n = await count();
-    refused(await api('POST', '/deals', me, { tier: 'mega', hardwareVariant: 'agent' }), 400, /Bad request/);
-    refused(await api('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'toaster' }), 400, /Bad request/);
-    refused(await api('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'agent', note: 5 }), 422, /Validation/);
-    refused(await api('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'agent', venue: { name: 'x', lat: 91, lng: 0 } }), 400, /Bad request/);
-    refused(await api('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'agent', autopilot: 'maybe' }), 422, /Validation/);
-    refused(await api('GET', '/deals', me, undefined, { size: '500' }), 400, /Bad request/);
-    const d = ok(await api<DealState>('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'agent' }));
-    refused(await api('POST', `/deals/${d.id}/scout/accept`, me, { venue: { name: 'x', lat: 'north', lng: 1 } }), 422, /Validation/);
-    ok(await api('POST', `/deals/${d.id}/scout/accept`, me, { venue: VENUE }));
-    refused(
+    expectRefused(await api('POST', '/deals', me, { tier: 'mega', hardwareVariant: 'agent' }), 400, /Bad request/);
+    expectRefused(await api('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'toaster' }), 400, /Bad request/);
+    expectRefused(await api('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'agent', note: 5 }), 422, /Validation/);
+    expectRefused(await api('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'agent', venue: { name: 'x', lat: 91, lng: 0 } }), 400, /Bad request/);
+    expectRefused(await api('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'agent', autopilot: 'maybe' }), 422, /Validation/);
+    expectRefused(await api('GET', '/deals', me, undefined, { size: '500' }), 400, /Bad request/);
+    const d = okData(await api<DealState>('POST', '/deals', me, { tier: 'pro', hardwareVariant: 'agent' }));
+    expectRefused(await api('POST', `/deals/${d.id}/scout/accept`, me, { venue: { name: 'x', lat: 'north', lng: 1 } }), 422, /Validation/);
+    okData(await api('POST', `/deals/${d.id}/scout/accept`, me, { venue: VENUE }));
+    expectRefused(
       await api('POST', `/deals/${d.id}/negotiation/start`, me, { confirm: true, envelope: { ...ENVELOPE, termMinMonths: 40 } }),
       400,
       /termMinMonths ≤ termTargetMonths/,
     );
     expect(await count()).toBe(n + 1);
-    const unchanged = ok(await api<DealState>('GET', `/deals/${d.id}`, me));
+    const unchanged = okData(await api<DealState>('GET', `/deals/${d.id}`, me));
     expect(unchanged.negotiation.status).toBe('not_started');
     expect((await call(t.url, 'GET', '/api/v1/dfy/deals', {})).status).toBe(401);
   });

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../../testing/harness.ts';
+import { okData, type Body } from '../../../testing/answers.ts';
 import { newOperator } from '../../machines/machines.factories.ts';
 import type { DealState } from './deal-model.ts';
 
 type H = Record<string, string>;
-type Env<T> = { code: number; message: string; data: T };
-
 const VENUE = { name: 'Civic Center', address: '1 Main St', lat: 34.05, lng: -118.25 };
 const DIRECTORY_VENUE = {
   name: 'Civic Center',
@@ -29,40 +28,36 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
   const t = suiteServer(dialect);
   const db = () => t.ctx.database.db;
   const api = <T = unknown>(method: string, path: string, headers: H, json?: unknown, query?: Record<string, string>) =>
-    call<Env<T>>(t.url, method, `/api/v1/dfy${path}`, { headers, ...(json !== undefined ? { json } : {}), ...(query ? { query } : {}) });
-  const ok = <T>(r: { status: number; text: string; body: Env<T> }): T => {
-    expect(r.status, r.text).toBe(200);
-    return r.body.data;
-  };
+    call<Body<T>>(t.url, method, `/api/v1/dfy${path}`, { headers, ...(json !== undefined ? { json } : {}), ...(query ? { query } : {}) });
 
   it("another operator's deal, checkpoint and work order are 404 on every endpoint, and nothing changes", async () => {
     const owner = await newOperator(db(), t.clock.now());
     const other = await newOperator(db(), t.clock.now());
     const o = owner.headers;
     // a deal at shipped with an install work order and a resolved + open checkpoint history
-    const d = ok(await api<DealState>('POST', '/deals', o, { tier: 'entry', hardwareVariant: 'agent' }));
-    const scout = ok(await api<{ records: { id: string }[] }>('GET', '/checkpoints', o, undefined, { dealId: d.id })).records[0]!;
-    ok(await api('POST', `/deals/${d.id}/scout/accept`, o, { venue: VENUE }));
-    ok(await api('POST', `/deals/${d.id}/negotiation/start`, o, { confirm: true, envelope: ENVELOPE }));
-    ok(await api('POST', `/deals/${d.id}/negotiation/terms`, o, { revenueSharePct: 10, termMonths: 24, rounds: 2 }));
-    ok(await api('POST', `/deals/${d.id}/negotiation/review`, o));
-    ok(await api('POST', `/deals/${d.id}/lease/send`, o, { confirm: true }));
-    ok(await api('POST', `/deals/${d.id}/lease/signature`, o));
-    ok(await api('POST', `/deals/${d.id}/order/checkout`, o, { confirm: true }));
-    ok(await api('POST', `/deals/${d.id}/shipping/tracking`, o, { carrier: 'ACME', trackingNumber: 'T1' }));
-    const wo = ok(await api<{ id: string }>('POST', `/deals/${d.id}/install/dispatch`, o, { confirm: true }));
+    const d = okData(await api<DealState>('POST', '/deals', o, { tier: 'entry', hardwareVariant: 'agent' }));
+    const scout = okData(await api<{ records: { id: string }[] }>('GET', '/checkpoints', o, undefined, { dealId: d.id })).records[0]!;
+    okData(await api('POST', `/deals/${d.id}/scout/accept`, o, { venue: VENUE }));
+    okData(await api('POST', `/deals/${d.id}/negotiation/start`, o, { confirm: true, envelope: ENVELOPE }));
+    okData(await api('POST', `/deals/${d.id}/negotiation/terms`, o, { revenueSharePct: 10, termMonths: 24, rounds: 2 }));
+    okData(await api('POST', `/deals/${d.id}/negotiation/review`, o));
+    okData(await api('POST', `/deals/${d.id}/lease/send`, o, { confirm: true }));
+    okData(await api('POST', `/deals/${d.id}/lease/signature`, o));
+    okData(await api('POST', `/deals/${d.id}/order/checkout`, o, { confirm: true }));
+    okData(await api('POST', `/deals/${d.id}/shipping/tracking`, o, { carrier: 'ACME', trackingNumber: 'T1' }));
+    const wo = okData(await api<{ id: string }>('POST', `/deals/${d.id}/install/dispatch`, o, { confirm: true }));
     // a second deal at each early gate, so every deal action has a deal where it would otherwise apply
-    const early = ok(await api<DealState>('POST', '/deals', o, { tier: 'pro', hardwareVariant: 'reyeah' }));
-    const target = ok(await api<{ records: { id: string; kind: string }[] }>('GET', '/checkpoints', o, undefined, { dealId: early.id })).records[0]!;
+    const early = okData(await api<DealState>('POST', '/deals', o, { tier: 'pro', hardwareVariant: 'reyeah' }));
+    const target = okData(await api<{ records: { id: string; kind: string }[] }>('GET', '/checkpoints', o, undefined, { dealId: early.id })).records[0]!;
     // outreach: the owner's directory venue and a deal whose outreach has started
-    ok(await api('POST', '/directory/import', o, { venues: [DIRECTORY_VENUE] }));
-    const venueId = ok(await api<{ records: { id: string }[] }>('GET', '/directory', o)).records[0]!.id;
-    const reach = ok(await api<DealState>('POST', '/deals', o, { tier: 'pro', hardwareVariant: 'agent' }));
-    ok(await api('POST', `/deals/${reach.id}/shortlist/accept`, o, { venueId }));
-    ok(await api('POST', `/deals/${reach.id}/outreach/start`, o, {}));
+    okData(await api('POST', '/directory/import', o, { venues: [DIRECTORY_VENUE] }));
+    const venueId = okData(await api<{ records: { id: string }[] }>('GET', '/directory', o)).records[0]!.id;
+    const reach = okData(await api<DealState>('POST', '/deals', o, { tier: 'pro', hardwareVariant: 'agent' }));
+    okData(await api('POST', `/deals/${reach.id}/shortlist/accept`, o, { venueId }));
+    okData(await api('POST', `/deals/${reach.id}/outreach/start`, o, {}));
     // the investment pool: a paid investment that funded one deal
-    const inv = ok(await api<{ paymentIntentId: string }>('POST', '/fleets', o, { investUsd: 5500, confirm: true }));
-    const paid = await call<Env<{ delivery: { answer: Env<{ dealsFunded: string[] }> } }>>(
+    const inv = okData(await api<{ paymentIntentId: string }>('POST', '/fleets', o, { investUsd: 5500, confirm: true }));
+    const paid = await call<Body<{ delivery: { answer: Body<{ dealsFunded: string[] }> } }>>(
       t.url,
       'POST',
       `/api/v1/marketplace/test-payments/${inv.paymentIntentId}/complete`,
@@ -145,25 +140,25 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
     expect(await snapshot()).toBe(before);
 
     // lists and views: the other operator sees none of it
-    expect(ok(await api<{ total: number }>('GET', '/deals', x)).total).toBe(0);
-    expect(ok(await api<{ total: number }>('GET', '/checkpoints', x)).total).toBe(0);
-    expect(ok(await api<{ negotiations: unknown[]; verticals: unknown[] }>('GET', '/negotiation/graphs', x))).toEqual({ negotiations: [], verticals: [] });
-    expect(ok(await api<{ negotiations: unknown[] }>('GET', '/negotiation/graphs', o)).negotiations).toHaveLength(1);
-    expect(ok(await api<{ dealsInFlight: number; capitalValueUsd: number; checkpointInbox: { open: number } }>('GET', '/portfolio', x))).toMatchObject({
+    expect(okData(await api<{ total: number }>('GET', '/deals', x)).total).toBe(0);
+    expect(okData(await api<{ total: number }>('GET', '/checkpoints', x)).total).toBe(0);
+    expect(okData(await api<{ negotiations: unknown[]; verticals: unknown[] }>('GET', '/negotiation/graphs', x))).toEqual({ negotiations: [], verticals: [] });
+    expect(okData(await api<{ negotiations: unknown[] }>('GET', '/negotiation/graphs', o)).negotiations).toHaveLength(1);
+    expect(okData(await api<{ dealsInFlight: number; capitalValueUsd: number; checkpointInbox: { open: number } }>('GET', '/portfolio', x))).toMatchObject({
       dealsInFlight: 0,
       capitalValueUsd: 0,
       checkpointInbox: { open: 0 },
     });
-    expect(ok(await api<{ modeCounts: Record<string, number> }>('GET', '/portfolio/securities', x)).modeCounts).toEqual({ auto: 0, hybrid: 0, manual: 0 });
-    expect(ok(await api<{ examined: number }>('POST', '/autopilot/tick', x)).examined).toBe(0);
+    expect(okData(await api<{ modeCounts: Record<string, number> }>('GET', '/portfolio/securities', x)).modeCounts).toEqual({ auto: 0, hybrid: 0, manual: 0 });
+    expect(okData(await api<{ examined: number }>('POST', '/autopilot/tick', x)).examined).toBe(0);
     // the pool is the caller's own: the other operator sees an empty one, and investing fills only its own
     const empty = { balanceUsd: 0, totalInvestedUsd: 0, machinesFunded: 0, history: [] };
-    expect(ok(await api('GET', '/fleets', x))).toMatchObject(empty);
-    expect(ok(await api('GET', '/fleets', o))).toMatchObject({ balanceUsd: 500, totalInvestedUsd: 5500, machinesFunded: 1 });
-    ok(await api('POST', '/fleets', x, { investUsd: 100, confirm: true }));
-    expect(ok(await api<{ history: unknown[] }>('GET', '/fleets', x)).history).toHaveLength(1);
-    expect(ok(await api<{ history: unknown[] }>('GET', '/fleets', o)).history).toHaveLength(2);
-    ok(
+    expect(okData(await api('GET', '/fleets', x))).toMatchObject(empty);
+    expect(okData(await api('GET', '/fleets', o))).toMatchObject({ balanceUsd: 500, totalInvestedUsd: 5500, machinesFunded: 1 });
+    okData(await api('POST', '/fleets', x, { investUsd: 100, confirm: true }));
+    expect(okData(await api<{ history: unknown[] }>('GET', '/fleets', x)).history).toHaveLength(1);
+    expect(okData(await api<{ history: unknown[] }>('GET', '/fleets', o)).history).toHaveLength(2);
+    okData(
       await api('PUT', '/portfolio/settings', x, {
         autopilot: true,
         autoApproveScore: 1,
@@ -175,16 +170,16 @@ describe.each(DIALECTS)('done-for-you tenant isolation on %s', (dialect) => {
         capabilityDefaults: { placement: true, outreach: true, negotiation: true, contracting: true, install: true, inventory: true },
       }),
     );
-    expect(ok(await api<{ autopilot: boolean }>('GET', '/portfolio/settings', o)).autopilot).toBe(false);
+    expect(okData(await api<{ autopilot: boolean }>('GET', '/portfolio/settings', o)).autopilot).toBe(false);
     // the owner still sees its deals; the pin machine is not the other operator's either
-    expect(ok(await api<{ total: number }>('GET', '/deals', o)).total).toBe(4);
-    const pin = ok(await api<DealState>('GET', `/deals/${d.id}`, o)).machineNo!;
+    expect(okData(await api<{ total: number }>('GET', '/deals', o)).total).toBe(4);
+    const pin = okData(await api<DealState>('GET', `/deals/${d.id}`, o)).machineNo!;
     expect((await call(t.url, 'GET', `/api/v1/machines/${pin}`, { headers: x })).status).toBe(404);
     // the other operator's own deal cannot take the owner's directory venue, nor see it in a shortlist
-    expect(ok(await api<{ total: number }>('GET', '/directory', x)).total).toBe(0);
-    const mine = ok(await api<DealState>('POST', '/deals', x, { tier: 'entry', hardwareVariant: 'agent' }));
-    expect(ok(await api<{ records: unknown[] }>('GET', `/deals/${mine.id}/shortlist`, x)).records).toEqual([]);
+    expect(okData(await api<{ total: number }>('GET', '/directory', x)).total).toBe(0);
+    const mine = okData(await api<DealState>('POST', '/deals', x, { tier: 'entry', hardwareVariant: 'agent' }));
+    expect(okData(await api<{ records: unknown[] }>('GET', `/deals/${mine.id}/shortlist`, x)).records).toEqual([]);
     expect((await api('POST', `/deals/${mine.id}/shortlist/accept`, x, { venueId })).status).toBe(404);
-    expect(ok(await api<DealState>('GET', `/deals/${mine.id}`, x)).stage).toBe('shortlisting');
+    expect(okData(await api<DealState>('GET', `/deals/${mine.id}`, x)).stage).toBe('shortlisting');
   });
 });

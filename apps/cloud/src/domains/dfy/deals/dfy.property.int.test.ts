@@ -1,14 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, call, suiteServer } from '../../../testing/harness.ts';
+import { okData, type Body } from '../../../testing/answers.ts';
 import { newOperator } from '../../machines/machines.factories.ts';
 import { STAGE_RANK } from './deal-vocabulary.ts';
 import { TRANSITIONS } from './transitions.ts';
 import type { DealState } from './deal-model.ts';
 
 type H = Record<string, string>;
-type Env<T> = { code: number; message: string; data: T };
-
 const VENUE = { name: 'Random Venue', address: '1 Any St', lat: 45.5, lng: -122.6 };
 const ENVELOPE = { revenueShareTargetPct: 10, revenueShareMaxPct: 15, termMinMonths: 12, termTargetMonths: 24, termMaxMonths: 36 };
 
@@ -45,11 +44,11 @@ describe.each(DIALECTS)('done-for-you deals under random operator actions on %s'
   const t = suiteServer(dialect);
   const db = () => t.ctx.database.db;
   const api = <T = unknown>(method: string, path: string, headers: H, json?: unknown) =>
-    call<Env<T>>(t.url, method, `/api/v1/dfy${path}`, { headers, ...(json !== undefined ? { json } : {}) });
+    call<Body<T>>(t.url, method, `/api/v1/dfy${path}`, { headers, ...(json !== undefined ? { json } : {}) });
 
   it('property: through the API no backward move ever succeeds, every stage change is a table edge whose checkpoints were open, a refusal changes nothing', async () => {
     const me = await newOperator(db(), t.clock.now());
-    ok(
+    okData(
       await api('PUT', '/portfolio/settings', me.headers, {
         autopilot: true,
         autoApproveScore: 50,
@@ -63,12 +62,14 @@ describe.each(DIALECTS)('done-for-you deals under random operator actions on %s'
     );
     await fc.assert(
       fc.asyncProperty(fc.boolean(), fc.oneof(anyOrder, nearlyTheRoad), async (withVenue, steps) => {
-        const d = ok(await api<DealState>('POST', '/deals', me.headers, { tier: 'entry', hardwareVariant: 'agent', ...(withVenue ? { venue: VENUE } : {}) }));
+        const d = okData(
+          await api<DealState>('POST', '/deals', me.headers, { tier: 'entry', hardwareVariant: 'agent', ...(withVenue ? { venue: VENUE } : {}) }),
+        );
         let before = d;
         for (const step of steps) {
           const [method, path, body] = ACTIONS[step]!(d.id);
           const r = await api(method, path, me.headers, body);
-          const after = ok(await api<DealState>('GET', `/deals/${d.id}`, me.headers));
+          const after = okData(await api<DealState>('GET', `/deals/${d.id}`, me.headers));
           if (r.status !== 200) {
             expect([400, 409], `${step}: ${r.text}`).toContain(r.status);
             expect(after, `${step} refused but changed the deal`).toEqual(before);
@@ -91,15 +92,10 @@ describe.each(DIALECTS)('done-for-you deals under random operator actions on %s'
           expect(after.stagesVisited.at(-1)).toBe(after.stage);
           before = after;
         }
-        const replay = ok(await api<{ matchesStored: boolean }>('GET', `/deals/${d.id}/replay`, me.headers));
+        const replay = okData(await api<{ matchesStored: boolean }>('GET', `/deals/${d.id}/replay`, me.headers));
         expect(replay.matchesStored).toBe(true);
       }),
       { numRuns: 25 },
     );
   }, 120_000);
-
-  function ok<T>(r: { status: number; text: string; body: Env<T> }): T {
-    expect(r.status, r.text).toBe(200);
-    return r.body.data;
-  }
 });

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_CREDENTIALS } from '../../../db/seed.ts';
 import { DIALECTS, call, suiteServer } from '../../../testing/harness.ts';
+import { okData, type Body } from '../../../testing/answers.ts';
 import type { DealState } from './deal-model.ts';
 import { AUTOPILOT_DEMO_NOTE } from './sandbox-seed.ts';
-
-type Env<T> = { code: number; message: string; data: T };
 
 describe.each(DIALECTS)('the done-for-you sandbox seed on %s', (dialect) => {
   const t = suiteServer(dialect);
@@ -12,9 +11,7 @@ describe.each(DIALECTS)('the done-for-you sandbox seed on %s', (dialect) => {
   const bob = { 'x-api-key': SANDBOX_CREDENTIALS.bob.apiKey };
   const admin = { 'x-api-key': SANDBOX_CREDENTIALS.admin.apiKey };
   const get = async <T>(path: string, headers: Record<string, string>, query?: Record<string, string>): Promise<T> => {
-    const r = await call<Env<T>>(t.url, 'GET', `/api/v1/dfy${path}`, { headers, ...(query ? { query } : {}) });
-    expect(r.status, r.text).toBe(200);
-    return r.body.data;
+    return okData(await call<Body<T>>(t.url, 'GET', `/api/v1/dfy${path}`, { headers, ...(query ? { query } : {}) }));
   };
 
   it("on first start alice's inbox shows work at several stages; every seeded deal replays to itself; bob sees none", async () => {
@@ -60,9 +57,7 @@ describe.each(DIALECTS)('the done-for-you sandbox seed on %s', (dialect) => {
 
   it('the autopilot demo: one deal driven by the autopilot from shortlisting to the lease_send checkpoint, the only gate passed by alice', async () => {
     const send = async <T>(method: string, path: string, json?: unknown): Promise<T> => {
-      const r = await call<Env<T>>(t.url, method, `/api/v1/dfy${path}`, { headers: alice, ...(json !== undefined ? { json } : {}) });
-      expect(r.status, r.text).toBe(200);
-      return r.body.data;
+      return okData(await call<Body<T>>(t.url, method, `/api/v1/dfy${path}`, { headers: alice, ...(json !== undefined ? { json } : {}) }));
     };
     const deals = (await get<{ records: DealState[] }>('/deals', alice)).records;
     const demo = deals.find((d) => d.note === AUTOPILOT_DEMO_NOTE)!;
@@ -106,12 +101,10 @@ describe.each(DIALECTS)('the done-for-you sandbox seed on %s', (dialect) => {
   });
 
   it('the sandbox reset clears the deals written since and restores the seed', async () => {
-    const made = await call<Env<DealState>>(t.url, 'POST', '/api/v1/dfy/deals', { headers: alice, json: { tier: 'pro', hardwareVariant: 'agent' } });
-    expect(made.status).toBe(200);
+    const made = okData(await call<Body<DealState>>(t.url, 'POST', '/api/v1/dfy/deals', { headers: alice, json: { tier: 'pro', hardwareVariant: 'agent' } }));
     const before = (await get<{ total: number }>('/deals', alice)).total;
-    const r = await call(t.url, 'POST', '/sandbox/reset', { headers: admin });
-    expect(r.status, r.text).toBe(200);
+    okData(await call(t.url, 'POST', '/sandbox/reset', { headers: admin }));
     expect((await get<{ total: number }>('/deals', alice)).total).toBe(before - 1);
-    expect((await call(t.url, 'GET', `/api/v1/dfy/deals/${made.body.data.id}`, { headers: alice })).status).toBe(404);
+    expect((await call(t.url, 'GET', `/api/v1/dfy/deals/${made.id}`, { headers: alice })).status).toBe(404);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, suiteServer } from '../../../testing/harness.ts';
+import { okData } from '../../../testing/answers.ts';
 import { dfyKit, type Person } from '../testing/dfy-test-kit.ts';
 import { CHECKPOINT_RULES, RAISERS, type Resolver } from './checkpoint-kinds.ts';
 import type { DealState } from './deal-model.ts';
@@ -40,14 +41,14 @@ const RESOLVERS: Resolver[] = [...TRIGGERS, ...OPERATION_NAMES, 'acknowledged', 
 
 describe.each(DIALECTS)('every move and resolution the tables do not allow is refused, on %s', (dialect) => {
   const t = suiteServer(dialect);
-  const { api, ok, person } = dfyKit(t);
-  const deal = async (who: Person, id: string) => ok(await api<DealState>('GET', `/deals/${id}`, who));
+  const { api, person } = dfyKit(t);
+  const deal = async (who: Person, id: string) => okData(await api<DealState>('GET', `/deals/${id}`, who));
 
   /** A deal of `who` walked to `stage` by legal requests (live: the onboarding loop's outcome applied through the writer). */
   const dealAt = async (who: Person, stage: DealStage): Promise<string> => {
-    if (stage === 'pre_ordered') return ok(await api<DealState>('POST', '/preorder', who, { tier: 'pro', hardwareVariant: 'agent', confirm: true })).id;
-    const id = ok(await api<DealState>('POST', '/deals', who, { tier: 'pro', hardwareVariant: 'agent' })).id;
-    const post = async (path: string, body?: object) => ok(await api<{ id: string }>('POST', path, who, body));
+    if (stage === 'pre_ordered') return okData(await api<DealState>('POST', '/preorder', who, { tier: 'pro', hardwareVariant: 'agent', confirm: true })).id;
+    const id = okData(await api<DealState>('POST', '/deals', who, { tier: 'pro', hardwareVariant: 'agent' })).id;
+    const post = async (path: string, body?: object) => okData(await api<{ id: string }>('POST', path, who, body));
     const walk: [DealStage, () => Promise<unknown>][] = [
       ['cancelled', () => post(`/deals/${id}/cancel`, { reason: 'walked' })],
       ['outreach', () => post(`/deals/${id}/scout/accept`, { venue: VENUE })],
@@ -129,14 +130,14 @@ describe.each(DIALECTS)('every move and resolution the tables do not allow is re
         await w.raise(kind, CHECKPOINT_RULES[kind].raisedBy[0]!, 'raised by the test');
         await w.flush();
       });
-      const [c] = ok(await api<{ records: { id: string }[] }>('GET', '/checkpoints', me, undefined, { dealId: id, kind, resolved: 'false' })).records;
+      const [c] = okData(await api<{ records: { id: string }[] }>('GET', '/checkpoints', me, undefined, { dealId: id, kind, resolved: 'false' })).records;
       expect(c, `${kind} open at ${stage}`).toBeDefined();
       return { dealId: id, checkpointId: c!.id };
     };
     const stillOpen = async (kind: CheckpointKind, c: { dealId: string; checkpointId: string }) =>
-      expect(ok(await api<{ records: { id: string }[] }>('GET', '/checkpoints', me, undefined, { dealId: c.dealId, kind, resolved: 'false' })).records).toEqual(
-        [expect.objectContaining({ id: c.checkpointId })],
-      );
+      expect(
+        okData(await api<{ records: { id: string }[] }>('GET', '/checkpoints', me, undefined, { dealId: c.dealId, kind, resolved: 'false' })).records,
+      ).toEqual([expect.objectContaining({ id: c.checkpointId })]);
     let pairs = 0;
     for (const kind of CHECKPOINT_KINDS) {
       const c = await open(kind);

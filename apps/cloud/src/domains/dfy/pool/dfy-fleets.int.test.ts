@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_SECRETS } from '../../../config.ts';
 import { DIALECTS, call, suiteServer } from '../../../testing/harness.ts';
+import { expectRefused, okData, type Body } from '../../../testing/answers.ts';
 import { signWebhook } from '../../../http/webhook-signature.ts';
 import type { DealState } from '../deals/deal-model.ts';
-import { dfyKit, type Env, type Person } from '../testing/dfy-test-kit.ts';
+import { dfyKit, type Person } from '../testing/dfy-test-kit.ts';
 
 type Investment = { id: string; status: string; investUsd: number; paymentIntentId: string; checkoutUrl: string; targetModel: string };
 type History = {
@@ -44,10 +45,10 @@ const SECRET: string = SANDBOX_SECRETS.AD_PAYMENTS_WEBHOOK_SECRET;
 /** The managed investment pool over HTTP (spec 3 key rule 7, §8): investing, the processor's events, allocation, the fee line. */
 describe.each(DIALECTS)('the DFY investment pool on %s', (dialect) => {
   const t = suiteServer(dialect);
-  const { db, api, ok, refused, person, placed, live, settings } = dfyKit(t);
+  const { db, api, person, placed, live, settings } = dfyKit(t);
 
-  const invest = async (who: Person, body: Record<string, unknown>) => ok(await api<Investment>('POST', '/fleets', who, { confirm: true, ...body }));
-  const pool = async (who: Person) => ok(await api<Pool>('GET', '/fleets', who));
+  const invest = async (who: Person, body: Record<string, unknown>) => okData(await api<Investment>('POST', '/fleets', who, { confirm: true, ...body }));
+  const pool = async (who: Person) => okData(await api<Pool>('GET', '/fleets', who));
   const eventOf = (inv: Investment, over: Record<string, unknown> = {}, id = `evt_${inv.paymentIntentId}`) =>
     JSON.stringify({
       id,
@@ -56,14 +57,14 @@ describe.each(DIALECTS)('the DFY investment pool on %s', (dialect) => {
     });
   const deliver = (body: string) => {
     const ts = Math.floor(t.clock.now() / 1000);
-    return call<Env<Result>>(t.url, 'POST', WEBHOOK, {
+    return call<Body<Result>>(t.url, 'POST', WEBHOOK, {
       body,
       headers: { 'content-type': 'application/json', 'x-vend-timestamp': String(ts), 'x-vend-signature': signWebhook(SECRET, ts, body) },
     });
   };
   /** The sandbox's test processor pays the intent and delivers its signed event to the pool webhook over HTTP. */
   const pay = async (inv: Investment) => {
-    const r = await call<Env<{ delivery: { url: string; status: number; answer: Env<Result> } }>>(
+    const r = await call<Body<{ delivery: { url: string; status: number; answer: Body<Result> } }>>(
       t.url,
       'POST',
       `/api/v1/marketplace/test-payments/${inv.paymentIntentId}/complete`,
@@ -131,9 +132,9 @@ describe.each(DIALECTS)('the DFY investment pool on %s', (dialect) => {
 
     // each funded deal: created like a request, pool-funded, paid at the catalog price, fully managed
     for (const id of paid.dealsFunded) {
-      const d = ok(await api<DealState>('GET', `/deals/${id}`, me));
+      const d = okData(await api<DealState>('GET', `/deals/${id}`, me));
       expect(d).toMatchObject({ origin: 'pool', tier: 'pro', stage: 'shortlisting', autopilot: true, money: { machinePaidUsd: 5000 } });
-      const mode = ok(await api<{ label: string; capabilities: Record<string, boolean> }>('GET', `/mode/deal/${id}`, me));
+      const mode = okData(await api<{ label: string; capabilities: Record<string, boolean> }>('GET', `/mode/deal/${id}`, me));
       expect(mode.label).toBe('auto');
     }
     // the pool paid for the machine: the signed lease goes straight to ready_to_ship, no money checkpoint, no second charge
@@ -142,7 +143,7 @@ describe.each(DIALECTS)('the DFY investment pool on %s', (dialect) => {
     expect(shipped.stagesVisited).not.toContain('signed');
     const payments = await db().selectFrom('dfy_payments').select(['kind', 'amount_cents']).where('deal_id', '=', shipped.id).execute();
     expect(payments.map((x) => [x.kind, Number(x.amount_cents)])).toEqual([['pool', 500_000]]);
-    const money = ok(await api<{ total: number }>('GET', '/checkpoints', me, undefined, { dealId: shipped.id, kind: 'money' }));
+    const money = okData(await api<{ total: number }>('GET', '/checkpoints', me, undefined, { dealId: shipped.id, kind: 'money' }));
     expect(money.total).toBe(0);
 
     // a second investment with another target: 2,000 + 3,000 covers one entry machine (3,000); 2,000 waits
@@ -200,12 +201,12 @@ describe.each(DIALECTS)('the DFY investment pool on %s', (dialect) => {
     const me = await person();
     const paid = await pay(await invest(me, { investUsd: 5000, targetModel: 'pro' }));
     const dealId = paid.dealsFunded[0]!;
-    ok(await api('POST', `/deals/${dealId}/cancel`, me, { reason: 'venue fell through' }));
+    okData(await api('POST', `/deals/${dealId}/cancel`, me, { reason: 'venue fell through' }));
     const p = await pool(me);
     expect(p).toMatchObject({ balanceUsd: 5000, totalInvestedUsd: 5000, machinesFunded: 0 });
     expect(p.history[0]).toMatchObject({ kind: 'allocation', dealId, returnedAt: expect.any(String) });
     // cancelling again returns nothing more
-    refused(await api('POST', `/deals/${dealId}/cancel`, me, { reason: 'again' }), 409, /cancel/);
+    expectRefused(await api('POST', `/deals/${dealId}/cancel`, me, { reason: 'again' }), 409, /cancel/);
     expect((await pool(me)).balanceUsd).toBe(5000);
   });
 
@@ -242,7 +243,7 @@ describe.each(DIALECTS)('the DFY investment pool on %s', (dialect) => {
     const line = (s: Securities) => s.costLines.find((c) => c.name.startsWith('pool fee'))!;
     const by = (s: Securities, no: string) => s.machines.find((m) => m.machineNo === no)!;
     // 1,000.00 revenue, no costs: 20.00 + 2% × 980.00 = 39.60
-    let sec = ok(await api<Securities>('GET', '/portfolio/securities', me));
+    let sec = okData(await api<Securities>('GET', '/portfolio/securities', me));
     expect(line(sec)).toEqual({ name: 'pool fee (2%, pool-funded machines only)', usd: 39.6, estimate: false });
     expect(by(sec, pooled.machineNo)).toMatchObject({ poolFunded: true, poolFeeMtdUsd: 39.6, profitMtdUsd: 960.4, profitActualMtdUsd: 960.4 });
     expect(by(sec, own.machineNo)).toMatchObject({ poolFunded: false, poolFeeMtdUsd: 0, profitMtdUsd: 1000, profitActualMtdUsd: 1000 });
@@ -253,12 +254,12 @@ describe.each(DIALECTS)('the DFY investment pool on %s', (dialect) => {
       fleetRollups: { profitMtdUsd: 1960.4 },
       netMtdUsd: 1960.4,
     });
-    const portfolio = ok(await api<Securities>('GET', '/portfolio', me));
+    const portfolio = okData(await api<Securities>('GET', '/portfolio', me));
     expect(line(portfolio)).toMatchObject({ usd: 39.6 });
 
     // a supplier order on the pooled machine (at its estimate): the fee's profit part shrinks and is flagged an estimate
     await settings(me, { autopilot: true, autoInventory: true, inventoryMonthlyCapUsd: 10_000 });
-    const tick = ok(
+    const tick = okData(
       await api<{ ordered: { id: string; machineNo: string; estimatedCostUsd: number; lines: { sku: string; quantity: number }[] }[] }>(
         'POST',
         '/inventory/tick',
@@ -268,7 +269,7 @@ describe.each(DIALECTS)('the DFY investment pool on %s', (dialect) => {
     const order = tick.ordered.find((o) => o.machineNo === pooled.machineNo)!;
     const est = Math.round(order.estimatedCostUsd * 100);
     const feeOn = (costs: number) => 2000 + Math.floor((Math.max(0, 100_000 - costs - 2000) * 2 + 50) / 100);
-    sec = ok(await api<Securities>('GET', '/portfolio/securities', me));
+    sec = okData(await api<Securities>('GET', '/portfolio/securities', me));
     expect(line(sec)).toEqual({ name: 'pool fee (2%, pool-funded machines only)', usd: feeOn(est) / 100, estimate: true });
     expect(by(sec, pooled.machineNo)).toMatchObject({
       poolFeeMtdUsd: feeOn(est) / 100,
@@ -278,9 +279,9 @@ describe.each(DIALECTS)('the DFY investment pool on %s', (dialect) => {
     });
     // received at 0.50 a unit: actual costs settle both profits and the line
     const units = order.lines.reduce((a, l) => a + l.quantity, 0);
-    ok(await api('POST', `/inventory/orders/${order.id}/receive`, me, { unitCostsUsd: Object.fromEntries(order.lines.map((l) => [l.sku, 0.5])) }));
+    okData(await api('POST', `/inventory/orders/${order.id}/receive`, me, { unitCostsUsd: Object.fromEntries(order.lines.map((l) => [l.sku, 0.5])) }));
     const actual = units * 50;
-    sec = ok(await api<Securities>('GET', '/portfolio/securities', me));
+    sec = okData(await api<Securities>('GET', '/portfolio/securities', me));
     expect(line(sec)).toMatchObject({ usd: feeOn(actual) / 100, estimate: false });
     expect(by(sec, pooled.machineNo)).toMatchObject({
       profitMtdUsd: (100_000 - actual - feeOn(actual)) / 100,

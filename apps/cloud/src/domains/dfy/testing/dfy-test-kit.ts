@@ -1,14 +1,12 @@
-import { expect } from 'vitest';
 import { call, type SuiteServer } from '../../../testing/harness.ts';
+import { okData, type Body } from '../../../testing/answers.ts';
 import { newOperator } from '../../machines/machines.factories.ts';
 import type { DealState } from '../deals/deal-model.ts';
 import { DealWriter } from '../deals/deal-writer.ts';
 import { STARTER_PLANOGRAM } from '../shipping-install/planogram.ts';
 
 type H = Record<string, string>;
-export type Env<T> = { code: number; message: string; data: T };
 export type Person = { id: string; email: string; headers: H };
-type Answer<T> = { status: number; text: string; body: Env<T> };
 
 const VENUE = { name: 'Harbor Gym', address: '12 Pier St', lat: 40.7033, lng: -74.017 };
 const ENVELOPE = { revenueShareTargetPct: 10, revenueShareMaxPct: 15, termMinMonths: 12, termTargetMonths: 24, termMaxMonths: 36 };
@@ -24,35 +22,27 @@ export const SETTINGS = {
   capabilityDefaults: { placement: null, outreach: null, negotiation: null, contracting: null, install: null, inventory: null },
 };
 
-/** HTTP helpers of the DFY part-3 integration tests (modes, concierge, inventory). */
+/** HTTP helpers of the DFY part-3 integration tests (modes, concierge, inventory); answers are read with testing/answers.ts. */
 export function dfyKit(t: SuiteServer) {
   const db = () => t.ctx.database.db;
   const api = <T = unknown>(method: string, path: string, who: { headers: H }, json?: unknown, query?: Record<string, string>) =>
-    call<Env<T>>(t.url, method, `/api/v1/dfy${path}`, { headers: who.headers, ...(json !== undefined ? { json } : {}), ...(query ? { query } : {}) });
-  const ok = <T>(r: Answer<T>): T => {
-    expect(r.status, r.text).toBe(200);
-    return r.body.data;
-  };
-  const refused = (r: Answer<unknown>, status: number, message: RegExp) => {
-    expect(r.status, r.text).toBe(status);
-    expect(r.body.message).toMatch(message);
-  };
+    call<Body<T>>(t.url, method, `/api/v1/dfy${path}`, { headers: who.headers, ...(json !== undefined ? { json } : {}), ...(query ? { query } : {}) });
   const person = (): Promise<Person> => newOperator(db(), t.clock.now());
   /** A deal (a new request, or `dealId` at shortlisting) walked to outreach (negotiation not started). */
   const atOutreach = async (who: Person, dealId?: string) => {
-    const id = dealId ?? ok(await api<DealState>('POST', '/deals', who, { tier: 'pro', hardwareVariant: 'agent' })).id;
-    return ok(await api<DealState>('POST', `/deals/${id}/scout/accept`, who, { venue: VENUE }));
+    const id = dealId ?? okData(await api<DealState>('POST', '/deals', who, { tier: 'pro', hardwareVariant: 'agent' })).id;
+    return okData(await api<DealState>('POST', `/deals/${id}/scout/accept`, who, { venue: VENUE }));
   };
   /** A deal walked to ready_to_ship: paid (at checkout, unless already paid: a pool-funded deal), its fleet pin (machine) provisioned. */
   const placed = async (who: Person, dealId?: string) => {
     const d = await atOutreach(who, dealId);
-    ok(await api('POST', `/deals/${d.id}/negotiation/start`, who, { confirm: true, envelope: ENVELOPE }));
-    ok(await api('POST', `/deals/${d.id}/negotiation/terms`, who, { revenueSharePct: 10, termMonths: 24, rounds: 3 }));
-    ok(await api('POST', `/deals/${d.id}/negotiation/review`, who));
-    ok(await api('POST', `/deals/${d.id}/lease/send`, who, { confirm: true }));
-    const signed = ok(await api<DealState>('POST', `/deals/${d.id}/lease/signature`, who));
+    okData(await api('POST', `/deals/${d.id}/negotiation/start`, who, { confirm: true, envelope: ENVELOPE }));
+    okData(await api('POST', `/deals/${d.id}/negotiation/terms`, who, { revenueSharePct: 10, termMonths: 24, rounds: 3 }));
+    okData(await api('POST', `/deals/${d.id}/negotiation/review`, who));
+    okData(await api('POST', `/deals/${d.id}/lease/send`, who, { confirm: true }));
+    const signed = okData(await api<DealState>('POST', `/deals/${d.id}/lease/signature`, who));
     if (signed.stage === 'ready_to_ship') return signed;
-    return ok(await api<DealState>('POST', `/deals/${d.id}/order/checkout`, who, { confirm: true }));
+    return okData(await api<DealState>('POST', `/deals/${d.id}/order/checkout`, who, { confirm: true }));
   };
   /**
    * A deal (a new request, or `dealId` at shortlisting) walked to live with its aisles at `stock` (aisle number →
@@ -61,9 +51,9 @@ export function dfyKit(t: SuiteServer) {
    */
   const live = async (who: Person, stock: Record<number, number> = {}, dealId?: string) => {
     const d = await placed(who, dealId);
-    ok(await api('POST', `/deals/${d.id}/shipping/tracking`, who, { carrier: 'ACME', trackingNumber: `T${d.id.slice(-6)}` }));
-    const wo = ok(await api<{ id: string }>('POST', `/deals/${d.id}/install/dispatch`, who, { confirm: true }));
-    ok(await api('POST', `/install/orders/${wo.id}`, who, { state: 'on_site' }));
+    okData(await api('POST', `/deals/${d.id}/shipping/tracking`, who, { carrier: 'ACME', trackingNumber: `T${d.id.slice(-6)}` }));
+    const wo = okData(await api<{ id: string }>('POST', `/deals/${d.id}/install/dispatch`, who, { confirm: true }));
+    okData(await api('POST', `/install/orders/${wo.id}`, who, { state: 'on_site' }));
     const now = t.clock.now();
     await t.services.store.transaction(async (tx) => {
       const row = (await tx.dfy.deal(d.id))!;
@@ -79,6 +69,6 @@ export function dfyKit(t: SuiteServer) {
     });
     return { dealId: d.id, machineNo: d.machineNo! };
   };
-  const settings = async (who: Person, over: Record<string, unknown>) => ok(await api('PUT', '/portfolio/settings', who, { ...SETTINGS, ...over }));
-  return { db, api, ok, refused, person, atOutreach, placed, live, settings };
+  const settings = async (who: Person, over: Record<string, unknown>) => okData(await api('PUT', '/portfolio/settings', who, { ...SETTINGS, ...over }));
+  return { db, api, person, atOutreach, placed, live, settings };
 }
