@@ -294,7 +294,7 @@ export class ApiDocs {
     return {
       openapi: '3.1.0',
       // every schema here is zod's JSON Schema 2020-12 output, OpenAPI 3.1's default dialect, said outright
-      jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+      jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
       info: {
         title: 'Vending Kiosk Partner API',
         version: 'v1',

@@ -9,7 +9,7 @@ const envelope = (data: unknown) => ({
 
 const doc = {
   openapi: '3.1.0',
-  jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+  jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
   paths: {
     '/api/v1/machines/{machineNo}': {
       get: {
