@@ -111,7 +111,11 @@ export class TestProcessor implements PaymentProcessor {
     const parsed = AdPaymentWebhookBody.safeParse(json, { reportInput: true });
     if (!parsed.success) {
       const i = parsed.error.issues[0]!;
-      return { ok: false, status: refusalOf(parsed.error) === 'validation' ? 422 : 400, reason: `body${i.path.map((p) => `.${String(p)}`).join('')}: ${i.message}` };
+      return {
+        ok: false,
+        status: refusalOf(parsed.error) === 'validation' ? 422 : 400,
+        reason: `body${i.path.map((p) => `.${String(p)}`).join('')}: ${i.message}`,
+      };
     }
     const { id, type, data } = parsed.data;
     return { ok: true, text, event: { id, type, ...data } };
