@@ -11,6 +11,7 @@ import { ApiDocs } from '../../http/api-docs.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { errorHandler, notFoundHandler } from '../../http/error-middleware.ts';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { checkedFetch } from '../../testing/contract.ts';
 import type { Body } from '../../testing/answers.ts';
 import { advertiseQrId } from './advertise-qr.ts';
 import { CreativesRepo } from './creatives.repo.ts';
@@ -45,7 +46,7 @@ describe.each(DIALECTS)('media and house posters on %s', (dialect) => {
   let server: Server;
   let url: string;
   const get = async (p: string, headers: Record<string, string> = {}, method = 'GET') => {
-    const res = await fetch(url + p, { method, headers });
+    const res = await checkedFetch(url + p, { method, headers });
     return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
   };
 
@@ -168,7 +169,7 @@ describe.each(DIALECTS)('media and house posters on %s', (dialect) => {
     expect([poster.width, poster.height]).toEqual([1080, 1920]);
     expect(poster.text).toBe(`${PUBLIC_BASE}/advertise?machine=${MACHINE}&qr=${advertiseQrId(MACHINE, t.ctx.config.dataKey)}`);
     // the operator's own advertise QR (another server, same deployment) encodes the very same address
-    const qr = await fetch(`${t.url}/api/v1/machines/${MACHINE}/advertise-qr`, { headers: { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey } });
+    const qr = await checkedFetch(`${t.url}/api/v1/machines/${MACHINE}/advertise-qr`, { headers: { 'x-api-key': SANDBOX_CREDENTIALS.alice.apiKey } });
     expect(decodeQr(Buffer.from(await qr.arrayBuffer())).text).toBe(poster.text);
     // rendered once, then the same bytes
     expect((await get(`/advertise/poster/${MACHINE}.png`)).bytes.equals(r.bytes)).toBe(true);

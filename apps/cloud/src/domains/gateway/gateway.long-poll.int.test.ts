@@ -6,6 +6,7 @@ import type { Database } from '../../db/database.ts';
 import { newId } from '../../crypto/ids.ts';
 import { CommandsRepo } from '../commands/commands.repo.ts';
 import { DIALECTS, call, startReplicas, startTestServer, type Replicas, type TestServer } from '../../testing/harness.ts';
+import { checkedFetch } from '../../testing/contract.ts';
 import { expectStatus, type Body } from '../../testing/answers.ts';
 import { ALICE, enrolled, keyHeader, machineRow } from './gateway.test-support.ts';
 
@@ -35,7 +36,7 @@ async function cabinet(t: TestServer) {
 function poll(t: TestServer, key: string, wait: string, signal?: AbortSignal) {
   const url = new URL(`${t.url}/cabinet/pending`);
   url.searchParams.set('wait', wait);
-  return fetch(url, { headers: keyHeader(key), ...(signal ? { signal } : {}) }).then(async (r) => ({
+  return checkedFetch(url, { headers: keyHeader(key), ...(signal ? { signal } : {}) }).then(async (r) => ({
     status: r.status,
     body: (await r.json()) as Body<PendingData>,
   }));

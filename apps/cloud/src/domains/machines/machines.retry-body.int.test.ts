@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, call, startTestServer, type TestServer } from '../../testing/harness.ts';
+import { checkedFetch } from '../../testing/contract.ts';
 import type { Body } from '../../testing/answers.ts';
 import { SANDBOX_CREDENTIALS } from '../../db/seed.ts';
 import type { MachineView } from './machines.schemas.ts';
@@ -70,7 +71,7 @@ describe.each(DIALECTS)('geocode retry body on %s', (dialect) => {
     fake.reply('11 Flaky Ave', { kind: 'found' });
     const before = await state(no);
     const calls = fake.requests.length;
-    const res = await fetch(`${t.url}${retryPath(no)}`, {
+    const res = await checkedFetch(`${t.url}${retryPath(no)}`, {
       method: 'POST',
       headers: { ...alice, 'content-type': contentType },
       body: JSON.stringify({ address: '12 Fixed Lane' }),
