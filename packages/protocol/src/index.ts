@@ -11,3 +11,4 @@ export * from './prizes.ts';
 export * from './service-code.ts';
 export * from './network.ts';
 export * from './dex.ts';
+export * from './kiosk.ts';

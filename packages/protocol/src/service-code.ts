@@ -48,7 +48,7 @@ export function parseServiceCodeHash(text: string): ParsedServiceCodeHash | null
 }
 
 /** What a technician's code was for (logged with every attempt and reported to the cloud). */
-export const SERVICE_ACTIONS = ['motor-test', 'enrolment-reset', 'log-export', 'network', 'unlock'] as const;
+export const SERVICE_ACTIONS = ['motor-test', 'enrolment-reset', 'log-export', 'network', 'unlock', 'screen'] as const;
 export type ServiceAction = (typeof SERVICE_ACTIONS)[number];
 /** How an attempt ended: the code was right, wrong, or not even checked (locked out, or no code set). */
 export const SERVICE_ATTEMPT_RESULTS = ['ok', 'wrong', 'locked', 'no-code'] as const;
