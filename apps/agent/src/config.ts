@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -36,6 +36,13 @@ export function packagedVersion(): string {
     }
   }
   return '0.0.0';
+}
+
+/** The release tree's screen (`<tree>/screen/` beside `<tree>/lib/`), when this runs from a tree that has one. */
+export function packagedScreenDir(): string | null {
+  if (typeof __filename !== 'string') return null; // the sources: the screen is named by screenDir
+  const dir = join(dirname(__filename), '..', 'screen');
+  return existsSync(join(dir, 'index.html')) ? dir : null;
 }
 
 const intIn = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -122,6 +129,8 @@ export const AgentConfigSchema = z.object({
       ),
     )
     .default([]),
+  /** The kiosk screen's built files, served at /screen/ (default: the release tree's screen/ folder, when there is one). */
+  screenDir: z.string().min(1).optional(),
 });
 export type AgentConfigInput = z.input<typeof AgentConfigSchema>;
 export type AgentConfig = Readonly<z.output<typeof AgentConfigSchema> & { agentVersion: string }>;
@@ -162,6 +171,7 @@ export const ENV_NAMES: Readonly<Record<keyof AgentConfigInput, string>> = Objec
   prizeEventFlushSeconds: 'VEND_AGENT_PRIZE_EVENT_FLUSH_SECONDS',
   adMediaCacheMb: 'VEND_AGENT_AD_MEDIA_CACHE_MB',
   kioskOrigins: 'VEND_AGENT_KIOSK_ORIGINS',
+  screenDir: 'VEND_AGENT_SCREEN_DIR',
 });
 /** Where the JSON configuration file is named, when not by --config. */
 export const CONFIG_FILE_ENV = 'VEND_AGENT_CONFIG';

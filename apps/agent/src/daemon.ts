@@ -42,6 +42,8 @@ import { NmcliBackend } from './network/nmcli.ts';
 import type { NetworkBackend } from './network/backend.ts';
 import { NetworkProvisioner } from './network/provisioner.ts';
 import { controlVerdict, serviceGate } from './service/index.ts';
+import { storefront } from './storefront/index.ts';
+import { packagedScreenDir } from './config.ts';
 import type { ServiceGate } from './service/index.ts';
 
 export interface DaemonOptions {
@@ -242,7 +244,7 @@ export class Daemon {
       log: this.log,
       noteError: (source, message) => this.noteError(source, message),
     });
-    this.planograms = new PlanogramCache(this.client, this.clock, this.equipmentNo);
+    this.planograms = new PlanogramCache(this.client, this.clock, this.equipmentNo, () => this.cloud.configBlock.heartbeatInterval * 1000);
     this.ads = new Ads({
       config: { ...config, cloudUrl: config.cloudUrl },
       state: this.state,
@@ -382,6 +384,21 @@ export class Daemon {
         },
         ads: daemon.ads,
         prizes: daemon.prizes,
+        storefront: storefront({
+          machineCode: daemon.equipmentNo,
+          cloudUrl: daemon.cloudUrl,
+          clock: daemon.clock,
+          client: daemon.client,
+          planogram: (signal) => daemon.planograms.get(signal),
+          status: () => daemon.status(),
+          features: () => daemon.cloud.configBlock.features,
+          book: daemon.book,
+          inFlight: () => daemon.dispenser.current,
+          checkCode: (code, action) => daemon.service.check(code, action, 'control'),
+        }),
+        screenDir: options.config.screenDir ?? packagedScreenDir(),
+        cloudOrigin: new URL(daemon.cloudUrl).origin,
+        signal: daemon.abort.signal,
         log: daemon.log.child({ part: 'control' }),
       });
     } catch (e) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   AdLoopData,
+  CheckoutData,
   ConfigBlock,
   CreateOrderData,
   DEVICE_CREDENTIAL_HEADER,
@@ -55,6 +56,11 @@ export const LEGS = {
   /** The kiosk prize game: idempotent on (machine, eventId); device key only. */
   prizeEvents: { method: 'POST', path: '/cabinet/prize-events', auth: 'key', idempotent: true },
   prizeMechanics: { method: 'GET', path: '/cabinet/prize-mechanics', auth: 'key', idempotent: true },
+  /** Pay by phone (the kiosk's screen): a new checkout is not retried blind (the cloud answers a second one busy). */
+  checkoutCreate: { method: 'POST', path: '/cabinet/checkouts', auth: 'key', idempotent: false },
+  /** `/cabinet/checkouts/{checkoutId}`: the path's id is appended by the call. */
+  checkoutGet: { method: 'GET', path: '/cabinet/checkouts', auth: 'key', idempotent: true },
+  checkoutCancel: { method: 'POST', path: '/cabinet/checkouts', auth: 'key', idempotent: true },
 } as const satisfies Record<string, LegSpec>;
 export type Leg = keyof typeof LEGS;
 
@@ -101,6 +107,8 @@ export interface Reachability {
   lastError: { at: number; leg: Leg; message: string } | null;
   /** Calls in a row with no HTTP answer. */
   consecutiveFailures: number;
+  /** The cloud's last word on this cabinet was 410: the machine is retired (the report leg, still served then, says nothing). */
+  retired: boolean;
 }
 
 export interface CloudLogger {
@@ -133,6 +141,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** The caller made this call safe to send twice (createOrder with a requestRef): retried after a timeout too. */
   idempotent?: boolean;
+  /** Path segments after the leg's path (each URI-encoded): the resource a leg names by id. */
+  pathTail?: string[];
 }
 
 const Envelope = z.object({ code: z.number().optional(), message: z.string().optional(), data: z.unknown() });
@@ -151,7 +161,7 @@ export class CloudClient {
   private sent = 0;
   /** The send number of the request whose answer carried `witness`. */
   private witnessFrom = 0;
-  readonly reachability: Reachability = { lastAnswerAt: null, lastSuccessAt: null, lastError: null, consecutiveFailures: 0 };
+  readonly reachability: Reachability = { lastAnswerAt: null, lastSuccessAt: null, lastError: null, consecutiveFailures: 0, retired: false };
 
   constructor(private readonly opts: CloudClientOptions) {}
 
@@ -228,6 +238,17 @@ export class CloudClient {
     return this.call('prizeMechanics', PrizeStateData, { ...options, query: { ...options.query, equipmentNo: this.opts.equipmentNo } });
   }
 
+  /** Pay by phone: a checkout for the aisle at the cloud's price (409 busy, sold out; 503 no processor). */
+  createCheckout(aisleNo: number, options: CallOptions = {}) {
+    return this.call('checkoutCreate', CheckoutData, { ...options, body: { equipmentNo: this.opts.equipmentNo, aisleNo } });
+  }
+  checkout(checkoutId: string, options: CallOptions = {}) {
+    return this.call('checkoutGet', CheckoutData, { ...options, pathTail: [checkoutId] });
+  }
+  cancelCheckout(checkoutId: string, options: CallOptions = {}) {
+    return this.call('checkoutCancel', CheckoutData, { ...options, pathTail: [checkoutId, 'cancel'], body: { equipmentNo: this.opts.equipmentNo } });
+  }
+
   // --- machinery -------------------------------------------------------------------------------
 
   /** One leg with retries. Throws CloudError. */
@@ -281,7 +302,8 @@ export class CloudClient {
   private async once<S extends z.ZodType>(leg: Leg, schema: S, options: CallOptions): Promise<z.infer<S>> {
     const spec: LegSpec = LEGS[leg];
     const { headers, used } = this.headersFor(leg, spec);
-    const url = new URL(this.opts.baseUrl + spec.path);
+    const tail = (options.pathTail ?? []).map((seg) => `/${encodeURIComponent(seg)}`).join('');
+    const url = new URL(this.opts.baseUrl + spec.path + tail);
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
     const req: HttpRequest = { method: spec.method, url: url.toString(), headers, timeoutMs: options.timeoutMs ?? this.opts.timeoutMs };
     if (options.signal) req.signal = options.signal;
@@ -340,9 +362,11 @@ export class CloudClient {
         throw err;
       }
       this.reachability.lastSuccessAt = now();
+      if (leg !== 'report') this.reachability.retired = false;
       return data.data as z.infer<S>;
     }
     const message = envelope?.message ?? `HTTP ${res.status}`;
+    if (res.status === 410) this.reachability.retired = true;
     if (res.status === 403 && used !== null) {
       // spec 2 §7: the agent treats 403 to its key as revocation — stop presenting, never re-enrol
       this.opts.credentials.markRevoked(message);

@@ -13,6 +13,9 @@ import type { KioskAds } from '../ads/ads.ts';
 import { ItemsRefused } from '../cloud/batch-spool.ts';
 import type { KioskPrizes } from '../prizes/prizes.ts';
 import { answer, readBody, refuse } from './respond.ts';
+import { handleStorefront } from './kiosk-screen.ts';
+import type { KioskStorefrontApi } from './kiosk-screen.ts';
+import { serveScreen } from './screen-files.ts';
 
 /**
  * The kiosk's routes on the control channel (docs/agent.md "Screen advertising", "Prize game"): the
@@ -36,9 +39,14 @@ import { answer, readBody, refuse } from './respond.ts';
  *   GET/HEAD  /v1/ads/media/<key>   a cached media file (ETag, single byte ranges)
  *   POST      /v1/prizes/events     {events: [...]} (≤ 100, ≤ 64 KiB): 202 ControlPrizeEventsAccepted once on disk
  *   GET       /v1/prizes/state      the cloud's last prize state (ControlPrizeState)
+ *   …         /v1/kiosk/…           the storefront and pay by phone (kiosk-screen.ts)
+ *   GET/HEAD  /screen/…             the screen itself (screen-files.ts)
+ *
+ * The channel's own origins (`http://127.0.0.1:<port>`, `http://localhost:<port>`) are always allowed:
+ * they are the screen this agent serves.
  */
 
-const KIOSK_PREFIXES = ['/v1/ads/', '/v1/prizes/'];
+const KIOSK_PREFIXES = ['/v1/ads/', '/v1/prizes/', '/v1/kiosk/', '/screen'];
 const MAX_PLAYS_BODY = 64 * 1024;
 const MAX_EVENTS_BODY = 64 * 1024;
 
@@ -51,8 +59,21 @@ export interface KioskRouteOptions {
   ads: KioskAds | null;
   /** The prize game (the routes under /v1/prizes/); null: they answer 404. */
   prizes?: KioskPrizes | null;
+  /** The storefront and pay by phone (the routes under /v1/kiosk/); null: they answer 404. */
+  storefront?: KioskStorefrontApi | null;
+  /** Where the screen's built files are (null: /screen/ answers 404). */
+  screenDir?: string | null;
+  /** The cloud's origin: the screen may show pictures and media from it. */
+  cloudOrigin?: string | null;
+  /** Aborted when the daemon stops (cloud calls a kiosk route makes). */
+  signal?: AbortSignal;
   /** The port the channel listens on (Host must name it). */
   port: number;
+}
+
+/** The origins of the screen this channel serves itself. */
+export function selfOrigins(port: number): string[] {
+  return [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
 }
 
 /** The Host header names this channel exactly (a missing one: an HTTP/1.0 client, never a browser). */
@@ -84,7 +105,7 @@ export async function handleKiosk(req: IncomingMessage, res: ServerResponse, url
   const origin = req.headers.origin;
   res.setHeader('vary', 'Origin');
   if (origin !== undefined) {
-    if (!(opts.ads?.allowedOrigins() ?? []).includes(origin))
+    if (!selfOrigins(opts.port).includes(origin) && !(opts.ads?.allowedOrigins() ?? []).includes(origin))
       return refuse(res, 403, 'origin-not-allowed', `pages from ${origin} may not call the kiosk routes`);
     res.setHeader('access-control-allow-origin', origin);
   }
@@ -98,6 +119,11 @@ export async function handleKiosk(req: IncomingMessage, res: ServerResponse, url
     return;
   }
   const path = url.pathname;
+  if (path === '/screen' || path.startsWith('/screen/')) return serveScreen(req, res, path, opts.screenDir ?? null, opts.cloudOrigin ?? null);
+  if (path.startsWith('/v1/kiosk/')) {
+    if (method === 'POST' && !isJson(req)) return refuse(res, 415, 'unsupported-media-type', 'send the body as application/json');
+    return handleStorefront(req, res, method, path, opts.storefront ?? null, opts.signal ?? new AbortController().signal);
+  }
   if (path.startsWith('/v1/prizes/')) return handlePrizes(req, res, method, path, opts.prizes ?? null);
   const ads = opts.ads;
   if (!ads) return refuse(res, 404, 'not-found', 'screen advertising is not running on this agent');

@@ -29,6 +29,7 @@ import type { WalkUpRequest } from '../spool/dispenser.ts';
 import type { KioskAds } from '../ads/ads.ts';
 import type { KioskPrizes } from '../prizes/prizes.ts';
 import { isKioskPath, handleKiosk } from './kiosk.ts';
+import type { KioskStorefrontApi } from './kiosk-screen.ts';
 import { answer, readBody, refuse } from './respond.ts';
 
 /** What the control channel serves; the daemon provides it, shaped as @vend/protocol's control.ts says. */
@@ -72,6 +73,14 @@ export interface ControlServerOptions {
   ads?: KioskAds | null;
   /** The kiosk prize game (the routes under /v1/prizes/, kiosk.ts); null or absent: they answer 404. */
   prizes?: KioskPrizes | null;
+  /** The storefront and pay by phone (the routes under /v1/kiosk/, kiosk-screen.ts); null or absent: they answer 404. */
+  storefront?: KioskStorefrontApi | null;
+  /** The screen's built files (served under /screen/); null or absent: 404. */
+  screenDir?: string | null;
+  /** The cloud's origin (the screen's pictures and media may come from there). */
+  cloudOrigin?: string | null;
+  /** Aborted when the daemon stops. */
+  signal?: AbortSignal;
   log: ControlLogger;
 }
 
@@ -202,7 +211,16 @@ async function handle(opts: ControlServerOptions, port: number, req: IncomingMes
   if (!loopbackHost(req.headers.host)) return refuse(res, 421, 'misdirected', 'the control channel answers loopback names only');
   if (route === 'GET /healthz') return answer(res, ControlHealth, { ok: true });
   // the kiosk's browser holds no token: these routes check Host exactly and the Origin instead (kiosk.ts)
-  if (isKioskPath(url.pathname)) return handleKiosk(req, res, url, { ads: opts.ads ?? null, prizes: opts.prizes ?? null, port });
+  if (isKioskPath(url.pathname))
+    return handleKiosk(req, res, url, {
+      ads: opts.ads ?? null,
+      prizes: opts.prizes ?? null,
+      storefront: opts.storefront ?? null,
+      screenDir: opts.screenDir ?? null,
+      cloudOrigin: opts.cloudOrigin ?? null,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      port,
+    });
   const token = opts.token();
   if (!authorised(req, token)) {
     res.setHeader('www-authenticate', 'Bearer');
