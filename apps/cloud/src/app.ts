@@ -15,6 +15,7 @@ import { authRoutes } from './domains/auth/auth.routes.ts';
 import { accountsRoutes } from './domains/accounts/accounts.routes.ts';
 import { machinesRoutes } from './domains/machines/machines.routes.ts';
 import { cabinetSettingsRoutes } from './domains/machines/cabinet-settings.routes.ts';
+import { kioskPageRoutes } from './domains/machines/kiosk-page.ts';
 import { operatorViewRoutes } from './domains/operator-view/operator-view.routes.ts';
 import { commandsRoutes } from './domains/commands/commands.routes.ts';
 import { jobsRoutes } from './jobs/jobs.routes.ts';
@@ -104,6 +105,8 @@ export function createApp(ctx: AppContext, services: Services): Express & { list
   app.use(dfyFleetsWebhookRoutes(services.routes, services.dfyFleets));
   // The buyer and approval pages read their own forms (the creative upload is multipart/form-data).
   app.use(marketplacePagesRoutes({ ...services, config: ctx.config, logger: ctx.logger, rateLimiter: ctx.rateLimiter, market: services.marketplace }));
+  // What /kiosk/<serial> (the configuration block's old default) says: the screen runs on the cabinet.
+  app.use(kioskPageRoutes());
   // Creative and screensaver uploads carry their media as base64 (a 60 MB video is 80 MB of JSON).
   app.use(['/api/v1/campaigns/:id/creative/upload', '/api/v1/screensavers', '/api/v1/marketplace/drafts/upload'], uploadJsonParser());
   app.use(bodyParsers);

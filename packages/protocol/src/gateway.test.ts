@@ -86,7 +86,7 @@ describe('configuration block (spec 2 §2.4)', () => {
       ...CONFIG_DEFAULTS,
       features: { ...FEATURE_DEFAULTS },
       machineCode: 'VM-0001-AB',
-      kioskUiUrl: '/kiosk/VM-0001-AB',
+      kioskUiUrl: 'http://127.0.0.1:8770/screen/',
       adminPin: '123456',
       adminPinSource: 'derived',
     };

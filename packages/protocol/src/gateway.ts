@@ -269,10 +269,18 @@ export const GoodsAisle = lazySchema(() =>
     faulted: z.boolean(),
     /** Sellable now: stocked, priced and not faulted. */
     sellable: z.boolean(),
+    /**
+     * The product's picture on the planogram: an https URL or a path on the cloud (resolve it against the
+     * cloud's URL); null when the aisle has none. Absent from an older cloud: read as null.
+     */
+    imageUrl: z.string().nullable().default(null),
   }),
 );
 export const GoodsData = lazySchema(() => z.object({ machineCode: z.string(), currency: z.string().nullable(), aisles: z.array(GoodsAisle) }));
 export type GoodsData = z.infer<typeof GoodsData>;
+/** The planogram as family A (`/apk/getEquipment`) answers it: the Android app's contract, without the aisles' `imageUrl`. */
+export const ApkGoodsData = lazySchema(() => GoodsData.extend({ aisles: z.array(GoodsAisle.omit({ imageUrl: true })) }));
+export type ApkGoodsData = z.infer<typeof ApkGoodsData>;
 
 export const PAY_METHODS = ['card', 'wallet', 'cash'] as const;
 export const CreateOrderRequest = lazySchema(() =>
@@ -405,7 +413,7 @@ export const ApkEquipmentData = lazySchema(() =>
     /** True when this call provisioned the board. */
     provisioned: z.boolean(),
     config: ConfigBlock,
-    goods: GoodsData,
+    goods: ApkGoodsData,
   }),
 );
 export type ApkEquipmentData = z.infer<typeof ApkEquipmentData>;

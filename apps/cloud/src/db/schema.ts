@@ -150,6 +150,8 @@ export interface AislesTable {
   sku: string | null;
   product_name: string | null;
   faulted: number;
+  /** The product's picture: an https URL or a path on this service (migration 0040); null: none. */
+  image_url: string | null;
 }
 
 export interface PaymentTerminalsTable {

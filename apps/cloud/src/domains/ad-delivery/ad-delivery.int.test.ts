@@ -4,6 +4,7 @@ import { call, DIALECTS, suiteServer } from '../../testing/harness.ts';
 import { expectStatus } from '../../testing/answers.ts';
 import type { CampaignReport, ReportsSummary } from '../campaigns/campaigns.schemas.ts';
 import { ALICE, BOB, FLEET, adLoop, aliceMachine, createCampaign, liveCampaign, newSerial, pngUpload, savePlays } from '../campaigns/campaigns.test-support.ts';
+import { OPERATOR_IDS } from '../../db/seed.ts';
 import { screenBody } from '../machines/screen.test-support.ts';
 import { mp4 } from '../creatives/creatives.test-support.ts';
 
@@ -70,14 +71,67 @@ describe.each(DIALECTS)('the attract loop and proof of play on %s', (dialect) =>
     expect(report.body.data.machines).toBe(2);
   });
 
-  it("a screen's loop shape sets the loop length; an unclaimed cabinet gets house content only", async () => {
+  it("a screen's loop shape sets the loop length; an unclaimed cabinet's screen is not for sale: no advertise poster, nothing to show", async () => {
     const m = await aliceMachine(t, screenBody({ loop: { slots: 4, slotSeconds: 10 } }));
     const r = await expectStatus<{ slotSeconds: number; entries: unknown[] }>(call(t.url, 'GET', '/apk/getAd', { headers: { ...FLEET, equipmentNo: m } }), 200);
     expect(r.body.data.slotSeconds).toBe(10);
     expect(r.body.data.entries).toHaveLength(4);
     const pool = newSerial('POOL');
     await expectStatus(call(t.url, 'POST', '/apk/getEquipment', { headers: FLEET, json: { machineNo: pool } }), 200);
-    expect((await adLoop(t, pool)).every((e) => e.source === 'house')).toBe(true);
+    expect(await adLoop(t, pool)).toEqual([]);
+  });
+
+  it('the advertise poster pads only a screen whose operator sells through the marketplace: alice yes, bob no, the next loop follows the opt-in', async () => {
+    const isPoster = (e: { id: string; url: string }) => e.id.startsWith('house:poster:') || e.url.startsWith('/advertise/poster/');
+    const alices = await adLoop(t, 'SBX-ALICE-0002');
+    expect(alices).toHaveLength(8);
+    expect(alices.at(-1)).toMatchObject({ source: 'house', url: '/advertise/poster/SBX-ALICE-0002.png' });
+    // bob has not opted in: no poster whose QR would say the screen is not for sale; his loop is what is on air (fills)
+    const bobs = await adLoop(t, 'SBX-BOB-0001');
+    expect(bobs.some(isPoster)).toBe(false);
+    expect(bobs.length).toBeGreaterThan(0);
+    expect(bobs.every((e) => e.source === 'programmatic')).toBe(true);
+    const optIn = (on: boolean) =>
+      t.ctx.database.db
+        .updateTable('operators')
+        .set({ marketplace_opt_in: on ? 1 : 0 })
+        .where('id', '=', OPERATOR_IDS.bob)
+        .execute();
+    try {
+      await optIn(true);
+      const selling = await adLoop(t, 'SBX-BOB-0001');
+      expect(selling).toHaveLength(8);
+      expect(selling.at(-1)).toMatchObject({ source: 'house', url: '/advertise/poster/SBX-BOB-0001.png' });
+    } finally {
+      await optIn(false);
+    }
+    expect((await adLoop(t, 'SBX-BOB-0001')).some(isPoster)).toBe(false);
+  });
+
+  it("a screen not for sale pads with its operator's own screensavers again", async () => {
+    const m = newSerial('BOBADS');
+    await expectStatus(call(t.url, 'POST', '/api/v1/machines/register', { headers: BOB, json: { machineNo: m, name: 'Bob screen' } }), 200);
+    const saver = await expectStatus<{ id: string }>(
+      call(t.url, 'POST', '/api/v1/screensavers', { headers: BOB, json: { name: 'Bob snacks', machineNos: [m], ...pngUpload() } }),
+      200,
+    );
+    await expectStatus(call(t.url, 'POST', `/api/v1/screensavers/${saver.body.data.id}/approve`, { headers: BOB }), 200);
+    const loop = await adLoop(t, m);
+    expect(loop).toHaveLength(8);
+    const own = loop.filter((e) => e.id.startsWith(`scr:${saver.body.data.id}`));
+    expect(own.map((e) => e.id)).toEqual([`scr:${saver.body.data.id}`, ...own.slice(1).map((_, i) => `scr:${saver.body.data.id}:${i + 2}`)]);
+    expect(own.length).toBe(8 - loop.filter((e) => e.source === 'programmatic').length);
+    expect(loop.every((e) => !e.url.startsWith('/advertise/poster/'))).toBe(true);
+    // a repeat's play is the operator's own content: counted as house
+    const played = await savePlays(t, m, [{ id: own.at(-1)!.id, playedAt: t.clock.now() }]);
+    expect(played.body.data).toEqual({ accepted: 1, duplicates: 0, unattributed: 0 });
+  });
+
+  it('a direct-sold entry is captioned "Sponsored · <sponsor>", as the buyer\'s form promises', async () => {
+    const m = await aliceMachine(t);
+    const c = await liveCampaign(t, { targetMachines: [m], sponsorName: "Joe's Coffee", name: "Self-serve: Joe's Coffee" });
+    const entry = (await adLoop(t, m)).find((e) => e.campaignId === c.id);
+    expect(entry?.head).toBe("Sponsored · Joe's Coffee");
   });
 
   it("a video longer than a screen's slot is left out of that screen's loop, shown where it fits", async () => {

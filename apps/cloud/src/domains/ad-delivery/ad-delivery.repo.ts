@@ -29,9 +29,18 @@ export const POP_GAVE_UP = 1_000_000;
 export class AdDeliveryRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
-  /** The machine's screen block, for the loop's shape and its place. */
-  machineScreen(machineId: string): Promise<{ screen_json: string | null } | undefined> {
-    return this.db.selectFrom('machines').select('screen_json').where('id', '=', machineId).executeTakeFirst();
+  /**
+   * The machine's screen block (the loop's shape and its place), and whether its screen is for sale: in
+   * service and its operator opted in to the marketplace (the rule the marketplace sells by, ad-purchases.repo.ts).
+   */
+  async machineScreen(machineId: string): Promise<{ screen_json: string | null; forSale: boolean } | undefined> {
+    const row = await this.db
+      .selectFrom('machines')
+      .leftJoin('operators', 'operators.id', 'machines.operator_id')
+      .select(['machines.screen_json', 'machines.retired_at', 'operators.marketplace_opt_in'])
+      .where('machines.id', '=', machineId)
+      .executeTakeFirst();
+    return row && { screen_json: row.screen_json, forSale: row.retired_at === null && Number(row.marketplace_opt_in ?? 0) === 1 };
   }
 
   /** A proof-of-play row; false when this showing (machine, entry, time) was already recorded. */

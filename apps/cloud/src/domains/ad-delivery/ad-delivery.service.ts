@@ -10,7 +10,8 @@ import type { TargetGeo } from '../campaigns/campaigns.schemas.ts';
 import type { CabinetCaller } from '../gateway/device-auth.ts';
 import { loopShapeOf, screenOf, type ScreenBlock } from '../machines/screen.ts';
 import { SupplyPopError, type PopTarget, type SupplyAdapter } from '../ssp/supply.ts';
-import { completeLoop, fillWanted, planSold, type DirectCampaign, type Fill, type LoopSlot, type Screensaver } from './loop-assembly.ts';
+import { headFor } from '../ssp/vistar-wire.ts';
+import { completeLoop, fillWanted, planSold, type DirectCampaign, type Fill, type HousePadding, type LoopSlot, type Screensaver } from './loop-assembly.ts';
 import { parsePlayedAt } from './played-at.ts';
 
 const DAY = 86_400_000;
@@ -41,7 +42,8 @@ function sourceOf(r: AdPlayRecord): { source: 'direct-sold' | 'programmatic' | '
 /**
  * The attract loop of each machine and its proof of play (spec 2 §4.2, spec 1 §2.7): assembled per
  * poll from the campaigns in flight, the operator's screensavers, programmatic fill and house
- * content; plays written once to the ledger; a programmatic play's proof-of-play URL fired once.
+ * content (the advertise poster only on a screen for sale); plays written once to the ledger; a
+ * programmatic play's proof-of-play URL fired once.
  */
 export class AdDeliveryService {
   constructor(private readonly deps: AdDeliveryDeps) {}
@@ -79,7 +81,8 @@ export class AdDeliveryService {
             id: c.id,
             weight: c.weight,
             url: this.deps.creativeUrl(cr),
-            head: `${c.sponsor_name}: ${c.name}`,
+            // what the buyer's form promised, and what a programmatic ad says: "Sponsored · <sponsor>"
+            head: headFor(c.sponsor_name),
             type: kindOf(cr),
             mediaType: cr.media_type,
             startTime: start,
@@ -95,14 +98,20 @@ export class AdDeliveryService {
 
     const { sold, unsold } = planSold({ slots, direct, screensavers: savers, rotation, dayStart, dayEnd: dayStart + DAY - 1 });
     const fills = operatorId !== null ? await this.fillsFor(caller, screen, fillWanted(unsold), slotSeconds, now) : [];
-    const house = {
-      url: `/advertise/poster/${encodeURIComponent(caller.machineNo)}.png`,
-      head: HOUSE_HEAD,
-      type: 'image' as const,
-      mediaType: 'image/png',
-      startTime: dayStart,
-      endTime: dayStart + DAY - 1,
-    };
+    // The advertise poster only where its QR leads to a sale; elsewhere the operator's own content again.
+    const house: HousePadding = machine?.forSale
+      ? {
+          kind: 'advertise',
+          poster: {
+            url: `/advertise/poster/${encodeURIComponent(caller.machineNo)}.png`,
+            head: HOUSE_HEAD,
+            type: 'image',
+            mediaType: 'image/png',
+            startTime: dayStart,
+            endTime: dayStart + DAY - 1,
+          },
+        }
+      : { kind: 'own', screensavers: savers, rotation, dayStart, dayEnd: dayStart + DAY - 1 };
     const loop = completeLoop(sold, fills, { slots, now, house });
     return { machineCode: caller.machineNo, slotSeconds, entries: loop.map(toEntry) };
   }

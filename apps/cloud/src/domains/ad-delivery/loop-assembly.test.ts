@@ -8,6 +8,7 @@ import {
   PROGRAMMATIC_MAX,
   type DirectCampaign,
   type Fill,
+  type HousePadding,
   type Screensaver,
 } from './loop-assembly.ts';
 
@@ -33,20 +34,17 @@ const fill = (leaseId: string): Fill => ({
   mediaType: 'image/png',
   expiresAt: NOW + 3_600_000,
 });
-const house = { url: '/advertise/poster/M.png', head: 'house', type: 'image' as const, mediaType: 'image/png', startTime: DAY_START, endTime: DAY_END };
+const poster = { url: '/advertise/poster/M.png', head: 'house', type: 'image' as const, mediaType: 'image/png', startTime: DAY_START, endTime: DAY_END };
 
-/** The whole loop as a compact string: c:<id> s:<id> p:<lease> h. */
-function assemble(opts: { slots?: number; direct?: DirectCampaign[]; savers?: Screensaver[]; fills?: Fill[]; rotation?: number }) {
+/** The whole loop as a compact string: c:<id> s:<id> p:<lease> h. `forSale: false`: an operator who does not sell the screen. */
+function assemble(opts: { slots?: number; direct?: DirectCampaign[]; savers?: Screensaver[]; fills?: Fill[]; rotation?: number; forSale?: boolean }) {
   const slots = opts.slots ?? 8;
-  const { sold, unsold } = planSold({
-    slots,
-    direct: opts.direct ?? [],
-    screensavers: opts.savers ?? [],
-    rotation: opts.rotation ?? 0,
-    dayStart: DAY_START,
-    dayEnd: DAY_END,
-  });
+  const rotation = opts.rotation ?? 0;
+  const screensavers = opts.savers ?? [];
+  const { sold, unsold } = planSold({ slots, direct: opts.direct ?? [], screensavers, rotation, dayStart: DAY_START, dayEnd: DAY_END });
   const asked = fillWanted(unsold);
+  const house: HousePadding =
+    opts.forSale === false ? { kind: 'own', screensavers, rotation, dayStart: DAY_START, dayEnd: DAY_END } : { kind: 'advertise', poster };
   const loop = completeLoop(sold, (opts.fills ?? []).slice(0, asked), { slots, now: NOW, house });
   return {
     asked,
@@ -58,7 +56,7 @@ function assemble(opts: { slots?: number; direct?: DirectCampaign[]; savers?: Sc
           : e.source === 'programmatic'
             ? `p:${e.id.slice(4)}`
             : e.id.startsWith('scr:')
-              ? `s:${e.id.slice(4)}`
+              ? `s:${e.id.slice(4).split(':')[0]}`
               : 'h',
       )
       .join(' '),
@@ -91,7 +89,7 @@ describe('attract loop assembly (spec 2 §4.2): direct-sold, screensavers, progr
     expect(r.asked).toBe(asked);
   });
 
-  it('never answers an empty loop and always exactly the loop length', () => {
+  it('a screen for sale never answers an empty loop and always exactly the loop length', () => {
     for (const slots of [1, 2, 8, 12]) expect(assemble({ slots }).loop).toHaveLength(slots);
   });
 
@@ -113,6 +111,37 @@ describe('attract loop assembly (spec 2 §4.2): direct-sold, screensavers, progr
     expect(new Set(shortChanged).size).toBe(3);
     // Weight 6 vs 2 in 4 slots: 3 and 1.
     expect(apportion([campaign('A', 6), campaign('B', 2)], 4, 0)).toEqual([3, 1]);
+  });
+
+  it.each([
+    ['no screensaver: a shorter loop, no padding', {}, ''],
+    ['fills only: the loop is the fills', { fills: [fill('L1'), fill('L2'), fill('L3')] }, 'p:L1 p:L2 p:L3'],
+    [
+      'screensavers pad the tail again, in the same order',
+      { savers: [saver('S1'), saver('S2')], fills: [fill('L1')] },
+      's:S1 s:S2 p:L1 s:S1 s:S2 s:S1 s:S2 s:S1',
+    ],
+    [
+      'a campaign, one screensaver, fills',
+      { direct: [campaign('A')], savers: [saver('S')], fills: [fill('L1'), fill('L2')] },
+      'c:A s:S p:L1 p:L2 s:S s:S s:S s:S',
+    ],
+    [
+      'the padding turns with the loop as layer (2) does',
+      { savers: [saver('S1'), saver('S2'), saver('S3')], rotation: 1 },
+      's:S2 s:S3 s:S1 s:S2 s:S3 s:S1 s:S2 s:S3',
+    ],
+  ] as [string, Parameters<typeof assemble>[0], string][])('a screen not for sale never shows the advertise poster — %s', (_name, opts, shape) => {
+    const { loop, shape: got } = assemble({ ...opts, forSale: false });
+    expect(got).toBe(shape);
+    expect(loop.some((e) => e.id.startsWith('house:poster') || e.url === poster.url)).toBe(false);
+    expect(new Set(loop.map((e) => e.id)).size).toBe(loop.length);
+  });
+
+  it("a screensaver shown again is numbered after its showings: scr:<id>, then scr:<id>:2, … — and stays 'house'", () => {
+    const { loop } = assemble({ slots: 5, savers: [saver('S1'), saver('S2')], forSale: false });
+    expect(loop.map((e) => e.id)).toEqual(['scr:S1', 'scr:S2', 'scr:S1:2', 'scr:S2:2', 'scr:S1:3']);
+    expect(loop.every((e) => e.source === 'house' && e.startTime === DAY_START && e.endTime === DAY_END)).toBe(true);
   });
 
   it('more screensavers than free slots: a window that moves on with each loop', () => {

@@ -2,7 +2,10 @@
  * The attract loop of one machine (spec 2 §4.2), assembled on every poll in four layers:
  * (1) direct-sold campaigns in flight, each taking `weight` slots; (2) the operator's approved
  * screensavers, a slot each; (3) programmatic fill of what is still unsold, at most
- * `PROGRAMMATIC_MAX` slots; (4) house content padding the tail, so a loop is never empty.
+ * `PROGRAMMATIC_MAX` slots; (4) house content padding the tail: the machine's "Advertise on this
+ * screen" poster when its screen is for sale, else the operator's own screensavers again — and when
+ * the operator has none, nothing: a shorter loop rather than an offer nobody can take
+ * (docs/decisions/screen-ads.md "House padding").
  * Pure: the caller gathers campaigns, screensavers and fills and formats the times.
  */
 
@@ -42,6 +45,16 @@ export interface Screensaver {
   type: 'image' | 'video';
   mediaType: string;
 }
+
+/** What a house slot shows, times in epoch ms. */
+export type HouseContent = Omit<LoopSlot, 'id' | 'source' | 'campaignId'>;
+
+/** Layer (4): what pads the tail of the loop. */
+export type HousePadding =
+  /** The machine's screen is sold through the marketplace: its advertise poster (ids `house:poster:<n>`). */
+  | { kind: 'advertise'; poster: HouseContent }
+  /** It is not: the operator's own screensavers again, in the loop's order (ids `scr:<id>:<n>`); none: no padding. */
+  | { kind: 'own'; screensavers: readonly Screensaver[]; rotation: number; dayStart: number; dayEnd: number };
 
 export interface Fill {
   leaseId: string;
@@ -130,18 +143,13 @@ export function planSold(input: {
   const take = Math.min(free, savers.length);
   for (let i = 0; i < take; i++) {
     const s = savers[(input.rotation + i) % savers.length]!;
-    sold.push({
-      id: `scr:${s.id}`,
-      url: s.url,
-      head: s.head,
-      type: s.type,
-      mediaType: s.mediaType,
-      source: 'house',
-      startTime: input.dayStart,
-      endTime: input.dayEnd,
-    });
+    sold.push(saverSlot(s, `scr:${s.id}`, input));
   }
   return { sold, unsold: input.slots - sold.length };
+}
+
+function saverSlot(s: Screensaver, id: string, day: { dayStart: number; dayEnd: number }): LoopSlot {
+  return { id, url: s.url, head: s.head, type: s.type, mediaType: s.mediaType, source: 'house', startTime: day.dayStart, endTime: day.dayEnd };
 }
 
 /** How many programmatic fills to ask the supply for. */
@@ -149,12 +157,12 @@ export function fillWanted(unsold: number): number {
   return Math.max(0, Math.min(PROGRAMMATIC_MAX, unsold));
 }
 
-/** Layers (3) and (4): programmatic fills (never more than asked), then the house entry pads the tail to `slots`. */
-export function completeLoop(
-  sold: readonly LoopSlot[],
-  fills: readonly Fill[],
-  input: { slots: number; now: number; house: Omit<LoopSlot, 'id' | 'source' | 'campaignId'> },
-): LoopSlot[] {
+/**
+ * Layers (3) and (4): programmatic fills (never more than asked), then the house padding fills the tail to
+ * `slots` — the advertise poster, or the operator's screensavers again (a machine whose operator has none
+ * gets a loop shorter than `slots`, possibly empty).
+ */
+export function completeLoop(sold: readonly LoopSlot[], fills: readonly Fill[], input: { slots: number; now: number; house: HousePadding }): LoopSlot[] {
   const loop = [...sold];
   for (const f of fills.slice(0, fillWanted(input.slots - loop.length))) {
     loop.push({
@@ -168,6 +176,19 @@ export function completeLoop(
       endTime: f.expiresAt,
     });
   }
-  for (let i = 1; loop.length < input.slots; i++) loop.push({ ...input.house, id: `house:poster:${i}`, source: 'house' });
+  const house = input.house;
+  if (house.kind === 'advertise') {
+    for (let i = 1; loop.length < input.slots; i++) loop.push({ ...house.poster, id: `house:poster:${i}`, source: 'house' });
+    return loop;
+  }
+  const savers = house.screensavers;
+  if (savers.length === 0) return loop;
+  // Again in the order layer (2) showed them, each repeat numbered after its showings so far: `scr:<id>`, then `scr:<id>:2`, …
+  const shown = (s: Screensaver) => loop.filter((e) => e.id === `scr:${s.id}` || e.id.startsWith(`scr:${s.id}:`)).length;
+  for (let i = 0; loop.length < input.slots; i++) {
+    const s = savers[(house.rotation + i) % savers.length]!;
+    const k = shown(s) + 1;
+    loop.push(saverSlot(s, k === 1 ? `scr:${s.id}` : `scr:${s.id}:${k}`, house));
+  }
   return loop;
 }

@@ -33,7 +33,8 @@ export class ApkService {
       claimed: caller.operatorId !== null,
       provisioned: caller.provisioned,
       config,
-      goods,
+      // family A's contract predates the aisles' pictures (issue 32): the Android app gets the planogram as it always has
+      goods: { ...goods, aisles: goods.aisles.map(({ imageUrl: _picture, ...aisle }) => aisle) },
     };
   }
 

@@ -53,6 +53,7 @@ export async function liveCampaign(t: TestServer, body: Record<string, unknown>,
 export interface LoopEntry {
   id: string;
   url: string;
+  head: string;
   source: string;
   campaignId?: string;
   startTime: string;

@@ -3,7 +3,7 @@ import type { CreateOrderData } from '@vend/protocol';
 import { ConfigBlock, GoodsData, HeartbeatData, PendingData, ReportData } from '@vend/protocol';
 import { DIALECTS, call, suiteServer } from '../../testing/harness.ts';
 import { expectStatus, type Body } from '../../testing/answers.ts';
-import { ALICE, FLEET, enrolled, keyHeader, machineRow, newDeviceId, newSerial, provision } from './gateway.test-support.ts';
+import { ADMIN, ALICE, FLEET, enrolled, keyHeader, machineRow, newDeviceId, newSerial, provision } from './gateway.test-support.ts';
 
 describe.each(DIALECTS)('cabinet gateway legs on %s', (dialect) => {
   const t = suiteServer(dialect);
@@ -122,17 +122,34 @@ describe.each(DIALECTS)('cabinet gateway legs on %s', (dialect) => {
     expect(m.id).toBeTruthy();
   });
 
-  it('goods lists SKUs, prices, stock and faulted lanes', async () => {
+  it('goods lists SKUs, prices, stock, faulted lanes and the pictures the operator set on the planogram', async () => {
     const e = await enrolled(t);
     const m = await machineRow(t, e.serial);
     await db().updateTable('aisles').set({ faulted: 1 }).where('machine_id', '=', m.id).where('aisle_no', '=', 3).execute();
     await db().updateTable('aisles').set({ current_stock: 0 }).where('machine_id', '=', m.id).where('aisle_no', '=', 4).execute();
-    const r = await expectStatus<GoodsData>(call(t.url, 'GET', '/cabinet/goods', { headers: keyHeader(e.key), query: { equipmentNo: e.serial } }), 200);
-    const g = GoodsData.parse(r.body.data);
+    const picture = '/media/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.png';
+    await expectStatus(call(t.url, 'PUT', `/api/v1/inventory/machines/${e.serial}/aisles/2`, { headers: ADMIN, json: { imageUrl: picture } }), 200);
+    const goods = async () =>
+      GoodsData.parse(
+        (await expectStatus<GoodsData>(call(t.url, 'GET', '/cabinet/goods', { headers: keyHeader(e.key), query: { equipmentNo: e.serial } }), 200)).body.data,
+      );
+    const g = await goods();
     expect(g.aisles).toHaveLength(10);
-    expect(g.aisles[0]).toMatchObject({ aisleNo: 1, sku: 'SKU-COLA-355', price: 1.75, priceCents: 175, stock: 10, faulted: false, sellable: true });
+    expect(g.aisles[0]).toMatchObject({
+      aisleNo: 1,
+      sku: 'SKU-COLA-355',
+      price: 1.75,
+      priceCents: 175,
+      stock: 10,
+      faulted: false,
+      sellable: true,
+      imageUrl: null,
+    });
+    expect(g.aisles[1]).toMatchObject({ aisleNo: 2, imageUrl: picture });
     expect(g.aisles[2]).toMatchObject({ aisleNo: 3, faulted: true, sellable: false });
     expect(g.aisles[3]).toMatchObject({ aisleNo: 4, stock: 0, sellable: false });
+    await expectStatus(call(t.url, 'PUT', `/api/v1/inventory/machines/${e.serial}/aisles/2`, { headers: ADMIN, json: { imageUrl: null } }), 200);
+    expect((await goods()).aisles.map((a) => a.imageUrl)).toEqual(Array(10).fill(null));
   });
 
   it('selling legs work on the fleet secret for an un-enrolled cabinet (report: walk-up orders only, gateway.reports); the others need the device key', async () => {

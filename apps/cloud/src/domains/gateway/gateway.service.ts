@@ -270,6 +270,7 @@ export class GatewayService implements CabinetPresence {
         maxStock: a.max_stock,
         faulted: a.faulted === 1,
         sellable: a.faulted === 0 && a.current_stock > 0 && a.price_cents > 0,
+        imageUrl: a.image_url,
       })),
     };
   }

@@ -14,6 +14,7 @@ interface AisleOut {
   low: boolean;
   sku: string | null;
   productName: string | null;
+  imageUrl: string | null;
 }
 interface MachineOut {
   machineNo: string;
@@ -45,7 +46,7 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
   beforeEach(async () => {
     await db()
       .updateTable('aisles')
-      .set({ max_stock: 10, current_stock: 1, alert_threshold: 2, price_cents: 175, faulted: 0 })
+      .set({ max_stock: 10, current_stock: 1, alert_threshold: 2, price_cents: 175, faulted: 0, image_url: null })
       .where('machine_id', '=', m1)
       .execute();
   });
@@ -87,6 +88,7 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
         low: true,
         sku: 'SKU-COLA-355',
         productName: 'Cola 355ml',
+        imageUrl: null,
       });
       expect(r.body.data.aisles[3]).toMatchObject({ aisleNo: 4, sellingPrice: 2.05, faulted: true });
     });
@@ -204,6 +206,25 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
       expect((await rows()).filter((a) => a.aisle_no !== 3)).toEqual(others);
     });
 
+    it('sets a product picture (an https URL or a path on this service), shows it in every aisle view, and clears it with null', async () => {
+      const before = (await rows())[2]!;
+      for (const url of ['https://cdn.example.com/products/cola-355.png?v=2', '/media/0123456789abcdef.png']) {
+        const r = await put({ imageUrl: url });
+        expect(r.status).toBe(200);
+        expect(r.body.data).toMatchObject({ aisleNo: 3, imageUrl: url, sellingPrice: 1.75 });
+        expect((await rows())[2]).toEqual({ ...before, image_url: url });
+        const read = await call<Body<MachineOut>>(t.url, 'GET', path(M1), { headers: ALICE });
+        expect(read.body.data.aisles.map((a) => a.imageUrl)).toEqual([null, null, url, ...Array(7).fill(null)]);
+      }
+      const all = await call<Body<MachineOut[]>>(t.url, 'GET', '/api/v1/inventory', { headers: ALICE });
+      expect(all.body.data.find((m) => m.machineNo === M1)?.aisles[2]?.imageUrl).toBe('/media/0123456789abcdef.png');
+      // a price change leaves the picture; null removes it
+      expect((await put({ sellingPrice: 2 })).body.data.imageUrl).toBe('/media/0123456789abcdef.png');
+      const cleared = await put({ imageUrl: null });
+      expect(cleared.body.data.imageUrl).toBeNull();
+      expect((await rows())[2]).toEqual({ ...before, price_cents: 200, image_url: null });
+    });
+
     it('reports low from the values after the change', async () => {
       expect((await put({ currentStock: 3 })).body.data.low).toBe(false);
       expect((await put({ alertThreshold: 3 })).body.data.low).toBe(true);
@@ -235,6 +256,18 @@ describe.each(DIALECTS)('inventory on %s', (dialect) => {
       ['null', { maxStock: null }, 3, 422, 'maxStock'],
       ['an array body', [{ currentStock: 1 }], 3, 422, 'body'],
       ['a non-numeric aisle', { currentStock: 1 }, 'abc', 422, 'aisleNo'],
+      ['a picture over plain http', { imageUrl: 'http://cdn.example.com/cola.png' }, 3, 400, 'imageUrl'],
+      ['a picture on another scheme', { imageUrl: 'javascript:alert(1)' }, 3, 400, 'imageUrl'],
+      ['a data: picture', { imageUrl: 'data:image/png;base64,iVBORw0KGgo=' }, 3, 400, 'imageUrl'],
+      ['a protocol-relative picture', { imageUrl: '//evil.example/cola.png' }, 3, 400, 'imageUrl'],
+      ['a backslash path', { imageUrl: '/\\evil.example/cola.png' }, 3, 400, 'imageUrl'],
+      ['a relative path', { imageUrl: 'media/cola.png' }, 3, 400, 'imageUrl'],
+      ['credentials in the picture URL', { imageUrl: 'https://user:pw@cdn.example.com/cola.png' }, 3, 400, 'imageUrl'],
+      ['a space in the picture URL', { imageUrl: 'https://cdn.example.com/my cola.png' }, 3, 400, 'imageUrl'],
+      ['a picture URL over 500 characters', { imageUrl: `https://cdn.example.com/${'a'.repeat(480)}.png` }, 3, 400, 'at most 500'],
+      ['an empty picture URL', { imageUrl: '' }, 3, 400, 'imageUrl'],
+      ['a picture URL with a control character', { imageUrl: 'https://cdn.example.com/a\u0000.png' }, 3, 400, 'imageUrl'],
+      ['a picture that is not a string', { imageUrl: 42 }, 3, 422, 'imageUrl'],
     ])('refuses %s and changes nothing', async (_what, json, aisle, status, inMessage) => {
       const before = await snapshot(t);
       const r = await put(json, aisle);

@@ -66,7 +66,7 @@ export class InventoryRepo {
   async updateAisle(
     machineId: string,
     aisleNo: number,
-    set: Partial<Pick<AisleRow, 'current_stock' | 'max_stock' | 'alert_threshold' | 'price_cents' | 'faulted'>>,
+    set: Partial<Pick<AisleRow, 'current_stock' | 'max_stock' | 'alert_threshold' | 'price_cents' | 'faulted' | 'image_url'>>,
   ) {
     await this.db.updateTable('aisles').set(set).where('machine_id', '=', machineId).where('aisle_no', '=', aisleNo).execute();
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VMC_MAX_COLUMNS, VMC_MAX_ROWS } from '@vend/protocol';
+import { safeString, VMC_MAX_COLUMNS, VMC_MAX_ROWS } from '@vend/protocol';
 import { decimalAmount } from '../../http/money.ts';
 import { PagingQuery } from '../../http/paging.ts';
 
@@ -26,6 +26,31 @@ export const RestockBody = z.strictObject({
 });
 export type RestockInput = z.output<typeof RestockBody>;
 
+/** Longest product picture address an aisle takes. */
+export const MAX_IMAGE_URL = 500;
+
+/** A stand-in origin: a path on this service resolves against it and must stay on it. */
+const SAME_ORIGIN = 'https://this-service.invalid';
+
+/**
+ * Whether `v` is a picture address a storefront may load: an https URL naming a host and no credentials, or an
+ * absolute path on this service (`/media/<hash>.png`) — never `//host/…` or `/\host/…`, which a browser reads
+ * as another site. Whitespace and backslashes are refused outright.
+ */
+export function isImageUrl(v: string): boolean {
+  if (/[\s\\]/.test(v)) return false;
+  if (v.startsWith('/')) return !v.startsWith('//') && URL.canParse(v, SAME_ORIGIN) && new URL(v, SAME_ORIGIN).origin === SAME_ORIGIN;
+  if (!/^https:\/\//i.test(v) || !URL.canParse(v)) return false;
+  const u = new URL(v);
+  return u.protocol === 'https:' && u.hostname !== '' && u.username === '' && u.password === '';
+}
+
+/** An aisle's product picture: an https URL or a path on this service, at most 500 characters. */
+const imageUrl = safeString({ trim: true })
+  .min(1, 'must not be empty (send null to remove the picture)')
+  .max(MAX_IMAGE_URL, `must be at most ${MAX_IMAGE_URL} characters`)
+  .refine(isImageUrl, 'must be an https URL (https://…) or a path on this service starting with /');
+
 /** Partial aisle update: only sent fields change; unknown fields are refused so a typo never passes as a no-op. */
 export const AislePatchBody = z
   .strictObject({
@@ -34,8 +59,9 @@ export const AislePatchBody = z
     alertThreshold: stockCount.optional(),
     sellingPrice: decimalAmount(MAX_PRICE).optional(),
     faulted: z.boolean().optional(),
+    imageUrl: imageUrl.nullable().optional().describe('the product picture shown by the kiosk storefront; null removes it'),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), 'send at least one of currentStock, maxStock, alertThreshold, sellingPrice, faulted');
+  .refine((b) => Object.values(b).some((v) => v !== undefined), 'send at least one of currentStock, maxStock, alertThreshold, sellingPrice, faulted, imageUrl');
 export type AislePatch = z.output<typeof AislePatchBody>;
 
 /** No C0 control character and no DEL: a regular expression, so that the document states it as a pattern. */
@@ -56,6 +82,7 @@ export const Aisle = z.object({
   low: z.boolean().describe('currentStock <= alertThreshold'),
   sku: z.string().nullable(),
   productName: z.string().nullable(),
+  imageUrl: z.string().nullable().describe('the product picture: an https URL or a path on this service; null: none'),
 });
 export type Aisle = z.infer<typeof Aisle>;
 

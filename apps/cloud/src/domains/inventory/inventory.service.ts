@@ -28,6 +28,7 @@ export function toAisle(row: AisleRow): Aisle {
     low: row.current_stock <= row.alert_threshold,
     sku: row.sku,
     productName: row.product_name,
+    imageUrl: row.image_url,
   };
 }
 
@@ -138,6 +139,7 @@ export class InventoryService {
       if (patch.alertThreshold !== undefined) set.alert_threshold = patch.alertThreshold;
       if (patch.sellingPrice !== undefined) set.price_cents = patch.sellingPrice;
       if (patch.faulted !== undefined) set.faulted = patch.faulted ? 1 : 0;
+      if (patch.imageUrl !== undefined) set.image_url = patch.imageUrl;
       const after = { ...row, ...set };
       const problem = aisleProblem(after);
       if (problem) throw refuse('body', problem);

@@ -69,10 +69,12 @@ export function resolveFeatures(settings: Partial<Record<FeatureName, boolean>>,
 const oneOf = <T extends string>(allowed: readonly T[], v: string | null, fallback: T): T =>
   (allowed as readonly string[]).includes(v ?? '') ? (v as T) : fallback;
 
-/** The default kiosk UI of a cabinet, relative to the gateway's base URL. */
-export function defaultKioskUiUrl(machineNo: string): string {
-  return `/kiosk/${encodeURIComponent(machineNo)}`;
-}
+/**
+ * The default kiosk UI of every cabinet: the screen its own agent serves from its release tree on the loopback
+ * control port (issue 32), so it works with no cloud at all. An operator may point a machine elsewhere
+ * (cabinet-settings `kioskUiUrl`); the cloud's `/kiosk/<serial>` only explains this (kiosk-page.ts).
+ */
+export const DEFAULT_KIOSK_UI_URL = 'http://127.0.0.1:8770/screen/';
 
 /** The configuration block of one cabinet: every default of spec 2 §2.4, overridden by what is stored for it. */
 export function buildConfigBlock(input: {
@@ -91,7 +93,7 @@ export function buildConfigBlock(input: {
     dispatchMode: oneOf(DISPATCH_MODES, s?.dispatch_mode ?? null, CONFIG_DEFAULTS.dispatchMode),
     features: resolveFeatures(parseFeatureSettings(s?.features_json), input.capabilities),
     machineCode: input.machineNo,
-    kioskUiUrl: s?.kiosk_ui_url ?? defaultKioskUiUrl(input.machineNo),
+    kioskUiUrl: s?.kiosk_ui_url ?? DEFAULT_KIOSK_UI_URL,
     adminPin: input.adminPin.pin,
     adminPinSource: input.adminPin.source,
     // the hash only, never the code: the cabinet checks a technician's code against it offline
