@@ -49,6 +49,8 @@ import { pricingRoutes } from './domains/pricing/pricing.routes.ts';
 import { marketplaceRoutes } from './domains/ad-purchases/marketplace.routes.ts';
 import { adPaymentsWebhookRoutes, adPurchasesRoutes } from './domains/ad-purchases/ad-purchases.routes.ts';
 import { webhooksRoutes } from './domains/webhooks/webhooks.routes.ts';
+import { kioskCheckoutRoutes, kioskPaymentsWebhookRoutes } from './domains/kiosk-checkout/kiosk-checkout.routes.ts';
+import { buyPageRoutes } from './domains/kiosk-checkout/buy.routes.ts';
 import { alertsRoutes } from './domains/alerts/alerts.routes.ts';
 import { dexRoutes } from './domains/dex/dex.routes.ts';
 import { redactUrl } from './logger.ts';
@@ -103,8 +105,11 @@ export function createApp(ctx: AppContext, services: Services): Express & { list
   app.use(paymentsWebhookRoutes(services.routes, services.payments));
   app.use(adPaymentsWebhookRoutes(services.routes, services.adPurchases));
   app.use(dfyFleetsWebhookRoutes(services.routes, services.dfyFleets));
+  app.use(kioskPaymentsWebhookRoutes(services.routes, services.kioskPayments));
   // The buyer and approval pages read their own forms (the creative upload is multipart/form-data).
   app.use(marketplacePagesRoutes({ ...services, config: ctx.config, logger: ctx.logger, rateLimiter: ctx.rateLimiter, market: services.marketplace }));
+  // the shopper's phone page of a kiosk checkout (the QR on the cabinet's screen)
+  app.use(buyPageRoutes(services.kioskCheckouts, ctx.logger));
   // What /kiosk/<serial> (the configuration block's old default) says: the screen runs on the cabinet.
   app.use(kioskPageRoutes());
   // Creative and screensaver uploads carry their media as base64 (a 60 MB video is 80 MB of JSON).
@@ -126,6 +131,7 @@ export function createApp(ctx: AppContext, services: Services): Express & { list
       devices: s.runtime.devices,
     }),
   );
+  app.use(kioskCheckoutRoutes(kit, s.cabinetGuard, s.kioskCheckouts));
   app.use(apkRoutes(kit, s.cabinetGuard, s.apk, s.gateway, s.sales));
   app.use(prizesCabinetRoutes(kit, s.cabinetGuard, s.prizes));
   app.use(deviceCredentialsRoutes(kit, s.credentialAdmin, s.enrolmentModes, s.credentialFleet));

@@ -7,6 +7,7 @@ import { AccountsRepo } from './domains/accounts/accounts.repo.ts';
 import { AdDeliveryRepo } from './domains/ad-delivery/ad-delivery.repo.ts';
 import { AdPurchasesRepo } from './domains/ad-purchases/ad-purchases.repo.ts';
 import { TestPaymentsRepo } from './domains/ad-purchases/test-processor.repo.ts';
+import { KioskCheckoutsRepo } from './domains/kiosk-checkout/kiosk-checkout.repo.ts';
 import { CampaignsRepo } from './domains/campaigns/campaigns.repo.ts';
 import { CreativesRepo } from './domains/creatives/creatives.repo.ts';
 import { ScreensaversRepo } from './domains/screensavers/screensavers.repo.ts';
@@ -82,6 +83,9 @@ export class Repos {
   }
   get testPayments(): TestPaymentsRepo {
     return this.#once('testPayments', (db) => new TestPaymentsRepo(db));
+  }
+  get kioskCheckouts(): KioskCheckoutsRepo {
+    return this.#once('kioskCheckouts', (db) => new KioskCheckoutsRepo(db));
   }
   get campaigns(): CampaignsRepo {
     return this.#once('campaigns', (db) => new CampaignsRepo(db));

@@ -75,6 +75,8 @@ import { PricingService } from './domains/pricing/pricing.service.ts';
 import { MarketplaceService } from './domains/ad-purchases/marketplace.service.ts';
 import { AdPurchasesService } from './domains/ad-purchases/ad-purchases.service.ts';
 import { TestProcessor } from './domains/ad-purchases/test-processor.ts';
+import { KioskCheckoutService } from './domains/kiosk-checkout/kiosk-checkout.service.ts';
+import { KioskPaymentsService } from './domains/kiosk-checkout/kiosk-payments.service.ts';
 import { WebhookEvents } from './domains/webhooks/webhook-events.ts';
 import { WebhookDeliveryService } from './domains/webhooks/webhook-delivery.service.ts';
 import { UndiciWebhookSender, type WebhookSender } from './domains/webhooks/webhook-sender.ts';
@@ -188,6 +190,10 @@ export interface Services {
   adPurchases: AdPurchasesService;
   /** The built-in test payment processor (sandbox only; null otherwise: no processor, purchases answer 503). */
   testProcessor: TestProcessor | null;
+  /** Pay by phone on the kiosk's screen: the cabinet's checkouts and the shopper's phone page. */
+  kioskCheckouts: KioskCheckoutService;
+  /** The processor's payments for kiosk checkouts: the order, the paid drop, or the refund a late payment is owed. */
+  kioskPayments: KioskPaymentsService;
   // outbound webhooks and alerts
   /** The webhook outbox alone (the test event, alert notifications). */
   outbox: WebhookEvents;
@@ -212,7 +218,14 @@ export interface Services {
 /** The composition root: repositories, clock and collaborators go in as each service's named `Deps`, in dependency order. */
 export function createServices(
   ctx: AppContext,
-  opts: { webhookSender?: WebhookSender; webhookTimeoutMs?: number; alertMailer?: AlertMailer; geocoder?: Geocoder | null } = {},
+  opts: {
+    webhookSender?: WebhookSender;
+    webhookTimeoutMs?: number;
+    alertMailer?: AlertMailer;
+    geocoder?: Geocoder | null;
+    /** A sandbox without its test payment processor: what a deployment with no processor answers (503s). */
+    noPaymentProcessor?: boolean;
+  } = {},
 ): Services {
   const store = createAppStore(ctx.database);
   const { clock, audit, config, rateLimiter, sealer } = ctx;
@@ -269,7 +282,7 @@ export function createServices(
 
   const campaigns = new CampaignsService({ store, clock, audit, creatives });
   const pricing = new PricingService({ clock });
-  const testProcessor = config.mode === 'sandbox' ? new TestProcessor({ store, clock, config }) : null;
+  const testProcessor = config.mode === 'sandbox' && !opts.noPaymentProcessor ? new TestProcessor({ store, clock, config }) : null;
 
   const payouts = new PayoutsService({ store, clock, audit });
   const crews = new CrewsService({ store, clock, audit });
@@ -381,6 +394,8 @@ export function createServices(
     marketplace: new MarketplaceService({ store, clock, audit, rateLimiter, pricing, creatives, processor: testProcessor, config }),
     adPurchases: new AdPurchasesService({ store, clock, audit, campaigns, creatives, processor: testProcessor, events }),
     testProcessor,
+    kioskCheckouts: new KioskCheckoutService({ store, clock, audit, processor: testProcessor, config }),
+    kioskPayments: new KioskPaymentsService({ store, clock, audit, processor: testProcessor, sales, commands }),
     outbox,
     events,
     alerts,

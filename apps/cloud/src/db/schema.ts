@@ -772,6 +772,49 @@ export interface TestPaymentIntentsTable {
   delivery_status: number | null;
   /** Where the intent's event is delivered (a path on this service); null: the ad payments webhook. */
   webhook_path: string | null;
+  /** Where the buyer is sent after paying (0039; Stripe's success_url); null: the payment page says paid. */
+  return_url: string | null;
+}
+
+/** A pay-by-phone checkout of the kiosk's screen (0039): one aisle at the server's price, at most one open per machine. */
+export interface KioskCheckoutsTable {
+  /** `chk_` + 32 random hex digits: the phone page's address carries it. */
+  id: string;
+  machine_id: string;
+  operator_id: string | null;
+  aisle_no: number;
+  product_name: string | null;
+  amount_cents: number;
+  currency: string;
+  processor: string;
+  intent_id: string | null;
+  /** The processor's page where the shopper pays (null until the intent exists). */
+  checkout_url: string | null;
+  /** The phone page the cabinet's QR shows (`/buy/{id}`). */
+  pay_url: string;
+  /** `awaiting_payment`, `paid`, `vending`, `vended`, `failed`, `expired` or `cancelled` (@vend/protocol CHECKOUT_STATUSES). */
+  status: string;
+  created_at: number;
+  expires_at: number;
+  paid_at: number | null;
+  order_number: string | null;
+  command_id: string | null;
+  /** `owed` or `issued`; null: nothing to give back. */
+  refund: string | null;
+  /** Why it failed, in words a shopper may read. */
+  detail: string | null;
+  updated_at: number;
+}
+
+/** Each processor event the kiosk checkout webhook received (0039), claimed once by its id. */
+export interface KioskCheckoutEventsTable {
+  id: string;
+  processor: string;
+  type: string;
+  intent_id: string;
+  checkout_id: string;
+  payload: string;
+  received_at: number;
 }
 
 /** A published agent release (0005): immutable once written; `version_key` is the sortable normalised version. */
@@ -1432,6 +1475,8 @@ export interface DB {
   prize_mechanics: PrizeMechanicsTable;
   prize_events: PrizeEventsTable;
   test_payment_intents: TestPaymentIntentsTable;
+  kiosk_checkouts: KioskCheckoutsTable;
+  kiosk_checkout_events: KioskCheckoutEventsTable;
 }
 
 export type OperatorRow = Selectable<OperatorsTable>;
@@ -1472,6 +1517,8 @@ export type AdPurchaseRow = Selectable<AdPurchasesTable>;
 export type AdPurchaseLineRow = Selectable<AdPurchaseLinesTable>;
 export type AdPaymentEventRow = Selectable<AdPaymentEventsTable>;
 export type TestPaymentIntentRow = Selectable<TestPaymentIntentsTable>;
+export type KioskCheckoutRow = Selectable<KioskCheckoutsTable>;
+export type KioskCheckoutEventRow = Selectable<KioskCheckoutEventsTable>;
 export type PrizeEventRow = Selectable<PrizeEventsTable>;
 export type PrizeMechanicRow = Selectable<PrizeMechanicsTable>;
 export type CrewRow = Selectable<CrewsTable>;

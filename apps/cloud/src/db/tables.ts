@@ -61,6 +61,8 @@ export const RESET_ORDER: (keyof DB)[] = [
   'ad_play_records',
   'ad_fills',
   'ssp_mock_leases',
+  'kiosk_checkout_events',
+  'kiosk_checkouts',
   'ad_purchase_lines',
   'ad_payment_events',
   'test_payment_intents',

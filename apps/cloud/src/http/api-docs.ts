@@ -20,6 +20,8 @@ export interface RouteDoc {
   /** The `data` of the success envelope (or the whole body when `envelope` is false). */
   response?: z.ZodType;
   envelope?: boolean;
+  /** The success answer's HTTP status (default 200); 201 for a leg that creates (its envelope still says code 200, spec 1 §1). */
+  status?: 200 | 201;
   /** The success answer's media type(s) (default application/json); a file route lists every type it may send. */
   contentType?: string | readonly string[];
   /** The media types the request body is accepted in (default application/json; form for the OAuth token endpoint). */
@@ -218,8 +220,8 @@ export class ApiDocs {
               : { type: 'string' }
             : { type: 'string', format: 'binary' };
       const responses: Record<string, unknown> = {
-        '200': {
-          description: r.envelope === false ? 'Success' : 'Success, in the `{code: 200, message: "success", data}` envelope',
+        [String(r.status ?? 200)]: {
+          description: (r.status === 201 ? 'Created' : 'Success') + (r.envelope === false ? '' : ', in the `{code: 200, message: "success", data}` envelope'),
           content: Object.fromEntries([r.contentType ?? 'application/json'].flat().map((type) => [type, { schema: schemaFor(type) }])),
         },
       };

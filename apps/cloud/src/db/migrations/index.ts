@@ -31,6 +31,7 @@ import * as m0034 from './0034_cabinet_revert_report.ts';
 import * as m0035 from './0035_dfy_pool.ts';
 import * as m0037 from './0037_release_artifacts.ts';
 import * as m0038 from './0038_rollout_progress_no_artifact.ts';
+import * as m0039 from './0039_kiosk_checkouts.ts';
 import * as m0040 from './0040_aisle_image_url.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
@@ -67,5 +68,6 @@ export const migrations: Record<string, Migration> = {
   '0035_dfy_pool': m0035,
   '0037_release_artifacts': m0037,
   '0038_rollout_progress_no_artifact': m0038,
+  '0039_kiosk_checkouts': m0039,
   '0040_aisle_image_url': m0040,
 };

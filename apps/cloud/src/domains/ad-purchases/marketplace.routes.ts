@@ -36,6 +36,7 @@ const TestIntentView = z.object({
   status: z.enum(['requires_payment', 'succeeded']),
   createdAt: z.string(),
   succeededAt: z.string().nullable(),
+  returnUrl: z.string().nullable().describe('Where the buyer is sent once paid (the intent’s returnUrl); null: the checkout page says paid'),
 });
 const TestCompletionView = z.object({
   intent: TestIntentView,

@@ -2,7 +2,8 @@
  * The payment-processor adapter (spec 1 §4.7, §6): payment intents and signed webhooks, the shape a
  * Stripe-style processor fits. Self-serve ad purchases and the DFY investment pool (spec 3 key rule 7) pay
  * through it; `purchaseId` is what the intent pays for (a purchase, an investment). The built-in test processor
- * (test-processor.ts) is the sandbox's; another processor is another implementation of this.
+ * (test-processor.ts) is the sandbox's; another processor is another implementation of this. Kiosk checkouts (pay
+ * by phone on the cabinet's screen, issue 32) pay through it too.
  */
 import { AppError, badRequest } from '../../http/errors.ts';
 
@@ -17,6 +18,11 @@ export interface IntentRequest {
    * decides it: the DFY investment pool has its own webhook). Absent: the ad payments webhook.
    */
   webhookPath?: string;
+  /**
+   * Where the processor sends the buyer once paid (Stripe's `success_url`): an absolute URL of this service.
+   * Absent: the processor's page says paid (the ad marketplace follows the purchase by its own status link).
+   */
+  returnUrl?: string;
 }
 
 export interface CreatedIntent {

@@ -46,6 +46,8 @@ export interface TestIntent {
   status: 'requires_payment' | 'succeeded';
   createdAt: string;
   succeededAt: string | null;
+  /** Where the buyer goes once paid (the intent's `returnUrl`); null: the checkout page says paid. */
+  returnUrl: string | null;
 }
 
 /** What `complete` did: the intent, and the answer of this service's webhook to the delivery. */
@@ -88,6 +90,7 @@ export class TestProcessor implements PaymentProcessor {
       status: 'requires_payment',
       created_at: now,
       webhook_path: req.webhookPath ?? null,
+      return_url: req.returnUrl ?? null,
     });
     return { intentId, checkoutUrl: `${this.deps.config.publicBaseUrl ?? ''}${TEST_CHECKOUT_PATH}/${intentId}` };
   }
@@ -134,6 +137,7 @@ export class TestProcessor implements PaymentProcessor {
       status: row.status === 'succeeded' ? 'succeeded' : 'requires_payment',
       createdAt: formatTimestamp(row.created_at)!,
       succeededAt: formatTimestamp(row.succeeded_at),
+      returnUrl: row.return_url,
     };
   }
 

@@ -54,6 +54,26 @@ export interface DispenseRequest {
   externalRef: string | null;
 }
 
+/** A new command's row: pending, no outcome yet. `requestedBy`: the credential that asked (null: a paid checkout's drop). */
+function pendingRow(id: string, machineId: string, req: DispenseRequest, requestedBy: string | null, now: number) {
+  return {
+    id,
+    machine_id: machineId,
+    aisle_no: req.aisleNo,
+    reason: req.reason,
+    external_ref: req.externalRef,
+    status: 'pending',
+    outcome: null,
+    detail: null,
+    order_number: null,
+    requested_by: requestedBy,
+    created_at: now,
+    acked_at: null,
+    expired_at: null,
+    updated_at: now,
+  };
+}
+
 export interface AckRequest {
   success: boolean;
   outcome: string;
@@ -114,22 +134,7 @@ export class CommandsService {
     const now = this.d.clock.now();
     const id = newId('cmd', now);
     const inserted = await this.d.store.transaction(async (tx) => {
-      const ok = await tx.commands.insertCommand({
-        id,
-        machine_id: machine.id,
-        aisle_no: req.aisleNo,
-        reason: req.reason,
-        external_ref: req.externalRef,
-        status: 'pending',
-        outcome: null,
-        detail: null,
-        order_number: null,
-        requested_by: p.credentialId,
-        created_at: now,
-        acked_at: null,
-        expired_at: null,
-        updated_at: now,
-      });
+      const ok = await tx.commands.insertCommand(pendingRow(id, machine.id, req, p.credentialId, now));
       if (ok) await this.d.audit.record(tx, p, 'command.enqueue', `command:${id}`);
       return ok;
     });
@@ -143,6 +148,25 @@ export class CommandsService {
     this.d.pending?.notify(machine.id);
     const created = await repo.commandById(machine.id, id);
     return { ...toView(created!), duplicate: false };
+  }
+
+  /**
+   * A drop someone already paid for (a kiosk checkout's, issue 32), enqueued inside the payment's transaction: a
+   * pending command for the aisle, at most one per `externalRef` on the machine (a repeat answers the first's id).
+   * No stock or fault rule refuses it: the money is taken, so the board's outcome decides (a failed drop's money
+   * is owed back). The caller wakes the machine's long poll once its transaction committed (`wake`).
+   */
+  async enqueuePaid(tx: Repos, machine: CommandMachine, req: DispenseRequest & { externalRef: string }, now: number): Promise<string> {
+    const id = newId('cmd', now);
+    const inserted = await tx.commands.insertCommand(pendingRow(id, machine.id, req, null, now));
+    if (!inserted) return (await tx.commands.commandByRef(machine.id, req.externalRef))!.id;
+    await this.d.audit.record(tx, null, 'command.enqueue', `command:${id}`);
+    return id;
+  }
+
+  /** Wakes the long-polling pending calls of a machine (here, and on every other replica): after a commit that enqueued for it. */
+  wake(machineId: string): void {
+    this.d.pending?.notify(machineId);
   }
 
   /** The ack's writes, in the caller's transaction: whether this call changed the command (false: a repeat), and the command as it stands after it. */
@@ -204,8 +228,8 @@ export class CommandsService {
       await this.d.sales.recordSale(tx, { machineId: machine.id, aisleNo: cmd.aisle_no, quantity: 1, takesStock: true, order, now });
       await tx.commands.setOrderNumber(cmd.id, orderNumber);
     } else {
-      // The drop failed: money paid for it beforehand goes back.
-      await tx.orders.settlePaidOfCommand(cmd.id, 'refunded', now);
+      // The drop failed: money paid for it beforehand goes back (refunded, or owed back through its processor).
+      await this.d.sales.settleFailedDrop(tx, cmd.id, now);
     }
     await this.d.audit.record(tx, actor, req.success ? 'command.ack' : 'command.fail', `command:${cmd.id}`);
     await this.d.events.emit(tx, {
@@ -309,7 +333,7 @@ export class CommandsService {
     for (const c of due) {
       const done = await this.d.store.transaction(async (tx) => {
         if (!(await tx.commands.expire(c.id, 'no_outcome', `no outcome within ${Math.round(timeoutMs / 1000)}s`, now))) return false;
-        await tx.orders.settlePaidOfCommand(c.id, 'refunded', now);
+        await this.d.sales.settleFailedDrop(tx, c.id, now);
         await this.d.audit.record(tx, null, 'command.expire', `command:${c.id}`);
         const m = await tx.machines.machineById(c.machine_id);
         await this.d.events.emit(tx, {

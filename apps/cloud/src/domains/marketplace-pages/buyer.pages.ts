@@ -3,7 +3,7 @@ import type { CreativeDraftView, PurchaseStatusView, QuoteView } from '../ad-pur
 import type { TestIntent } from '../ad-purchases/test-processor.ts';
 import { briefHidden, type AdvertiseMachine, type BriefValues } from './brief.page.ts';
 import { csrfInput, field } from './form-ui.ts';
-import { day, multiplier, usd } from './page-common.ts';
+import { day, money, multiplier, usd } from './page-common.ts';
 
 /** The buyer's pages after the brief: the quote, the test processor's checkout, the status. */
 
@@ -168,7 +168,7 @@ export function checkoutPage(p: { intent: TestIntent; csrf: string; statusPath: 
   const i = p.intent;
   const paid = i.status === 'succeeded';
   return layout({
-    title: paid ? 'Paid' : `Pay ${usd(i.amountCents)}`,
+    title: paid ? 'Paid' : `Pay ${money(i.amountCents, i.currency)}`,
     body: html`<h1>${paid ? 'Paid' : 'Test checkout'}</h1>
       <div class="notice warn">
         <p>Sandbox test processor: no card and no real money. “Pay now” plays the payment and the processor's signed notice to the service.</p>
@@ -176,7 +176,7 @@ export function checkoutPage(p: { intent: TestIntent; csrf: string; statusPath: 
       <div class="card">
         <dl class="facts">
           <dt>Amount</dt>
-          <dd class="total">${usd(i.amountCents)} ${i.currency}</dd>
+          <dd class="total">${money(i.amountCents, i.currency)} ${i.currency}</dd>
           <dt>For</dt>
           <dd>${i.description}</dd>
           <dt>Payment</dt>

@@ -270,7 +270,7 @@ export function buyerRoutes(deps: BuyerPagesDeps): Router {
 
     r.get('/pay/test/:intentId', async (req, res) => {
       const intent = await intentOr404(res, req.params.intentId);
-      if (intent) sendPage(res, 200, checkoutPage({ intent, csrf: session.csrfToken(req, res), statusPath: statusPathOf(req) }));
+      if (intent) sendPage(res, 200, checkoutPage({ intent, csrf: session.csrfToken(req, res), statusPath: statusPathOf(req) ?? intent.returnUrl }));
     });
 
     r.post('/pay/test/:intentId', async (req, res) => {
@@ -289,6 +289,8 @@ export function buyerRoutes(deps: BuyerPagesDeps): Router {
           ),
         );
       }
+      // the intent names where the buyer goes once paid (a kiosk checkout's phone page): the processor sends them there
+      if (done.intent.returnUrl) return res.redirect(303, done.intent.returnUrl);
       const statusPath = statusPathOf(req);
       if (!statusPath) return sendPage(res, 200, checkoutPage({ intent: done.intent, csrf: session.csrfToken(req, res), statusPath: null }));
       session.clearCookie(req, res, PURCHASE_COOKIE, '/pay');

@@ -12,6 +12,15 @@ export function usd(cents: number): string {
   return `${sign}$${Math.floor(abs / 100).toLocaleString('en-US')}.${String(abs % 100).padStart(2, '0')}`;
 }
 
+/** Integer cents in an ISO 4217 currency, for people: 175 GBP → "£1.75" (an unknown code: "1.75 XYZ"). */
+export function money(cents: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(cents / 100);
+  } catch {
+    return `${(cents / 100).toFixed(2)} ${currency}`;
+  }
+}
+
 /** A multiplier in basis points for people: 9000 → "0.9×". */
 export function multiplier(bps: number): string {
   return `${(bps / 10000).toString()}×`;

@@ -48,6 +48,23 @@ export interface SaleRecord {
   fifoCogsCents: number;
 }
 
+/**
+ * A sale paid through a payment processor before its drop (a kiosk checkout, issue 32): the processor holds the
+ * money, so its payment names the processor (as the order's terminal) and the processor's payment id.
+ */
+export interface PrepaidSale {
+  machineId: string;
+  aisleNo: number;
+  amountCents: number;
+  /** The processor's name (`test`, `stripe`): the payment's terminal. */
+  processor: string;
+  /** The processor's payment (intent) id: unique among orders, so one payment never makes two orders. */
+  paymentRef: string;
+  /** The remote drop that delivers it; null when nothing will (the payment came after its checkout ended). */
+  commandId: string | null;
+  now: number;
+}
+
 /** What a walk-up order report brings: the order it names, the aisle that turned and whether the vend succeeded. */
 export interface WalkupReport {
   orderNumber: string;
@@ -214,6 +231,74 @@ export class SalesService {
         payStatus,
       };
     });
+  }
+
+  /**
+   * Records a prepaid sale inside the caller's transaction: an order of one unit, `paid` and not vended, linked to
+   * the remote command that drops it (`api_drop`, pay method `phone`), its payment settled to the machine owner's
+   * merchant account as a cashless order's is. Without a command the money came for a purchase that had ended: the
+   * order is owed back at once (`refund_owed`) and nothing drops. Stock moves when the drop is acknowledged.
+   */
+  async recordPrepaid(tx: Repos, s: PrepaidSale): Promise<{ orderNumber: string; payStatus: 'paid' | 'refund_owed' }> {
+    const machine = await tx.machines.machineById(s.machineId);
+    if (!machine) throw new AppError('not_found', 'Unknown device');
+    const terminal = await tx.machines.terminalOf(s.machineId);
+    const orderNumber = newId('ord', s.now);
+    const payStatus = s.commandId === null ? 'refund_owed' : 'paid';
+    await tx.orders.insertOrder({
+      order_number: orderNumber,
+      machine_id: s.machineId,
+      operator_id: machine.operator_id,
+      aisle_no: s.aisleNo,
+      quantity: 1,
+      paid_cents: s.amountCents,
+      charged_cents: s.amountCents,
+      tax_rate: await this.deps.tax.saleRate(tx, machine, s.now),
+      channel: 'api_drop',
+      pay_method: 'phone',
+      terminal_id: s.processor,
+      card_brand: null,
+      card_last4: null,
+      settlement_account: terminal?.merchant_account ?? null,
+      command_id: s.commandId,
+      dispense_id: null,
+      payment_ref: s.paymentRef,
+      request_ref: null,
+      pay_status: payStatus,
+      vended: 0,
+      created_at: s.now,
+      updated_at: s.now,
+    });
+    await this.deps.audit.record(tx, null, payStatus === 'paid' ? 'order.prepaid' : 'order.refund_owed', `order:${orderNumber} machine:${machine.machine_no}`);
+    await this.deps.events.emit(tx, {
+      operatorId: machine.operator_id,
+      type: payStatus === 'paid' ? 'order.paid' : 'order.refund_owed',
+      machineNo: machine.machine_no,
+      data: { orderNumber, aisleNo: s.aisleNo, quantity: 1, chargedCents: s.amountCents, payMethod: 'phone', vended: false },
+    });
+    return { orderNumber, payStatus };
+  }
+
+  /**
+   * A remote drop failed (or no outcome came in time), inside its transaction: the orders paid for it beforehand
+   * are settled. Money a payment processor holds (the order has its payment id: a kiosk checkout's) is owed back
+   * (`refund_owed`: given back through the processor, issue 34); any other is refunded at once, as before.
+   */
+  async settleFailedDrop(tx: Repos, commandId: string, now: number): Promise<void> {
+    for (const { order_number } of await tx.orders.ordersOfCommand(commandId)) {
+      const order = await tx.orders.order(order_number);
+      if (!order) continue;
+      const owed = order.payment_ref !== null;
+      if (!(await tx.orders.settleUnvended(order_number, owed ? 'refund_owed' : 'refunded', now)) || !owed) continue;
+      await this.deps.audit.record(tx, null, 'order.refund_owed', `order:${order_number}`);
+      const machine = await tx.machines.machineById(order.machine_id);
+      await this.deps.events.emit(tx, {
+        operatorId: order.operator_id,
+        type: 'order.refund_owed',
+        machineNo: machine?.machine_no ?? null,
+        data: { orderNumber: order_number, aisleNo: order.aisle_no, chargedCents: order.charged_cents, payMethod: order.pay_method },
+      });
+    }
   }
 
   /**

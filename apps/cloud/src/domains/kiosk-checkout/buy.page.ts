@@ -1,0 +1,78 @@
+import { CHECKOUT_FINAL } from '@vend/protocol';
+import { html, layout, type SafeHtml } from '../../http/html.ts';
+import { money } from '../marketplace-pages/page-common.ts';
+import { BUY_SCRIPT_PATH } from './buy-script.ts';
+import { BUY_PATH, type BuyView } from './kiosk-checkout.service.ts';
+
+/** "2 min 55 s" (the script counts down in the same words). */
+function timeLeft(seconds: number): string {
+  const m = Math.floor(seconds / 60);
+  return `${m > 0 ? `${m} min ` : ''}${seconds % 60} s`;
+}
+
+/** What the page says in each state: its heading and the sentence under it. */
+function wordsOf(v: BuyView, price: string): { heading: string; message: SafeHtml | string } {
+  const c = v.checkout;
+  const product = c.name ?? `the product of aisle ${c.aisleNo}`;
+  const owed = c.refund === 'owed' ? html` Your payment of ${price} arrived after that, so nothing was dropped: <b>your refund is on its way</b>.` : '';
+  switch (c.status) {
+    case 'awaiting_payment':
+      return v.processorUrl
+        ? { heading: `Pay for ${product}`, message: 'Pay on this phone: the machine drops your product as soon as the payment is confirmed.' }
+        : { heading: `Pay for ${product}`, message: 'Preparing the payment… this page updates itself.' };
+    case 'paid':
+    case 'vending':
+      return { heading: 'Paid: take your product from the machine', message: 'Your payment is confirmed. The machine is dropping your product now.' };
+    case 'vended':
+      return { heading: 'Take your product from the machine', message: 'Your product has dropped. Enjoy!' };
+    case 'failed':
+      return {
+        heading: 'Could not vend: your refund is on its way',
+        message: c.detail ?? `The machine could not drop your product. Your payment of ${price} will be refunded.`,
+      };
+    case 'expired':
+      return { heading: 'This code expired: choose again on the screen', message: html`Nobody paid before the code's time ran out.${owed}` };
+    case 'cancelled':
+      return { heading: 'This purchase was cancelled: choose again on the screen', message: html`The purchase was stopped on the machine's screen.${owed}` };
+  }
+}
+
+/**
+ * The shopper's phone page of a checkout (`/buy/{checkoutId}`, the QR on the cabinet's screen), phone first: what is
+ * bought, its price in the operator's currency, the machine and where it is, the time left and the button to the
+ * processor's payment page; after paying, how the drop goes. While the checkout is not final the page's one
+ * script (same origin) keeps it current; the Refresh link does the same without it.
+ */
+export function buyPage(v: BuyView): SafeHtml {
+  const c = v.checkout;
+  const price = money(c.amountCents, c.currency);
+  const final = CHECKOUT_FINAL.includes(c.status);
+  const { heading, message } = wordsOf(v, price);
+  const awaiting = c.status === 'awaiting_payment';
+  return layout({
+    title: heading,
+    body: html`<div id="checkout" data-state="${c.status}:${c.refund ?? ''}:${v.processorUrl ? 'ready' : 'preparing'}" data-final="${final ? 'true' : 'false'}">
+        <h1 id="checkout-heading" tabindex="-1">${heading}</h1>
+        <div class="notice${c.status === 'failed' || c.refund === 'owed' ? ' warn' : ''}"><p>${message}</p></div>
+        <div class="card">
+          <dl class="facts">
+            <dt>Product</dt>
+            <dd>${c.name ?? `Aisle ${c.aisleNo}`}</dd>
+            <dt>Price</dt>
+            <dd class="total">${price}</dd>
+            <dt>Machine</dt>
+            <dd>${v.machineName}${v.machineLocation ? html`<br /><span class="muted">${v.machineLocation}</span>` : ''}</dd>
+            ${
+              awaiting
+                ? html`<dt>Time left</dt>
+                    <dd><span id="time-left" data-seconds="${c.secondsLeft}">${timeLeft(c.secondsLeft)}</span></dd>`
+                : ''
+            }
+          </dl>
+        </div>
+        ${awaiting && v.processorUrl ? html`<p class="actions"><a class="button" href="${v.processorUrl}">Pay ${price}</a></p>` : ''}
+      </div>
+      ${final ? '' : html`<p class="muted small">This page updates itself. <a href="${BUY_PATH}/${c.checkoutId}">Refresh</a></p>`}
+      <script src="${BUY_SCRIPT_PATH}" defer></script>`,
+  });
+}
