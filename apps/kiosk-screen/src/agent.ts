@@ -26,7 +26,7 @@ async function call<T>(path: string, init: { method?: string; body?: unknown } =
   } catch {
     throw new AgentError(0, 'agent-unreachable', 'The machine is starting up');
   }
-  const body = (await res.json().catch(() => null)) as unknown;
+  const body = (res.status === 204 ? null : await res.json().catch(() => null)) as unknown;
   if (!res.ok && res.status !== 403 && res.status !== 423 && res.status !== 409) {
     const e = (body ?? {}) as { error?: string; message?: string };
     throw new AgentError(res.status, e.error ?? 'error', e.message ?? `HTTP ${res.status}`);
@@ -50,14 +50,7 @@ export const agent = {
     return r.body as KioskCheckout;
   },
   /** The purchase under way; null when there is none (any longer). */
-  checkout: async (): Promise<KioskCheckout | null> => {
-    try {
-      return (await call<KioskCheckout>('/v1/kiosk/checkouts/current')).body;
-    } catch (e) {
-      if (e instanceof AgentError && e.status === 404) return null;
-      throw e;
-    }
-  },
+  checkout: async (): Promise<KioskCheckout | null> => (await call<KioskCheckout | null>('/v1/kiosk/checkouts/current')).body,
   cancelCheckout: async () => {
     await call('/v1/kiosk/checkouts/current/cancel', { method: 'POST', body: {} }).catch(() => undefined);
   },

@@ -67,7 +67,11 @@ export class LoopPlayer {
     }
     const loop = this.loop;
     const entry = loop?.entries[this.index++];
-    if (!loop || !entry) return this.wait(5_000, () => void this.next()); // nothing to play yet: ask again soon
+    if (!loop || !entry) {
+      // nothing to play (a screen not for sale with nothing of its own, or no loop yet): a plain welcome, and ask again soon
+      this.showIdle();
+      return this.wait(5_000, () => void this.next());
+    }
     const shown = await this.show(entry);
     if (!this.running) return;
     if (!shown) {
@@ -134,6 +138,14 @@ export class LoopPlayer {
     this.o.caption.textContent = entry.head;
     if (el instanceof HTMLVideoElement) await el.play().catch(() => undefined);
     return el;
+  }
+
+  private showIdle(): void {
+    if (this.current?.classList.contains('idle')) return;
+    this.current?.remove();
+    this.current = h('div', { class: 'media idle' }, h('p', {}, 'Welcome'));
+    this.o.stage.append(this.current);
+    this.o.caption.textContent = '';
   }
 
   private record(play: ControlAdPlay): void {

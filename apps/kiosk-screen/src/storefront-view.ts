@@ -12,7 +12,7 @@ const STATE_TEXT: Record<KioskItem['state'], string> = {
 const initials = (name: string): string =>
   name
     .split(/\s+/)
-    .filter(Boolean)
+    .filter((w) => /^\p{L}/u.test(w))
     .slice(0, 2)
     .map((w) => w[0]!.toUpperCase())
     .join('');
@@ -36,14 +36,12 @@ export function renderStorefront(screen: KioskScreen, onChoose: (item: KioskItem
     { class: 'goods', 'aria-label': 'Products' },
     ...screen.items.map((item) => {
       const available = item.state === 'available' && canBuy;
-      const label = `${item.name}, ${money(item.priceCents, screen.currency)}${item.state === 'available' ? `, ${item.stock} left` : `, ${STATE_TEXT[item.state]}`}`;
       const button = h(
         'button',
         {
           type: 'button',
           class: `item ${item.state}`,
           'data-aisle': item.aisleNo,
-          'aria-label': label,
           'aria-disabled': available ? null : 'true',
         },
         item.imageUrl

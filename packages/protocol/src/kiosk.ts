@@ -143,5 +143,11 @@ export type KioskServiceRequest = z.infer<typeof KioskServiceRequest>;
  * `POST /v1/kiosk/service` answer: the gate's verdict (the agent's lockout applies: 5 wrong codes lock it
  * for 300 s) and, only when the code was right, the cabinet's status for the technician.
  */
-export const KioskServiceAnswer = lazySchema(() => z.object({ check: ControlServiceCheck, status: ControlStatus.nullable() }));
+export const KioskServiceAnswer = lazySchema(() =>
+  z.object({
+    check: ControlServiceCheck,
+    /** What a technician at the screen needs (the CLI's `status` has the rest). */
+    status: ControlStatus.pick({ agent: true, enrolment: true, cloud: true, board: true, spool: true, lastErrors: true }).nullable(),
+  }),
+);
 export type KioskServiceAnswer = z.infer<typeof KioskServiceAnswer>;

@@ -21,7 +21,7 @@ const SERVICE_STATUS = { ok: 200, wrong: 403, locked: 423, 'no-code': 409 } as c
  *
  *   GET   /v1/kiosk/screen                    goods, states, busy (KioskScreen)
  *   POST  /v1/kiosk/checkouts                 {aisleNo}: 201 the purchase's checkout (409 busy, 503 cloud away)
- *   GET   /v1/kiosk/checkouts/current         the purchase under way (404 none)
+ *   GET   /v1/kiosk/checkouts/current         the purchase under way (204 none: not an error a browser logs)
  *   POST  /v1/kiosk/checkouts/current/cancel  the shopper gave up: an unpaid checkout is cancelled
  *   POST  /v1/kiosk/service                   {code}: the gate's verdict, and the status when it was right
  *
@@ -59,6 +59,10 @@ export async function handleStorefront(
 }
 
 function current(res: ServerResponse, checkout: KioskCheckout | null): void {
-  if (!checkout) return refuse(res, 404, 'no-checkout', 'no purchase is under way');
+  if (!checkout) {
+    res.writeHead(204, { 'cache-control': 'no-store' });
+    res.end();
+    return;
+  }
   return answer(res, KioskCheckout, checkout);
 }

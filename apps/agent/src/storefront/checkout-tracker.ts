@@ -6,7 +6,7 @@ import { elapsedNow } from '../state/monotonic.ts';
 
 /** How often the screen's polls reach the cloud for the purchase under way (the screen polls faster; it gets the last copy). */
 const REFRESH_MS = 1_500;
-/** A finished purchase stays shown this long, then the cabinet is free for the next shopper. */
+/** A finished purchase is still answered this long (a screen reloaded meanwhile shows how it ended); a new one may start at once. */
 export const FINISHED_HOLD_MS = 20_000;
 
 /** A kiosk request the agent refuses: the status and a code the screen shows a message for. */
@@ -55,9 +55,10 @@ export class CheckoutTracker {
 
   constructor(private readonly d: CheckoutTrackerDeps) {}
 
-  /** A purchase is under way or still being shown. */
+  /** A purchase is under way: a new one must wait (a finished one still shown does not hold the next shopper up). */
   get busy(): boolean {
-    return this.starting || (this.active !== null && !this.released(this.active));
+    const a = this.active;
+    return this.starting || (a !== null && !this.finished(a) && !this.released(a));
   }
 
   async start(aisleNo: number, signal: AbortSignal): Promise<KioskCheckout> {
@@ -113,9 +114,21 @@ export class CheckoutTracker {
   }
 
   private view(a: Active): KioskCheckout {
-    const local = a.data.commandId ? this.d.localDrop(a.data.commandId) : null;
-    if ((isFinal(a.data) || local === 'vended' || local === 'failed') && a.finishedAt === null) a.finishedAt = elapsedNow(this.d.clock);
-    return { ...a.data, local, stale: a.stale };
+    this.finished(a);
+    return { ...a.data, local: this.local(a), stale: a.stale };
+  }
+
+  private local(a: Active): ReturnType<LocalDrop> {
+    return a.data.commandId ? this.d.localDrop(a.data.commandId) : null;
+  }
+
+  /** Over, by the cloud's word or the board's; notes when it was first seen so. */
+  private finished(a: Active): boolean {
+    if (a.finishedAt !== null) return true;
+    const local = this.local(a);
+    if (!isFinal(a.data) && local !== 'vended' && local !== 'failed') return false;
+    a.finishedAt = elapsedNow(this.d.clock);
+    return true;
   }
 
   /** Finished and shown long enough, or expired by the cabinet's own clock while the cloud was away. */

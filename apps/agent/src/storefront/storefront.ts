@@ -18,7 +18,7 @@ export interface StorefrontDeps {
 /** An aisle as the shopper sees it: only a stocked, priced, working lane can be bought. */
 export function itemOf(a: ControlPlanogram['aisles'][number], cloudUrl: string): KioskItem {
   const state: KioskItem['state'] = a.faulted ? 'faulted' : a.priceCents <= 0 ? 'unpriced' : a.stock <= 0 ? 'sold_out' : 'available';
-  const image = (a as { imageUrl?: string | null }).imageUrl ?? null;
+  const image = a.imageUrl ?? null;
   return {
     aisleNo: a.aisleNo,
     name: a.name ?? a.sku ?? `Aisle ${a.aisleNo}`,
