@@ -34,12 +34,14 @@ describe('the checkout rules', () => {
   });
 
   it('a paid checkout follows its command: acknowledged vends, failed or expired fails, pending waits', () => {
-    expect(moveOfCommand('acknowledged')).toBe('vend');
-    expect(moveOfCommand('failed')).toBe('fail');
-    expect(moveOfCommand('expired')).toBe('fail');
-    expect(moveOfCommand('pending')).toBeNull();
-    expect(failureDetail('failed')).toMatch(/refunded/);
-    expect(failureDetail('expired')).toMatch(/in time.*refunded/);
+    expect(moveOfCommand({ status: 'acknowledged', expired_at: null })).toBe('vend');
+    expect(moveOfCommand({ status: 'failed', expired_at: null })).toBe('fail');
+    expect(moveOfCommand({ status: 'expired', expired_at: 5 })).toBe('fail');
+    expect(moveOfCommand({ status: 'pending', expired_at: null })).toBeNull();
+    // a late ack after the decision loop's ruling: the ruling stands (its order was owed back then)
+    expect(moveOfCommand({ status: 'acknowledged', expired_at: 5 })).toBe('fail');
+    expect(failureDetail({ status: 'failed', expired_at: null })).toMatch(/could not drop.*refunded/);
+    expect(failureDetail({ status: 'acknowledged', expired_at: 5 })).toMatch(/in time.*refunded/);
   });
 
   it('secondsLeft counts whole seconds down to 0, never below', () => {

@@ -36,16 +36,27 @@ export function canMove(status: string, move: CheckoutMove): boolean {
 /** A payment that arrives once a checkout ended unpaid is recorded and owed back from these (never dropped for). */
 export const LATE_PAYMENT_FROM = ['expired', 'cancelled'] as const satisfies readonly CheckoutStatus[];
 
-/** What a paid checkout's command says of it: its move, or null while the drop is still pending. */
-export function moveOfCommand(commandStatus: string): 'vend' | 'fail' | null {
-  if (commandStatus === 'acknowledged') return 'vend';
-  if (commandStatus === 'failed' || commandStatus === 'expired') return 'fail';
+/** What a checkout reads of its drop's command. */
+export interface DropCommand {
+  status: string;
+  /** When the dispense-decision loop ruled the drop failed for want of an outcome (null: it did not). */
+  expired_at: number | null;
+}
+
+/**
+ * What a paid checkout's command says of it: its move, or null while the drop is still pending. A drop the
+ * dispense-decision loop once ruled failed stays failed for the checkout, even if a late ack comes: its order was
+ * owed back at that ruling and the two never disagree.
+ */
+export function moveOfCommand(command: DropCommand): 'vend' | 'fail' | null {
+  if (command.expired_at !== null || command.status === 'failed' || command.status === 'expired') return 'fail';
+  if (command.status === 'acknowledged') return 'vend';
   return null;
 }
 
 /** Why a paid checkout failed, in words a shopper reads on the phone and on the screen. */
-export function failureDetail(commandStatus: string): string {
-  return commandStatus === 'expired'
+export function failureDetail(command: DropCommand): string {
+  return command.expired_at !== null
     ? 'The machine did not confirm the drop in time. Your payment will be refunded.'
     : 'The machine could not drop your product. Your payment will be refunded.';
 }

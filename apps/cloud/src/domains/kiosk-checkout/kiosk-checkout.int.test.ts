@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CHECKOUT_TTL_SECONDS, CheckoutData } from '@vend/protocol';
 import { DIALECTS, TEST_EPOCH, call, startTestServer, suiteServer } from '../../testing/harness.ts';
 import { expectRefused } from '../../testing/answers.ts';
 import { BOB, FLEET, enrolled } from '../gateway/gateway.test-support.ts';
+import { KioskCheckoutsRepo } from './kiosk-checkout.repo.ts';
 import { ALICE, cancelCheckout, checkoutFor, checkoutRow, createCheckout, getCheckout, ownedCabinet, type Cabinet } from './kiosk-checkout.test-support.ts';
 
 const setAisle = (t: { url: string }, c: Cabinet, aisleNo: number, json: Record<string, unknown>) =>
@@ -91,7 +92,20 @@ describe.each(DIALECTS)('kiosk checkouts: the cabinet legs on %s', (dialect) => 
 
   it('racing creates on one cabinet: exactly one 201, every other 409 busy (the database decides)', async () => {
     const c = await ownedCabinet(t);
-    const answers = await Promise.all([1, 2, 3, 4, 5, 6].map((aisleNo) => createCheckout(t, c, { aisleNo })));
+    // every create passes its "is the cabinet busy?" read before any of them inserts: only the database can tell them apart
+    const racers = 6;
+    let arrived = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const read = KioskCheckoutsRepo.prototype.openOf;
+    const spy = vi.spyOn(KioskCheckoutsRepo.prototype, 'openOf').mockImplementation(async function (this: KioskCheckoutsRepo, machineId: string) {
+      const open = await read.call(this, machineId);
+      if (++arrived === racers) release();
+      await Promise.race([gate, new Promise((r) => setTimeout(r, 2_000))]);
+      return open;
+    });
+    const answers = await Promise.all([1, 2, 3, 4, 5, 6].map((aisleNo) => createCheckout(t, c, { aisleNo }))).finally(() => spy.mockRestore());
+    expect(arrived).toBeGreaterThanOrEqual(racers);
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
     const open = await t.ctx.database.db
       .selectFrom('kiosk_checkouts')

@@ -5,7 +5,7 @@ import type { AuditLog } from '../../http/audit.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
-import type { AppStore, Repos } from '../../repos.ts';
+import type { AppStore } from '../../repos.ts';
 import type { PaymentProcessor } from '../ad-purchases/processor.ts';
 import type { CabinetCaller } from '../gateway/device-auth.ts';
 import { CHECKOUT_ID, failureDetail, moveOfCommand, secondsLeft } from './checkout.rules.ts';
@@ -219,16 +219,12 @@ export class KioskCheckoutService {
       return (await repo.checkout(row.id))!;
     }
     if ((row.status === 'paid' || row.status === 'vending') && row.command_id !== null) {
-      const command = await this.commandStatus(this.deps.store.repos, row.machine_id, row.command_id);
-      const move = command === null ? null : moveOfCommand(command);
-      if (move === null) return row;
-      await repo.move(row.id, move, move === 'fail' ? { refund: 'owed', detail: failureDetail(command!) } : {}, now);
+      const command = await this.deps.store.repos.commands.commandById(row.machine_id, row.command_id);
+      const move = command ? moveOfCommand(command) : null;
+      if (!command || move === null) return row;
+      await repo.move(row.id, move, move === 'fail' ? { refund: 'owed', detail: failureDetail(command) } : {}, now);
       return (await repo.checkout(row.id))!;
     }
     return row;
-  }
-
-  private async commandStatus(repos: Repos, machineId: string, commandId: string): Promise<string | null> {
-    return (await repos.commands.commandById(machineId, commandId))?.status ?? null;
   }
 }

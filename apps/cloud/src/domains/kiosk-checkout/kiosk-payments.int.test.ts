@@ -125,6 +125,10 @@ describe.each(DIALECTS)('kiosk checkouts: the payment and the drop on %s', (dial
     const { orders, commands } = await moneyAndDrops(t, d.checkoutId);
     expect(orders.map((o) => o.order_number)).toEqual([first.orderNumber]);
     expect(commands.map((x) => x.id)).toEqual([first.commandId]);
+    // each event id is on file once, as first received
+    const events = await t.ctx.database.db.selectFrom('kiosk_checkout_events').select(['id', 'payload']).where('checkout_id', '=', d.checkoutId).execute();
+    expect(events).toHaveLength(6);
+    expect(events.find((e) => e.id === `evt_${row.intent_id}`)?.payload).toBe(succeeded(row));
   });
 
   it('two first deliveries racing on a fresh checkout: exactly one pays it', async () => {
@@ -224,6 +228,18 @@ describe.each(DIALECTS)('kiosk checkouts: the payment and the drop on %s', (dial
     expect(await t.services.commands.expireOverdue(120_000)).toBeGreaterThanOrEqual(1);
     expect(okData(await getCheckout(t, c, d.checkoutId))).toMatchObject({ status: 'failed', refund: 'owed', detail: expect.stringMatching(/did not confirm/) });
     expect((await moneyAndDrops(t, d.checkoutId)).orders[0]).toMatchObject({ pay_status: 'refund_owed', vended: 0 });
+  });
+
+  it('a success reported after the decision loop ruled the drop failed: the ruling stands for the shopper (failed, refund owed), the unit leaves the aisle', async () => {
+    const { c, d } = await paid(5);
+    const before = await aisleStock(t, c.serial, 5);
+    t.clock.advance(130_000);
+    await t.services.commands.expireOverdue(120_000);
+    const { commands } = await moneyAndDrops(t, d.checkoutId);
+    expect((await report(t, c, commands[0]!.id, 5, true)).status).toBe(200);
+    expect(okData(await getCheckout(t, c, d.checkoutId))).toMatchObject({ status: 'failed', refund: 'owed' });
+    expect((await moneyAndDrops(t, d.checkoutId)).orders[0]).toMatchObject({ pay_status: 'refund_owed' });
+    expect(await aisleStock(t, c.serial, 5)).toBe(before - 1);
   });
 
   it('an order paid at the cabinet (no processor payment) before a failed drop is still refunded at once', async () => {
