@@ -3,6 +3,7 @@ import { CHECKOUT_TTL_SECONDS, CheckoutData } from '@vend/protocol';
 import { DIALECTS, TEST_EPOCH, call, startTestServer, suiteServer } from '../../testing/harness.ts';
 import { expectRefused } from '../../testing/answers.ts';
 import { BOB, FLEET, enrolled } from '../gateway/gateway.test-support.ts';
+import { TestProcessor } from '../ad-purchases/test-processor.ts';
 import { KioskCheckoutsRepo } from './kiosk-checkout.repo.ts';
 import { ALICE, cancelCheckout, checkoutFor, checkoutRow, createCheckout, getCheckout, ownedCabinet, type Cabinet } from './kiosk-checkout.test-support.ts';
 
@@ -197,6 +198,20 @@ describe.each(DIALECTS)('kiosk checkouts: the cabinet legs on %s', (dialect) => 
     expectRefused(await createCheckout(t, c, { aisleNo: 2 }), 410);
     expectRefused(await getCheckout(t, c, d.checkoutId), 410);
     expectRefused(await cancelCheckout(t, c, d.checkoutId), 410);
+  });
+
+  it('the processor failing to make the intent: 502, the checkout cancelled at once and the cabinet free', async () => {
+    const c = await ownedCabinet(t);
+    const spy = vi.spyOn(TestProcessor.prototype, 'createIntent').mockRejectedValueOnce(new Error('processor down'));
+    try {
+      expectRefused(await createCheckout(t, c, { aisleNo: 1 }), 502, /nothing was charged/);
+    } finally {
+      spy.mockRestore();
+    }
+    const rows = await t.ctx.database.db.selectFrom('kiosk_checkouts').select(['status', 'intent_id']).where('machine_id', '=', c.machineId).execute();
+    expect(rows).toEqual([{ status: 'cancelled', intent_id: null }]);
+    const next = await checkoutFor(t, c, 1);
+    await cancelCheckout(t, c, next.checkoutId);
   });
 
   it('an unclaimed pool cabinet sells in the default currency (USD)', async () => {
