@@ -21,6 +21,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:f
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SCREEN_DIST } from '@vend/kiosk-screen';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATA_DIR = resolve(process.env['DATA_DIR'] ?? './data');
@@ -148,6 +149,13 @@ async function main(): Promise<void> {
 
   const cabinets: { machineNo: string; control: string; boardControl: string; token: string; stateDir: string }[] = [];
   for (const c of CABINETS) {
+    // the kiosk's storefront is a per-machine feature (spec 2 §2.4, default off): on for the demo's cabinets
+    const settings = await fetch(`${cloudUrl}/api/v1/machines/${c.machineNo}/cabinet-settings`, {
+      method: 'PUT',
+      headers: { 'x-api-key': ALICE, 'content-type': 'application/json' },
+      body: JSON.stringify({ features: { htmlStorefront: true } }),
+    });
+    if (!settings.ok) say(`${c.machineNo}: could not turn the storefront on (${settings.status})`);
     const dir = join(DATA_DIR, 'cabinets', c.machineNo);
     mkdirSync(dir, { recursive: true });
     const board = launch(`board ${c.machineNo}`, [
@@ -187,7 +195,8 @@ async function main(): Promise<void> {
         '--machine-id-file',
         '',
       ],
-      { VEND_AGENT_FLEET_SECRET: FLEET_SECRET },
+      // the kiosk's screen, as scripts/setup built it (a release tree carries its own in screen/)
+      { VEND_AGENT_FLEET_SECRET: FLEET_SECRET, VEND_AGENT_SCREEN_DIR: SCREEN_DIST },
     );
     // the agent's JSON log lines go to its file; the terminal keeps the cloud's pretty log
     const sink = openSync(join(dir, 'agent.stdout.log'), 'a');
@@ -233,11 +242,14 @@ async function main(): Promise<void> {
     ` cloud sandbox  ${cloudUrl}   (credentials above; docs/sandbox.md)`,
     ...cabinets.map(
       (c) =>
-        ` cabinet ${c.machineNo}: agent control ${c.control}  board control ${c.boardControl}\n` +
+        ` cabinet ${c.machineNo}: screen ${c.control}/screen/  agent control ${c.control}  board control ${c.boardControl}\n` +
         `   control token (${join(c.stateDir, 'control-token')}): ${c.token}\n` +
         `   vend-agent --state-dir ${c.stateDir} --control-port ${new URL(c.control).port} status`,
     ),
     '',
+    ` Buy from a kiosk's screen: open ${a.control}/screen/ in a browser, touch it, choose a product, open the`,
+    ' address its QR holds in a second tab (your phone) and pay with the test processor; the screen follows the',
+    ` drop, and the board's motor runs:  curl -s ${a.boardControl}/motor-log`,
     ' Trigger a remote drop (operator alice, aisle 3 of the first cabinet):',
     `   curl -s -H 'X-API-Key: ${ALICE}' -H 'content-type: application/json' \\`,
     `        -d '{"aisleNo":3,"reason":"demo"}' ${cloudUrl}/api/v1/machines/${a.machineNo}/commands/dispense`,
@@ -263,7 +275,7 @@ async function main(): Promise<void> {
     JSON.stringify({
       event: 'demo-ready',
       cloud: cloudUrl,
-      cabinets: cabinets.map((c) => ({ machineNo: c.machineNo, control: c.control, boardControl: c.boardControl })),
+      cabinets: cabinets.map((c) => ({ machineNo: c.machineNo, control: c.control, screen: `${c.control}/screen/`, boardControl: c.boardControl })),
     }) + '\n',
   );
 }

@@ -30,7 +30,9 @@ describe.skipIf(!socatAvailable())(`the demo${socatAvailable() ? '' : ' [SKIPPED
       const ready = await waitFor(
         () => {
           const line = out.split('\n').find((l) => l.startsWith('{"event":"demo-ready"'));
-          return line ? (JSON.parse(line) as { cloud: string; cabinets: { machineNo: string; control: string; boardControl: string }[] }) : undefined;
+          return line
+            ? (JSON.parse(line) as { cloud: string; cabinets: { machineNo: string; control: string; screen: string; boardControl: string }[] })
+            : undefined;
         },
         120_000,
         `the demo to be ready:\n${out.slice(-3000)}`,
@@ -47,6 +49,13 @@ describe.skipIf(!socatAvailable())(`the demo${socatAvailable() ? '' : ' [SKIPPED
           enrolment: { state: string };
         };
         expect(st.enrolment.state).toBe('enrolled');
+        // each kiosk's screen, at the address printed, with its storefront on
+        expect(out).toContain(`screen ${c.screen}`);
+        const page = await fetch(c.screen);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain('screen.js');
+        const screen = (await (await fetch(`${c.control}/v1/kiosk/screen`)).json()) as { features: Record<string, boolean> };
+        expect(screen.features['htmlStorefront']).toBe(true);
       }
       // the printed curl, as printed
       const m = /curl -s -H 'X-API-Key: ([^']+)' -H 'content-type: application\/json' \\\n\s+-d '([^']+)' (\S+)/.exec(out);

@@ -80,14 +80,19 @@ async function scanQr(page: Page): Promise<string> {
 /** Opens the storefront from the loop by touching the screen. */
 async function openShop(page: Page): Promise<void> {
   if ((await mode(page)) !== 'loop') await page.goto(`${agent.control}/screen/?speed=5`);
+  await page.locator('.touch-hint').waitFor(); // the screen knows its storefront is on
   await page.locator('.loop').tap();
   await page.locator('#shop-title').waitFor();
 }
 
 /** The shopper's phone pays at the address the QR holds; the page it ends on. */
-async function payOnPhone(url: string): Promise<Page> {
+async function payOnPhone(url: string, o: { axe?: boolean } = {}): Promise<Page> {
   const phone = await phoneContext.newPage();
   await phone.goto(url);
+  if (o.axe) {
+    await phone.screenshot({ path: shotPath('phone-checkout') });
+    expect(await axeSerious(phone)).toEqual([]);
+  }
   await phone
     .getByRole('link', { name: /^Pay / })
     .or(phone.getByRole('button', { name: /^Pay / }))
@@ -181,6 +186,25 @@ describe.skipIf(!CHROMIUM || !socatAvailable())('the kiosk’s screen in a brows
       await setAisle(second!, { faulted: false });
     },
   );
+
+  it('keyboard only: Enter leaves the loop, Tab reaches the goods, Enter chooses one, Tab and Enter cancel it', { timeout: 60_000 }, async () => {
+    await kiosk.goto(`${agent.control}/screen/?speed=5`);
+    await kiosk.locator('.touch-hint').waitFor(); // the screen knows its storefront is on
+    await kiosk.keyboard.press('Enter');
+    await kiosk.locator('#shop-title').waitFor();
+    const [aisle] = await sellable();
+    const focusedAisle = () => kiosk.evaluate(() => document.activeElement?.getAttribute('data-aisle') ?? null);
+    for (let i = 0; i < 40 && (await focusedAisle()) !== String(aisle); i++) await kiosk.keyboard.press('Tab');
+    expect(await focusedAisle()).toBe(String(aisle));
+    await kiosk.keyboard.press('Enter');
+    await kiosk.locator('.qr-frame').waitFor();
+    await kiosk.keyboard.press('Tab');
+    expect(await kiosk.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await kiosk.keyboard.press('Enter');
+    await kiosk.locator('.checkout[data-step="cancelled"]').waitFor();
+    expect((await currentCheckout())?.status).toBe('cancelled');
+    await expect.poll(() => mode(kiosk), { timeout: 15_000 }).toBe('loop');
+  });
 
   it(
     'pays by phone end to end: QR → the phone pays → one motor run, one order with its payment → back to the loop; a second shopper sees it busy',

@@ -15,7 +15,7 @@ export interface LoopPlayerOptions {
   /** Fetches the loop the agent serves (its cached copy while the cloud is away). */
   fetchLoop: () => Promise<ControlAdLoop>;
   sendPlays: (plays: ControlAdPlay[]) => Promise<void>;
-  /** Time runs this many times faster (benchmarks of an hour of the loop); 1 on a kiosk. */
+  /** The loop's time runs this many times faster (benchmarks of an hour of the loop); 1 on a kiosk. A shopper's time never does. */
   speed: number;
 }
 

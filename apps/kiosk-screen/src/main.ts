@@ -99,7 +99,7 @@ async function pollScreen(): Promise<void> {
 
 function armIdle(): void {
   if (idleTimer) clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => setMode('loop'), SHOP_IDLE_MS / speed);
+  idleTimer = setTimeout(() => setMode('loop'), SHOP_IDLE_MS);
 }
 
 function showShop(entering: boolean, notice?: string): void {
@@ -163,7 +163,7 @@ async function showCheckout(c: KioskCheckout): Promise<void> {
   );
   view.replaceChildren(section);
   focusHeading(section);
-  if (FINAL_STEPS.includes(step) && !finishedTimer) finishedTimer = setTimeout(() => setMode('loop'), FINISHED_SHOWN_MS / speed);
+  if (FINAL_STEPS.includes(step) && !finishedTimer) finishedTimer = setTimeout(() => setMode('loop'), FINISHED_SHOWN_MS);
 }
 
 async function followCheckout(): Promise<void> {
@@ -230,6 +230,6 @@ async function boot(): Promise<void> {
   // a reload during a purchase picks it up again
   const current = await agent.checkout().catch(() => null);
   if (current && !FINAL_STEPS.includes(stepOf(current))) await showCheckout(current);
-  else setMode('loop');
+  else if (mode === 'loop') player.start(); // (a shopper may have touched the screen meanwhile)
 }
 void boot();
