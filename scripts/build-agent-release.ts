@@ -15,6 +15,7 @@
  *   runtime/node               Node.js 24 LTS for the target (npm registry: node-linux-<arch>, the version
  *                              in scripts/node24-version, as scripts/setup-node24 installs), + its LICENSE
  *   prebuilds/linux-<arch>/*.node  serialport's native binding (@serialport/bindings-cpp prebuilds, N-API)
+ *   screen/{index.html,screen.js,screen.css}  the kiosk's own screen (scripts/build-kiosk-screen.ts), served at /screen/
  *
  * then `vendctl pack` (deterministic tar.gz) → `<out-dir>/vend-agent-<version>-linux-<arch>.tar.gz`, and
  * prints its sha256 and size (one JSON line with --json). The source maps go beside the artifact, in
@@ -34,6 +35,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
+import { buildKioskScreen } from './build-kiosk-screen.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const AGENT = path.join(ROOT, 'apps/agent');
@@ -247,6 +249,9 @@ export async function buildAgentRelease(o: {
   const nodes = fs.readdirSync(prebuilds).filter((n) => n.endsWith('.node'));
   if (nodes.length === 0) throw new Error(`no ${TARGET} prebuilds in ${prebuilds}`);
   for (const n of nodes) fs.copyFileSync(path.join(prebuilds, n), path.join(tree, 'prebuilds', TARGET, n));
+
+  // the kiosk's screen: the agent serves it from here (config.ts packagedScreenDir), with no cloud needed
+  await buildKioskScreen({ outDir: path.join(tree, 'screen') });
 
   // 4. launcher, VERSION, package.json
   fs.copyFileSync(path.join(AGENT, 'packaging/vend-agent.sh'), path.join(tree, 'bin/vend-agent'));

@@ -64,7 +64,8 @@ describe('the agent release build', () => {
 
     // the tree: exactly what docs/agent-upgrades.md lists
     expect(fs.readFileSync(path.join(tree, 'VERSION'), 'utf8')).toBe('9.8.7\n');
-    expect(fs.readdirSync(tree).sort()).toEqual(['VERSION', 'bin', 'lib', 'package.json', 'prebuilds', 'runtime']);
+    expect(fs.readdirSync(tree).sort()).toEqual(['VERSION', 'bin', 'lib', 'package.json', 'prebuilds', 'runtime', 'screen']);
+    expect(fs.readdirSync(path.join(tree, 'screen')).sort()).toEqual(['index.html', 'screen.css', 'screen.js']);
     expect(fs.readdirSync(path.join(tree, 'prebuilds'))).toEqual(['linux-x64']);
     expectBinariesFor(tree, 'prebuilds/linux-x64', 62);
     expect(fs.readFileSync(path.join(tree, 'runtime/LICENSE'), 'utf8')).toMatch(/^Node\.js is licensed/);
@@ -121,7 +122,8 @@ describe('the agent release build', () => {
     const tree = path.join(tmp, 'tree-arm64');
     const built = await build(['--arch', 'arm64', '--version', '9.8.7', '--tree', tree, '--no-pack']);
     expect(JSON.parse(built.stdout.trim().split('\n').at(-1)!)).toMatchObject({ arch: 'arm64', nodeVersion: NODE24, artifact: null });
-    expect(fs.readdirSync(tree).sort()).toEqual(['VERSION', 'bin', 'lib', 'package.json', 'prebuilds', 'runtime']);
+    expect(fs.readdirSync(tree).sort()).toEqual(['VERSION', 'bin', 'lib', 'package.json', 'prebuilds', 'runtime', 'screen']);
+    expect(fs.readdirSync(path.join(tree, 'screen')).sort()).toEqual(['index.html', 'screen.css', 'screen.js']);
     expect(fs.readdirSync(path.join(tree, 'prebuilds'))).toEqual(['linux-arm64']);
     expectBinariesFor(tree, 'prebuilds/linux-arm64', 183);
     // it cannot run here to say its version: the release URL compiled into it (process.release) does
