@@ -200,7 +200,8 @@ describe('the screen’s files', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("connect-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain(`img-src 'self' data: ${CLOUD}`);
+    expect(csp).toContain(`img-src 'self' data: https: ${CLOUD}`);
+    expect(csp).toContain(`media-src 'self' ${CLOUD}`);
     expect((await call('GET', '/screen/screen.js')).headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect((await call('GET', '/screen/', { 'if-none-match': String(page.headers['etag']) })).status).toBe(304);
     expect((await call('GET', '/screen')).headers['location']).toBe('/screen/');

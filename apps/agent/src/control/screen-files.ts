@@ -16,8 +16,9 @@ const TYPES: Record<string, string> = {
 const FILE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
 /**
- * The page's policy: it runs only its own script, talks only to this channel, and shows pictures and
- * media from here or from the cloud (a product picture, an ad not cached yet). No frame may hold it.
+ * The page's policy: it runs only its own script, talks only to this channel, and shows media from here or
+ * the cloud (an ad not cached yet) and pictures from those or any https address (an operator may name a
+ * product picture anywhere; a picture cannot script). No frame may hold it.
  */
 export function screenPolicy(cloudOrigin: string | null): string {
   const remote = cloudOrigin ? ` ${cloudOrigin}` : '';
@@ -26,7 +27,7 @@ export function screenPolicy(cloudOrigin: string | null): string {
     "script-src 'self'",
     "style-src 'self'",
     "connect-src 'self'",
-    `img-src 'self' data:${remote}`,
+    `img-src 'self' data: https:${remote}`,
     `media-src 'self'${remote}`,
     "font-src 'self'",
     "base-uri 'none'",
