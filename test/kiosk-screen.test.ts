@@ -281,6 +281,10 @@ describe.skipIf(!CHROMIUM || !socatAvailable())('the kiosk’s screen in a brows
     await expect.poll(() => phone.locator('main').textContent(), { timeout: 20_000 }).toMatch(/refund/i);
     await phone.close();
     await expect.poll(() => mode(kiosk), { timeout: 15_000 }).toBe('loop');
+    // the jammed lane is that lane's fault: the board says so, the other lanes still sell
+    await expect.poll(async () => (await screenState()).board.fault, { timeout: 15_000 }).toMatch(/jammed/);
+    expect((await screenState()).payByPhone).toBe(true);
+    expect(await kiosk.locator('.ribbon').isVisible()).toBe(false);
   });
 
   it(

@@ -52,7 +52,7 @@ export async function axeSerious(page: Page): Promise<string[]> {
     .map((v) => `${v.impact} ${v.id} ×${v.nodes.length} (${v.help}): ${v.nodes[0]?.target.join(' ')}`);
 }
 
-/** Where the journey's screenshots go: docs/screenshots/ with KIOSK_SCREENSHOTS=docs (scripts/bench kiosk does), else .tmp/screenshots/. */
+/** Where the journey's screenshots go: docs/screenshots/ with KIOSK_SCREENSHOTS=docs (to refresh docs/kiosk-screen.md's), else .tmp/screenshots/. */
 export function shotPath(name: string): string {
   const dir = process.env['KIOSK_SCREENSHOTS'] === 'docs' ? join(ROOT, 'docs/screenshots') : join(ROOT, '.tmp/screenshots');
   mkdirSync(dir, { recursive: true });

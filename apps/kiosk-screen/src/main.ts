@@ -78,8 +78,8 @@ function storefrontOn(): boolean {
 function ribbonText(s: KioskScreen): string | null {
   if (s.retired) return 'This machine is out of service.';
   if (!s.cloud.reachable) return 'Offline: paying by phone is unavailable for now.';
-  if (s.board.state === 'fault' || s.board.state === 'unavailable') return 'This machine cannot vend right now.';
-  return null;
+  // the agent's own verdict on the board (a jammed lane alone does not stop the others)
+  return s.payByPhone ? null : s.payByPhoneReason;
 }
 
 async function pollScreen(): Promise<void> {

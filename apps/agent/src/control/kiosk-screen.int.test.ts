@@ -66,6 +66,7 @@ const checkoutOf = (o: Partial<CheckoutData> = {}): CheckoutData => ({
 interface Rig {
   cloudReachable: boolean;
   boardState: ControlStatus['board']['state'];
+  boardProblems: string[] | null;
   created: number[];
   createAnswer: () => Promise<CheckoutData>;
   getAnswer: () => Promise<CheckoutData>;
@@ -83,6 +84,7 @@ async function start() {
   const rig: Rig = {
     cloudReachable: true,
     boardState: 'ok',
+    boardProblems: null,
     created: [],
     createAnswer: async () => checkoutOf(),
     getAnswer: async () => checkoutOf(),
@@ -116,7 +118,7 @@ async function start() {
         rows: 6,
         columnsPerRow: 10,
         bootId: 1,
-        problems: rig.boardState === 'fault' ? ['a lane is jammed'] : [],
+        problems: rig.boardProblems ?? (rig.boardState === 'fault' ? ['a lane is jammed'] : []),
         checkedAt: null,
         lastError: null,
       },
@@ -239,7 +241,13 @@ describe('the storefront', () => {
     });
     rig.cloudReachable = true;
     rig.boardState = 'fault';
-    expect((await call('GET', '/v1/kiosk/screen')).json).toMatchObject({ payByPhone: false, board: { state: 'fault', fault: 'a lane is jammed' } });
+    // a jammed lane is that lane's fault: the others still sell
+    expect((await call('GET', '/v1/kiosk/screen')).json).toMatchObject({ payByPhone: true, board: { state: 'fault', fault: 'a lane is jammed' } });
+    rig.boardProblems = ['lift fault'];
+    expect((await call('GET', '/v1/kiosk/screen')).json).toMatchObject({ payByPhone: false, payByPhoneReason: 'This machine cannot vend right now' });
+    rig.boardState = 'unavailable';
+    rig.boardProblems = [];
+    expect((await call('GET', '/v1/kiosk/screen')).json).toMatchObject({ payByPhone: false, payByPhoneReason: 'This machine cannot vend right now' });
     rig.boardState = 'ok';
     rig.reach.retired = true;
     expect((await call('GET', '/v1/kiosk/screen')).json).toMatchObject({

@@ -30,6 +30,16 @@ export function itemOf(a: ControlPlanogram['aisles'][number], cloudUrl: string):
 }
 
 /**
+ * The board can vend: it answers, and nothing but single lanes is wrong (a jammed lane is that lane's fault,
+ * shown on its item by the cloud's faulted flag; a lift or drop-sensor fault stops every vend).
+ */
+export function boardCanVend(board: Pick<ControlStatus['board'], 'state' | 'problems'>): boolean {
+  if (board.state === 'unavailable') return false;
+  if (board.state !== 'fault') return true;
+  return board.problems.length > 0 && board.problems.every((p) => p === 'a lane is jammed');
+}
+
+/**
  * What the kiosk's screen shows besides the loop (`GET /v1/kiosk/screen`): the goods, and the states a
  * shopper must be told plainly — the cloud away (the loop goes on; paying by phone is unavailable), the
  * board faulted, the machine retired, a purchase under way.
@@ -44,7 +54,7 @@ export async function storefrontView(d: StorefrontDeps, signal: AbortSignal): Pr
     ? 'This machine is out of service'
     : !cloud.reachable
       ? 'Paying by phone is unavailable: the machine cannot reach the network right now'
-      : board.state === 'fault' || board.state === 'unavailable'
+      : !boardCanVend(board)
         ? 'This machine cannot vend right now'
         : null;
   return {
