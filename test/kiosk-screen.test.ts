@@ -236,9 +236,10 @@ describe.skipIf(!CHROMIUM || !socatAvailable())('the kiosk’s screen in a brows
       expect((await screenState()).busy).toBe(true);
       await second.close();
 
-      const phone = await payOnPhone(payUrl);
+      const phone = await payOnPhone(payUrl, { axe: true });
       await kiosk.locator('.checkout[data-step="take"]').waitFor({ timeout: 60_000 });
       await kiosk.screenshot({ path: shotPath('take-your-product') });
+      expect(await axeSerious(phone)).toEqual([]);
       await phone.screenshot({ path: shotPath('phone-paid') });
       const done = (await currentCheckout())!;
       expect(done.orderNumber).not.toBeNull();
