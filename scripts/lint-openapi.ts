@@ -8,31 +8,17 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startProcess, stop } from './bench-support.ts';
+import { servedDocument } from './openapi-document.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, '.tmp/openapi.json');
 
 async function main(): Promise<number> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vend-openapi-'));
-  const cloud = await startProcess(
-    path.join(root, 'node_modules/.bin/tsx'),
-    [path.join(root, 'apps/cloud/src/main.ts')],
-    { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', POD_NAME: 'openapi-lint' },
-    /listening on (http:\/\/\S+)/,
-  );
-  try {
-    const res = await fetch(`${cloud.url}/openapi.json`);
-    if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}`);
-    fs.mkdirSync(path.dirname(out), { recursive: true });
-    fs.writeFileSync(out, JSON.stringify(await res.json(), null, 2) + '\n');
-  } finally {
-    await stop(cloud.child);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  const doc = await servedDocument('openapi-lint');
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, JSON.stringify(doc, null, 2) + '\n');
   const lint = spawnSync(path.join(root, 'node_modules/.bin/redocly'), ['lint', '--config', path.join(root, 'redocly.yaml'), out], {
     cwd: root,
     stdio: 'inherit',
