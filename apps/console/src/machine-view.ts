@@ -285,7 +285,7 @@ export class MachineView {
     if (selected && picked.length === 0) return this.show('Choose at least one aisle first.', true);
     const body = selected ? { aisles: picked } : {};
     void this.act(
-      selected ? `Aisles ${picked.join(', ')} restocked` : 'All aisles restocked',
+      selected ? `Aisle${picked.length === 1 ? '' : 's'} ${picked.join(', ')} restocked` : 'All aisles restocked',
       this.api.POST('/api/v1/inventory/machines/{machineNo}/restock', { params: { path: { machineNo: this.machineNo } }, body }),
     );
   }

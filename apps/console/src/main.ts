@@ -20,7 +20,18 @@ async function route(): Promise<HTMLElement> {
   return notFound();
 }
 
+/** Sign-out: a plain form the cloud answers with the sign-in page (POST /signout with the page's CSRF token). */
+function signOutForm(): HTMLFormElement {
+  return el(
+    'form',
+    { method: 'post', action: '/signout', class: 'signout' },
+    el('input', { type: 'hidden', name: '_csrf', value: csrfToken() }),
+    el('button', { type: 'submit' }, 'Sign out'),
+  );
+}
+
 async function start(): Promise<void> {
+  document.querySelector('header.top')?.append(signOutForm());
   const main = document.getElementById('main')!;
   let view: HTMLElement;
   try {
