@@ -45,6 +45,7 @@ import { taxRoutes } from './domains/tax/tax.routes.ts';
 import { proofOfPlayRoutes } from './domains/ad-delivery/proof-of-play.routes.ts';
 import { mockSspRoutes } from './domains/ssp/mock-ssp.routes.ts';
 import { marketplacePagesRoutes } from './domains/marketplace-pages/pages.routes.ts';
+import { consoleRoutes } from './domains/console/console.routes.ts';
 import { pricingRoutes } from './domains/pricing/pricing.routes.ts';
 import { marketplaceRoutes } from './domains/ad-purchases/marketplace.routes.ts';
 import { adPaymentsWebhookRoutes, adPurchasesRoutes } from './domains/ad-purchases/ad-purchases.routes.ts';
@@ -108,6 +109,8 @@ export function createApp(ctx: AppContext, services: Services): Express & { list
   app.use(kioskPaymentsWebhookRoutes(services.routes, services.kioskPayments));
   // The buyer and approval pages read their own forms (the creative upload is multipart/form-data).
   app.use(marketplacePagesRoutes({ ...services, config: ctx.config, logger: ctx.logger, rateLimiter: ctx.rateLimiter, market: services.marketplace }));
+  // the operator console: its built files, signed in through the pages' session (docs/decisions/console.md)
+  app.use(consoleRoutes({ consoleDir: ctx.config.consoleDir, auth: services.auth, sessionCsrf: services.sessionCsrf, rateLimiter: ctx.rateLimiter }));
   // the shopper's phone page of a kiosk checkout (the QR on the cabinet's screen)
   app.use(buyPageRoutes(services.kioskCheckouts, ctx.logger));
   // What /kiosk/<serial> (the configuration block's old default) says: the screen runs on the cabinet.

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { encodeBase64, isValidArtifactPrefix, parseReleasePublicKey } from '@vend/protocol';
 
@@ -26,6 +28,8 @@ const EnvSchema = z
       .default('vend:'),
     /** The address people reach this service at (QR codes, links); else each request's own origin. */
     PUBLIC_BASE_URL: z.url().optional(),
+    /** The operator console's built files (index.html, console.js, console.css); default: DEFAULT_CONSOLE_DIR. */
+    CONSOLE_DIR: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LOG_PRETTY: bool.default(false),
     RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(1000),
@@ -168,6 +172,13 @@ export const SANDBOX_RELEASES = {
   artifactUrlPrefix: 'https://artifacts.sandbox.vend.test/agent/',
 } as const;
 
+/**
+ * Where the console's build lands in this repository (`apps/console/dist`, built by scripts/build-console.ts):
+ * resolved from this module's own place, which is two folders below `apps/` both as source
+ * (apps/cloud/src/config.ts) and as the production bundle (apps/cloud/dist/main.js). docs/decisions/console.md.
+ */
+export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../console/dist', import.meta.url));
+
 export interface Config {
   mode: 'sandbox' | 'production';
   port: number;
@@ -177,6 +188,8 @@ export interface Config {
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   publicBaseUrl: string | undefined;
+  /** The operator console's built files, served under /console (absolute). */
+  consoleDir: string;
   logLevel: Env['LOG_LEVEL'];
   logPretty: boolean;
   rateLimitPerHour: number;
@@ -233,6 +246,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    consoleDir: path.resolve(e.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR),
     logLevel: e.LOG_LEVEL,
     logPretty: e.LOG_PRETTY,
     rateLimitPerHour: e.RATE_LIMIT_PER_HOUR,

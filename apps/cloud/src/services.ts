@@ -1,5 +1,6 @@
 import type { AppContext } from './context.ts';
 import { accessChain } from './http/guard.ts';
+import { SessionCsrf } from './http/page-session-auth.ts';
 import type { RouteKit } from './http/route.ts';
 import { createAppStore, type AppStore } from './repos.ts';
 import { sandboxSeedSteps } from './bootstrap.ts';
@@ -100,6 +101,8 @@ export interface Services {
   // operators: who is calling, their accounts and machines
   /** Operator authentication (API keys, bearer tokens, IdP JWTs) and who-am-I; the guards in `routes` use it. */
   auth: AuthService;
+  /** The pages' session cookie + `X-CSRF-Token` as an API credential: the guards accept it, the console page hands out its token. */
+  sessionCsrf: SessionCsrf;
   oauth: OAuthService;
   signIn: SignInService;
   accounts: AccountsService;
@@ -247,7 +250,8 @@ export function createServices(
 
   const jwt = config.idp ? new IdpBearerVerifier(new IdentityTokenVerifier(config.idp, clock), store.repos.auth, config.rateLimitPerHour) : null;
   const auth = new AuthService({ store, clock, config, jwt });
-  const guards = { auth, rateLimiter };
+  const sessionCsrf = new SessionCsrf(config.dataKey);
+  const guards = { auth, sessionCsrf, rateLimiter };
   const routes: RouteKit = {
     docs: ctx.docs,
     access: (doc) => accessChain(guards, doc),
@@ -322,6 +326,7 @@ export function createServices(
     seedSteps,
     routes,
     auth,
+    sessionCsrf,
     oauth: new OAuthService({ store, clock, audit, rateLimiter, config }),
     signIn: new SignInService({ store, clock, audit, rateLimiter, sealer, config, social }),
     accounts: new AccountsService({ store, clock, audit, config }),

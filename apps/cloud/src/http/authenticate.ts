@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { AppError } from './errors.ts';
-import type { Authenticator, Principal } from './principal.ts';
+import type { SessionCsrf } from './page-session-auth.ts';
+import type { AuthMethod, Authenticator, Principal } from './principal.ts';
 import type { Scope } from './scopes.ts';
 
 function bearerOf(req: Request): string | null {
@@ -10,17 +11,27 @@ function bearerOf(req: Request): string | null {
   return m?.[1] ?? null;
 }
 
+/** What a browser's session cookie may hold: a sign-in session or an access-group session, never a key or an OAuth token. */
+const COOKIE_KINDS: ReadonlySet<AuthMethod> = new Set(['session', 'access']);
+
 /**
- * Resolves the caller from `X-API-Key` or `Authorization: Bearer`; anything missing or wrong is 401. An
- * access-group session is 403 on every route not opened to it: closed unless opened (docs/decisions/access.md).
+ * Resolves the caller from `X-API-Key`, `Authorization: Bearer`, or — with neither — the pages' session
+ * cookie together with its `X-CSRF-Token` header (docs/decisions/console.md: the same principal as that
+ * token as a Bearer; the cookie without the matching header is nobody); anything missing or wrong is 401.
+ * An access-group session is 403 on every route not opened to it: closed unless opened (docs/decisions/access.md).
  */
-export function authenticate(auth: Authenticator): RequestHandler {
+export function authenticate(auth: Authenticator, csrf: SessionCsrf): RequestHandler {
   return async (req, res, next) => {
     const key = req.headers['x-api-key'];
     const bearer = bearerOf(req);
     let principal: Principal | null = null;
     if (typeof key === 'string' && key.length > 0 && key.length <= 512) principal = await auth.fromApiKey(key);
     else if (bearer && bearer.length <= 8192) principal = await auth.fromBearer(bearer);
+    else if (key === undefined && req.headers.authorization === undefined) {
+      const token = csrf.sessionOf(req);
+      const p = token ? await auth.fromBearer(token) : null;
+      if (p && COOKIE_KINDS.has(p.authMethod)) principal = p;
+    }
     if (!principal) throw new AppError('unauthorized');
     if (principal.fence && res.locals['groupSessions'] !== true) throw new AppError('forbidden', 'Not available to an access-group session');
     req.principal = principal;

@@ -1,12 +1,15 @@
 import type { RequestHandler } from 'express';
 import type { RouteDoc } from './api-docs.ts';
 import { authenticate, requireAdmin, requireAnyScopes } from './authenticate.ts';
+import type { SessionCsrf } from './page-session-auth.ts';
 import type { Authenticator } from './principal.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
 /** What the guard chains need: who is calling, and their hourly budget. */
 export interface GuardDeps {
   auth: Authenticator;
+  /** The pages' session cookie + `X-CSRF-Token` as a credential (docs/decisions/console.md). */
+  sessionCsrf: SessionCsrf;
   rateLimiter: Pick<RateLimiter, 'middleware'>;
 }
 
@@ -22,13 +25,13 @@ export function accessChain(deps: GuardDeps, doc: Pick<RouteDoc, 'auth' | 'scope
   switch (doc.auth) {
     case 'operator': {
       const sets = doc.scopeAlternatives?.length ? doc.scopeAlternatives : [doc.scopes ?? []];
-      const chain = [authenticate(deps.auth), deps.rateLimiter.middleware()];
+      const chain = [authenticate(deps.auth, deps.sessionCsrf), deps.rateLimiter.middleware()];
       // an empty set admits any credential: no scope check at all
       if (sets.every((s) => s.length > 0)) chain.push(requireAnyScopes(sets));
       return chain;
     }
     case 'admin':
-      return [authenticate(deps.auth), deps.rateLimiter.middleware(), requireAdmin];
+      return [authenticate(deps.auth, deps.sessionCsrf), deps.rateLimiter.middleware(), requireAdmin];
     case 'none':
     case 'device':
     case 'signature':

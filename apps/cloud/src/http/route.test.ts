@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ApiDocs, type RouteDoc } from './api-docs.ts';
 import { AppError } from './errors.ts';
 import { accessChain, type GuardDeps } from './guard.ts';
+import { SessionCsrf } from './page-session-auth.ts';
 import type { Principal } from './principal.ts';
 import { defineRoute, type RouteKit } from './route.ts';
 import type { Scope } from './scopes.ts';
@@ -27,6 +28,7 @@ const deps: GuardDeps = {
     },
     fromBearer: async () => null,
   },
+  sessionCsrf: new SessionCsrf('route-test-data-key-0123456789abcdef'),
   rateLimiter: {
     middleware: (): RequestHandler => (req, _res, next) => {
       if (req.principal?.rateLimit === 0) throw new AppError('rate_limited');

@@ -37,10 +37,13 @@ export function clientIp(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
-/** The page a sign-in returns to: only this service's own /advertise pages, else the approvals queue. */
-export function safeNext(next: unknown): string {
-  if (typeof next === 'string' && /^\/advertise(\/[A-Za-z0-9_\-/]*)?(\?[A-Za-z0-9_=&%.-]*)?$/.test(next) && !next.startsWith('//')) return next;
-  return '/advertise/approvals';
+/**
+ * The page a sign-in returns to: a path of this service only — absolute, never `//host`, a scheme, a
+ * backslash or a control character (an open redirect) — else `fallback`.
+ */
+export function safeNext(next: unknown, fallback = '/advertise/approvals'): string {
+  if (typeof next === 'string' && next.length <= 512 && /^\/(?![/\\])[A-Za-z0-9_\-/.~%]*(\?[A-Za-z0-9_=&%.~\-/]*)?$/.test(next)) return next;
+  return fallback;
 }
 
 /** A page that says what went wrong and where to go next. */

@@ -4,6 +4,9 @@ import type { Config } from '../../config.ts';
 import { AppError } from '../../http/errors.ts';
 import type { RateLimiter } from '../../http/rate-limit.ts';
 import type { Authenticator, Principal } from '../../http/principal.ts';
+import { SESSION_COOKIE, readCookies, type SessionCsrf } from '../../http/page-session-auth.ts';
+
+export { SESSION_COOKIE, readCookies };
 
 /**
  * Cookies and CSRF for the server-rendered pages (docs/decisions/marketplace.md, "Buyer pages").
@@ -15,28 +18,11 @@ import type { Authenticator, Principal } from '../../http/principal.ts';
  *   POST whose field does not match its cookie (and its session) is refused with 403 — a signed
  *   double-submit token, bound to the session once there is one.
  */
-export const SESSION_COOKIE = 'vend_session';
 export const TICKET_COOKIE = 'vend_signin';
 export const CSRF_COOKIE = 'vend_csrf';
 export const CSRF_FIELD = '_csrf';
 
-const COOKIE_VALUE = /^[A-Za-z0-9_.-]{16,512}$/;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-/** The request's cookies (only well-formed values of the names above are ever read). */
-export function readCookies(req: Request): Map<string, string> {
-  const out = new Map<string, string>();
-  const header = req.headers.cookie;
-  if (typeof header !== 'string' || header.length > 8192) return out;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    const name = part.slice(0, eq).trim();
-    const value = part.slice(eq + 1).trim();
-    if (COOKIE_VALUE.test(value) && !out.has(name)) out.set(name, value);
-  }
-  return out;
-}
 
 export interface CookieOptions {
   /** Seconds; 0 deletes the cookie. Absent: a browser-session cookie. */
@@ -47,6 +33,7 @@ export interface CookieOptions {
 export interface PageSessionDeps {
   config: Pick<Config, 'mode' | 'dataKey'>;
   auth: Authenticator;
+  sessionCsrf: SessionCsrf;
   /** The signed-in operator's hourly budget: the same counter as the session token's API calls. */
   rateLimiter: Pick<RateLimiter, 'consume'>;
 }
@@ -115,6 +102,15 @@ export class PageSession {
       req.headers.cookie = `${req.headers.cookie ? `${req.headers.cookie}; ` : ''}${CSRF_COOKIE}=${cookie}`;
     }
     return this.mac(cookie, this.sessionToken(req));
+  }
+
+  /**
+   * Whether `field` is the session's own CSRF token (the console page's `<meta name="csrf-token">`): a form
+   * the console renders (sign-out) carries that one, having no `vend_csrf` pair of its own.
+   */
+  sessionCsrfOk(req: Request, field: unknown): boolean {
+    const token = this.sessionToken(req);
+    return token !== null && this.deps.sessionCsrf.matches(token, field);
   }
 
   /** Whether a POST's `_csrf` field matches its cookie and session (constant time). */

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import { stylesheetRouter } from '../../http/html.ts';
+import type { SessionCsrf } from '../../http/page-session-auth.ts';
 import type { Authenticator } from '../../http/principal.ts';
 import type { RateLimiter } from '../../http/rate-limit.ts';
 import type { SignInService } from '../auth/signin.service.ts';
@@ -20,6 +21,8 @@ export interface MarketplacePagesDeps {
   logger: Logger;
   /** Resolves the session cookie to the signed-in operator. */
   auth: Authenticator;
+  /** The session's own CSRF token (the console's meta tag): accepted by the sign-out form too. */
+  sessionCsrf: SessionCsrf;
   rateLimiter: Pick<RateLimiter, 'consume'>;
   signIn: SignInService;
   market: MarketplaceService;
@@ -38,11 +41,12 @@ export interface MarketplacePagesDeps {
  */
 export function marketplacePagesRoutes(deps: MarketplacePagesDeps): Router {
   const r = Router();
-  const session = new PageSession({ config: deps.config, auth: deps.auth, rateLimiter: deps.rateLimiter });
+  const session = new PageSession({ config: deps.config, auth: deps.auth, sessionCsrf: deps.sessionCsrf, rateLimiter: deps.rateLimiter });
   r.use(stylesheetRouter());
-  r.use(signInRoutes(deps.signIn, session));
+  r.use(signInRoutes(deps.signIn, session, '/signin'));
+  r.use(signInRoutes(deps.signIn, session, '/advertise/signin'));
   r.use(approvalsRoutes(deps.adPurchases, session));
   r.use(buyerRoutes({ market: deps.market, pricing: deps.pricing, testProcessor: deps.testProcessor, session }));
-  r.use(['/advertise', '/pay'], pageErrorHandler(deps.logger));
+  r.use(['/advertise', '/pay', '/signin', '/signout'], pageErrorHandler(deps.logger));
   return r;
 }

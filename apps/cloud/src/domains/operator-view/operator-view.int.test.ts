@@ -110,13 +110,16 @@ describe.each(DIALECTS)('operator view and QR codes on %s', (dialect) => {
     expect(after.body.data.money.freeProduct.drops30Days).toBe(before.body.data.money.freeProduct.drops30Days + 1);
   });
 
-  it('encodes the hosted operator view in a real PNG QR code of the asked size', async () => {
+  it('encodes the hosted operator view (the console page of the machine) in a real PNG QR code of the asked size', async () => {
     const r = await fetchPng(`${t.url}/api/v1/machines/${MACHINE}/operator-qr?size=300`, alice);
     expect(r.status).toBe(200);
     expect(r.type).toBe('image/png');
     const qr = decodeQr(r.bytes);
     expect(qr.width).toBe(300);
-    expect(qr.text).toBe(`https://ops.example.test/api/v1/machines/${MACHINE}/operator-view`);
+    expect(qr.text).toBe(`https://ops.example.test/console/machines/${MACHINE}`);
+    // the address is a page of this service: a phone without a session is sent to sign in, and back
+    const page = await fetch(`${t.url}${new URL(qr.text!).pathname}`, { redirect: 'manual' });
+    expect([page.status, page.headers.get('location')]).toEqual([303, `/signin?next=${encodeURIComponent(`/console/machines/${MACHINE}`)}`]);
     expect(decodeQr((await fetchPng(`${t.url}/api/v1/machines/${MACHINE}/operator-qr`, alice)).bytes).width).toBe(640);
   });
 

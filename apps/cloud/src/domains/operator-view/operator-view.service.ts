@@ -94,10 +94,13 @@ export class OperatorViewService {
     };
   }
 
-  /** The hosted operator view's address, as a QR code. `origin` (the request's) stands in when no public address is configured. */
+  /**
+   * The hosted operator view's address — the console's page of this machine (docs/decisions/console.md) —
+   * as a QR code. `origin` (the request's) stands in when no public address is configured.
+   */
   async operatorQr(p: Principal, machineNo: string, origin: string, size: number): Promise<{ png: Buffer; text: string }> {
     const m = await this.deps.machines.get(p, machineNo);
-    const text = `${this.baseUrl(origin)}/api/v1/machines/${encodeURIComponent(m.machineNo)}/operator-view`;
+    const text = `${this.baseUrl(origin)}/console/machines/${encodeURIComponent(m.machineNo)}`;
     return { png: await qrPng(text, size), text };
   }
 
