@@ -240,6 +240,7 @@ async function main(): Promise<void> {
     '',
     '================================================================================',
     ` cloud sandbox  ${cloudUrl}   (credentials above; docs/sandbox.md)`,
+    ` operator console  ${cloudUrl}/console/   (sign in as alice: credentials above; docs/console.md)`,
     ...cabinets.map(
       (c) =>
         ` cabinet ${c.machineNo}: screen ${c.control}/screen/  agent control ${c.control}  board control ${c.boardControl}\n` +
