@@ -13,6 +13,16 @@ export interface OrderFilter {
   until: number | null;
   /** Only orders paid through a payment terminal. */
   cashlessOnly: boolean;
+  /** Only orders in this pay status; null or absent: any. */
+  payStatus?: string | null;
+  /** Only orders of this sales channel; null or absent: any. */
+  channel?: string | null;
+}
+
+/** One calendar day of a series: the instants `[start, end)` it covers. */
+export interface DayBounds {
+  start: number;
+  end: number;
 }
 
 /** SQL of the orders domain, the one writer of `orders`; the payments domain reads through `filtered` too, so one filter serves both. */
@@ -30,7 +40,9 @@ export class OrdersRepo {
       .$if(!!f.machineNos, (q) => (f.machineNos?.length ? q.where('machines.machine_no', 'in', f.machineNos) : q.where(sql<boolean>`1 = 0`)))
       .$if(f.from !== null, (q) => q.where('orders.created_at', '>=', f.from ?? 0))
       .$if(f.until !== null, (q) => q.where('orders.created_at', '<', f.until ?? 0))
-      .$if(f.cashlessOnly, (q) => q.where('orders.terminal_id', 'is not', null));
+      .$if(f.cashlessOnly, (q) => q.where('orders.terminal_id', 'is not', null))
+      .$if(!!f.payStatus, (q) => q.where('orders.pay_status', '=', f.payStatus ?? ''))
+      .$if(!!f.channel, (q) => q.where('orders.channel', '=', f.channel ?? ''));
   }
 
   private view(f: OrderFilter) {
@@ -73,6 +85,48 @@ export class OrdersRepo {
       .groupBy(['machines.machine_no', 'orders.channel', 'orders.pay_status', 'orders.tax_rate', 'machines.sales_tax_rate', 'orders.charged_cents'])
       .execute();
     return rows.map((r) => ({ ...r, n: Number(r.n) }));
+  }
+
+  /**
+   * The rollup's groups per calendar day: `days` are consecutive `[start, end)` spans (local midnights the service
+   * worked out in the summary's time zone, so daylight-saving days of 23 or 25 hours bucket exactly); each order
+   * joins the span holding its time. The spans travel as a `VALUES` list of integer literals (columns `column1..3`
+   * on SQLite and PostgreSQL alike), so the bucketing is the same plain range comparison on both.
+   */
+  async rollupByDay(f: OrderFilter, days: readonly DayBounds[]): Promise<(RollupRow & { day: number })[]> {
+    if (days.length === 0) return [];
+    for (const d of days) if (!Number.isSafeInteger(d.start) || !Number.isSafeInteger(d.end)) throw new Error('day bounds must be integers');
+    const spans = sql.join(days.map((d, i) => sql`(${sql.lit(i)}, ${sql.lit(d.start)}, ${sql.lit(d.end)})`));
+    const d = sql<{ column1: number; column2: number; column3: number }>`(values ${spans})`.as('d');
+    const rows = await this.filtered(f)
+      .innerJoin(d, (j) => j.onRef('orders.created_at', '>=', 'd.column2').onRef('orders.created_at', '<', 'd.column3'))
+      .select((eb) => [
+        'd.column1 as day',
+        'machines.machine_no',
+        'orders.channel',
+        'orders.pay_status',
+        'orders.tax_rate',
+        'machines.sales_tax_rate as machine_tax_rate',
+        'orders.charged_cents',
+        eb.fn.countAll<number>().as('n'),
+      ])
+      .groupBy([
+        'd.column1',
+        'machines.machine_no',
+        'orders.channel',
+        'orders.pay_status',
+        'orders.tax_rate',
+        'machines.sales_tax_rate',
+        'orders.charged_cents',
+      ])
+      .execute();
+    return rows.map((r) => ({ ...r, day: Number(r.day), n: Number(r.n) }));
+  }
+
+  /** An operator's currency (null: none set, or no such operator). */
+  async currencyOf(operatorId: string): Promise<string | null> {
+    const row = await this.db.selectFrom('operators').select('currency').where('id', '=', operatorId).executeTakeFirst();
+    return row?.currency ?? null;
   }
 
   /**

@@ -12,7 +12,14 @@ export const OrderFilterQuery = z.object({
 });
 export type OrderFilterInput = z.output<typeof OrderFilterQuery>;
 
-export const OrdersQuery = PagingQuery.extend(OrderFilterQuery.shape);
+/** The most days one summary's `byDay` series covers (a year, leap day included). */
+export const MAX_SERIES_DAYS = 366;
+
+export const OrdersQuery = PagingQuery.extend(OrderFilterQuery.shape).extend({
+  payStatus: z.string().min(1).max(32).optional().describe('only orders in this pay status (paid, shipped, refunded, refund_owed)'),
+  channel: z.string().min(1).max(32).optional().describe('only orders of this sales channel (walkup, api_drop, …)'),
+});
+export type OrdersInput = z.output<typeof OrdersQuery>;
 export const SummaryQuery = OrderFilterQuery;
 export const OrderParams = z.object({ orderNumber: z.string().min(1).max(128) });
 
@@ -70,5 +77,15 @@ export const OrdersSummary = z.object({
   byChannel: z.array(z.object({ channel: z.string(), ...Money })),
   byPayStatus: z.array(z.object({ payStatus: z.string(), count: z.number().int(), chargedCents: z.number().int() })),
   byMachine: z.array(z.object({ machineNo: z.string(), ...Money })),
+  byDay: z
+    .array(z.object({ date: z.string().describe('YYYY-MM-DD, a calendar day in timeZone'), ...Money }))
+    .nullable()
+    .describe(
+      `one entry per calendar day in timeZone from startTime's day to endTime's day, oldest first, days without orders as zeros; its sums are the totals. Null unless both startTime and endTime are given; a window over more than ${MAX_SERIES_DAYS} days is refused (400)`,
+    ),
+  currency: z
+    .string()
+    .nullable()
+    .describe("the currency of the amounts: the operator's (the machine owner's when an admin names a machine); null for an admin's whole-fleet summary"),
 });
 export type OrdersSummary = z.infer<typeof OrdersSummary>;

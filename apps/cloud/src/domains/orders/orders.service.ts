@@ -8,8 +8,8 @@ import { formatTimestamp } from '../../http/time-format.ts';
 import type { AppStore } from '../../repos.ts';
 import { fenceFilter, requireMachineAccess } from '../machines/ownership.ts';
 import { isKnownZone, parseWallClock, zonedToEpoch } from '../calendar/local-time.ts';
-import type { OrderFilter, OrdersRepo, OrderView } from './orders.repo.ts';
-import type { Order, OrderFilterInput, OrdersSummary, Rollup } from './orders.schemas.ts';
+import type { DayBounds, OrderFilter, OrdersRepo, OrderView, RollupRow } from './orders.repo.ts';
+import { MAX_SERIES_DAYS, type Order, type OrderFilterInput, type OrdersInput, type OrdersSummary, type Rollup } from './orders.schemas.ts';
 import { effectiveRate, splitTax } from '../tax/tax-split.ts';
 
 /** An order as the API shows it: money restated for tax at the effective rate, the receipt amount never. */
@@ -50,6 +50,49 @@ export interface ResolvedFilter {
   filter: OrderFilter;
   machineNo: string | null;
   timeZone: string;
+  /** The operator of the machine `machineNo` named (null when none was named, or the machine has none). */
+  machineOwner: string | null;
+}
+
+const DAY = 86_400_000;
+
+/** `YYYY-MM-DD` of a UTC midnight. */
+const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The calendar days of `[startTime, endTime]` in `zone`: their dates and the instants each covers (the first from
+ * `from`, the last until `until`, the others local midnight to local midnight). More than MAX_SERIES_DAYS is 400.
+ */
+export function seriesDays(startTime: string, endTime: string, zone: string, from: number, until: number): { dates: string[]; bounds: DayBounds[] } {
+  const first = Date.parse(`${startTime.slice(0, 10)}T00:00:00Z`);
+  const last = Date.parse(`${endTime.slice(0, 10)}T00:00:00Z`);
+  const n = Math.round((last - first) / DAY) + 1;
+  if (n > MAX_SERIES_DAYS)
+    throw badRequest(undefined, [
+      { path: 'query.endTime', message: `the window spans ${n} days; a summary covers at most ${MAX_SERIES_DAYS} (one byDay entry each)` },
+    ]);
+  const dates = Array.from({ length: n }, (_, i) => isoDate(first + i * DAY));
+  const midnight = (date: string): number => {
+    const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+    return zonedToEpoch({ year, month, day, hour: 0, minute: 0, second: 0 }, zone);
+  };
+  const starts = dates.map((d, i) => (i === 0 ? from : midnight(d)));
+  const bounds = dates.map((_, i) => ({ start: starts[i]!, end: i === n - 1 ? until : starts[i + 1]! }));
+  return { dates, bounds };
+}
+
+/** Adds a rollup group (orders of one price, rate and status) to a rollup: the one place the summary's money is added up. */
+function addGroup(r: Rollup, g: RollupRow): void {
+  const { taxCents } = splitTax(g.charged_cents, effectiveRate(g.tax_rate, g.machine_tax_rate));
+  const gross = g.charged_cents * g.n;
+  r.count += g.n;
+  r.grossCents += gross;
+  if (g.pay_status === 'refunded') r.refundedCents += gross;
+  else {
+    r.salesCents += gross;
+    r.taxCents += taxCents * g.n;
+    r.netCents += (g.charged_cents - taxCents) * g.n;
+  }
 }
 
 const emptyRollup = (): Rollup => ({ count: 0, grossCents: 0, refundedCents: 0, salesCents: 0, taxCents: 0, netCents: 0 });
@@ -94,12 +137,13 @@ export class OrdersService {
       filter: { ownerId: owner, machineId: machine?.id ?? null, machineNos: fenceFilter(p), from, until: end === null ? null : end + 1000, cashlessOnly },
       machineNo: machine?.machine_no ?? null,
       timeZone,
+      machineOwner: machine?.operator_id ?? null,
     };
   }
 
-  async list(p: Principal, q: OrderFilterInput & Paging): Promise<Page<Order> & { timeZone: string }> {
+  async list(p: Principal, q: OrdersInput & Paging): Promise<Page<Order> & { timeZone: string }> {
     const { filter, timeZone } = await this.resolveFilter(p, q);
-    const { total, rows } = await this.repo.page(filter, q.size, offsetOf(q));
+    const { total, rows } = await this.repo.page({ ...filter, payStatus: q.payStatus ?? null, channel: q.channel ?? null }, q.size, offsetOf(q));
     return { page: q.page, size: q.size, total, timeZone, records: rows.map(toOrder) };
   }
 
@@ -109,34 +153,38 @@ export class OrdersService {
     return toOrder(row);
   }
 
-  /** Count and money of the filtered orders, in total and by channel, pay status and machine. */
+  /**
+   * Count and money of the filtered orders, in total and by channel, pay status and machine; per calendar day of the
+   * summary's time zone when both ends of the window are given (at most MAX_SERIES_DAYS days).
+   */
   async summary(p: Principal, q: OrderFilterInput): Promise<OrdersSummary> {
-    const { filter, machineNo, timeZone } = await this.resolveFilter(p, q);
+    const { filter, machineNo, timeZone, machineOwner } = await this.resolveFilter(p, q);
+    const series =
+      q.startTime !== undefined && q.endTime !== undefined && filter.from !== null && filter.until !== null
+        ? seriesDays(q.startTime, q.endTime, timeZone, filter.from, filter.until)
+        : null;
     const total = emptyRollup();
     const byChannel = new Map<string, Rollup>();
     const byMachine = new Map<string, Rollup>();
     const byPayStatus = new Map<string, { count: number; chargedCents: number }>();
     for (const g of await this.repo.rollup(filter)) {
-      const refunded = g.pay_status === 'refunded';
-      const { taxCents } = splitTax(g.charged_cents, effectiveRate(g.tax_rate, g.machine_tax_rate));
-      const gross = g.charged_cents * g.n;
-      const add = (r: Rollup) => {
-        r.count += g.n;
-        r.grossCents += gross;
-        if (refunded) r.refundedCents += gross;
-        else {
-          r.salesCents += gross;
-          r.taxCents += taxCents * g.n;
-          r.netCents += (g.charged_cents - taxCents) * g.n;
-        }
-      };
-      add(total);
-      add(mapGet(byChannel, g.channel, emptyRollup));
-      add(mapGet(byMachine, g.machine_no, emptyRollup));
+      addGroup(total, g);
+      addGroup(mapGet(byChannel, g.channel, emptyRollup), g);
+      addGroup(mapGet(byMachine, g.machine_no, emptyRollup), g);
       const s = mapGet(byPayStatus, g.pay_status, () => ({ count: 0, chargedCents: 0 }));
       s.count += g.n;
-      s.chargedCents += gross;
+      s.chargedCents += g.charged_cents * g.n;
     }
+    let byDay: OrdersSummary['byDay'] = null;
+    if (series) {
+      const days = series.dates.map(emptyRollup);
+      for (const g of await this.repo.rollupByDay(filter, series.bounds)) {
+        const day = days[g.day];
+        if (day) addGroup(day, g);
+      }
+      byDay = series.dates.map((date, i) => ({ date, ...days[i]! }));
+    }
+    const owner = ownerFilter(p) ?? machineOwner;
     const sorted = <T>(m: Map<string, T>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return {
       machineNo,
@@ -147,6 +195,8 @@ export class OrdersService {
       byChannel: sorted(byChannel).map(([channel, r]) => ({ channel, ...r })),
       byPayStatus: sorted(byPayStatus).map(([payStatus, r]) => ({ payStatus, ...r })),
       byMachine: sorted(byMachine).map(([machineNo, r]) => ({ machineNo, ...r })),
+      byDay,
+      currency: owner === null ? null : await this.repo.currencyOf(owner),
     };
   }
 }

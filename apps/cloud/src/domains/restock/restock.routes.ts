@@ -3,7 +3,7 @@ import { principalOf } from '../../http/authenticate.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
 import type { RestockService } from './restock.service.ts';
-import { CancelBody, CompleteBody, PlanBody, RestockRun, RestockRunPage, RunListQuery, RunParams } from './restock.schemas.ts';
+import { CancelBody, CompleteBody, FleetPickList, PickListQuery, PlanBody, RestockRun, RestockRunPage, RunListQuery, RunParams } from './restock.schemas.ts';
 
 /** Restock runs (spec 1 §4.9; docs/decisions/restock.md): reads need inventory:read, writes inventory:write. */
 export function restockRoutes(kit: RouteKit, restock: RestockService): Router {
@@ -43,6 +43,27 @@ export function restockRoutes(kit: RouteKit, restock: RestockService): Router {
       response: RestockRunPage,
     },
     async ({ query }, req, res) => sendOk(res, await restock.list(principalOf(req), query)),
+  );
+
+  // before /:runId, which would read "pick-list" as a run id
+  defineRoute(
+    r,
+    kit,
+    {
+      method: 'get',
+      path: '/api/v1/restock/pick-list',
+      tag,
+      summary:
+        "What to load on the truck across the caller's machines: per product the units to bring (par-level picks, faulted aisles excluded) and each machine's aisles; machineNo narrows it to one machine",
+      auth: 'operator',
+      groupSessions: true,
+      scopes: ['inventory:read'],
+      query: PickListQuery,
+      response: FleetPickList,
+      errors: [404],
+      errorExamples: { 404: 'Machine not found' },
+    },
+    async ({ query }, req, res) => sendOk(res, await restock.pickList(principalOf(req), query)),
   );
 
   defineRoute(

@@ -116,3 +116,55 @@ export function duplicateAisles(aisleNos: readonly number[]): number[] {
 export function isRunStatus(s: string): s is RunStatus {
   return (RUN_STATUSES as readonly string[]).includes(s);
 }
+
+/** A machine as the fleet pick list reads it. */
+export interface FleetMachine {
+  machineNo: string;
+  name: string;
+  aisles: readonly PlanAisle[];
+}
+
+export interface FleetPickProduct {
+  sku: string;
+  productName: string;
+  units: number;
+  machines: { machineNo: string; name: string; units: number; aisles: { aisleNo: number; units: number }[] }[];
+}
+
+export interface FleetPickList {
+  machines: number;
+  units: number;
+  products: FleetPickProduct[];
+  faulted: { machineNo: string; aisleNo: number; sku: string | null; productName: string | null }[];
+}
+
+/**
+ * What to load on the truck for a fleet: each machine's aisles through `pickList` (the same par-level rule
+ * a run plans with: pick = max(0, maxStock − currentStock), a faulted aisle picks nothing), summed per SKU
+ * across the machines, with each machine's aisles. An aisle without a SKU has no product to load and is left
+ * out; faulted aisles with a product are listed apart (not loaded until repaired). Products by units
+ * (most first), then name; machines by machine number; lines that pick nothing are left out.
+ */
+export function fleetPickList(machines: readonly FleetMachine[]): FleetPickList {
+  const products = new Map<string, FleetPickProduct>();
+  const faulted: FleetPickList['faulted'] = [];
+  const sorted = [...machines].sort((a, b) => (a.machineNo < b.machineNo ? -1 : a.machineNo > b.machineNo ? 1 : 0));
+  for (const m of sorted) {
+    for (const l of pickList(m.aisles)) {
+      if (l.faulted) {
+        if (l.sku !== null) faulted.push({ machineNo: m.machineNo, aisleNo: l.aisleNo, sku: l.sku, productName: l.productName });
+        continue;
+      }
+      if (l.sku === null || l.pick === 0) continue;
+      let p = products.get(l.sku);
+      if (!p) products.set(l.sku, (p = { sku: l.sku, productName: l.productName ?? l.sku, units: 0, machines: [] }));
+      let at = p.machines.find((x) => x.machineNo === m.machineNo);
+      if (!at) p.machines.push((at = { machineNo: m.machineNo, name: m.name, units: 0, aisles: [] }));
+      at.aisles.push({ aisleNo: l.aisleNo, units: l.pick });
+      at.units += l.pick;
+      p.units += l.pick;
+    }
+  }
+  const list = [...products.values()].sort((a, b) => b.units - a.units || a.productName.localeCompare(b.productName));
+  return { machines: machines.length, units: list.reduce((s, p) => s + p.units, 0), products: list, faulted };
+}

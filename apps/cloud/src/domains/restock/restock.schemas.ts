@@ -88,3 +88,35 @@ export const RestockRun = z.object({
 export type RestockRun = z.infer<typeof RestockRun>;
 
 export const RestockRunPage = z.object({ page: z.number().int(), size: z.number().int(), total: z.number().int(), records: z.array(RestockRun) });
+
+export const PickListQuery = z.object({
+  /** One machine of the caller's fleet; absent: every machine the caller sees. */
+  machineNo: machineNo.optional(),
+});
+export type PickListQuery = z.output<typeof PickListQuery>;
+
+export const FleetPickList = z.object({
+  machines: z.number().int().describe('how many machines the list covers'),
+  units: z.number().int().describe('every unit to bring, all products'),
+  products: z
+    .array(
+      z.object({
+        sku: z.string(),
+        productName: z.string().describe("the product's name in its first aisle, else the SKU"),
+        units: z.number().int().describe('units to bring: the picks of its aisles summed over the machines'),
+        machines: z.array(
+          z.object({
+            machineNo: z.string(),
+            name: z.string(),
+            units: z.number().int(),
+            aisles: z.array(z.object({ aisleNo: z.number().int(), units: z.number().int().describe('max(0, maxStock − currentStock)') })),
+          }),
+        ),
+      }),
+    )
+    .describe('products to load, most units first; aisles without a SKU and lines picking nothing are left out'),
+  faulted: z
+    .array(z.object({ machineNo: z.string(), aisleNo: z.number().int(), sku: z.string().nullable(), productName: z.string().nullable() }))
+    .describe('aisles with a product that are faulted: nothing is loaded for them until repaired'),
+});
+export type FleetPickList = z.infer<typeof FleetPickList>;

@@ -3,6 +3,7 @@ import { newId } from '../../crypto/ids.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { RestockRunLineRow, RestockRunRow } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
+import { ownerFilter } from '../../http/authenticate.ts';
 import { AppError, badRequest, conflict, machineNotFound, notFound } from '../../http/errors.ts';
 import { offsetOf, type Page } from '../../http/paging.ts';
 import type { Principal } from '../../http/principal.ts';
@@ -12,8 +13,21 @@ import type { CrewOfMember } from '../crews/crews.repo.ts';
 import { isCrewRole, type CrewRole } from '../crews/crews.rules.ts';
 import { emailOf, type CrewsService } from '../crews/crews.service.ts';
 import type { MachineRef } from '../machines/machines.repo.ts';
-import { isRunStatus, mayCancel, nextStatus, pickList, refusalOf, sourcesOf, totalsOf, type RunAction, type RunStatus } from './restock.rules.ts';
-import type { CancelBody, CompleteBody, PlanBody, RestockRun, RunListQuery } from './restock.schemas.ts';
+import { fenceFilter } from '../machines/ownership.ts';
+import {
+  fleetPickList,
+  isRunStatus,
+  mayCancel,
+  nextStatus,
+  pickList,
+  refusalOf,
+  sourcesOf,
+  totalsOf,
+  type PlanAisle,
+  type RunAction,
+  type RunStatus,
+} from './restock.rules.ts';
+import type { CancelBody, CompleteBody, FleetPickList, PickListQuery, PlanBody, RestockRun, RunListQuery } from './restock.schemas.ts';
 
 export interface RestockDeps {
   store: AppStore;
@@ -125,6 +139,31 @@ export class RestockService {
         stock_after: null,
       })),
     );
+  }
+
+  /**
+   * What to load on the truck: the par-level pick of every aisle of the machines the caller sees (as
+   * `GET /api/v1/inventory`: operators their own, admins all, an access-group session its group's), summed
+   * per product (`fleetPickList`). `machineNo` narrows it to one of them; any other is 404 "Machine not found".
+   */
+  async pickList(p: Principal, q: PickListQuery): Promise<FleetPickList> {
+    const repos = this.deps.store.repos;
+    let machines = await repos.inventory.machines(ownerFilter(p), fenceFilter(p));
+    if (q.machineNo !== undefined) {
+      machines = machines.filter((m) => m.machine_no === q.machineNo);
+      if (machines.length === 0) throw machineNotFound();
+    }
+    const aisles = new Map(machines.map((m) => [m.id, [] as PlanAisle[]]));
+    for (const a of await repos.inventory.aislesOf(machines.map((m) => m.id)))
+      aisles.get(a.machine_id)?.push({
+        aisleNo: a.aisle_no,
+        currentStock: a.current_stock,
+        maxStock: a.max_stock,
+        faulted: a.faulted === 1,
+        sku: a.sku,
+        productName: a.product_name,
+      });
+    return fleetPickList(machines.map((m) => ({ machineNo: m.machine_no, name: m.name, aisles: aisles.get(m.id) ?? [] })));
   }
 
   /** The runs of the caller's crews, newest first (filters: status, machine, crew). */
