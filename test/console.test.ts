@@ -1,12 +1,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOTP } from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildConsole } from '../scripts/build-console.ts';
 import { SANDBOX, api, cleanup, startCloud, tempDir } from './support/cabinet-rig.ts';
 import type { CloudProc } from './support/cabinet-rig.ts';
 import { CHROMIUM, PHONE_SIZE, axeSerious, guardedContext, launchChromium } from './support/kiosk-browser.ts';
-import { ROOT } from './support/processes.ts';
+import { ALICE, BOB, DESKTOP_SIZE, consoleShot, signIn as signInAt, tabTo, weigh } from './support/console-browser.ts';
 
 // The operator console (apps/console, docs/console.md) in a real browser (Debian's chromium through playwright-core)
 // against the cloud sandbox: alice signs in through /signin with her password and TOTP, then uses the hosted operator
@@ -15,72 +14,15 @@ import { ROOT } from './support/processes.ts';
 // CONSOLE_SCREENSHOTS=docs, else .tmp/screenshots/; the page's first paint and bytes are printed, never asserted.
 
 const MACHINE = 'SBX-ALICE-0001';
-const ALICE = { email: 'alice@sandbox.vend.test', password: 'sandbox-alice-pass', totp: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' };
-const BOB = { email: 'bob@sandbox.vend.test', password: 'sandbox-bob-pass' };
-const DESKTOP_SIZE = { viewport: { width: 1280, height: 800 } };
 const dir = tempDir('console-');
 let cloud: CloudProc;
 let browser: Browser;
 let phone: BrowserContext;
 const problems: string[] = [];
-
-function shot(name: string): string {
-  const folder = process.env['CONSOLE_SCREENSHOTS'] === 'docs' ? join(ROOT, 'docs/screenshots') : join(ROOT, '.tmp/screenshots');
-  return join(folder, `console-${name}.png`);
-}
-
-/**
- * Signs in through /signin (reached by asking for `path`): the TOTP step for an account with one; an account without
- * one (bob) sets it up first (the enrolment page's key, then its recovery codes page). Lands on `path`.
- */
-async function signIn(page: Page, path: string, who: { email: string; password: string; totp?: string }): Promise<void> {
-  await page.goto(cloud.url + path);
-  expect(new URL(page.url()).pathname).toBe('/signin');
-  await page.getByLabel('Email address').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('heading', { level: 1 }).waitFor();
-  const enrolling = (await page.getByRole('heading', { level: 1 }).textContent()) === 'Set up two-step sign-in';
-  const secret = enrolling ? await page.locator('input[name="secret"]').inputValue() : who.totp;
-  if (!secret) throw new Error(`${who.email}: no TOTP secret to sign in with`);
-  await page.getByLabel('Code from your authenticator app').fill(new TOTP({ secret }).generate());
-  await page.getByRole('button', { name: enrolling ? 'Turn on and sign in' : 'Sign in', exact: true }).click();
-  if (enrolling) await page.getByRole('link', { name: 'Continue' }).click();
-  await page.waitForURL(cloud.url + path);
-}
-
-/** Presses Tab until the focused element has `name` as its accessible label or text (keyboard only, as a user would). */
-async function tabTo(page: Page, name: string): Promise<void> {
-  for (let i = 0; i < 120; i++) {
-    await page.keyboard.press('Tab');
-    const focused = await page.evaluate(() => {
-      const a = document.activeElement;
-      return a ? (a.getAttribute('aria-label') ?? a.textContent ?? '').trim() : '';
-    });
-    if (focused === name) return;
-  }
-  throw new Error(`Tab never reached "${name}"`);
-}
+const shot = consoleShot;
+const signIn = (page: Page, path: string, who: typeof ALICE | typeof BOB) => signInAt(page, cloud.url, path, who);
 
 const flash = (page: Page) => page.locator('#flash');
-
-/** First contentful paint (ms) and the bytes the page fetched (document, script, style and API answers): on the wire (headers included, compressed) and decoded. */
-async function weigh(page: Page): Promise<{ fcpMs: number; viewMs: number; bytes: number; bodyBytes: number; requests: number }> {
-  return page.evaluate(() => {
-    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1;
-    const nav = performance.getEntriesByType('navigation') as PerformanceResourceTiming[];
-    const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-    const all = [...nav, ...res];
-    return {
-      fcpMs: Math.round(fcp),
-      // the machine's view on the page: read just after the test saw its heading (a poll late at most)
-      viewMs: Math.round(performance.now()),
-      bytes: all.reduce((s, e) => s + e.transferSize, 0),
-      bodyBytes: all.reduce((s, e) => s + e.decodedBodySize, 0),
-      requests: all.length,
-    };
-  });
-}
 
 describe.skipIf(!CHROMIUM)('the operator console in chromium', () => {
   beforeAll(async () => {

@@ -110,7 +110,17 @@ export function createApp(ctx: AppContext, services: Services): Express & { list
   // The buyer and approval pages read their own forms (the creative upload is multipart/form-data).
   app.use(marketplacePagesRoutes({ ...services, config: ctx.config, logger: ctx.logger, rateLimiter: ctx.rateLimiter, market: services.marketplace }));
   // the operator console: its built files, signed in through the pages' session (docs/decisions/console.md)
-  app.use(consoleRoutes({ consoleDir: ctx.config.consoleDir, auth: services.auth, sessionCsrf: services.sessionCsrf, rateLimiter: ctx.rateLimiter }));
+  app.use(
+    consoleRoutes({
+      consoleDir: ctx.config.consoleDir,
+      auth: services.auth,
+      sessionCsrf: services.sessionCsrf,
+      rateLimiter: ctx.rateLimiter,
+      access: services.access,
+      signIn: services.signIn,
+      config: ctx.config,
+    }),
+  );
   // the shopper's phone page of a kiosk checkout (the QR on the cabinet's screen)
   app.use(buyPageRoutes(services.kioskCheckouts, ctx.logger));
   // What /kiosk/<serial> (the configuration block's old default) says: the screen runs on the cabinet.

@@ -3891,6 +3891,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/restock/pick-list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What to load on the truck across the caller's machines: per product the units to bring (par-level picks, faulted aisles excluded) and each machine's aisles; machineNo narrows it to one machine
+     * @description Requires scope: inventory:read.
+     *
+     *     Open to access-group sessions: only the group's machines (others answer 404 'Machine not found').
+     */
+    get: operations['getRestockPickList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/rollouts': {
     parameters: {
       query?: never;
@@ -22019,10 +22041,14 @@ export interface operations {
   getOrders: {
     parameters: {
       query?: {
+        /** @description only orders of this sales channel (walkup, api_drop, …) */
+        channel?: string;
         /** @description inclusive to the second; same time zone as startTime */
         endTime?: string;
         machineNo?: string;
         page?: number;
+        /** @description only orders in this pay status (paid, shipped, refunded, refund_owed) */
+        payStatus?: string;
         size?: number;
         /** @description inclusive; read in the machine's time zone when machineNo names one, else UTC */
         startTime?: string;
@@ -22200,6 +22226,24 @@ export interface operations {
                 /** @description tax inside sales (refunded orders carry none) */
                 taxCents: number;
               }[];
+              /** @description one entry per calendar day in timeZone from startTime's day to endTime's day, oldest first, days without orders as zeros; its sums are the totals. Null unless both startTime and endTime are given; a window over more than 366 days is refused (400) */
+              byDay:
+                | {
+                    count: number;
+                    /** @description YYYY-MM-DD, a calendar day in timeZone */
+                    date: string;
+                    /** @description sum of chargedCents, every status */
+                    grossCents: number;
+                    /** @description sales − tax */
+                    netCents: number;
+                    /** @description chargedCents of refunded orders */
+                    refundedCents: number;
+                    /** @description gross − refunded */
+                    salesCents: number;
+                    /** @description tax inside sales (refunded orders carry none) */
+                    taxCents: number;
+                  }[]
+                | null;
               byMachine: {
                 count: number;
                 /** @description sum of chargedCents, every status */
@@ -22220,6 +22264,8 @@ export interface operations {
                 payStatus: string;
               }[];
               count: number;
+              /** @description the currency of the amounts: the operator's (the machine owner's when an admin names a machine); null for an admin's whole-fleet summary */
+              currency: string | null;
               endTime: string | null;
               /** @description sum of chargedCents, every status */
               grossCents: number;
@@ -23824,6 +23870,93 @@ export interface operations {
           'application/json': {
             /** @constant */
             code: 409;
+            data: null;
+            message: string;
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedEncoding'];
+      422: components['responses']['Validation'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  getRestockPickList: {
+    parameters: {
+      query?: {
+        machineNo?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, in the `{code: 200, message: "success", data}` envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            code: 200;
+            data: {
+              /** @description aisles with a product that are faulted: nothing is loaded for them until repaired */
+              faulted: {
+                aisleNo: number;
+                machineNo: string;
+                productName: string | null;
+                sku: string | null;
+              }[];
+              /** @description how many machines the list covers */
+              machines: number;
+              /** @description products to load, most units first; aisles without a SKU and lines picking nothing are left out */
+              products: {
+                machines: {
+                  aisles: {
+                    aisleNo: number;
+                    /** @description max(0, maxStock − currentStock) */
+                    units: number;
+                  }[];
+                  machineNo: string;
+                  name: string;
+                  units: number;
+                }[];
+                /** @description the product's name in its first aisle, else the SKU */
+                productName: string;
+                sku: string;
+                /** @description units to bring: the picks of its aisles summed over the machines */
+                units: number;
+              }[];
+              /** @description every unit to bring, all products */
+              units: number;
+            };
+            /** @constant */
+            message: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description The resource is missing or owned by another operator (spec 1 §7). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 404,
+           *       "message": "Machine not found",
+           *       "data": null
+           *     }
+           */
+          'application/json': {
+            /** @constant */
+            code: 404;
             data: null;
             message: string;
           };

@@ -1,23 +1,31 @@
-import { createApi, csrfToken } from './api.ts';
+import { switchForm, switchedWords } from './access-view.ts';
+import { createApi, csrfToken, unwrap } from './api.ts';
 import { el, focusHeading } from './dom.ts';
-import { fleetView } from './fleet-view.ts';
-import { MachineView, notFound } from './machine-view.ts';
+import { notFound } from './machine-view.ts';
+import { ROUTES } from './routes.ts';
 
-/** Client-side routes on `location.pathname`: the fleet at /console/, a machine's operator view at /console/machines/<no>. */
+/** Client-side routes on `location.pathname` (src/routes.ts): the fleet at /console/, each page below it. */
 async function route(): Promise<HTMLElement> {
   const api = createApi(csrfToken());
-  const path = location.pathname.replace(/\/+$/, '');
-  const machine = /^\/console\/machines\/([^/]+)$/.exec(path);
-  if (machine) {
-    const machineNo = decodeURIComponent(machine[1]!);
-    document.title = `${machineNo} · Console`;
-    return new MachineView(api, machineNo).mount();
-  }
-  if (path === '/console' || path === '') {
-    document.title = 'Machines · Console';
-    return fleetView(api);
+  const path = location.pathname.replace(/\/+$/, '').replace(/^\/console/, '');
+  for (const r of ROUTES) {
+    const match = r.pattern.exec(path);
+    if (!match) continue;
+    document.title = `${r.title(match)} · Console`;
+    return r.view(api, match);
   }
   return notFound();
+}
+
+/** The top navigation: the console's pages, the current one marked for screen readers (aria-current). */
+function nav(): HTMLElement {
+  const here = location.pathname.replace(/\/+$/, '') || '/console';
+  const current = (href: string) => href.replace(/\/+$/, '') === here || (href === '/console/' && here.startsWith('/console/machines/'));
+  return el(
+    'nav',
+    { class: 'pages', 'aria-label': 'Console' },
+    el('ul', {}, ...ROUTES.filter((r) => r.nav).map((r) => el('li', {}, el('a', { href: r.href!, 'aria-current': current(r.href!) ? 'page' : null }, r.nav!)))),
+  );
 }
 
 /** Sign-out: a plain form the cloud answers with the sign-in page (POST /signout with the page's CSRF token). */
@@ -30,8 +38,36 @@ function signOutForm(): HTMLFormElement {
   );
 }
 
+/**
+ * While switched onto another operator's fleet (an access-group session, GET /api/v1/access/me): a banner on every
+ * page with the way back, and the sign-out ends both sessions (the cloud's /console/access/signout).
+ */
+async function switchedBanner(): Promise<void> {
+  let words: string | null;
+  try {
+    words = switchedWords(unwrap(await createApi(csrfToken()).GET('/api/v1/access/me')));
+  } catch {
+    return;
+  }
+  if (!words) return;
+  document.querySelector('form.signout')?.setAttribute('action', '/console/access/signout');
+  document
+    .querySelector('nav.pages')
+    ?.after(
+      el(
+        'div',
+        { class: 'switched', role: 'region', 'aria-label': 'Switched fleet' },
+        el('p', {}, `${words}.`),
+        switchForm('back', 'Back to my fleet', 'Back to my fleet'),
+      ),
+    );
+}
+
 async function start(): Promise<void> {
-  document.querySelector('header.top')?.append(signOutForm());
+  const top = document.querySelector('header.top');
+  top?.append(signOutForm());
+  top?.after(nav());
+  void switchedBanner();
   const main = document.getElementById('main')!;
   let view: HTMLElement;
   try {

@@ -28,7 +28,20 @@ describe('the generated API document', () => {
     const op = (docs.document()['paths'] as Record<string, Record<string, { security: unknown; responses: Record<string, unknown> }>>)['/api/v1/fulfill']![
       'post'
     ]!;
-    expect(op.security).toEqual([{ apiKey: ['machines:read'] }, { bearer: ['machines:read'] }, { apiKey: ['commands:write'] }, { bearer: ['commands:write'] }]);
+    // the console's page session: cookie and CSRF header together, in one requirement
+    expect(op.security).toEqual([
+      { apiKey: ['machines:read'] },
+      { bearer: ['machines:read'] },
+      { pageSession: ['machines:read'], pageCsrf: ['machines:read'] },
+      { apiKey: ['commands:write'] },
+      { bearer: ['commands:write'] },
+      { pageSession: ['commands:write'], pageCsrf: ['commands:write'] },
+    ]);
+    const schemes = (docs.document()['components'] as { securitySchemes: Record<string, { in?: string; name?: string }> }).securitySchemes;
+    expect([schemes['pageSession'], schemes['pageCsrf']].map((s) => [s?.in, s?.name])).toEqual([
+      ['cookie', 'vend_session'],
+      ['header', 'X-CSRF-Token'],
+    ]);
     expect(Object.keys(op.responses)).toEqual(['200', '400', '401', '403', '404', '413', '415', '429', '503']);
     // the store's outage: every operation may answer it, and says when to retry
     const unavailable = (docs.document()['components'] as { responses: Record<string, { headers?: Record<string, unknown> }> }).responses['Unavailable'];

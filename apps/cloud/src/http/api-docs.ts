@@ -77,9 +77,14 @@ function securityOf(r: RouteDoc): Record<string, string[]>[] {
   switch (r.auth) {
     case 'operator':
       // OpenAPI 3.1 lets non-OAuth schemes list the scopes (roles) an operation needs
-      return requiredScopeSets(r).flatMap((scopes): Record<string, string[]>[] => [{ apiKey: scopes }, { bearer: scopes }]);
+      // the console's page session: the cookie AND its CSRF header, both in one requirement (docs/decisions/console.md)
+      return requiredScopeSets(r).flatMap((scopes): Record<string, string[]>[] => [
+        { apiKey: scopes },
+        { bearer: scopes },
+        { pageSession: scopes, pageCsrf: scopes },
+      ]);
     case 'admin':
-      return [{ apiKey: ['admin'] }, { bearer: ['admin'] }];
+      return [{ apiKey: ['admin'] }, { bearer: ['admin'] }, { pageSession: ['admin'], pageCsrf: ['admin'] }];
     case 'device':
       return [{ deviceKey: [] }, { fleetSecret: [] }];
     case 'signature':
@@ -270,6 +275,20 @@ export class ApiDocs {
         description: 'Operator API key (`vk_<id>.<secret>`). Scopes listed per operation; `admin` means an admin credential.',
       },
       bearer: { type: 'http', scheme: 'bearer', description: 'OAuth client-credentials token, sign-in token, or identity-provider JWT' },
+      pageSession: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'vend_session',
+        description:
+          'The console’s browser session (the sign-in token `/signin` puts in an HttpOnly, SameSite=Strict cookie). Counts only together with pageCsrf; the same principal as that token as a Bearer (scopes, crew role, access-group fence).',
+      },
+      pageCsrf: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-CSRF-Token',
+        description:
+          'The page session’s CSRF token: the `<meta name="csrf-token">` of the console page the cloud served for that session. Required with pageSession; the cookie alone is 401.',
+      },
       deviceKey: { type: 'apiKey', in: 'header', name: 'x-device-key', description: 'Cabinet device key: `<keyId>:<secret>`' },
       fleetSecret: {
         type: 'apiKey',

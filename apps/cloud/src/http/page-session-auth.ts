@@ -10,6 +10,12 @@ import type { Request } from 'express';
  * nothing (a cross-site request carries it, or would without SameSite).
  */
 export const SESSION_COOKIE = 'vend_session';
+/**
+ * The person's own sign-in session while the console is switched onto another operator's fleet (`vend_session` then
+ * holds the fenced access session): HttpOnly, SameSite=Strict, never read as a credential — only by the switch's steps
+ * and by sign-out, which ends both (domains/console/console-switch.ts).
+ */
+export const HOME_COOKIE = 'vend_home';
 export const CSRF_HEADER = 'x-csrf-token';
 export const CSRF_META = 'csrf-token';
 

@@ -188,6 +188,18 @@ export class AccessService {
       group: { id: group.id, name: group.name, machineNos: group.machine_nos, scopes },
     };
   }
+
+  /**
+   * Ends an access-group session now (the console's "Back to my fleet" and its sign-out): its bearer token
+   * stops working. Anything that is not a live access token is left alone; audited as the person who ends it.
+   */
+  async closeSession(p: Principal, token: string): Promise<void> {
+    if (token.length > 512) return;
+    await this.deps.store.transaction(async (tx) => {
+      const sessionId = await tx.auth.deleteAccessSessionToken(sha256Hex(token));
+      if (sessionId) await this.deps.audit.record(tx, p, 'access.session_end', `access_session:${sessionId}`);
+    });
+  }
 }
 
 /** The machines' ids, all of them the operator's; 400 naming the others (nothing written). */

@@ -106,6 +106,17 @@ export class AuthRepo {
     return row?.operator_id ?? null;
   }
 
+  /** The end of an access-group session (the console's switch back or sign-out): only an `access` token. Returns its session id, if any. */
+  async deleteAccessSessionToken(tokenHash: string): Promise<string | null> {
+    const row = await this.db
+      .deleteFrom('access_tokens')
+      .where('token_hash', '=', tokenHash)
+      .where('kind', '=', 'access')
+      .returning('credential_id')
+      .executeTakeFirst();
+    return row?.credential_id ?? null;
+  }
+
   // --- sign-in tickets -------------------------------------------------------------------------
 
   async insertTicket(row: Insertable<MfaTicketsTable>): Promise<void> {

@@ -232,8 +232,13 @@ export class SignInService {
   async signOut(token: string): Promise<void> {
     if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 512) return;
     await this.deps.store.transaction(async (tx) => {
-      const operatorId = await tx.auth.deleteSessionToken(sha256Hex(token));
-      if (!operatorId) return;
+      const hash = sha256Hex(token);
+      const operatorId = await tx.auth.deleteSessionToken(hash);
+      // not a sign-in session: an access-group session the console put in the cookie ends the same way
+      if (!operatorId) {
+        await tx.auth.deleteAccessSessionToken(hash);
+        return;
+      }
       const op = await tx.auth.operatorById(operatorId);
       if (op) await this.deps.audit.record(tx, actor(op, 'signin:signout', this.deps.config.rateLimitPerHour), 'auth.logout', `operator:${op.id}`);
     });

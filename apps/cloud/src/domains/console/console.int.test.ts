@@ -4,6 +4,7 @@ import { hashPassword } from '../../crypto/secrets.ts';
 import { DIALECTS, call, startTestServer, TEST_EPOCH, type TestServer } from '../../testing/harness.ts';
 import { ManualClock } from '@vend/protocol';
 import { PageClient, formFields } from '../marketplace-pages/pages.test-support.ts';
+import { totpAt } from '../auth/auth.testkit.ts';
 import { consoleBuild, metaToken, signInAt } from './console.test-support.ts';
 
 const { alice, bob, dave, admin } = SANDBOX_CREDENTIALS;
@@ -169,6 +170,138 @@ describe.each(DIALECTS)('the operator console and the page session as an API cre
     const ad = await browser({ email: admin.email, password: ADMIN_PASSWORD });
     const all = data<Machines>(await api(ad.c, 'GET', '/machines?pageSize=100', { 'x-csrf-token': ad.csrf })).records.map((m) => m.machineNo);
     expect(all).toEqual(expect.arrayContaining([MINE, 'SBX-BOB-0001']));
+  });
+
+  describe('the access-group switch', () => {
+    let daveSecret: string | undefined;
+    /** dave (a driver alice gave her route group) signed in on his own fleet; he sets his authenticator up the first time. */
+    async function dave() {
+      const c = new PageClient(t.url);
+      if (daveSecret) await signInAt(c, clock, { ...SANDBOX_CREDENTIALS.dave, totpSecret: daveSecret });
+      else {
+        await c.get('/signin');
+        const a = await c.post('/signin', { email: SANDBOX_CREDENTIALS.dave.email, password: SANDBOX_CREDENTIALS.dave.password });
+        clock.advance(30_000);
+        const fields = formFields(a.text, '/signin/enrol');
+        daveSecret = fields['secret']!;
+        await c.post('/signin/enrol', { ...fields, code: totpAt(daveSecret, clock.now()) });
+      }
+      const own = c.cookies.get('vend_session')!;
+      const csrf = metaToken((await c.get('/console/')).text);
+      const me = data<{ restricted: boolean; grants: { groupId: string; operatorEmail: string }[] }>(
+        await api(c, 'GET', '/access/me', { 'x-csrf-token': csrf }),
+      );
+      return { c, own, csrf, me };
+    }
+    const switchTo = (c: PageClient, csrf: string, groupId: string) =>
+      c.request('POST', '/console/access/switch', new URLSearchParams({ _csrf: csrf, groupId }));
+    const machinesOf = async (c: PageClient, csrf: string) =>
+      data<Machines>(await api(c, 'GET', '/machines', { 'x-csrf-token': csrf })).records.map((m) => m.machineNo);
+    const bearer = (token: string, path: string) => call(t.url, 'GET', `/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+
+    it('switches onto the group’s fleet: the cookie holds a fenced session (only the group’s machines and scopes), the own session is kept for the way back', async () => {
+      const d = await dave();
+      expect(d.me.restricted).toBe(false);
+      const group = d.me.grants.find((g) => g.operatorEmail === alice.email)!;
+      const r = await switchTo(d.c, d.csrf, group.groupId);
+      expect([r.status, r.location]).toEqual([303, '/console/']);
+      const home = r.headers.getSetCookie().find((s) => s.startsWith('vend_home='))!;
+      expect(home).toMatch(/Path=\/;/);
+      expect(home).toMatch(/HttpOnly/);
+      expect(home).toMatch(/SameSite=Strict/);
+      expect(d.c.cookies.get('vend_home')).toBe(d.own);
+      const fenced = d.c.cookies.get('vend_session')!;
+      expect(fenced).not.toBe(d.own);
+      const csrf = metaToken((await d.c.get('/console/')).text);
+      expect(csrf).not.toBe(d.csrf);
+      const me = data<{ restricted: boolean; operatorEmail: string; group: { id: string } }>(await api(d.c, 'GET', '/access/me', { 'x-csrf-token': csrf }));
+      expect([me.restricted, me.operatorEmail, me.group.id]).toEqual([true, alice.email, group.groupId]);
+      expect(await machinesOf(d.c, csrf)).toEqual(['SBX-ALICE-0001', 'SBX-ALICE-0002']);
+      // outside the group: the same not-found as a missing machine; beyond its scopes: refused
+      expect((await api(d.c, 'GET', '/machines/SBX-ALICE-0003/operator-view', { 'x-csrf-token': csrf })).status).toBe(404);
+      expect((await api(d.c, 'GET', '/machines/SBX-BOB-0001/operator-view', { 'x-csrf-token': csrf })).status).toBe(404);
+      expect((await api(d.c, 'GET', '/dfy/checkpoints', { 'x-csrf-token': csrf })).status).toBe(403);
+      expect((await api(d.c, 'PUT', '/machines/SBX-ALICE-0001', { 'x-csrf-token': csrf }, { name: 'x' })).status).toBe(403);
+      // the kept own session is no credential on the API while switched: only vend_session is read
+      expect((await api(d.c, 'GET', '/machines', { 'x-csrf-token': d.csrf })).status).toBe(401);
+    });
+
+    it('refuses a wrong CSRF token (403) and a group the person does not hold (404), changing nothing', async () => {
+      const d = await dave();
+      const group = d.me.grants[0]!;
+      for (const token of ['not-the-token', '']) {
+        const r = await switchTo(d.c, token, group.groupId);
+        expect(r.status).toBe(403);
+      }
+      expect(d.c.cookies.get('vend_session')).toBe(d.own);
+      expect(d.c.cookies.has('vend_home')).toBe(false);
+      // "back" on the own fleet changes nothing (the session stays signed in)
+      const back = await d.c.request('POST', '/console/access/back', new URLSearchParams({ _csrf: d.csrf }));
+      expect([back.status, back.location, d.c.cookies.get('vend_session')]).toEqual([303, '/console/access', d.own]);
+      expect((await bearer(d.own, '/machines')).status).toBe(200);
+      const none = await switchTo(d.c, d.csrf, 'acg_not_a_group');
+      expect(none.status).toBe(404);
+      expect(none.text).toContain('No such access group');
+      // alice holds no group at all: dave's group id is nothing to her
+      const a = await browser(alice);
+      const hers = await switchTo(a.c, a.csrf, group.groupId);
+      expect(hers.status).toBe(404);
+      expect(await machinesOf(a.c, a.csrf)).toContain('SBX-ALICE-0003');
+      expect(await machinesOf(d.c, d.csrf)).not.toContain('SBX-ALICE-0001');
+    });
+
+    it('goes back: the own session returns, the fenced one is over', async () => {
+      const d = await dave();
+      await switchTo(d.c, d.csrf, d.me.grants[0]!.groupId);
+      const fenced = d.c.cookies.get('vend_session')!;
+      const csrf = metaToken((await d.c.get('/console/')).text);
+      expect((await d.c.request('POST', '/console/access/back', new URLSearchParams({ _csrf: d.csrf }))).status).toBe(403);
+      const back = await d.c.request('POST', '/console/access/back', new URLSearchParams({ _csrf: csrf }));
+      expect([back.status, back.location]).toEqual([303, '/console/access']);
+      expect(d.c.cookies.get('vend_session')).toBe(d.own);
+      expect(d.c.cookies.has('vend_home')).toBe(false);
+      const me = data<{ restricted: boolean }>(await api(d.c, 'GET', '/access/me', { 'x-csrf-token': d.csrf }));
+      expect(me.restricted).toBe(false);
+      expect((await bearer(fenced, '/machines')).status).toBe(401);
+      expect((await bearer(d.own, '/machines')).status).toBe(200);
+    });
+
+    it('switching again from a switched browser ends the first fenced session; sign-out ends both sessions', async () => {
+      const d = await dave();
+      await switchTo(d.c, d.csrf, d.me.grants[0]!.groupId);
+      const first = d.c.cookies.get('vend_session')!;
+      const csrf1 = metaToken((await d.c.get('/console/')).text);
+      expect((await switchTo(d.c, csrf1, d.me.grants[0]!.groupId)).status).toBe(303);
+      const second = d.c.cookies.get('vend_session')!;
+      expect(second).not.toBe(first);
+      expect((await bearer(first, '/machines')).status).toBe(401);
+      expect(d.c.cookies.get('vend_home')).toBe(d.own);
+      const csrf2 = metaToken((await d.c.get('/console/')).text);
+      expect((await d.c.request('POST', '/console/access/signout', new URLSearchParams({ _csrf: csrf1 }))).status).toBe(403);
+      const out = await d.c.request('POST', '/console/access/signout', new URLSearchParams({ _csrf: csrf2 }));
+      expect([out.status, out.location]).toEqual([303, '/signin']);
+      expect(d.c.cookies.has('vend_session')).toBe(false);
+      expect(d.c.cookies.has('vend_home')).toBe(false);
+      expect((await bearer(second, '/machines')).status).toBe(401);
+      expect((await bearer(d.own, '/machines')).status).toBe(401);
+      d.c.cookies.set('vend_session', second);
+      expect((await d.c.get('/console/')).status).toBe(303);
+    });
+
+    it('the plain sign-out (/signout, /advertise/signout) while switched ends both sessions too', async () => {
+      for (const path of ['/signout', '/advertise/signout']) {
+        const d = await dave();
+        await switchTo(d.c, d.csrf, d.me.grants[0]!.groupId);
+        const fenced = d.c.cookies.get('vend_session')!;
+        const csrf = metaToken((await d.c.get('/console/')).text);
+        const out = await d.c.request('POST', path, new URLSearchParams({ _csrf: csrf }));
+        expect(out.status).toBe(303);
+        expect(d.c.cookies.has('vend_session')).toBe(false);
+        expect(d.c.cookies.has('vend_home')).toBe(false);
+        expect((await bearer(fenced, '/machines')).status).toBe(401);
+        expect((await bearer(d.own, '/machines')).status).toBe(401);
+      }
+    });
   });
 });
 

@@ -5,6 +5,7 @@ import { SESSION_COOKIE, readCookies, type SessionCsrf } from '../../http/page-s
 import type { AuthMethod, Authenticator } from '../../http/principal.ts';
 import type { RateLimiter } from '../../http/rate-limit.ts';
 import { ConsoleFiles } from './console-files.ts';
+import { consoleSwitchRoutes, type ConsoleSwitchDeps } from './console-switch.ts';
 
 export interface ConsoleRoutesDeps {
   /** The console's built files (config CONSOLE_DIR). */
@@ -13,6 +14,10 @@ export interface ConsoleRoutesDeps {
   sessionCsrf: SessionCsrf;
   /** The session's hourly budget: loading the page spends one request of it, as every page does. */
   rateLimiter: Pick<RateLimiter, 'consume'>;
+  /** The access-group switch's services (console-switch.ts). */
+  access: ConsoleSwitchDeps['access'];
+  signIn: ConsoleSwitchDeps['signIn'];
+  config: ConsoleSwitchDeps['config'];
 }
 
 /** The console's own policy: its bundle and the API of this origin only; no inline script or style. */
@@ -56,11 +61,13 @@ function asked(req: Request): string {
  * - `GET /console/assets/<name>`: an allow-listed file of the build, with an ETag, `no-cache` and `nosniff`;
  * - any other `GET /console/…`: the build's index.html (the console routes itself) with the session's CSRF
  *   token in `<meta name="csrf-token">`, under a strict policy; no live session → 303 `/signin?next=<path>`;
- * - no build at all → 503 naming `bash scripts/setup` (after the sign-in: the QR's address works the same either way).
+ * - no build at all → 503 naming `bash scripts/setup` (after the sign-in: the QR's address works the same either way);
+ * - `POST /console/access/{switch,back,signout}`: the access-group switch (console-switch.ts).
  */
 export function consoleRoutes(deps: ConsoleRoutesDeps): Router {
   const r = Router();
   const files = new ConsoleFiles(deps.consoleDir);
+  r.use(consoleSwitchRoutes(deps));
 
   r.get('/console', (req, res, next) => {
     if (req.path !== '/console') return next();

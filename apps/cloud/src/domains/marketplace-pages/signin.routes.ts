@@ -6,6 +6,7 @@ import { qrPng } from '../creatives/advertise-qr.ts';
 import { readForm, type FormData } from './form-reader.ts';
 import type { FieldErrors } from './form-ui.ts';
 import { clientIp, csrfRefusedPage, messagePage, safeNext as returnTo } from './page-common.ts';
+import { HOME_COOKIE } from '../../http/page-session-auth.ts';
 import { CSRF_FIELD, SESSION_COOKIE, TICKET_COOKIE, readCookies, type PageSession } from './page-session.ts';
 import { codePage, enrolPage, recoveryCodesPage, signInPage, type SignInBase } from './signin.pages.ts';
 
@@ -163,9 +164,14 @@ export function signInRoutes(signIn: SignInService, session: PageSession, base: 
   r.post(signOut, async (req, res) => {
     const form = await readForm(req, { maxFileBytes: 0 });
     if (!session.csrfOk(req, form.fields[CSRF_FIELD]) && !session.sessionCsrfOk(req, form.fields[CSRF_FIELD])) return sendPage(res, 403, csrfRefusedPage());
+    // a console switched onto another fleet holds the fenced session in vend_session and the person's own in
+    // vend_home: signing out ends both
     const token = session.sessionToken(req);
+    const home = readCookies(req).get(HOME_COOKIE);
     if (token) await signIn.signOut(token);
+    if (home) await signIn.signOut(home);
     session.clearCookie(req, res, SESSION_COOKIE);
+    if (home) session.clearCookie(req, res, HOME_COOKIE);
     res.redirect(303, base);
   });
 
