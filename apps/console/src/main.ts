@@ -1,5 +1,5 @@
 import { switchForm, switchedWords } from './access-view.ts';
-import { createApi, csrfToken, unwrap } from './api.ts';
+import { ApiError, createApi, csrfToken, unwrap } from './api.ts';
 import { el, focusHeading } from './dom.ts';
 import { notFound } from './machine-view.ts';
 import { ROUTES } from './routes.ts';
@@ -63,6 +63,17 @@ async function switchedBanner(): Promise<void> {
     );
 }
 
+/** A page the API refuses this person (403: a crew member's or an access-group session's limits), in the API's words. */
+function notAvailable(words: string): HTMLElement {
+  return el(
+    'section',
+    { class: 'view not-available', 'aria-labelledby': 'na-h' },
+    el('h1', { id: 'na-h' }, 'Not available to your account'),
+    el('p', { class: 'refusal' }, words),
+    el('p', {}, el('a', { href: '/console/runs' }, 'Your restock runs')),
+  );
+}
+
 async function start(): Promise<void> {
   const top = document.querySelector('header.top');
   top?.append(signOutForm());
@@ -73,12 +84,10 @@ async function start(): Promise<void> {
   try {
     view = await route();
   } catch (e) {
-    view = el(
-      'section',
-      { class: 'view' },
-      el('h1', {}, 'Something went wrong'),
-      el('p', { class: 'flash error' }, e instanceof Error ? e.message : String(e)),
-    );
+    view =
+      e instanceof ApiError && e.status === 403
+        ? notAvailable(e.message)
+        : el('section', { class: 'view' }, el('h1', {}, 'Something went wrong'), el('p', { class: 'flash error' }, e instanceof Error ? e.message : String(e)));
   }
   main.replaceChildren(view);
   focusHeading(main);

@@ -7,6 +7,7 @@ import { moneyView } from './money-view.ts';
 import { ordersView } from './orders-view.ts';
 import { pickListView } from './pick-list-view.ts';
 import { placementsView } from './placements-view.ts';
+import { runsView } from './runs-view.ts';
 import { salesView } from './sales-view.ts';
 
 /** One page of the console: the path it answers (after `/console`), its title, and how it is built from the API. */
@@ -31,6 +32,7 @@ export const ROUTES: readonly Route[] = [
   { pattern: /^\/sales$/, title: () => 'Sales', view: (api) => salesView(api), nav: 'Sales', href: '/console/sales' },
   { pattern: /^\/orders$/, title: () => 'Orders', view: (api) => ordersView(api), nav: 'Orders', href: '/console/orders' },
   { pattern: /^\/pick-list$/, title: () => 'Pick list', view: (api) => pickListView(api), nav: 'Pick list', href: '/console/pick-list' },
+  { pattern: /^\/runs$/, title: () => 'Restock runs', view: (api) => runsView(api), nav: 'Runs', href: '/console/runs' },
   { pattern: /^\/campaigns$/, title: () => 'Campaigns', view: (api) => campaignsView(api), nav: 'Campaigns', href: '/console/campaigns' },
   { pattern: /^\/placements$/, title: () => 'Placements', view: (api) => placementsView(api), nav: 'Placements', href: '/console/placements' },
   { pattern: /^\/money$/, title: () => 'Money', view: (api) => moneyView(api), nav: 'Money', href: '/console/money' },
