@@ -14,6 +14,8 @@
  *                              source maps are not in the tree (see below)
  *   runtime/node               Node.js 24 LTS for the target (npm registry: node-linux-<arch>, the version
  *                              in scripts/node24-version, as scripts/setup-node24 installs), + its LICENSE
+ *   runtime/certs/<hash>.<n>   the root certificates that Node.js bundles, as OpenSSL's hashed directory
+ *                              (scripts/ca-dir.ts): the launcher's trust store (docs/decisions/agent.md "Footprint")
  *   prebuilds/linux-<arch>/*.node  serialport's native binding (@serialport/bindings-cpp prebuilds, N-API)
  *   screen/{index.html,screen.js,screen.css}  the kiosk's own screen (scripts/build-kiosk-screen.ts), served at /screen/
  *
@@ -22,10 +24,11 @@
  * `<out-dir>/vend-agent-<version>-linux-<arch>.maps/<file>.cjs.map` (with --no-pack: `--map DIR`, else none): a
  * cabinet never loads them, and `npx tsx scripts/agent-stack.ts <maps-dir> < trace.txt` turns a cabinet's
  * stack trace back into source positions (docs/decisions/agent.md "Footprint"). The target is linux-x64 (default) or
- * linux-arm64, from any machine: the runtime is not the Node running the build (that may be past its end
- * of life, and is of one architecture only) but the registry's package, fetched once with `npm pack` and
- * kept unpacked under .tmp/node-runtime/ (later builds are offline). The built tree runs its own
- * `--version` when the target is this machine's; a foreign one cannot run here and is packed unrun.
+ * linux-arm64, from a linux-x64 or linux-arm64 machine: the runtime is not the Node running the build (that may be
+ * past its end of life, and is of one architecture only) but the registry's package, fetched once with `npm pack`
+ * and kept unpacked under .tmp/node-runtime/ (later builds are offline); the same version for this machine's
+ * architecture lists the roots it bundles. The built tree runs its own `--version` when the target is this
+ * machine's; a foreign one cannot run here and is packed unrun.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -36,6 +39,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
 import { buildKioskScreen } from './build-kiosk-screen.ts';
+import { hashedCaFiles } from './ca-dir.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const AGENT = path.join(ROOT, 'apps/agent');
@@ -171,6 +175,22 @@ function nodeRuntime(arch: Arch): string {
   return dir;
 }
 
+/**
+ * The root certificates Node.js bundles in the target's runtime version (tls.rootCertificates, the same list for every
+ * architecture): read by running that version built for this machine (the target's own when it is this machine's).
+ */
+function bundledRoots(): string[] {
+  const runner = ARCHES.find((a) => `${process.platform}-${process.arch}` === `linux-${a}`);
+  if (runner === undefined)
+    throw new Error(`the roots of Node ${NODE_VERSION} are read by running it: build on linux-x64 or linux-arm64, not ${process.platform}-${process.arch}`);
+  const node = path.join(nodeRuntime(runner), 'bin/node');
+  const roots = JSON.parse(
+    execFileSync(node, ['-p', "JSON.stringify(require('tls').rootCertificates)"], { encoding: 'utf8', env: {}, timeout: 30_000 }),
+  ) as string[];
+  if (roots.length < 50) throw new Error(`Node ${NODE_VERSION} lists ${roots.length} root certificates: expected its bundled store`);
+  return roots;
+}
+
 export async function buildAgentRelease(o: {
   version: string;
   arch: Arch;
@@ -215,8 +235,10 @@ export async function buildAgentRelease(o: {
       target: `node${NODE_VERSION.split('.')[0]}`,
       format: 'cjs',
       minify: true,
-      // names stay readable in a cabinet's stack traces and logs (a few % of the bundle)
-      keepNames: true,
+      // names stay readable in the commands' stack traces and output; not in the daemon's file: esbuild keeps a
+      // name by defining it on each function, which gives each of them a property store of its own — ≈ 1 MB of the
+      // daemon's heap (1,700 functions). scripts/agent-stack.ts gives a cabinet's trace its names back from the map.
+      keepNames: part !== 'daemon',
       sourcemap: 'external',
       sourcesContent: true,
       write: false,
@@ -243,6 +265,10 @@ export async function buildAgentRelease(o: {
   fs.copyFileSync(path.join(runtime, 'bin/node'), path.join(tree, 'runtime/node'));
   fs.chmodSync(path.join(tree, 'runtime/node'), 0o755);
   fs.copyFileSync(path.join(runtime, 'LICENSE'), path.join(tree, 'runtime/LICENSE'));
+  // its trust store: the roots it bundles, one file each, named for OpenSSL's lookup by subject, so that a TLS
+  // connection parses the root its chain ends at rather than all of them (the launcher: --use-openssl-ca, SSL_CERT_DIR)
+  fs.mkdirSync(path.join(tree, 'runtime/certs'));
+  for (const [name, pem] of hashedCaFiles(bundledRoots())) fs.writeFileSync(path.join(tree, 'runtime/certs', name), pem);
 
   // 3. serialport's native binding for this target
   const prebuilds = path.join(bindingsDir(), 'prebuilds', TARGET);

@@ -22,14 +22,24 @@ esac
 here=$(CDPATH='' cd -- "$bin/.." && pwd -P) || exit 70
 unset NODE_OPTIONS
 # V8 tuned for a small resident set rather than peak speed (docs/decisions/agent.md "Footprint", measured
-# by scripts/bench-agent.ts): a compact heap with a small young generation, and no optimising compilers
-# (TurboFan, Maglev: their code and zones cost ≈ 7 MB; the agent waits on I/O, and the interpreter and
-# Sparkplug run its JavaScript). WebAssembly still works (undici's parser, for downloads). No background
-# threads for V8 (its collections of a ≈ 12 MB heap run on the main thread), and bytecode not run for two
-# major collections is dropped (compiled again if ever called: start-up code, schema builders) — together
-# ≈ 2 MB less resident. glibc's malloc keeps its mmap threshold fixed, so large start-up buffers go back to
-# the system when freed, and keeps two arenas, not one per thread that ever allocated.
-MALLOC_MMAP_THRESHOLD_=131072
-MALLOC_ARENA_MAX=2
-export MALLOC_MMAP_THRESHOLD_ MALLOC_ARENA_MAX
-exec "$here/runtime/node" --optimize-for-size --max-semi-space-size=1 --no-opt --no-maglev --single-threaded --bytecode-old-age=2 "$here/lib/vend-agent.cjs" "$@"
+# by scripts/bench-agent.ts): a compact heap with a small young generation, grown and compacted as under memory
+# pressure (--memory-saver-mode); no compiler beyond the interpreter (TurboFan, Maglev: their code and zones cost
+# ≈ 7 MB; Sparkplug's baseline code ≈ 1 MB of heap; the agent waits on I/O), and feedback vectors only for functions
+# run 64 times (start-up code runs once). WebAssembly still works (undici's parser, for downloads). No background
+# threads for V8 (its collections of a ≈ 10 MB heap run on the main thread), and bytecode not run for two major
+# collections is dropped (compiled again if ever called). Date's local time from the C library, not ICU
+# (--no-icu-timezone-data): the same rules and offsets, where ICU loads its time zone names (≈ 0.8 MB) for the first
+# Date#toISOString. glibc's malloc keeps its mmap threshold fixed at 64 KB, so large buffers (a TLS connection's 64 KB
+# read buffer among them) go back to the system when freed, and keeps one arena.
+MALLOC_MMAP_THRESHOLD_=65536
+MALLOC_TRIM_THRESHOLD_=65536
+MALLOC_ARENA_MAX=1
+# TLS trusts the root certificates Node.js bundles — the same list, kept by the build in runtime/certs as OpenSSL's
+# hashed directory — plus NODE_EXTRA_CA_CERTS: through OpenSSL's store (--use-openssl-ca) a connection reads the one
+# root its chain ends at, where Node's own store parses all of them at the first connection (≈ 0.9 MB resident). No
+# file of the system's is read (SSL_CERT_FILE names none); every connection still verifies the server.
+SSL_CERT_DIR=$here/runtime/certs
+SSL_CERT_FILE=/dev/null
+export MALLOC_MMAP_THRESHOLD_ MALLOC_TRIM_THRESHOLD_ MALLOC_ARENA_MAX SSL_CERT_DIR SSL_CERT_FILE
+exec "$here/runtime/node" --optimize-for-size --max-semi-space-size=1 --no-opt --no-maglev --no-sparkplug --single-threaded --bytecode-old-age=2 \
+  --memory-saver-mode --invocation-count-for-feedback-allocation=64 --no-icu-timezone-data --use-openssl-ca "$here/lib/vend-agent.cjs" "$@"
