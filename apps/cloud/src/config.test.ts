@@ -108,4 +108,33 @@ describe('config', () => {
     expect(loadConfig({}).outreachWebhookSecret).toBe(SANDBOX_SECRETS.OUTREACH_WEBHOOK_SECRET);
     expect(loadConfig(PRODUCTION_ENV).outreachWebhookSecret).toBeUndefined();
   });
+
+  it('takes Stripe with both keys and an absolute PUBLIC_BASE_URL; STRIPE_API_BASE (tests) never with a live key; the keys in no message', () => {
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_abcdefgh1234', STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh1234', PUBLIC_BASE_URL: 'https://vend.example' };
+    expect(loadConfig({}).stripe).toBeUndefined();
+    expect(loadConfig(PRODUCTION_ENV).stripe).toBeUndefined();
+    expect(loadConfig({ ...PRODUCTION_ENV, ...stripe }).stripe).toEqual({
+      secretKey: stripe.STRIPE_SECRET_KEY,
+      webhookSecret: stripe.STRIPE_WEBHOOK_SECRET,
+      api: undefined,
+    });
+    expect(loadConfig({ ...stripe, STRIPE_API_BASE: 'http://127.0.0.1:4010' }).stripe?.api).toEqual({ host: '127.0.0.1', port: 4010, protocol: 'http' });
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: stripe.STRIPE_SECRET_KEY, PUBLIC_BASE_URL: stripe.PUBLIC_BASE_URL })).toThrow(
+      /STRIPE_WEBHOOK_SECRET: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together/,
+    );
+    expect(() => loadConfig({ ...stripe, PUBLIC_BASE_URL: undefined })).toThrow(/PUBLIC_BASE_URL: is required when STRIPE_SECRET_KEY is set/);
+    expect(() => loadConfig({ ...stripe, STRIPE_SECRET_KEY: 'sk_live_abcdefgh1234', STRIPE_API_BASE: 'http://127.0.0.1:4010' })).toThrow(
+      /STRIPE_API_BASE: must not be set with a live key/,
+    );
+    expect(() => loadConfig({ ...stripe, STRIPE_API_BASE: 'http://127.0.0.1:4010/v1' })).toThrow(/STRIPE_API_BASE/);
+    try {
+      loadConfig({ STRIPE_SECRET_KEY: 'pk_test_notasecretkey', STRIPE_WEBHOOK_SECRET: 'oops-secret-value' });
+      expect.unreachable();
+    } catch (e) {
+      const problems = (e as ConfigError).problems.join('\n');
+      expect(problems).toMatch(/STRIPE_SECRET_KEY: must be a Stripe secret key/);
+      expect(problems).toMatch(/STRIPE_WEBHOOK_SECRET: must be a Stripe webhook signing secret/);
+      expect(problems).not.toMatch(/pk_test_notasecretkey|oops-secret-value/);
+    }
+  });
 });

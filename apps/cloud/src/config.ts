@@ -110,6 +110,21 @@ const EnvSchema = z
     TELEPHONY_FROM: z.string().min(1).max(32).optional(),
     /** HMAC key of the provider's signed status and inbound callbacks (docs/decisions/outreach.md). */
     OUTREACH_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** Stripe (issue 34): the account's secret key; with STRIPE_WEBHOOK_SECRET, self-serve ad purchases pay through Stripe Checkout. */
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]{8,}$/, 'must be a Stripe secret key (sk_test_…, sk_live_…, or a restricted rk_…)')
+      .optional(),
+    /** The signing secret of the Stripe webhook endpoint (docs/cloud-production.md). */
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=_]{8,}$/, 'must be a Stripe webhook signing secret (whsec_…)')
+      .optional(),
+    /** Tests only: another Stripe API base (a fake Stripe on 127.0.0.1); never with a live key. */
+    STRIPE_API_BASE: z
+      .url()
+      .refine((v) => /^https?:\/\/[^/]+\/?$/i.test(v), 'must be an http(s) origin (scheme, host, port; no path)')
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.VEND_MODE === 'production') {
@@ -142,6 +157,20 @@ const EnvSchema = z
       if (Boolean(env[issuer]) !== Boolean(env[jwks])) {
         ctx.addIssue({ code: 'custom', path: [jwks], message: `${issuer} and ${jwks} must be set together` });
       }
+    }
+    if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_WEBHOOK_SECRET)) {
+      ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together' });
+    }
+    if (env.STRIPE_SECRET_KEY && !env.PUBLIC_BASE_URL) {
+      // Stripe's hosted checkout sends the buyer back to an absolute address of this service
+      ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'is required when STRIPE_SECRET_KEY is set' });
+    }
+    if (env.STRIPE_API_BASE && !env.STRIPE_SECRET_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['STRIPE_API_BASE'], message: 'is set but STRIPE_SECRET_KEY is not' });
+    }
+    if (env.STRIPE_API_BASE && /^(sk|rk)_live_/.test(env.STRIPE_SECRET_KEY ?? '')) {
+      // a live key is sent to Stripe only
+      ctx.addIssue({ code: 'custom', path: ['STRIPE_API_BASE'], message: 'must not be set with a live key (sk_live_/rk_live_)' });
     }
     // the leader renews the lease on its ticks: ticking slower than the lease lives would hand it around
     if (env.JOBS_INTERVAL_SECONDS !== undefined && env.JOBS_INTERVAL_SECONDS >= env.JOBS_LEASE_TTL_SECONDS) {
@@ -221,12 +250,24 @@ export interface Config {
   telephony: { url: string; account: string; token: string; from: string } | undefined;
   /** The HMAC key of the outreach callbacks (the sandbox's public one; unset in production: callbacks are refused). */
   outreachWebhookSecret: string | undefined;
+  /**
+   * Stripe (both keys set): self-serve ad purchases pay through it; undefined: the sandbox's test processor, or
+   * none in production. `api`: tests only (STRIPE_API_BASE). The keys are secrets: never logged or answered.
+   */
+  stripe: { secretKey: string; webhookSecret: string; api: { host: string; port: number; protocol: 'http' | 'https' } | undefined } | undefined;
 }
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
+}
+
+/** STRIPE_API_BASE as the SDK's host, port and protocol. */
+function apiBaseOf(base: string): { host: string; port: number; protocol: 'http' | 'https' } {
+  const u = new URL(base);
+  const protocol = u.protocol === 'http:' ? 'http' : 'https';
+  return { host: u.hostname, port: u.port ? Number(u.port) : protocol === 'http' ? 80 : 443, protocol };
 }
 
 /** Parses the environment once, reporting every problem together. Nothing else reads process.env. */
@@ -273,6 +314,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         ? Object.freeze({ url: e.TELEPHONY_URL.replace(/\/+$/, ''), account: e.TELEPHONY_ACCOUNT, token: e.TELEPHONY_TOKEN, from: e.TELEPHONY_FROM })
         : undefined,
     outreachWebhookSecret: e.OUTREACH_WEBHOOK_SECRET ?? (sandbox ? SANDBOX_SECRETS.OUTREACH_WEBHOOK_SECRET : undefined),
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? Object.freeze({
+            secretKey: e.STRIPE_SECRET_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+            api: e.STRIPE_API_BASE ? apiBaseOf(e.STRIPE_API_BASE) : undefined,
+          })
+        : undefined,
     ssp:
       e.SSP_URL && e.SSP_API_KEY && e.SSP_NETWORK_ID
         ? Object.freeze({ url: e.SSP_URL.replace(/\/+$/, ''), apiKey: e.SSP_API_KEY, networkId: e.SSP_NETWORK_ID, timeoutMs: e.SSP_TIMEOUT_MS })

@@ -27,7 +27,8 @@ async function main(): Promise<void> {
   const server = await listen(ctx, services, config.port, config.host);
   startJobs(services);
 
-  const lines = [`vend-cloud ${config.mode} listening on ${server.url} (store: ${ctx.database.describe}${seeded ? ', seeded' : ''})`];
+  const payments = services.adPurchases.processorName;
+  const lines = [`vend-cloud ${config.mode} listening on ${server.url} (store: ${ctx.database.describe}${seeded ? ', seeded' : ''}, ad payments: ${payments})`];
   if (config.mode === 'sandbox') {
     const c = SANDBOX_CREDENTIALS;
     lines.push(

@@ -76,6 +76,8 @@ import { PricingService } from './domains/pricing/pricing.service.ts';
 import { MarketplaceService } from './domains/ad-purchases/marketplace.service.ts';
 import { AdPurchasesService } from './domains/ad-purchases/ad-purchases.service.ts';
 import { TestProcessor } from './domains/ad-purchases/test-processor.ts';
+import { StripeProcessor } from './domains/ad-purchases/stripe-processor.ts';
+import type { PaymentProcessor } from './domains/ad-purchases/processor.ts';
 import { KioskCheckoutService } from './domains/kiosk-checkout/kiosk-checkout.service.ts';
 import { KioskPaymentsService } from './domains/kiosk-checkout/kiosk-payments.service.ts';
 import { WebhookEvents } from './domains/webhooks/webhook-events.ts';
@@ -287,6 +289,12 @@ export function createServices(
   const campaigns = new CampaignsService({ store, clock, audit, creatives });
   const pricing = new PricingService({ clock });
   const testProcessor = config.mode === 'sandbox' && !opts.noPaymentProcessor ? new TestProcessor({ store, clock, config }) : null;
+  // Stripe when configured (issue 34, first increment: self-serve ad purchases only; the DFY pool and kiosk checkouts
+  // keep the test processor in the sandbox and none in production until Stripe's events are routed to them)
+  const adProcessor: PaymentProcessor | null =
+    config.stripe && config.publicBaseUrl && !opts.noPaymentProcessor
+      ? new StripeProcessor({ stripe: config.stripe, publicBaseUrl: config.publicBaseUrl })
+      : testProcessor;
 
   const payouts = new PayoutsService({ store, clock, audit });
   const crews = new CrewsService({ store, clock, audit });
@@ -396,8 +404,8 @@ export function createServices(
     sspMock,
     supply,
     pricing,
-    marketplace: new MarketplaceService({ store, clock, audit, rateLimiter, pricing, creatives, processor: testProcessor, config }),
-    adPurchases: new AdPurchasesService({ store, clock, audit, campaigns, creatives, processor: testProcessor, events }),
+    marketplace: new MarketplaceService({ store, clock, audit, rateLimiter, pricing, creatives, processor: adProcessor, config }),
+    adPurchases: new AdPurchasesService({ store, clock, audit, campaigns, creatives, processor: adProcessor, events }),
     testProcessor,
     kioskCheckouts: new KioskCheckoutService({ store, clock, audit, processor: testProcessor, config }),
     kioskPayments: new KioskPaymentsService({ store, clock, audit, processor: testProcessor, sales, commands }),

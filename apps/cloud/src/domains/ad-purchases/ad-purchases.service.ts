@@ -40,6 +40,11 @@ const purchaseNotFound = () => notFound('Ad purchase');
 export class AdPurchasesService {
   constructor(private readonly deps: AdPurchasesDeps) {}
 
+  /** The payment processor's name (`stripe`, `test`), `none` without one: what the startup line says. */
+  get processorName(): string {
+    return this.deps.processor?.name ?? 'none';
+  }
+
   // ---- the payment webhook
 
   /** Authenticates the exact bytes (401) and reads the event (400), before anything else. */

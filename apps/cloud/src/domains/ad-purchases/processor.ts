@@ -2,7 +2,7 @@
  * The payment-processor adapter (spec 1 §4.7, §6): payment intents and signed webhooks, the shape a
  * Stripe-style processor fits. Self-serve ad purchases and the DFY investment pool (spec 3 key rule 7) pay
  * through it; `purchaseId` is what the intent pays for (a purchase, an investment). The built-in test processor
- * (test-processor.ts) is the sandbox's; another processor is another implementation of this. Kiosk checkouts (pay
+ * (test-processor.ts) is the sandbox's; Stripe (stripe-processor.ts, issue 34) is the other implementation. Kiosk checkouts (pay
  * by phone on the cabinet's screen, issue 32) pay through it too.
  */
 import { AppError, badRequest } from '../../http/errors.ts';
@@ -46,7 +46,11 @@ export interface PaymentEvent {
 
 export const PAYMENT_SUCCEEDED = 'payment_intent.succeeded';
 
-/** What a webhook delivery is: a verified event, or why it is refused (401: not authentic; 400: authentic but unreadable). */
+/**
+ * What a webhook delivery is: a verified event, or why it is refused (401: not authentic; 400: authentic but unreadable).
+ * `text`: the event in the documented webhook body shape (docs/ad-payments-webhook.md) the typed route re-reads — the
+ * test processor's own bytes; another processor's event rendered into it (Stripe: stripe-processor.ts).
+ */
 export type WebhookVerdict = { ok: true; event: PaymentEvent; text: string } | { ok: false; status: 401 | 400 | 422; reason: string };
 
 export type WebhookHeaders = Record<string, string | string[] | undefined>;

@@ -5,6 +5,7 @@ import type { MarketplaceService } from '../ad-purchases/marketplace.service.ts'
 import { buyerOf } from '../ad-purchases/buyer.ts';
 import type { CreativeDraftView, KioskView } from '../ad-purchases/ad-purchases.schemas.ts';
 import type { TestProcessor } from '../ad-purchases/test-processor.ts';
+import { PROCESSOR_RETURN_PATH, PROCESSOR_STATUS_PATH } from '../ad-purchases/stripe-processor.ts';
 import { ACCEPTED_TYPES, MEDIA_LIMITS, sniff, type MediaType } from '../creatives/media-probe.ts';
 import type { PricingCatalog } from '../pricing/catalog.ts';
 import { creativeChoice, fieldErrorsOf, readBrief, type OrderBrief } from './brief-order.ts';
@@ -248,6 +249,23 @@ export function buyerRoutes(deps: BuyerPagesDeps): Router {
       throw e;
     }
     sendPage(res, 200, statusPage(view, `/advertise/status/${req.params.token}`));
+  });
+
+  // Where a hosted checkout (Stripe) sends the buyer once paid. The purchase cookie is SameSite=Strict, so it is not
+  // sent on the processor's cross-site redirect: this page links on, and that same-site click carries it.
+  r.get(PROCESSOR_RETURN_PATH, (req, res) => {
+    const link = [{ href: PROCESSOR_STATUS_PATH, label: 'Follow your purchase on its status page' }];
+    if (req.query['cancelled'] !== undefined) {
+      return sendPage(res, 200, messagePage('Not paid', 'You left the payment page without paying: nothing was charged.', link));
+    }
+    sendPage(res, 200, messagePage('Payment received', 'Thank you: your purchase moves on as soon as the payment processor confirms the payment.', link));
+  });
+  r.get(PROCESSOR_STATUS_PATH, (req, res) => {
+    const token = readCookies(req).get(PURCHASE_COOKIE);
+    if (!token) {
+      return sendPage(res, 404, messagePage('No purchase in this browser', 'Follow your purchase with the status link you were given when you bought it.'));
+    }
+    res.redirect(303, `/advertise/status/${encodeURIComponent(token)}`);
   });
 
   const test = deps.testProcessor;
