@@ -21629,6 +21629,7 @@ export interface operations {
       415: components['responses']['UnsupportedEncoding'];
       422: components['responses']['Validation'];
       429: components['responses']['RateLimited'];
+      502: components['responses']['Upstream'];
       503: components['responses']['Unavailable'];
     };
   };

@@ -140,7 +140,7 @@ export function marketplaceRoutes(kit: RouteKit, market: MarketplaceService, tes
       description: 'Fields the service does not read are ignored: an amount or a quote sent along changes nothing.',
       body: CreatePurchaseBody,
       response: PurchaseCreated,
-      errors: [409, 503, ...budgeted],
+      errors: [409, 502, 503, ...budgeted],
     },
     async ({ body }, req, res) => sendOk(res, await market.createPurchase(buyerOf(req), body)),
   );
