@@ -92,10 +92,13 @@ export function operationsOf(doc: Json): Operation[] {
   return ops;
 }
 
-function accessOf(security: Record<string, string[]>[] | undefined): Access {
-  if (!security || security.length === 0 || security.some((req) => Object.keys(req).length === 0)) return { kind: 'public' };
+function accessOf(declared: Record<string, string[]>[] | undefined): Access {
+  if (!declared || declared.length === 0 || declared.some((req) => Object.keys(req).length === 0)) return { kind: 'public' };
+  // the console's page session (cookie + CSRF header) is a third way to present an operator's credential, with the
+  // same scopes: the probes present the other two
+  const security = declared.filter((req) => !Object.keys(req).every((s) => s === 'pageSession' || s === 'pageCsrf'));
   const schemes = [...new Set(security.flatMap((req) => Object.keys(req)))];
-  if (!schemes.every((s) => s === 'apiKey' || s === 'bearer')) return { kind: 'other', schemes };
+  if (schemes.length === 0 || !schemes.every((s) => s === 'apiKey' || s === 'bearer')) return { kind: 'other', schemes };
   const sets = security.map((req) => Object.values(req)[0] ?? []);
   if (sets.some((s) => s.includes('admin'))) return { kind: 'admin' };
   const unique = new Map(sets.map((s) => [[...s].sort().join(' '), s as Scope[]]));
