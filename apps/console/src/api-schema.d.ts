@@ -232,6 +232,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/ad-purchases/{id}/refund': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Refund your rejected line’s amount to the buyer through the payment processor, once (admins: operatorEmail’s line, or every line owing one)
+     * @description Requires scope: ads:write.
+     *
+     *     Not available to access-group sessions (403).
+     *
+     *     Idempotent: a line already refunded is answered as it is, with no second refund. The processor’s refusal is recorded on the line (`refund.status` failed, with its reason) and answered 502; calling again retries. 503: the processor is unreachable or not configured — nothing is recorded, calling again is safe. 409: no refund is owed, or the purchase was paid through another processor.
+     */
+    post: operations['postAdPurchasesByIdRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/ad-purchases/{id}/reject': {
     parameters: {
       query?: never;
@@ -242,7 +266,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Reject your line with a reason the buyer sees: its draft campaign is removed and its amount is owed back (refunded by hand; no money moves)
+     * Reject your line with a reason the buyer sees: its draft campaign is removed and its amount is owed back (no money moves until POST …/refund)
      * @description Requires scope: ads:write.
      *
      *     Not available to access-group sessions (403).
@@ -5885,6 +5909,20 @@ export interface operations {
                   operatorEmail: string;
                   operatorName: string;
                   reason: string | null;
+                  refund: {
+                    amountCents: number;
+                    /** @description When it was issued or last failed; null while owed */
+                    at: string | null;
+                    /** @description failed: the processor’s reason */
+                    reason: string | null;
+                    /** @description The processor’s refund id, once issued */
+                    refundId: string | null;
+                    /**
+                     * @description owed: nobody has refunded it yet; issued: the processor accepted the refund; failed: the processor refused the last attempt (it may be retried)
+                     * @enum {string}
+                     */
+                    status: 'owed' | 'issued' | 'failed';
+                  } | null;
                   refundOwedCents: number;
                   /** @enum {string} */
                   status: 'pending_approval' | 'approved' | 'rejected';
@@ -5905,7 +5943,7 @@ export interface operations {
                   machineNo?: string;
                   zips?: string[];
                 };
-                /** @description Sum over rejected lines: refunded by hand, pro rata (no money moves here) */
+                /** @description Sum over rejected lines (each line’s `refund` says whether it was issued) */
                 refundOwedCents: number;
                 slots: number;
                 sourceMachineNo: string | null;
@@ -5992,6 +6030,20 @@ export interface operations {
                 operatorEmail: string;
                 operatorName: string;
                 reason: string | null;
+                refund: {
+                  amountCents: number;
+                  /** @description When it was issued or last failed; null while owed */
+                  at: string | null;
+                  /** @description failed: the processor’s reason */
+                  reason: string | null;
+                  /** @description The processor’s refund id, once issued */
+                  refundId: string | null;
+                  /**
+                   * @description owed: nobody has refunded it yet; issued: the processor accepted the refund; failed: the processor refused the last attempt (it may be retried)
+                   * @enum {string}
+                   */
+                  status: 'owed' | 'issued' | 'failed';
+                } | null;
                 refundOwedCents: number;
                 /** @enum {string} */
                 status: 'pending_approval' | 'approved' | 'rejected';
@@ -6012,7 +6064,7 @@ export interface operations {
                 machineNo?: string;
                 zips?: string[];
               };
-              /** @description Sum over rejected lines: refunded by hand, pro rata (no money moves here) */
+              /** @description Sum over rejected lines (each line’s `refund` says whether it was issued) */
               refundOwedCents: number;
               slots: number;
               sourceMachineNo: string | null;
@@ -6104,6 +6156,20 @@ export interface operations {
                 operatorEmail: string;
                 operatorName: string;
                 reason: string | null;
+                refund: {
+                  amountCents: number;
+                  /** @description When it was issued or last failed; null while owed */
+                  at: string | null;
+                  /** @description failed: the processor’s reason */
+                  reason: string | null;
+                  /** @description The processor’s refund id, once issued */
+                  refundId: string | null;
+                  /**
+                   * @description owed: nobody has refunded it yet; issued: the processor accepted the refund; failed: the processor refused the last attempt (it may be retried)
+                   * @enum {string}
+                   */
+                  status: 'owed' | 'issued' | 'failed';
+                } | null;
                 refundOwedCents: number;
                 /** @enum {string} */
                 status: 'pending_approval' | 'approved' | 'rejected';
@@ -6124,7 +6190,7 @@ export interface operations {
                 machineNo?: string;
                 zips?: string[];
               };
-              /** @description Sum over rejected lines: refunded by hand, pro rata (no money moves here) */
+              /** @description Sum over rejected lines (each line’s `refund` says whether it was issued) */
               refundOwedCents: number;
               slots: number;
               sourceMachineNo: string | null;
@@ -6151,6 +6217,134 @@ export interface operations {
       415: components['responses']['UnsupportedEncoding'];
       422: components['responses']['Validation'];
       429: components['responses']['RateLimited'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  postAdPurchasesByIdRefund: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Admins: refund only this operator's line (default: every line owing a refund) */
+          operatorEmail?: string & (unknown & unknown);
+        };
+      };
+    };
+    responses: {
+      /** @description Success, in the `{code: 200, message: "success", data}` envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            code: 200;
+            data: {
+              buyer: {
+                email: string;
+                name: string;
+                phone: string | null;
+              };
+              catalogVersion: string;
+              createdAt: string;
+              creative: {
+                bytes: number;
+                contentxRef: string | null;
+                durationMs: number | null;
+                height: number;
+                /** @enum {string} */
+                kind: 'image' | 'video';
+                mediaType: string;
+                /** @enum {string} */
+                source: 'upload' | 'contentx';
+                url: string;
+                width: number;
+              };
+              currency: string;
+              flightEnd: string;
+              flightStart: string;
+              generationsUsed: number;
+              id: string;
+              lines: {
+                amountCents: number;
+                campaignId: string | null;
+                decidedAt: string | null;
+                decidedBy: string | null;
+                machineNos: string[];
+                machines: number;
+                operatorEmail: string;
+                operatorName: string;
+                reason: string | null;
+                refund: {
+                  amountCents: number;
+                  /** @description When it was issued or last failed; null while owed */
+                  at: string | null;
+                  /** @description failed: the processor’s reason */
+                  reason: string | null;
+                  /** @description The processor’s refund id, once issued */
+                  refundId: string | null;
+                  /**
+                   * @description owed: nobody has refunded it yet; issued: the processor accepted the refund; failed: the processor refused the last attempt (it may be retried)
+                   * @enum {string}
+                   */
+                  status: 'owed' | 'issued' | 'failed';
+                } | null;
+                refundOwedCents: number;
+                /** @enum {string} */
+                status: 'pending_approval' | 'approved' | 'rejected';
+              }[];
+              machines: number;
+              monthlyRatePerMachineCents: number;
+              months: number;
+              multiplierBps: number;
+              paidAt: string | null;
+              paymentIntentId: string;
+              paymentProcessor: string;
+              purchaseId: string;
+              rateCents: number;
+              reach: {
+                city?: string;
+                /** @enum {string} */
+                kind: 'machine' | 'zip' | 'zips' | 'city' | 'network';
+                machineNo?: string;
+                zips?: string[];
+              };
+              /** @description Sum over rejected lines (each line’s `refund` says whether it was issued) */
+              refundOwedCents: number;
+              slots: number;
+              sourceMachineNo: string | null;
+              sourceQrId: string | null;
+              sponsorName: string;
+              /** @enum {string} */
+              sponsorType: 'local-business' | 'brand-coop';
+              /** @enum {string} */
+              status: 'awaiting_payment' | 'pending_approval' | 'approved' | 'partially_approved' | 'rejected';
+              totalCents: number;
+              updatedAt: string;
+            };
+            /** @constant */
+            message: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedEncoding'];
+      422: components['responses']['Validation'];
+      429: components['responses']['RateLimited'];
+      502: components['responses']['Upstream'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -6219,6 +6413,20 @@ export interface operations {
                 operatorEmail: string;
                 operatorName: string;
                 reason: string | null;
+                refund: {
+                  amountCents: number;
+                  /** @description When it was issued or last failed; null while owed */
+                  at: string | null;
+                  /** @description failed: the processor’s reason */
+                  reason: string | null;
+                  /** @description The processor’s refund id, once issued */
+                  refundId: string | null;
+                  /**
+                   * @description owed: nobody has refunded it yet; issued: the processor accepted the refund; failed: the processor refused the last attempt (it may be retried)
+                   * @enum {string}
+                   */
+                  status: 'owed' | 'issued' | 'failed';
+                } | null;
                 refundOwedCents: number;
                 /** @enum {string} */
                 status: 'pending_approval' | 'approved' | 'rejected';
@@ -6239,7 +6447,7 @@ export interface operations {
                 machineNo?: string;
                 zips?: string[];
               };
-              /** @description Sum over rejected lines: refunded by hand, pro rata (no money moves here) */
+              /** @description Sum over rejected lines (each line’s `refund` says whether it was issued) */
               refundOwedCents: number;
               slots: number;
               sourceMachineNo: string | null;
@@ -21692,6 +21900,20 @@ export interface operations {
                 machines: number;
                 operatorName: string;
                 reason: string | null;
+                refund: {
+                  amountCents: number;
+                  /** @description When it was issued or last failed; null while owed */
+                  at: string | null;
+                  /** @description failed: the processor’s reason */
+                  reason: string | null;
+                  /** @description The processor’s refund id, once issued */
+                  refundId: string | null;
+                  /**
+                   * @description owed: nobody has refunded it yet; issued: the processor accepted the refund; failed: the processor refused the last attempt (it may be retried)
+                   * @enum {string}
+                   */
+                  status: 'owed' | 'issued' | 'failed';
+                } | null;
                 refundOwedCents: number;
                 /** @enum {string} */
                 status: 'pending_approval' | 'approved' | 'rejected';
@@ -21716,7 +21938,7 @@ export interface operations {
                 machineNo?: string;
                 zips?: string[];
               };
-              /** @description Sum over rejected lines: refunded by hand, pro rata (no money moves here) */
+              /** @description Sum over rejected lines (each line’s `refund` says whether it was issued) */
               refundOwedCents: number;
               slots: number;
               sponsorName: string;

@@ -743,6 +743,16 @@ export interface AdPurchaseLinesTable {
   /** The line's amount once rejected (a manual refund); 0 otherwise. */
   refund_owed_cents: Generated<number>;
   created_at: number;
+  /** The refund owed's state (0041): `owed`, `issued`, `failed`; null: none owed (or rejected before 0041: read as owed). */
+  refund_status: string | null;
+  /** The processor's refund id once issued. */
+  refund_id: string | null;
+  /** The processor's reason for the last failed attempt. */
+  refund_failure: string | null;
+  /** When the refund was issued or last failed. */
+  refund_at: number | null;
+  /** Failed attempts so far: the next attempt's idempotency key counts them. */
+  refund_attempts: Generated<number>;
 }
 
 /** A payment-webhook event already processed (0011): its id makes a replay change nothing. */
@@ -774,6 +784,17 @@ export interface TestPaymentIntentsTable {
   webhook_path: string | null;
   /** Where the buyer is sent after paying (0039; Stripe's success_url); null: the payment page says paid. */
   return_url: string | null;
+}
+
+/** The built-in test processor's refunds (0041), unique on the idempotency key. */
+export interface TestRefundsTable {
+  id: string;
+  intent_id: string;
+  amount_cents: number;
+  currency: string;
+  reason: string;
+  idempotency_key: string;
+  created_at: number;
 }
 
 /** A pay-by-phone checkout of the kiosk's screen (0039): one aisle at the server's price, at most one open per machine. */
@@ -1475,6 +1496,7 @@ export interface DB {
   prize_mechanics: PrizeMechanicsTable;
   prize_events: PrizeEventsTable;
   test_payment_intents: TestPaymentIntentsTable;
+  test_refunds: TestRefundsTable;
   kiosk_checkouts: KioskCheckoutsTable;
   kiosk_checkout_events: KioskCheckoutEventsTable;
 }
@@ -1517,6 +1539,7 @@ export type AdPurchaseRow = Selectable<AdPurchasesTable>;
 export type AdPurchaseLineRow = Selectable<AdPurchaseLinesTable>;
 export type AdPaymentEventRow = Selectable<AdPaymentEventsTable>;
 export type TestPaymentIntentRow = Selectable<TestPaymentIntentsTable>;
+export type TestRefundRow = Selectable<TestRefundsTable>;
 export type KioskCheckoutRow = Selectable<KioskCheckoutsTable>;
 export type KioskCheckoutEventRow = Selectable<KioskCheckoutEventsTable>;
 export type PrizeEventRow = Selectable<PrizeEventsTable>;

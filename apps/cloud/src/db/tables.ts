@@ -65,6 +65,7 @@ export const RESET_ORDER: (keyof DB)[] = [
   'kiosk_checkouts',
   'ad_purchase_lines',
   'ad_payment_events',
+  'test_refunds',
   'test_payment_intents',
   'ad_purchases',
   'ad_draft_creatives',

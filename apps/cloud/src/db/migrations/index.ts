@@ -33,6 +33,7 @@ import * as m0037 from './0037_release_artifacts.ts';
 import * as m0038 from './0038_rollout_progress_no_artifact.ts';
 import * as m0039 from './0039_kiosk_checkouts.ts';
 import * as m0040 from './0040_aisle_image_url.ts';
+import * as m0041 from './0041_ad_refunds.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0038_rollout_progress_no_artifact': m0038,
   '0039_kiosk_checkouts': m0039,
   '0040_aisle_image_url': m0040,
+  '0041_ad_refunds': m0041,
 };

@@ -193,6 +193,29 @@ export class AdPurchasesRepo {
     return Number(r.numUpdatedRows) === 1;
   }
 
+  /** A line's refund issued (once: false when it was issued meanwhile). */
+  async refundIssued(id: string, refundId: string, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('ad_purchase_lines')
+      .set({ refund_status: 'issued', refund_id: refundId, refund_failure: null, refund_at: now })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('refund_status', 'is', null), eb('refund_status', '!=', 'issued')]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** A line's refund attempt `attempt` failed (once per attempt: false when recorded meanwhile, or issued). */
+  async refundFailed(id: string, attempt: number, reason: string, refundId: string | null, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('ad_purchase_lines')
+      .set({ refund_status: 'failed', refund_id: refundId, refund_failure: reason, refund_at: now, refund_attempts: attempt + 1 })
+      .where('id', '=', id)
+      .where('refund_attempts', '=', attempt)
+      .where((eb) => eb.or([eb('refund_status', 'is', null), eb('refund_status', '!=', 'issued')]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
   // ---- payment events
 
   /** Records a webhook event id; false when it was already recorded (a replay). */

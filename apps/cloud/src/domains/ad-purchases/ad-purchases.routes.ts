@@ -3,7 +3,16 @@ import { principalOf } from '../../http/authenticate.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
 import type { PaymentEvent, WebhookHeaders } from './processor.ts';
-import { AdPurchase, AdPurchaseListQuery, AdPurchasePage, AdPurchaseParams, ApproveBody, RejectBody, WebhookResult } from './ad-purchases.schemas.ts';
+import {
+  AdPurchase,
+  AdPurchaseListQuery,
+  AdPurchasePage,
+  AdPurchaseParams,
+  ApproveBody,
+  RefundBody,
+  RejectBody,
+  WebhookResult,
+} from './ad-purchases.schemas.ts';
 import type { AdPurchasesService } from './ad-purchases.service.ts';
 import { AD_PAYMENTS_WEBHOOK_PATH, AdPaymentWebhookBody } from './test-processor.ts';
 
@@ -67,13 +76,31 @@ export function adPurchasesRoutes(kit: RouteKit, purchases: AdPurchasesService):
       ...write,
       method: 'post',
       path: '/api/v1/ad-purchases/:id/reject',
-      summary: 'Reject your line with a reason the buyer sees: its draft campaign is removed and its amount is owed back (refunded by hand; no money moves)',
+      summary: 'Reject your line with a reason the buyer sees: its draft campaign is removed and its amount is owed back (no money moves until POST …/refund)',
       params: AdPurchaseParams,
       body: RejectBody,
       response: AdPurchase,
       errors: [404, 409],
     },
     async ({ params, body }, req, res) => sendOk(res, await purchases.reject(principalOf(req), params.id, body)),
+  );
+
+  defineRoute(
+    r,
+    kit,
+    {
+      ...write,
+      method: 'post',
+      path: '/api/v1/ad-purchases/:id/refund',
+      summary: 'Refund your rejected line’s amount to the buyer through the payment processor, once (admins: operatorEmail’s line, or every line owing one)',
+      description:
+        'Idempotent: a line already refunded is answered as it is, with no second refund. The processor’s refusal is recorded on the line (`refund.status` failed, with its reason) and answered 502; calling again retries. 503: the processor is unreachable or not configured — nothing is recorded, calling again is safe. 409: no refund is owed, or the purchase was paid through another processor.',
+      params: AdPurchaseParams,
+      body: RefundBody,
+      response: AdPurchase,
+      errors: [404, 409, 502, 503],
+    },
+    async ({ params, body }, req, res) => sendOk(res, await purchases.refund(principalOf(req), params.id, body)),
   );
 
   return r;

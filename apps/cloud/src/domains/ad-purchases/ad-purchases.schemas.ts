@@ -135,6 +135,22 @@ export const PurchaseCreated = z.object({
 });
 export type PurchaseCreated = z.infer<typeof PurchaseCreated>;
 
+export const REFUND_STATUSES = ['owed', 'issued', 'failed'] as const;
+export const RefundView = z
+  .object({
+    status: z
+      .enum(REFUND_STATUSES)
+      .describe(
+        'owed: nobody has refunded it yet; issued: the processor accepted the refund; failed: the processor refused the last attempt (it may be retried)',
+      ),
+    amountCents: z.number().int(),
+    reason: z.string().nullable().describe('failed: the processor’s reason'),
+    refundId: z.string().nullable().describe('The processor’s refund id, once issued'),
+    at: z.string().nullable().describe('When it was issued or last failed; null while owed'),
+  })
+  .describe('The refund of a rejected line; null for a line that owes none');
+export type RefundView = z.infer<typeof RefundView>;
+
 const LineView = z.object({
   operatorName: z.string(),
   machines: z.number().int(),
@@ -144,6 +160,7 @@ const LineView = z.object({
   reason: z.string().nullable(),
   decidedAt: z.string().nullable(),
   refundOwedCents: z.number().int(),
+  refund: RefundView.nullable(),
 });
 
 const purchaseCore = {
@@ -166,7 +183,7 @@ const purchaseCore = {
   totalCents: z.number().int(),
   creative: MediaView,
   generationsUsed: z.number().int(),
-  refundOwedCents: z.number().int().describe('Sum over rejected lines: refunded by hand, pro rata (no money moves here)'),
+  refundOwedCents: z.number().int().describe('Sum over rejected lines (each line’s `refund` says whether it was issued)'),
   paidAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -209,6 +226,10 @@ export const RejectBody = z.strictObject({
   operatorEmail: OperatorEmail.optional().describe("Admins: reject only this operator's line"),
 });
 export type DecisionBody = z.infer<typeof RejectBody>;
+export const RefundBody = z.strictObject({
+  operatorEmail: OperatorEmail.optional().describe("Admins: refund only this operator's line (default: every line owing a refund)"),
+});
+export type RefundBody = z.infer<typeof RefundBody>;
 
 export const KioskView = z.object({
   machineNo: z.string(),

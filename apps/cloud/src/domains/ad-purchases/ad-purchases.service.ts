@@ -11,7 +11,7 @@ import type { AppStore, Repos } from '../../repos.ts';
 import type { CampaignsService } from '../campaigns/campaigns.service.ts';
 import type { CreativesService } from '../creatives/creatives.service.ts';
 import type { LineWithOperator } from './ad-purchases.repo.ts';
-import type { AdPurchase, AdPurchaseListQuery, DecisionBody, WebhookResult } from './ad-purchases.schemas.ts';
+import type { AdPurchase, AdPurchaseListQuery, DecisionBody, RefundBody, WebhookResult } from './ad-purchases.schemas.ts';
 import { PAYMENT_SUCCEEDED, verifiedEvent, type PaymentEvent, type PaymentProcessor, type WebhookHeaders } from './processor.ts';
 import { flightOf, purchaseStatusOf, targetingOf, type PurchaseStatus } from './purchase.rules.ts';
 import { operatorView, partsOf, purchaseMedia, reachOf } from './purchase-views.ts';
@@ -206,6 +206,7 @@ export class AdPurchasesService {
                 decided_at: now,
                 decided_by: p.operatorId,
                 refund_owed_cents: Number(line.amount_cents),
+                refund_status: 'owed',
                 campaign_id: null,
               };
         if (!(await tx.adPurchases.decideLine(line.id, decided))) throw conflict(`The line of ${line.operator_email} was decided meanwhile`);
@@ -229,6 +230,68 @@ export class AdPurchasesService {
       await tx.adPurchases.updatePurchase(id, { status: purchaseStatusOf(lines), updated_at: now });
       await this.deps.audit.record(tx, p, `ad_purchases.${action}`, `ad_purchase:${id}${targets.length === 1 ? `:${targets[0]!.operator_email}` : ''}`);
     });
+    return this.get(p, id);
+  }
+
+  /**
+   * Issues the refund owed of the caller's rejected line (an admin: of operatorEmail's line, or of every line owing
+   * one) through the processor the purchase was paid with, and records it: owed/failed → issued, once. The
+   * idempotency key is the line's and its failed attempts' count (`vend-refund-<line>-<n>`): a repeat, a concurrent
+   * call or a lost answer gets the same refund; an issued line is answered as it is, with no processor call. The
+   * processor's refusal is recorded as failed with its reason and answered 502 (a retry is a new attempt);
+   * the processor unreachable is 503 with nothing recorded (a retry uses the same key). 409: nothing owed, or a
+   * purchase paid through another processor than this deployment's.
+   */
+  async refund(p: Principal, id: string, body: RefundBody): Promise<AdPurchase> {
+    if (body.operatorEmail !== undefined && !p.admin) throw new AppError('forbidden', 'operatorEmail is accepted only from admin credentials');
+    const { purchase, lines } = await this.visible(this.deps.store.repos, p, id);
+    const mine = p.admin
+      ? body.operatorEmail !== undefined
+        ? lines.filter((l) => l.operator_email.toLowerCase() === body.operatorEmail!.toLowerCase())
+        : lines
+      : lines.filter((l) => canSeeOwned(p, l.operator_id));
+    if (p.admin && body.operatorEmail !== undefined && mine.length === 0) {
+      throw badRequest(undefined, [{ path: 'operatorEmail', message: 'names no operator of this purchase' }]);
+    }
+    const owed = mine.filter((l) => Number(l.refund_owed_cents) > 0);
+    if (owed.length === 0) throw conflict(`No refund is owed on purchase ${id}: only a rejected line owes one`);
+    const pending = owed.filter((l) => l.refund_status !== 'issued');
+    const processor = this.deps.processor;
+    if (pending.length > 0 && !processor) throw new AppError('unavailable', 'Payments are not configured on this deployment');
+    if (pending.length > 0 && processor!.name !== purchase.payment_processor) {
+      throw conflict(`Purchase ${id} was paid through ${purchase.payment_processor}, not this deployment's ${processor!.name}: refund it there by hand`);
+    }
+    for (const line of pending) {
+      const attempt = Number(line.refund_attempts);
+      const amountCents = Number(line.refund_owed_cents);
+      const repo = this.deps.store.repos.adPurchases;
+      let issued;
+      try {
+        issued = await processor!.refund({
+          intentId: purchase.payment_intent_id,
+          amountCents,
+          currency: purchase.currency,
+          reason: `Ad purchase ${id} rejected by ${line.operator_name}: ${line.reason ?? 'no reason given'}`,
+          idempotencyKey: `vend-refund-${line.id}-${attempt}`,
+        });
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'upstream') {
+          await repo.refundFailed(line.id, attempt, err.message, null, this.deps.clock.now());
+          await this.deps.audit.record(this.deps.store.repos, p, 'ad_purchases.refund_failed', `ad_purchase:${id}:${line.operator_email}`);
+        }
+        throw err;
+      }
+      const now = this.deps.clock.now();
+      if (issued.status === 'failed') {
+        const why = `The payment processor could not refund: ${issued.failureReason ?? 'no reason given'}`;
+        await repo.refundFailed(line.id, attempt, why, issued.refundId, now);
+        await this.deps.audit.record(this.deps.store.repos, p, 'ad_purchases.refund_failed', `ad_purchase:${id}:${line.operator_email}`);
+        throw new AppError('upstream', why);
+      }
+      if (await repo.refundIssued(line.id, issued.refundId, now)) {
+        await this.deps.audit.record(this.deps.store.repos, p, 'ad_purchases.refund', `ad_purchase:${id}:${line.operator_email}`);
+      }
+    }
     return this.get(p, id);
   }
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 
 /** A failure the fake answers instead of doing the call (Stripe's status and error object). */
-export type FakeStripeFailure = 'card_declined' | 'rate_limited' | 'server_error';
+export type FakeStripeFailure = 'card_declined' | 'rate_limited' | 'server_error' | 'refund_refused';
 
 export interface SeenStripeRequest {
   method: string;
@@ -39,6 +39,19 @@ export interface FakeSession {
   created: number;
 }
 
+/** A Refund as the fake keeps it. */
+export interface FakeRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  status: 'succeeded';
+  reason: string | null;
+  metadata: Record<string, string>;
+  created: number;
+}
+
 /** A webhook delivery as Stripe would send it: the exact body and its `Stripe-Signature` header. */
 export interface SignedStripeEvent {
   id: string;
@@ -53,7 +66,9 @@ export interface FakeStripe {
   api: { host: string; port: number; protocol: 'http' };
   requests: SeenStripeRequest[];
   sessions: Map<string, FakeSession>;
-  /** The next `count` API calls answer this failure (then the fake works again). */
+  /** Refunds made (`POST /v1/refunds`), by id: a replayed Idempotency-Key makes none. */
+  refunds: Map<string, FakeRefund>;
+  /** The next `count` API calls answer this failure (then the fake works again); `refund_refused`: the next refunds only. */
   failNext(failure: FakeStripeFailure, count?: number): void;
   /**
    * The buyer pays on the hosted page: the session is paid (its PaymentIntent made) and the signed
@@ -71,6 +86,10 @@ const ERRORS: Record<FakeStripeFailure, { status: number; error: Record<string, 
   rate_limited: {
     status: 429,
     error: { type: 'invalid_request_error', code: 'rate_limit', message: 'Too many requests hit the API too quickly.' },
+  },
+  refund_refused: {
+    status: 400,
+    error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: 'Charge ch_test has already been refunded.' },
   },
   server_error: { status: 500, error: { type: 'api_error', message: 'An unknown error occurred on Stripe’s side.' } },
 };
@@ -121,14 +140,15 @@ export function stripeEvent(type: string, object: unknown, opts: { id?: string; 
 
 /**
  * A local stand-in for Stripe's API on 127.0.0.1, speaking its wire format for the calls the adapter makes
- * (`POST /v1/checkout/sessions`, `GET /v1/checkout/sessions/:id`): form-encoded bodies in bracket notation,
+ * (`POST /v1/checkout/sessions`, `GET /v1/checkout/sessions/:id` — with its `payment_intent` once paid —, `POST /v1/refunds`): form-encoded bodies in bracket notation,
  * `Authorization: Bearer <secret key>` (401 `authentication_error` otherwise), `Idempotency-Key` (the same key and
  * body replay the first answer with `Idempotent-Replayed: true`; the same key with another body is 400
- * `idempotency_error`), and Stripe's JSON error objects. `failNext` makes it decline (402), throttle (429) or fail (500).
+ * `idempotency_error`), and Stripe's JSON error objects. `failNext` makes it decline (402), refuse a refund (400 `charge_already_refunded`), throttle (429) or fail (500).
  */
 export async function startFakeStripe(secretKey: string): Promise<FakeStripe> {
   const requests: SeenStripeRequest[] = [];
   const sessions = new Map<string, FakeSession>();
+  const refunds = new Map<string, FakeRefund>();
   const replays = new Map<string, { raw: string; path: string; status: number; body: string }>();
   const failures: FakeStripeFailure[] = [];
   let url = '';
@@ -172,12 +192,14 @@ export async function startFakeStripe(secretKey: string): Promise<FakeStripe> {
         }
         if (prior) return send(prior.status, prior.body, { 'idempotent-replayed': 'true' });
       }
-      const failure = failures.shift();
+      // a refused refund is what `POST /v1/refunds` answers (the session read before it goes through)
+      const failure = failures[0] === 'refund_refused' && path !== '/v1/refunds' ? undefined : failures.shift();
       if (failure) {
         const f = ERRORS[failure];
         const text = error(f.status, f.error);
         // Stripe saves a request's result once it started executing (a decline), not a throttled or failed one
-        if (failure === 'card_declined' && idempotencyKey) replays.set(idempotencyKey, { raw, path, status: f.status, body: text });
+        if ((failure === 'card_declined' || failure === 'refund_refused') && idempotencyKey)
+          replays.set(idempotencyKey, { raw, path, status: f.status, body: text });
         return;
       }
       if (req.method === 'POST' && path === '/v1/checkout/sessions') {
@@ -185,6 +207,14 @@ export async function startFakeStripe(secretKey: string): Promise<FakeStripe> {
         if ('error' in session) return error(400, session.error);
         sessions.set(session.id, session);
         const text = send(200, session);
+        if (idempotencyKey) replays.set(idempotencyKey, { raw, path, status: 200, body: text });
+        return;
+      }
+      if (req.method === 'POST' && path === '/v1/refunds') {
+        const refund = createRefund(seen.form);
+        if ('error' in refund) return error(400, refund.error);
+        refunds.set(refund.id, refund);
+        const text = send(200, refund);
         if (idempotencyKey) replays.set(idempotencyKey, { raw, path, status: 200, body: text });
         return;
       }
@@ -196,6 +226,42 @@ export async function startFakeStripe(secretKey: string): Promise<FakeStripe> {
       return error(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path}).` });
     });
   });
+
+  const createRefund = (form: Record<string, unknown>): FakeRefund | { error: Record<string, string> } => {
+    const pi = form['payment_intent'];
+    const session = [...sessions.values()].find((s) => s.payment_intent !== null && s.payment_intent === pi);
+    if (!session)
+      return {
+        error: { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_intent', message: `No such payment_intent: '${String(pi)}'` },
+      };
+    const refunded = [...refunds.values()].filter((r) => r.payment_intent === pi).reduce((a, r) => a + r.amount, 0);
+    const amount = form['amount'] === undefined ? session.amount_total - refunded : Number(form['amount']);
+    if (!Number.isInteger(amount) || amount <= 0) return { error: { type: 'invalid_request_error', param: 'amount', message: 'Invalid positive integer' } };
+    if (refunded >= session.amount_total) {
+      return { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge for ${String(pi)} has already been refunded.` } };
+    }
+    if (amount > session.amount_total - refunded) {
+      return {
+        error: {
+          type: 'invalid_request_error',
+          code: 'amount_too_large',
+          param: 'amount',
+          message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${session.amount_total - refunded})`,
+        },
+      };
+    }
+    return {
+      id: id('re'),
+      object: 'refund',
+      amount,
+      currency: session.currency,
+      payment_intent: String(pi),
+      status: 'succeeded',
+      reason: (form['reason'] as string | undefined) ?? null,
+      metadata: (form['metadata'] ?? {}) as Record<string, string>,
+      created: Math.floor(Date.now() / 1000),
+    };
+  };
 
   const createSession = (form: Record<string, unknown>): FakeSession | { error: Record<string, string> } => {
     const items = (form['line_items'] ?? []) as { quantity?: string; price_data?: { currency?: string; unit_amount?: string } }[];
@@ -242,6 +308,7 @@ export async function startFakeStripe(secretKey: string): Promise<FakeStripe> {
     api: { host: '127.0.0.1', port, protocol: 'http' },
     requests,
     sessions,
+    refunds,
     failNext(failure, count = 1) {
       for (let i = 0; i < count; i++) failures.push(failure);
     },

@@ -31,6 +31,26 @@ export interface CreatedIntent {
   checkoutUrl: string;
 }
 
+/** A refund of (part of) a paid intent. */
+export interface RefundRequest {
+  /** The intent that was paid (what `createIntent` answered). */
+  intentId: string;
+  /** Integer cents, at most what the intent paid less what was refunded already. */
+  amountCents: number;
+  currency: string;
+  /** Why (kept with the refund at the processor: its metadata). */
+  reason: string;
+  /** The same key answers the same refund, never a second one. */
+  idempotencyKey: string;
+}
+
+export interface IssuedRefund {
+  refundId: string;
+  /** `pending`: accepted, the money is on its way (Stripe, some payment methods); `failed`: the processor gave up. */
+  status: 'succeeded' | 'pending' | 'failed';
+  failureReason?: string;
+}
+
 /** A verified webhook event in this service's terms, whatever the processor's wire format. */
 export interface PaymentEvent {
   /** The processor's event id: applied at most once. */
@@ -65,6 +85,11 @@ export interface PaymentProcessor {
    * BEFORE reading them, then reads the event. Never throws.
    */
   parseWebhook(rawBody: Buffer, headers: WebhookHeaders, now: number): WebhookVerdict;
+  /**
+   * Refunds (part of) a paid intent, idempotent on `idempotencyKey`. A refusal is an AppError like `createIntent`'s:
+   * 502 `upstream` with the processor's reason (nothing refunded), 503 `unavailable` (unknown: retry with the same key).
+   */
+  refund(req: RefundRequest): Promise<IssuedRefund>;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { SponsorType } from '../campaigns/campaigns.schemas.ts';
 import { mediaUrl } from '../creatives/creatives.service.ts';
 import type { MeasuredMedia, MediaType } from '../creatives/media-probe.ts';
 import type { LineWithOperator } from './ad-purchases.repo.ts';
-import type { AdPurchase, PurchaseStatusView } from './ad-purchases.schemas.ts';
+import type { AdPurchase, PurchaseStatusView, RefundView } from './ad-purchases.schemas.ts';
 import { flightOf, type LineStatus, type PurchaseStatus, type Reach } from './purchase.rules.ts';
 
 /** One operator's part of a quote, as a purchase stores it (`parts_json`). */
@@ -63,7 +63,16 @@ function lineView(l: LineWithOperator) {
     reason: l.reason,
     decidedAt: formatTimestamp(l.decided_at),
     refundOwedCents: Number(l.refund_owed_cents),
+    refund: refundView(l),
   };
+}
+
+/** A rejected line's refund: owed (also a line rejected before refunds were recorded), issued, or failed with the processor's reason. */
+function refundView(l: LineWithOperator): RefundView | null {
+  const amountCents = Number(l.refund_owed_cents);
+  if (amountCents <= 0) return null;
+  const status: RefundView['status'] = l.refund_status === 'issued' || l.refund_status === 'failed' ? l.refund_status : 'owed';
+  return { status, amountCents, reason: status === 'failed' ? l.refund_failure : null, refundId: l.refund_id, at: formatTimestamp(l.refund_at) };
 }
 
 function core(row: AdPurchaseRow, lines: readonly LineWithOperator[]) {

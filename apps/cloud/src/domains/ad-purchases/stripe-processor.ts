@@ -5,8 +5,10 @@ import {
   PAYMENT_SUCCEEDED,
   type CreatedIntent,
   type IntentRequest,
+  type IssuedRefund,
   type PaymentEvent,
   type PaymentProcessor,
+  type RefundRequest,
   type WebhookHeaders,
   type WebhookVerdict,
 } from './processor.ts';
@@ -122,6 +124,36 @@ export class StripeProcessor implements PaymentProcessor {
     }
     if (!session.url) throw new AppError('upstream', 'The payment processor answered a checkout without a payment page');
     return { intentId: session.id, checkoutUrl: session.url };
+  }
+
+  /**
+   * A refund of a paid Checkout Session: the session is read for its PaymentIntent (`pi_…`, made when the buyer paid),
+   * then `refunds.create({ payment_intent, amount })` with the caller's Idempotency-Key (the SDK's retries and any
+   * repeat of the key answer the same refund). Stripe's refusal (e.g. `charge_already_refunded`) is 502 with its
+   * reason, Stripe unreachable 503 (`processorError`); a session never paid is refused (502) without a refund call.
+   */
+  async refund(req: RefundRequest): Promise<IssuedRefund> {
+    try {
+      const session = await this.client.checkout.sessions.retrieve(req.intentId);
+      const pi = session.payment_intent;
+      const paymentIntent = typeof pi === 'string' ? pi : (pi?.id ?? null);
+      if (!paymentIntent) throw new AppError('upstream', `The payment processor refused the refund: checkout session ${req.intentId} has no payment`);
+      const refund = await this.client.refunds.create(
+        {
+          payment_intent: paymentIntent,
+          amount: req.amountCents,
+          reason: 'requested_by_customer',
+          metadata: { reason: req.reason.slice(0, 500), intentId: req.intentId },
+        },
+        { idempotencyKey: req.idempotencyKey },
+      );
+      const status = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : 'pending';
+      return status === 'failed'
+        ? { refundId: refund.id, status, failureReason: `${refund.status}: ${refund.failure_reason ?? 'unknown'}` }
+        : { refundId: refund.id, status };
+    } catch (err) {
+      throw err instanceof Stripe.errors.StripeError ? processorError(err) : err;
+    }
   }
 
   /**

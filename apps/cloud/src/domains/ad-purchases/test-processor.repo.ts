@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { DB, TestPaymentIntentRow, TestPaymentIntentsTable } from '../../db/schema.ts';
+import type { DB, TestPaymentIntentRow, TestPaymentIntentsTable, TestRefundRow, TestRefundsTable } from '../../db/schema.ts';
 
 /** SQL of the built-in test processor's book (the one writer of `test_payment_intents`). */
 export class TestPaymentsRepo {
@@ -27,5 +27,30 @@ export class TestPaymentsRepo {
   /** The outcome of the last webhook delivery (null status: no answer). */
   async recordDelivery(id: string, status: number | null, now: number): Promise<void> {
     await this.db.updateTable('test_payment_intents').set({ delivered_at: now, delivery_status: status }).where('id', '=', id).execute();
+  }
+
+  refundByKey(idempotencyKey: string): Promise<TestRefundRow | undefined> {
+    return this.db.selectFrom('test_refunds').selectAll().where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+  }
+
+  /** Cents refunded so far of an intent. */
+  async refundedCents(intentId: string): Promise<number> {
+    const r = await this.db
+      .selectFrom('test_refunds')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), eb.lit(0)).as('total'))
+      .where('intent_id', '=', intentId)
+      .executeTakeFirst();
+    return Number(r?.total ?? 0);
+  }
+
+  /** A refund, once per idempotency key: false when the key was taken meanwhile. */
+  async insertRefund(row: Insertable<TestRefundsTable>): Promise<boolean> {
+    const r = await this.db
+      .insertInto('test_refunds')
+      .values(row)
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return r !== undefined;
   }
 }

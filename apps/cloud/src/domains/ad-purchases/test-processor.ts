@@ -3,12 +3,21 @@ import { z } from 'zod';
 import type { Clock } from '@vend/protocol';
 import type { Config } from '../../config.ts';
 import { newId } from '../../crypto/ids.ts';
-import { notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
 import { refusalOf } from '../../http/validate.ts';
 import type { AppStore } from '../../repos.ts';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signWebhook, verifyWebhook } from '../../http/webhook-signature.ts';
-import { PAYMENT_SUCCEEDED, type CreatedIntent, type IntentRequest, type PaymentProcessor, type WebhookHeaders, type WebhookVerdict } from './processor.ts';
+import {
+  PAYMENT_SUCCEEDED,
+  type CreatedIntent,
+  type IntentRequest,
+  type IssuedRefund,
+  type PaymentProcessor,
+  type RefundRequest,
+  type WebhookHeaders,
+  type WebhookVerdict,
+} from './processor.ts';
 
 /** Where the ad-payment webhook is served (the test processor delivers there). */
 export const AD_PAYMENTS_WEBHOOK_PATH = '/api/v1/ad-purchases/webhook';
@@ -122,6 +131,39 @@ export class TestProcessor implements PaymentProcessor {
     }
     const { id, type, data } = parsed.data;
     return { ok: true, text, event: { id, type, ...data } };
+  }
+
+  /**
+   * A refund in its own book (`test_refunds`), as an outside processor would: the same idempotency key answers the
+   * same refund; it refuses (502, its reason) an intent unknown or not paid, another currency, and more than the
+   * intent paid less what was refunded already. Refunds succeed at once.
+   */
+  async refund(req: RefundRequest): Promise<IssuedRefund> {
+    const repo = this.deps.store.repos.testPayments;
+    const prior = await repo.refundByKey(req.idempotencyKey);
+    if (prior) return { refundId: prior.id, status: 'succeeded' };
+    const refuse = (why: string) => new AppError('upstream', `The payment processor refused the refund: ${why}`);
+    const intent = await repo.intent(req.intentId);
+    if (!intent) throw refuse(`no such payment intent ${req.intentId}`);
+    if (intent.status !== 'succeeded') throw refuse(`payment intent ${req.intentId} was not paid`);
+    if (intent.currency !== req.currency) throw refuse(`the intent was paid in ${intent.currency}, not ${req.currency}`);
+    const left = Number(intent.amount_cents) - (await repo.refundedCents(req.intentId));
+    if (!Number.isInteger(req.amountCents) || req.amountCents <= 0 || req.amountCents > left) {
+      throw refuse(`charge_already_refunded: ${req.amountCents} exceeds the ${left} left to refund`);
+    }
+    const now = this.deps.clock.now();
+    const id = newId('re', now);
+    const row = {
+      id,
+      intent_id: req.intentId,
+      amount_cents: req.amountCents,
+      currency: req.currency,
+      reason: req.reason,
+      idempotency_key: req.idempotencyKey,
+      created_at: now,
+    };
+    if (!(await repo.insertRefund(row))) return { refundId: (await repo.refundByKey(req.idempotencyKey))!.id, status: 'succeeded' };
+    return { refundId: id, status: 'succeeded' };
   }
 
   /** An intent as its checkout page shows it; 404 when unknown. */
