@@ -45,6 +45,7 @@ import { taxRoutes } from './domains/tax/tax.routes.ts';
 import { proofOfPlayRoutes } from './domains/ad-delivery/proof-of-play.routes.ts';
 import { mockSspRoutes } from './domains/ssp/mock-ssp.routes.ts';
 import { marketplacePagesRoutes } from './domains/marketplace-pages/pages.routes.ts';
+import { pageNotFoundHandler } from './domains/marketplace-pages/page-common.ts';
 import { consoleRoutes } from './domains/console/console.routes.ts';
 import { pricingRoutes } from './domains/pricing/pricing.routes.ts';
 import { marketplaceRoutes } from './domains/ad-purchases/marketplace.routes.ts';
@@ -192,6 +193,8 @@ export function createApp(ctx: AppContext, services: Services): Express & { list
   // the built-in mock SSP stands in for an outside one in the sandbox only
   if (ctx.config.mode === 'sandbox') app.use(mockSspRoutes(kit, s.sspMock));
 
+  // the buyer's pages answer an unknown address with a page; everything else (the API) in the envelope
+  app.use(['/advertise', '/pay', '/buy'], pageNotFoundHandler);
   app.use(notFoundHandler);
   app.use(errors);
   return Object.assign(app, { listener: lean.listener(app) });

@@ -115,6 +115,11 @@ describe.skipIf(!CHROMIUM)('the buyer journey in a browser', () => {
     expect(breakdown).toMatch(/Volume multiplier \(1 kiosk\)\s+1×/);
     expect(await page.locator('img.preview').count()).toBe(1);
     await shot(page, '03-quote');
+    // the quote has its own address (post/redirect/get): a reload opens it again, nothing is posted twice
+    expect(page.url()).toMatch(new RegExp(`^${t.url}/advertise/quote/[A-Za-z0-9_.-]+$`));
+    await page.reload();
+    await page.getByRole('heading', { name: 'Your price: $99.00' }).waitFor();
+    expect(await page.locator('img.preview').count()).toBe(1);
 
     // a quote tampered with in the browser: amounts added to the pay form are ignored
     await page.evaluate(() => {
@@ -145,6 +150,25 @@ describe.skipIf(!CHROMIUM)('the buyer journey in a browser', () => {
     const row = await t.ctx.database.db.selectFrom('ad_purchases').select(['total_cents', 'status']).where('id', '=', purchaseId).executeTakeFirstOrThrow();
     expect([Number(row.total_cents), row.status]).toEqual([9900, 'pending_approval']);
     await shot(page, '05-status-pending');
+
+    // Back: the paid checkout links to the status page; Back again: the quote's own address (a GET: no "Confirm Form
+    // Resubmission") says this ad was bought (a 409 document: one console report)
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Paid' }).waitFor();
+    expect(await page.getByRole('link', { name: 'See your purchase' }).getAttribute('href')).toBe(new URL(statusUrl).pathname);
+    const beforeBack = problems.length;
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Already bought' }).waitFor();
+    expect(page.url()).toMatch(new RegExp(`^${t.url}/advertise/quote/`));
+    expect(problems.splice(beforeBack)).toEqual(['console error: Failed to load resource: the server responded with a status of 409 (Conflict)']);
+
+    // the brief's form address opened by itself: a page in the site's style with the way back, not JSON
+    const before404 = problems.length;
+    await page.goto(`${t.url}/advertise/brief`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(problems.splice(before404)).toEqual(['console error: Failed to load resource: the server responded with a status of 404 (Not Found)']);
+    await page.getByRole('link', { name: `Back to the ad form of kiosk ${KIOSK}` }).click();
+    await expect.poll(() => page.title()).toContain('Advertise on this screen');
     await ctx.close();
   });
 

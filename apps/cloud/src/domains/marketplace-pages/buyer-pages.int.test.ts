@@ -112,7 +112,9 @@ describe.each(DIALECTS)('buyer pages (%s)', (dialect) => {
   it('quotes on the server only: a tampered total or amount in the form changes nothing, down to the payment intent', async () => {
     const c = await onBrief();
     const tampered = { total: '1', amount: '0.01', totalCents: '1', amountCents: '1', rateCents: '1' };
-    const quote = await c.postMultipart('/advertise/brief', { ...hidden, qr, ...BRIEF, ...tampered });
+    const posted = await c.postMultipart('/advertise/brief', { ...hidden, qr, ...BRIEF, ...tampered });
+    expect(posted.status).toBe(303);
+    const quote = await c.follow(posted);
     expect(quote.status).toBe(200);
     expect(quote.text).toContain('Your price: $99.00');
     expect(quote.text).toContain('Joe’s Coffee &lt;b&gt;');
@@ -162,10 +164,12 @@ describe.each(DIALECTS)('buyer pages (%s)', (dialect) => {
     expect(bad.text).toContain('landscape');
     expect(bad.text).toContain('value="Joe Buyer"');
     const tall = await image('png', 1080, 1920);
-    const ok = await c.postMultipart(
-      '/advertise/brief',
-      { ...hidden, qr, ...BRIEF, creativeMode: 'upload' },
-      { field: 'creativeFile', name: 'tall.png', type: 'image/png', bytes: tall },
+    const ok = await c.follow(
+      await c.postMultipart(
+        '/advertise/brief',
+        { ...hidden, qr, ...BRIEF, creativeMode: 'upload' },
+        { field: 'creativeFile', name: 'tall.png', type: 'image/png', bytes: tall },
+      ),
     );
     expect(ok.status).toBe(200);
     expect(squash(ok.text)).toContain('Your upload (1080×1920)');
@@ -196,7 +200,7 @@ describe.each(DIALECTS)('buyer pages (%s)', (dialect) => {
 
   it('pays on the test checkout and lands on the status page; an unknown status token or payment is a 404 page', async () => {
     const c = await onBrief();
-    const quote = await c.postMultipart('/advertise/brief', { ...hidden, qr, ...BRIEF });
+    const quote = await c.follow(await c.postMultipart('/advertise/brief', { ...hidden, qr, ...BRIEF }));
     const pay = await c.post('/advertise/pay', formFields(quote.text, '/advertise/pay'));
     const checkout = await c.get(pay.location!);
     expect(checkout.status).toBe(200);
@@ -216,7 +220,7 @@ describe.each(DIALECTS)('buyer pages (%s)', (dialect) => {
 
   it('keeps the status token out of every URL but the status page’s own', async () => {
     const c = await onBrief();
-    const quote = await c.postMultipart('/advertise/brief', { ...hidden, qr, ...BRIEF });
+    const quote = await c.follow(await c.postMultipart('/advertise/brief', { ...hidden, qr, ...BRIEF }));
     const pay = await c.post('/advertise/pay', formFields(quote.text, '/advertise/pay'));
     const cookie = pay.headers.getSetCookie().find((s) => s.startsWith('vend_purchase='))!;
     expect(cookie).toContain('Path=/pay');

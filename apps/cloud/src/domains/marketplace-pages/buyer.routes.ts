@@ -13,12 +13,15 @@ import { briefPage, briefValuesOf, type AdvertiseMachine, type BriefValues, type
 import { checkoutPage, quotePage, statusPage } from './buyer.pages.ts';
 import type { UploadedFile } from './form-reader.ts';
 import type { FieldErrors } from './form-ui.ts';
-import { messagePage, notFoundPage } from './page-common.ts';
+import { KIOSK_COOKIE, briefPath, kioskCookieValue, messagePage, notFoundPage, pageNotFoundHandler } from './page-common.ts';
+import type { QuoteLinks } from './quote-link.ts';
 import { readCookies, type PageSession } from './page-session.ts';
 import { postedForm } from './signin.routes.ts';
 
 /** The status token between "Pay" and the test checkout's return (a cookie on /pay only: never in a URL, which is logged). */
 export const PURCHASE_COOKIE = 'vend_purchase';
+/** The status token of a paid test intent, on that intent's checkout page only (`Path=/pay/test/<id>`): Back after paying links to the status. */
+export const PAID_COOKIE = 'vend_paid';
 
 export interface BuyerPagesDeps {
   market: MarketplaceService;
@@ -26,6 +29,8 @@ export interface BuyerPagesDeps {
   /** The sandbox's built-in processor; null: no /pay/test pages. */
   testProcessor: TestProcessor | null;
   session: PageSession;
+  /** Seals the quote's own address (post/redirect/get). */
+  quoteLinks: QuoteLinks;
 }
 
 /** An AppError's own words without the catalogue prefix ("Bad request — …: "), for a person. */
@@ -153,6 +158,8 @@ export function buyerRoutes(deps: BuyerPagesDeps): Router {
     if (!k) return sendPage(res, 404, notFoundPage('Kiosk'));
     if (!k.sellable) return sendPage(res, 200, notForSale(k));
     const values = briefValuesOf({ reach: 'machine', slots: '1', months: String(prices().monthsMin), zip: k.postalCode ?? '', city: k.city ?? '' });
+    const kiosk = kioskCookieValue(k.machineNo, req.query['qr'] as string);
+    if (kiosk) session.setCookie(req, res, KIOSK_COOKIE, kiosk, { maxAgeSeconds: 30 * 24 * 3600 });
     renderBrief(req, res, 200, { machine: machineOf(k, req.query['qr'] as string), values, held: null, draft: null });
   });
 
@@ -175,13 +182,39 @@ export function buyerRoutes(deps: BuyerPagesDeps): Router {
     if (choice.ok && choice.mode === 'upload' && form.file?.truncated)
       errors['creativeFile'] = `The file is larger than ${MEDIA_LIMITS.videoMaxBytes / 1024 / 1024} MB`;
     const again = (status: number, errs: FieldErrors) => renderBrief(req, res, status, { machine, values, errors: errs, held, draft });
-    if (!brief.ok || !choice.ok || Object.keys(errors).length) return again(400, errors);
+    /**
+     * The brief comes back with errors: a file sent with it is kept in the draft first (the form then offers "Keep my
+     * ad as it is" with its preview), so the buyer never chooses it again; one the service refuses, or that was not
+     * kept, is said next to the file field.
+     */
+    const againKeepingUpload = async (errs: FieldErrors) => {
+      const sent = form.file !== null && form.file.bytes.length > 0;
+      // a file sent along with a studio brief or "keep" is not the ad the buyer chose: it is left out on purpose
+      if (!sent || errs['creativeFile'] || (choice.ok && choice.mode !== 'upload')) return again(400, errs);
+      if (!choice.ok) return again(400, { ...errs, creativeFile: 'Your file was not kept: choose “Upload my own file” and choose it again' });
+      let kept;
+      try {
+        kept = await market.uploadCreative(buyerOf(req), {
+          draftToken: draft && !draft.usedByPurchase ? draft.draftToken : undefined,
+          contentType: uploadType(form.file!),
+          dataBase64: form.file!.bytes.toString('base64'),
+        });
+      } catch (e) {
+        if (isStatus(e, 400, 409, 429)) return again(400, { ...errs, creativeFile: `The file was refused: ${reasonOf(e)}` });
+        throw e;
+      }
+      const before = new Set(draft?.creatives.map((c) => c.id) ?? []);
+      const keptHeld = heldOf(kept, kept.creatives.find((c) => !before.has(c.id))?.id);
+      return renderBrief(req, res, 400, { machine, values: { ...values, creativeMode: 'keep' }, errors: errs, held: keptHeld, draft: kept });
+    };
+    if (!brief.ok || !choice.ok || Object.keys(errors).length) return againKeepingUpload(errors);
 
-    let quote;
+    // the brief is quoted before a design is spent on it (a reach with no kiosk is refused here); the quote's own
+    // address quotes it again when opened
     try {
-      quote = await market.quote(buyerOf(req), brief.brief);
+      await market.quote(buyerOf(req), brief.brief);
     } catch (e) {
-      if (isStatus(e, 400)) return again(400, fieldErrorsOf(e.options.issues ?? [{ path: '', message: reasonOf(e) }], values.reach));
+      if (isStatus(e, 400)) return againKeepingUpload(fieldErrorsOf(e.options.issues ?? [{ path: '', message: reasonOf(e) }], values.reach));
       throw e;
     }
 
@@ -202,10 +235,57 @@ export function buyerRoutes(deps: BuyerPagesDeps): Router {
       }
       creativeId = draft.creatives.find((c) => !before.has(c.id))?.id ?? draft.creatives.at(-1)!.id;
     }
+    // post/redirect/get: the quote has its own address, so Back and reload open it again (quote-link.ts)
+    const link = deps.quoteLinks.seal({ machineNo: machine.machineNo, qrId: machine.qrId, values, draftToken: draft!.draftToken, creativeId });
+    res.redirect(303, `/advertise/quote/${link}`);
+  });
+
+  r.get('/advertise/quote/:link', async (req, res) => {
+    const opened = deps.quoteLinks.open(req.params.link);
+    if (!opened.ok && opened.reason === 'invalid') {
+      void pageNotFoundHandler(req, res, () => undefined);
+      return;
+    }
+    const back = (machineNo: string, qrId: string) => [{ href: briefPath(machineNo, qrId), label: 'Start again from the ad form' }];
+    const expired = (machineNo: string, qrId: string, message: string) =>
+      sendPage(res, 410, messagePage('This quote has expired', message, back(machineNo, qrId)));
+    if (!opened.ok)
+      return expired(opened.machineNo, opened.qrId, 'A quote is kept for two hours. Nothing was bought or charged; fill in the ad form again for a new quote.');
+    const { link } = opened;
+    const machine = await sellableMachine(req, res, { machine: link.machineNo, qr: link.qrId });
+    if (!machine) return;
+    const draft = await draftOrNull(req, link.draftToken);
+    if (!draft) return expired(link.machineNo, link.qrId, 'Your ad design is no longer kept. Nothing was bought or charged; fill in the ad form again.');
+    if (draft.usedByPurchase)
+      return sendPage(res, 409, messagePage('Already bought', 'This ad was already bought. Follow it on the status page you were sent to after paying.'));
+    const held = heldOf(draft, link.creativeId);
+    const brief = readBrief(link.values, { machineNo: machine.machineNo, qrId: machine.qrId });
+    if (!brief.ok) return renderBrief(req, res, 400, { machine, values: link.values, errors: brief.errors, held, draft });
+    let quote;
+    try {
+      quote = await market.quote(buyerOf(req), brief.brief);
+    } catch (e) {
+      if (isStatus(e, 400))
+        return renderBrief(req, res, 400, {
+          machine,
+          values: { ...link.values, creativeMode: held ? 'keep' : link.values.creativeMode },
+          errors: fieldErrorsOf(e.options.issues ?? [{ path: '', message: reasonOf(e) }], link.values.reach),
+          held,
+          draft,
+        });
+      throw e;
+    }
     sendPage(
       res,
       200,
-      quotePage({ machine, values: { ...values, creativeMode: 'keep' }, quote, draft: draft!, creativeId, csrf: session.csrfToken(req, res) }),
+      quotePage({
+        machine,
+        values: { ...link.values, creativeMode: 'keep' },
+        quote,
+        draft,
+        creativeId: held?.creativeId ?? link.creativeId,
+        csrf: session.csrfToken(req, res),
+      }),
     );
   });
 
@@ -288,7 +368,11 @@ export function buyerRoutes(deps: BuyerPagesDeps): Router {
 
     r.get('/pay/test/:intentId', async (req, res) => {
       const intent = await intentOr404(res, req.params.intentId);
-      if (intent) sendPage(res, 200, checkoutPage({ intent, csrf: session.csrfToken(req, res), statusPath: statusPathOf(req) ?? intent.returnUrl }));
+      if (!intent) return;
+      // once paid, the purchase cookie is gone: the paid cookie of this checkout's own path still knows the status
+      const paid = intent.status === 'succeeded' ? readCookies(req).get(PAID_COOKIE) : undefined;
+      const statusPath = paid ? `/advertise/status/${paid}` : (statusPathOf(req) ?? intent.returnUrl);
+      sendPage(res, 200, checkoutPage({ intent, csrf: session.csrfToken(req, res), statusPath }));
     });
 
     r.post('/pay/test/:intentId', async (req, res) => {
@@ -312,6 +396,8 @@ export function buyerRoutes(deps: BuyerPagesDeps): Router {
       const statusPath = statusPathOf(req);
       if (!statusPath) return sendPage(res, 200, checkoutPage({ intent: done.intent, csrf: session.csrfToken(req, res), statusPath: null }));
       session.clearCookie(req, res, PURCHASE_COOKIE, '/pay');
+      const token = readCookies(req).get(PURCHASE_COOKIE)!;
+      session.setCookie(req, res, PAID_COOKIE, token, { path: `/pay/test/${encodeURIComponent(req.params.intentId)}`, maxAgeSeconds: 24 * 3600 });
       res.redirect(303, statusPath);
     });
   }

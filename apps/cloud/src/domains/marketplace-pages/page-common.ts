@@ -1,7 +1,8 @@
-import type { ErrorRequestHandler, Request } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { html, layout, sendPage, type SafeHtml } from '../../http/html.ts';
 import { AppError } from '../../http/errors.ts';
+import { readCookies } from '../../http/page-session-auth.ts';
 
 /** Pieces every marketplace page shares: money and dates for people, the error pages, the sign-in return address. */
 
@@ -58,6 +59,44 @@ export function messagePage(title: string, message: string | SafeHtml, links: { 
 
 export const notFoundPage = (what: string) =>
   messagePage(`${what} not found`, 'This address does not lead anywhere. Check that the link is complete, or scan the code on the screen again.');
+
+/**
+ * The kiosk whose ad form this browser last opened (`<machineNo>.<qrId>`, path /): where a lost buyer starts again. The
+ * QR id is printed on the kiosk's screen, so the cookie holds nothing secret.
+ */
+export const KIOSK_COOKIE = 'vend_kiosk';
+const KIOSK_VALUE = /^([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{1,64})$/;
+
+/** `machineNo.qrId` for the kiosk cookie; null when either is not of the plain shape the cookie holds. */
+export function kioskCookieValue(machineNo: string, qrId: string): string | null {
+  const v = `${machineNo}.${qrId}`;
+  return KIOSK_VALUE.test(v) ? v : null;
+}
+
+/** The ad form of a kiosk: the start of the buyer's journey. */
+export const briefPath = (machineNo: string, qrId: string) => `/advertise?machine=${encodeURIComponent(machineNo)}&qr=${encodeURIComponent(qrId)}`;
+
+/** Where this browser starts again: the ad form of the kiosk it last opened, if it did. */
+export function startLinks(req: Request): { href: string; label: string }[] {
+  const m = KIOSK_VALUE.exec(readCookies(req).get(KIOSK_COOKIE) ?? '');
+  return m ? [{ href: briefPath(m[1]!, m[2]!), label: `Back to the ad form of kiosk ${m[1]!}` }] : [];
+}
+
+/**
+ * Any address under the buyer's pages (`/advertise`, `/pay`, `/buy`) no route answered: a 404 page in the pages' style,
+ * not the API's JSON envelope, with the way back to the start.
+ */
+export const pageNotFoundHandler: RequestHandler = (req, res) => {
+  sendPage(
+    res,
+    404,
+    messagePage(
+      'Page not found',
+      'This address does not lead anywhere: the link may be incomplete, or the page was a form answer that cannot be opened again. To start again, scan the code on the kiosk’s screen.',
+      startLinks(req),
+    ),
+  );
+};
 
 export const csrfRefusedPage = () =>
   messagePage(

@@ -14,6 +14,7 @@ import { approvalsRoutes } from './approvals.routes.ts';
 import { buyerRoutes } from './buyer.routes.ts';
 import { pageErrorHandler } from './page-common.ts';
 import { PageSession } from './page-session.ts';
+import { QuoteLinks } from './quote-link.ts';
 import { signInRoutes } from './signin.routes.ts';
 
 export interface MarketplacePagesDeps {
@@ -46,7 +47,8 @@ export function marketplacePagesRoutes(deps: MarketplacePagesDeps): Router {
   r.use(signInRoutes(deps.signIn, session, '/signin'));
   r.use(signInRoutes(deps.signIn, session, '/advertise/signin'));
   r.use(approvalsRoutes(deps.adPurchases, session));
-  r.use(buyerRoutes({ market: deps.market, pricing: deps.pricing, testProcessor: deps.testProcessor, session }));
+  const quoteLinks = new QuoteLinks(deps.config.dataKey);
+  r.use(buyerRoutes({ market: deps.market, pricing: deps.pricing, testProcessor: deps.testProcessor, session, quoteLinks }));
   r.use(['/advertise', '/pay', '/signin', '/signout'], pageErrorHandler(deps.logger));
   return r;
 }

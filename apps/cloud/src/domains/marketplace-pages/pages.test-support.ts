@@ -53,6 +53,11 @@ export class PageClient {
     return this.request('GET', path);
   }
 
+  /** A 303's page, as a browser opens it (post/redirect/get); any other answer as it is. */
+  async follow(r: PageResponse): Promise<PageResponse> {
+    return r.status === 303 && r.location ? this.get(r.location) : r;
+  }
+
   /** The `_csrf` of the last page read. */
   csrf(): string {
     const m = /name="_csrf"\s+value="([^"]+)"/.exec(this.last?.text ?? '');
@@ -144,7 +149,7 @@ export const STATION_BRIEF = {
 export async function buyThroughPages(base: string, machineNo: string, qrId: string, brief: Partial<typeof STATION_BRIEF> = {}): Promise<string> {
   const c = new PageClient(base);
   await c.get(`/advertise?machine=${machineNo}&qr=${qrId}`);
-  const quote = await c.postMultipart('/advertise/brief', { machine: machineNo, qr: qrId, ...STATION_BRIEF, ...brief });
+  const quote = await c.follow(await c.postMultipart('/advertise/brief', { machine: machineNo, qr: qrId, ...STATION_BRIEF, ...brief }));
   if (quote.status !== 200) throw new Error(`brief answered ${quote.status}`);
   const pay = await c.post('/advertise/pay', formFields(quote.text, '/advertise/pay'));
   if (pay.status !== 303) throw new Error(`pay answered ${pay.status}`);
