@@ -1,12 +1,10 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { parseReleaseSecretKey, signRelease } from '@vend/protocol';
-import { buildConsole } from '../scripts/build-console.ts';
-import { SANDBOX, api, cleanup, startCloud, tempDir, waitFor } from './support/cabinet-rig.ts';
+import { SANDBOX, api, cleanup, tempDir, waitFor } from './support/cabinet-rig.ts';
 import type { CloudProc } from './support/cabinet-rig.ts';
-import { CHROMIUM, PHONE_SIZE, axeSerious, guardedContext, launchChromium } from './support/kiosk-browser.ts';
-import { ALICE, BOB, DESKTOP_SIZE, consoleShot, signIn as signInAt, weigh } from './support/console-browser.ts';
+import { CHROMIUM, PHONE_SIZE, axeSerious, guardedContext } from './support/kiosk-browser.ts';
+import { ALICE, BOB, DESKTOP_SIZE, consoleShot, signIn as signInAt, weigh, startConsoleRig } from './support/console-browser.ts';
 
 // The console's fleet pages (apps/console: fleet-view.ts, pick-list-view.ts, agents-view.ts; docs/console.md) in
 // Debian's chromium against the cloud sandbox: the fleet with its search, status filter and open alerts (one resolved
@@ -78,9 +76,7 @@ async function coldWeigh(from: BrowserContext, size: object, path: string, headi
 
 describe.skipIf(!CHROMIUM)('the console fleet, pick list and agents pages in chromium', () => {
   beforeAll(async () => {
-    const built = await buildConsole({ outDir: join(dir, 'console') });
-    cloud = await startCloud({ dataDir: join(dir, 'cloud'), env: { CONSOLE_DIR: built.dir } });
-    browser = await launchChromium();
+    ({ cloud, browser, phone } = await startConsoleRig(dir, problems));
     // an open alert: alice's rule on aisle faults, then an aisle of her gym kiosk marked faulted (both public API)
     expect((await alice('POST', '/api/v1/alert-rules', { name: 'Aisle faults', eventTypes: ['aisle.fault'], webhook: false })).status).toBe(200);
     expect((await alice('PUT', `/api/v1/inventory/machines/${GYM}/aisles/4`, { faulted: true })).status).toBe(200);
@@ -104,7 +100,6 @@ describe.skipIf(!CHROMIUM)('the console fleet, pick list and agents pages in chr
     await cabinetReports(GYM, '1.0.0', { blocked: { version: RELEASE, minFrom: '1.0.1', count: 2, seconds: 600 } });
     // an admin who signs in to the console with a password (the sandbox admin has only an API key)
     expect((await admin('POST', '/api/v1/accounts', { email: ROOT.email, name: 'Console admin', admin: true, password: ROOT.password })).status).toBe(200);
-    phone = await guardedContext(browser, PHONE_SIZE, [cloud.url], problems);
     const first = await phone.newPage();
     await signIn(first, '/console/', ALICE);
     await first.close();

@@ -1,13 +1,11 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { checkedFetch } from '@vend/cloud/testing/contract';
-import { buildConsole } from '../scripts/build-console.ts';
-import { SANDBOX, api, cleanup, startCloud, tempDir } from './support/cabinet-rig.ts';
+import { SANDBOX, api, cleanup, tempDir } from './support/cabinet-rig.ts';
 import type { CloudProc } from './support/cabinet-rig.ts';
-import { CHROMIUM, PHONE_SIZE, axeSerious, guardedContext, launchChromium } from './support/kiosk-browser.ts';
-import { ALICE, BOB, DESKTOP_SIZE, consoleShot as shot, signIn as signInAt, tabTo, weigh } from './support/console-browser.ts';
+import { CHROMIUM, PHONE_SIZE, axeSerious, guardedContext } from './support/kiosk-browser.ts';
+import { ALICE, BOB, DESKTOP_SIZE, consoleShot as shot, signIn as signInAt, tabTo, weigh, startConsoleRig } from './support/console-browser.ts';
 
 // The console's campaigns page (/console/campaigns: campaigns, their reports, the ad-purchase approvals) and money page
 // (/console/money: the P&L with its identity line, the balance sheet, the host payouts) in Debian's chromium against
@@ -114,10 +112,7 @@ let bakery: string;
 
 describe.skipIf(!CHROMIUM)('the console’s campaigns and money pages in chromium', () => {
   beforeAll(async () => {
-    const built = await buildConsole({ outDir: join(dir, 'console') });
-    cloud = await startCloud({ dataDir: join(dir, 'cloud'), env: { CONSOLE_DIR: built.dir } });
-    browser = await launchChromium();
-    phone = await guardedContext(browser, PHONE_SIZE, [cloud.url], problems);
+    ({ cloud, browser, phone } = await startConsoleRig(dir, problems));
     deli = await pendingPurchase('Corner Deli', 'Dana Deli');
     bakery = await pendingPurchase('Bright Bakery', 'Basil Baker');
   }, 120_000);

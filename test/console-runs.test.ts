@@ -1,11 +1,9 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { buildConsole } from '../scripts/build-console.ts';
-import { SANDBOX, api, cleanup, startCloud, tempDir } from './support/cabinet-rig.ts';
+import { SANDBOX, api, cleanup, tempDir } from './support/cabinet-rig.ts';
 import type { CloudProc } from './support/cabinet-rig.ts';
-import { CHROMIUM, PHONE_SIZE, axeSerious, guardedContext, launchChromium } from './support/kiosk-browser.ts';
-import { ALICE, BOB, DESKTOP_SIZE, consoleShot, signIn as signInAt, tabTo, weigh } from './support/console-browser.ts';
+import { CHROMIUM, PHONE_SIZE, axeSerious, guardedContext } from './support/kiosk-browser.ts';
+import { ALICE, BOB, DESKTOP_SIZE, consoleShot, signIn as signInAt, tabTo, weigh, startConsoleRig } from './support/console-browser.ts';
 
 // The console's restock runs (/console/runs) and the page a person's account may not use, in chromium against the cloud
 // sandbox (docs/console.md). Through the public API alice makes a crew, invites dave (the sandbox's route driver, an
@@ -69,10 +67,7 @@ let aliceMachines: { machineNo: string; name: string }[];
 
 describe.skipIf(!CHROMIUM)('restock runs for a crew member and the not-available page in chromium', () => {
   beforeAll(async () => {
-    const built = await buildConsole({ outDir: join(dir, 'console') });
-    cloud = await startCloud({ dataDir: join(dir, 'cloud'), env: { CONSOLE_DIR: built.dir } });
-    browser = await launchChromium();
-    phone = await guardedContext(browser, PHONE_SIZE, [cloud.url], problems);
+    ({ cloud, browser, phone } = await startConsoleRig(dir, problems));
 
     // a crew of alice's with dave in it, and a run of her machine for that crew — all through the public API
     const crew = await api<{ id: string }>(cloud.url, 'POST', '/api/v1/crew', SANDBOX.alice, { name: 'Library route' });

@@ -1,11 +1,9 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { buildConsole } from '../scripts/build-console.ts';
-import { SANDBOX, api, cleanup, startCloud, tempDir } from './support/cabinet-rig.ts';
+import { SANDBOX, api, cleanup, tempDir } from './support/cabinet-rig.ts';
 import type { CloudProc } from './support/cabinet-rig.ts';
-import { CHROMIUM, PHONE_SIZE, axeSerious, guardedContext, launchChromium } from './support/kiosk-browser.ts';
-import { ALICE, BOB, DESKTOP_SIZE, consoleShot, signIn, weigh } from './support/console-browser.ts';
+import { CHROMIUM, PHONE_SIZE, axeSerious, guardedContext } from './support/kiosk-browser.ts';
+import { ALICE, BOB, DESKTOP_SIZE, consoleShot, signIn, weigh, startConsoleRig } from './support/console-browser.ts';
 
 // The console's sales and orders pages (apps/console/src/sales-view.ts, orders-view.ts; docs/console.md) in chromium
 // against the cloud sandbox (90 days of seeded orders per machine): the figures on the page are what
@@ -90,10 +88,7 @@ async function coldWeight(context: BrowserContext, size: object, path: string, h
 
 describe.skipIf(!CHROMIUM)('the console sales and orders pages in chromium', () => {
   beforeAll(async () => {
-    const built = await buildConsole({ outDir: join(dir, 'console') });
-    cloud = await startCloud({ dataDir: join(dir, 'cloud'), env: { CONSOLE_DIR: built.dir } });
-    browser = await launchChromium();
-    phone = await guardedContext(browser, PHONE_SIZE, [cloud.url], problems);
+    ({ cloud, browser, phone } = await startConsoleRig(dir, problems));
     const page = await phone.newPage();
     await signIn(page, cloud.url, '/console/sales', ALICE);
     await page.close();

@@ -1,11 +1,9 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { buildConsole } from '../scripts/build-console.ts';
-import { SANDBOX, api, cleanup, startCloud, tempDir } from './support/cabinet-rig.ts';
+import { SANDBOX, api, cleanup, tempDir } from './support/cabinet-rig.ts';
 import type { CloudProc } from './support/cabinet-rig.ts';
-import { CHROMIUM, PHONE_SIZE, axeSerious, guardedContext, launchChromium } from './support/kiosk-browser.ts';
-import { ALICE, BOB, DESKTOP_SIZE, consoleShot, signIn as signInAt, tabTo, weigh } from './support/console-browser.ts';
+import { CHROMIUM, PHONE_SIZE, axeSerious, guardedContext } from './support/kiosk-browser.ts';
+import { ALICE, BOB, DESKTOP_SIZE, consoleShot, signIn as signInAt, tabTo, weigh, startConsoleRig } from './support/console-browser.ts';
 
 // The operator console (apps/console, docs/console.md) in a real browser (Debian's chromium through playwright-core)
 // against the cloud sandbox: alice signs in through /signin with her password and TOTP, then uses the hosted operator
@@ -26,10 +24,7 @@ const flash = (page: Page) => page.locator('#flash');
 
 describe.skipIf(!CHROMIUM)('the operator console in chromium', () => {
   beforeAll(async () => {
-    const built = await buildConsole({ outDir: join(dir, 'console') });
-    cloud = await startCloud({ dataDir: join(dir, 'cloud'), env: { CONSOLE_DIR: built.dir } });
-    browser = await launchChromium();
-    phone = await guardedContext(browser, PHONE_SIZE, [cloud.url], problems);
+    ({ cloud, browser, phone } = await startConsoleRig(dir, problems));
   }, 120_000);
 
   afterAll(async () => {

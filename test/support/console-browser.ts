@@ -2,7 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { TOTP } from 'otpauth';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { buildConsole } from '../../scripts/build-console.ts';
+import { startCloud, type CloudProc } from './cabinet-rig.ts';
+import { PHONE_SIZE, guardedContext, launchChromium } from './kiosk-browser.ts';
 import { ROOT } from './processes.ts';
 
 // What every browser test of the operator console (apps/console, docs/console.md) shares: the sandbox's people, the
@@ -11,6 +14,18 @@ import { ROOT } from './processes.ts';
 export const ALICE = { email: 'alice@sandbox.vend.test', password: 'sandbox-alice-pass', totp: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' };
 export const BOB = { email: 'bob@sandbox.vend.test', password: 'sandbox-bob-pass' };
 export const DESKTOP_SIZE = { viewport: { width: 1280, height: 800 } };
+
+/**
+ * One console test file's rig: the console built into `dir`, the cloud sandbox serving it (SQLite under `dir`), Debian's
+ * chromium, and a phone-sized context that records console errors and outside requests in `problems`.
+ */
+export async function startConsoleRig(dir: string, problems: string[]): Promise<{ cloud: CloudProc; browser: Browser; phone: BrowserContext }> {
+  const built = await buildConsole({ outDir: join(dir, 'console') });
+  const cloud = await startCloud({ dataDir: join(dir, 'cloud'), env: { CONSOLE_DIR: built.dir } });
+  const browser = await launchChromium();
+  const phone = await guardedContext(browser, PHONE_SIZE, [cloud.url], problems);
+  return { cloud, browser, phone };
+}
 
 /** Where a console screenshot goes: docs/screenshots/console-<name>.png with CONSOLE_SCREENSHOTS=docs, else .tmp/screenshots/. */
 export function consoleShot(name: string): string {
