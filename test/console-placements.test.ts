@@ -121,6 +121,34 @@ describe.skipIf(!CHROMIUM)('the placements inbox and the access-group switch in 
     await cold(phone, PHONE_SIZE, '/console/placements', 'Placements', 'placements (phone)');
   });
 
+  it('with a real processor (its answer faked here: the sandbox pays at once), Pay sends alice to the payment page instead of saying paid', async () => {
+    const desktop = await guardedContext(browser, { ...DESKTOP_SIZE, storageState: await phone.storageState() }, [cloud.url], problems);
+    const page = await desktop.newPage();
+    const deal = (await deals()).find((d) => d.stage === 'signed' && d.openCheckpoints.some((c) => c.kind === 'money'))!;
+    const name = nameOf(deal);
+    // the processor's hosted page stands in on the cloud's own origin (the guarded browser reaches nothing else)
+    const checkoutUrl = `${cloud.url}/console/placements?paying=${deal.id}`;
+    let asked = 0;
+    await page.route(`${cloud.url}/api/v1/dfy/deals/${deal.id}/order/checkout`, async (route) => {
+      asked++;
+      const payment = { id: 'dpay_test', kind: 'checkout', status: 'awaiting_payment', amountUsd: deal.priceUsd, currency: 'USD' };
+      const data = { ...deal, payment: { ...payment, processor: 'stripe', paymentIntentId: 'cs_test_console', checkoutUrl } };
+      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ code: 200, message: 'success', data }) });
+    });
+    await page.goto(`${cloud.url}/console/placements`);
+    await page.getByRole('heading', { level: 1, name: 'Placements' }).waitFor();
+    await page.getByRole('button', { name: `Pay for ${name}` }).click();
+    await page
+      .getByRole('dialog', { name: `Pay for the machine for ${name}?` })
+      .getByRole('button', { name: `Pay ${usd(deal.priceUsd)}` })
+      .click();
+    await page.waitForURL(checkoutUrl);
+    expect(asked).toBe(1);
+    // nothing was paid by the click: the deal still waits at its money checkpoint
+    expect((await dealOf(deal.id)).money.machinePaidUsd).toBe(0);
+    await desktop.close();
+  });
+
   it('on a desktop, alice pays for a signed deal’s machine: the dialog shows the amount, the click pays it, the API then says so', async () => {
     const desktop = await guardedContext(browser, { ...DESKTOP_SIZE, storageState: await phone.storageState() }, [cloud.url], problems);
     const page = await desktop.newPage();

@@ -32,7 +32,7 @@ import { venuesRoutes } from './domains/venues/venues.routes.ts';
 import { crewsRoutes } from './domains/crews/crews.routes.ts';
 import { accessRoutes } from './domains/access/access.routes.ts';
 import { restockRoutes } from './domains/restock/restock.routes.ts';
-import { dfyRoutes } from './domains/dfy/deals/dfy.routes.ts';
+import { dfyPaymentsWebhookRoutes, dfyRoutes } from './domains/dfy/deals/dfy.routes.ts';
 import { dfyModesRoutes } from './domains/dfy/modes/dfy-modes.routes.ts';
 import { dfyInventoryRoutes } from './domains/dfy/inventory/dfy-inventory.routes.ts';
 import { dfyFleetsRoutes, dfyFleetsWebhookRoutes } from './domains/dfy/pool/dfy-fleets.routes.ts';
@@ -105,9 +105,10 @@ export function createApp(ctx: AppContext, services: Services): Express & { list
   // The payment webhook authenticates an HMAC over the exact bytes received: its router reads the raw
   // body itself, so it must come BEFORE the JSON parser below consumes the stream.
   app.use(paymentsWebhookRoutes(services.routes, services.payments));
-  app.use(adPaymentsWebhookRoutes(services.routes, services.adPurchases));
-  app.use(dfyFleetsWebhookRoutes(services.routes, services.dfyFleets));
-  app.use(kioskPaymentsWebhookRoutes(services.routes, services.kioskPayments));
+  app.use(adPaymentsWebhookRoutes(services.routes, services.adPurchases, services.paymentEvents));
+  app.use(dfyFleetsWebhookRoutes(services.routes, services.dfyFleets, services.paymentEvents));
+  app.use(dfyPaymentsWebhookRoutes(services.routes, services.dfy, services.paymentEvents));
+  app.use(kioskPaymentsWebhookRoutes(services.routes, services.kioskPayments, services.paymentEvents));
   // The buyer and approval pages read their own forms (the creative upload is multipart/form-data).
   app.use(marketplacePagesRoutes({ ...services, config: ctx.config, logger: ctx.logger, rateLimiter: ctx.rateLimiter, market: services.marketplace }));
   // the operator console: its built files, signed in through the pages' session (docs/decisions/console.md)

@@ -13,6 +13,8 @@ import type { WebhookDeliveryService } from './domains/webhooks/webhook-delivery
 import type { EventSink } from './domains/webhooks/webhook-events.ts';
 import type { AlertsService } from './domains/alerts/alerts.service.ts';
 import type { PresenceService } from './domains/alerts/presence.service.ts';
+import type { KioskRefundsService } from './domains/kiosk-checkout/kiosk-refunds.service.ts';
+import type { AdReceipts } from './domains/ad-purchases/ad-receipts.ts';
 import { createLease, type LeaderLease } from './jobs/lease.ts';
 import { Loop, type LoopWork } from './jobs/loop.ts';
 
@@ -27,6 +29,8 @@ export const INTERVALS_MS = {
   webhookDelivery: 5_000,
   presenceSweep: 30_000,
   alertNotify: 15_000,
+  kioskRefunds: 10_000,
+  adReceipts: 30_000,
 } as const;
 /** Most items one sweep resolves; the rest wait for the next tick. */
 const BATCH = 500;
@@ -56,6 +60,10 @@ export interface JobsDeps {
   presence: Pick<PresenceService, 'sweep'>;
   /** Notifies due alerts and closes cleared ones (the alert loop). */
   alerts: Pick<AlertsService, 'notifyDue'>;
+  /** Sends ad buyers' receipt e-mails that are due (the receipt loop). */
+  receipts: Pick<AdReceipts, 'sendDue'>;
+  /** Refunds pay-by-phone checkouts owed back through their processor (the kiosk refund loop). */
+  kioskRefunds: Pick<KioskRefundsService, 'sweep'>;
   config: Pick<Config, 'jobs' | 'pod' | 'redisKeyPrefix'>;
 }
 
@@ -113,6 +121,22 @@ export function dispenseDecisionWork(d: Pick<JobsDeps, 'store' | 'clock' | 'audi
 }
 
 /**
+ * The kiosk refund loop: settles paid checkouts whose drop ended, then refunds each owed one through the processor it
+ * was paid with (once: the service's idempotency keys and conditional moves). Resolves refunds issued or refused; an
+ * attempt the processor did not answer fails the tick (the loop's status shows why) after the rest were tried.
+ */
+export function kioskRefundsWork(d: Pick<JobsDeps, 'kioskRefunds'>): LoopWork {
+  return async () => {
+    const r = await d.kioskRefunds.sweep();
+    if (r.unknown > 0) {
+      const why = r.firstError instanceof Error ? r.firstError.message : String(r.firstError);
+      throw new Error(`${r.unknown} kiosk refund(s) unanswered by the payment processor, retried with the same key next tick: ${why}`, { cause: r.firstError });
+    }
+    return r.issued + r.failed;
+  };
+}
+
+/**
  * The rollout sweep: with a rollout in flight, counts its progress over the whole fleet (the
  * releases domain's own rules) and writes a `rollout_progress` snapshot when the phase or a count
  * changed since the last one. Resolves the number of snapshots written (0 on a quiet fleet).
@@ -144,6 +168,8 @@ export class Jobs {
   readonly webhookDelivery: Loop;
   readonly presenceSweep: Loop;
   readonly alertNotify: Loop;
+  readonly kioskRefunds: Loop;
+  readonly adReceipts: Loop;
   private readonly pod: string;
 
   constructor(d: JobsDeps) {
@@ -240,6 +266,22 @@ export class Jobs {
       intervalMs: INTERVALS_MS.alertNotify,
       work: () => d.alerts.notifyDue(),
     });
+    this.kioskRefunds = new Loop({
+      ...common,
+      name: 'kiosk-refunds',
+      description:
+        'refunds pay-by-phone checkouts owed back (a failed drop, a payment after the checkout ended) through the processor they were paid with, once per attempt key; a refused refund is recorded with its reason, told to the operator (order.refund_failed) and retried after 15 min and 2 h, 3 attempts in all (resolved: refunds issued or refused)',
+      intervalMs: every(INTERVALS_MS.kioskRefunds),
+      work: kioskRefundsWork(d),
+    });
+    this.adReceipts = new Loop({
+      ...common,
+      name: 'ad-receipts',
+      description:
+        "sends ad buyers' receipt e-mails queued with their payment that are due: a failed send is retried after 1, 2, 4… minutes (at most an hour apart), given up after 10 tries (resolved: receipts sent)",
+      intervalMs: INTERVALS_MS.adReceipts,
+      work: () => d.receipts.sendDue(),
+    });
   }
 
   all(): Loop[] {
@@ -253,6 +295,8 @@ export class Jobs {
       this.webhookDelivery,
       this.presenceSweep,
       this.alertNotify,
+      this.kioskRefunds,
+      this.adReceipts,
     ];
   }
 

@@ -11,6 +11,7 @@ import { seedAccess } from './domains/access/sandbox-seed.ts';
 import { seedDfy } from './domains/dfy/deals/sandbox-seed.ts';
 import { seedNegotiation } from './domains/negotiation/sandbox-seed.ts';
 import { seedOutreach } from './domains/outreach/sandbox-seed.ts';
+import { seedAdPurchases } from './domains/ad-purchases/sandbox-seed.ts';
 import type { CreativesService } from './domains/creatives/creatives.service.ts';
 import type { PayoutsService } from './domains/finance/payouts.service.ts';
 import type { RestockService } from './domains/restock/restock.service.ts';
@@ -26,6 +27,8 @@ export interface SeedDeps {
   tax: Pick<TaxService, 'recordRemittance'>;
   payouts: Pick<PayoutsService, 'freezeStatement'>;
   restock: Pick<RestockService, 'planRun'>;
+  /** Seals the seed purchase's status token like any purchase's. */
+  dataKey: string;
 }
 
 /** Each domain's part of the sandbox data set, handed to the store's seeder (which knows no domain). */
@@ -40,6 +43,7 @@ export function sandboxSeedSteps(dialect: Dialect, deps: SeedDeps): SeedStep[] {
     (db, now) => seedDfy(new Repos(db, dialect), now),
     (db, now) => seedNegotiation(new Repos(db, dialect), now),
     (db, now) => seedOutreach(new Repos(db, dialect), now),
+    (db, now) => seedAdPurchases(new Repos(db, dialect), now, deps),
   ];
 }
 

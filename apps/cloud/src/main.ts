@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   startJobs(services);
 
   const payments = services.adPurchases.processorName;
-  const lines = [`vend-cloud ${config.mode} listening on ${server.url} (store: ${ctx.database.describe}${seeded ? ', seeded' : ''}, ad payments: ${payments})`];
+  const lines = [`vend-cloud ${config.mode} listening on ${server.url} (store: ${ctx.database.describe}${seeded ? ', seeded' : ''}, payments: ${payments})`];
   if (config.mode === 'sandbox') {
     const c = SANDBOX_CREDENTIALS;
     lines.push(

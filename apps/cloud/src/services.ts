@@ -54,7 +54,6 @@ import { DfyInstallService } from './domains/dfy/shipping-install/install.servic
 import { DfyPortfolioService } from './domains/dfy/portfolio/portfolio.service.ts';
 import { DfyModesService } from './domains/dfy/modes/dfy-modes.service.ts';
 import { DfyInventoryService } from './domains/dfy/inventory/dfy-inventory.service.ts';
-import { DfyFleetsService } from './domains/dfy/pool/dfy-fleets.service.ts';
 import { DfyAutopilotService } from './domains/dfy-autopilot/dfy-autopilot.service.ts';
 import { NegotiationService } from './domains/negotiation/negotiation.service.ts';
 import { OutreachService } from './domains/outreach/outreach.service.ts';
@@ -74,12 +73,9 @@ import type { SupplyAdapter } from './domains/ssp/supply.ts';
 import type { MediaType } from './domains/creatives/media-probe.ts';
 import { PricingService } from './domains/pricing/pricing.service.ts';
 import { MarketplaceService } from './domains/ad-purchases/marketplace.service.ts';
-import { AdPurchasesService } from './domains/ad-purchases/ad-purchases.service.ts';
-import { TestProcessor } from './domains/ad-purchases/test-processor.ts';
-import { StripeProcessor } from './domains/ad-purchases/stripe-processor.ts';
-import type { PaymentProcessor } from './domains/ad-purchases/processor.ts';
+import type { TestProcessor } from './domains/ad-purchases/test-processor.ts';
+import { paymentProcessorsFor, paymentServices, type PaymentServices } from './payment-services.ts';
 import { KioskCheckoutService } from './domains/kiosk-checkout/kiosk-checkout.service.ts';
-import { KioskPaymentsService } from './domains/kiosk-checkout/kiosk-payments.service.ts';
 import { WebhookEvents } from './domains/webhooks/webhook-events.ts';
 import { WebhookDeliveryService } from './domains/webhooks/webhook-delivery.service.ts';
 import { UndiciWebhookSender, type WebhookSender } from './domains/webhooks/webhook-sender.ts';
@@ -94,7 +90,7 @@ import { MailSenderAlertMailer, type AlertMailer } from './domains/alerts/alert-
  * Every service of the cloud, each built exactly once (in `createServices`). Route factories and
  * background loops receive the ones they use; no route or service constructs another service.
  */
-export interface Services {
+export interface Services extends PaymentServices {
   store: AppStore;
   /** Each domain's part of the sandbox data set (`seedIfEmpty`, the sandbox reset). */
   seedSteps: SeedStep[];
@@ -160,7 +156,6 @@ export interface Services {
   dfyModes: DfyModesService;
   /** DFY inventory automation: refill supplier orders, the monthly cap, receiving into stock and FIFO. */
   dfyInventory: DfyInventoryService;
-  dfyFleets: DfyFleetsService;
   /** The done-for-you autopilot: one tick over the deals' passes and the inventory tick, bounded by the portfolio settings. */
   dfyAutopilot: DfyAutopilotService;
   negotiation: NegotiationService;
@@ -191,14 +186,10 @@ export interface Services {
   pricing: PricingService;
   /** The buyer's side: quotes, creative drafts, purchases, the tokenized status (the buyer pages call it too). */
   marketplace: MarketplaceService;
-  /** Paid purchases: the payment webhook and operators' approvals. */
-  adPurchases: AdPurchasesService;
   /** The built-in test payment processor (sandbox only; null otherwise: no processor, purchases answer 503). */
   testProcessor: TestProcessor | null;
   /** Pay by phone on the kiosk's screen: the cabinet's checkouts and the shopper's phone page. */
   kioskCheckouts: KioskCheckoutService;
-  /** The processor's payments for kiosk checkouts: the order, the paid drop, or the refund a late payment is owed. */
-  kioskPayments: KioskPaymentsService;
   // outbound webhooks and alerts
   /** The webhook outbox alone (the test event, alert notifications). */
   outbox: WebhookEvents;
@@ -288,22 +279,19 @@ export function createServices(
 
   const campaigns = new CampaignsService({ store, clock, audit, creatives });
   const pricing = new PricingService({ clock });
-  const testProcessor = config.mode === 'sandbox' && !opts.noPaymentProcessor ? new TestProcessor({ store, clock, config }) : null;
-  // Stripe when configured (issue 34, first increment: self-serve ad purchases only; the DFY pool and kiosk checkouts
-  // keep the test processor in the sandbox and none in production until Stripe's events are routed to them)
-  const adProcessor: PaymentProcessor | null =
-    config.stripe && config.publicBaseUrl && !opts.noPaymentProcessor
-      ? new StripeProcessor({ stripe: config.stripe, publicBaseUrl: config.publicBaseUrl })
-      : testProcessor;
+  // Stripe when configured (issue 34), else the sandbox's test processor, else none (503): one processor for every place
+  // that takes money; Stripe's events reach their place by the intent's webhook path (`paymentEvents`)
+  const processors = paymentProcessorsFor({ store, clock, config }, opts.noPaymentProcessor);
+  const paymentProcessor = processors.main;
 
   const payouts = new PayoutsService({ store, clock, audit });
   const crews = new CrewsService({ store, clock, audit });
   const restock = new RestockService({ store, clock, audit, crews });
-  const seedSteps = sandboxSeedSteps(ctx.database.dialect, { creatives, tax, payouts, restock });
+  const seedSteps = sandboxSeedSteps(ctx.database.dialect, { creatives, tax, payouts, restock, dataKey: config.dataKey });
   const prizes = new PrizesService({ store, clock, audit });
 
   const credentialAdmin = new CredentialAdminService({ store, clock, audit, devices });
-  const dfy = new DfyService({ store, clock, audit, machines, config, events });
+  const dfy = new DfyService({ store, clock, audit, machines, config, events, payments: { processor: processors.real, verifier: paymentProcessor } });
   const dfyInstall = new DfyInstallService({ store, clock, audit, events, machines, credentials: credentialAdmin });
   const dfyInventory = new DfyInventoryService({ store, clock, audit, settings: dfy, deals: dfy });
   const dfyModes = new DfyModesService({
@@ -328,6 +316,9 @@ export function createServices(
   const dfyAutopilot = new DfyAutopilotService({ store, clock, dfy, outreach, negotiation, inventory: dfyInventory });
 
   const gateway = new GatewayService({ store, clock, audit, devices, creds: enrolment, settings: cabinetSettings, config, events });
+
+  const { kioskRefunds, ...payments } = paymentServices(ctx, { store, mail, processors, campaigns, creatives, events, sales, commands, dfy });
+  const { adPurchases, adReceipts } = payments;
 
   return {
     store,
@@ -387,7 +378,6 @@ export function createServices(
     dfyPortfolio: new DfyPortfolioService({ store, clock, audit, settings: dfy }),
     dfyModes,
     dfyInventory,
-    dfyFleets: new DfyFleetsService({ store, clock, audit, processor: testProcessor, deals: dfy }),
     dfyAutopilot,
     negotiation,
     outreach,
@@ -404,11 +394,10 @@ export function createServices(
     sspMock,
     supply,
     pricing,
-    marketplace: new MarketplaceService({ store, clock, audit, rateLimiter, pricing, creatives, processor: adProcessor, config }),
-    adPurchases: new AdPurchasesService({ store, clock, audit, campaigns, creatives, processor: adProcessor, events }),
-    testProcessor,
-    kioskCheckouts: new KioskCheckoutService({ store, clock, audit, processor: testProcessor, config }),
-    kioskPayments: new KioskPaymentsService({ store, clock, audit, processor: testProcessor, sales, commands }),
+    marketplace: new MarketplaceService({ store, clock, audit, rateLimiter, pricing, creatives, processor: paymentProcessor, config, lines: adPurchases }),
+    ...payments,
+    testProcessor: processors.test,
+    kioskCheckouts: new KioskCheckoutService({ store, clock, audit, processor: paymentProcessor, config }),
     outbox,
     events,
     alerts,
@@ -432,6 +421,8 @@ export function createServices(
       events,
       presence,
       alerts,
+      receipts: adReceipts,
+      kioskRefunds,
       config,
     }),
   };

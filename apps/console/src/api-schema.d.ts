@@ -288,8 +288,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Payment processor webhook, signed: X-Vend-Timestamp + X-Vend-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">
-     * @description Idempotent on the event id. `payment_intent.succeeded` moves the purchase to pending_approval and drafts one campaign per operator.
+     * Payment processor webhook (the endpoint a Stripe deployment registers), signed: Stripe-Signature (a Stripe deployment: the SDK verifies it) or, with the built-in test processor, X-Vend-Timestamp + X-Vend-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">
+     * @description Idempotent on the event id. `payment_intent.succeeded` (Stripe: checkout.session.completed, paid) moves the purchase to pending_approval and drafts one campaign per operator; other types are recorded only. A Stripe event is applied by the place its intent's metadata.webhookPath names (none: the ad payments), whichever of the payment webhooks receives it, and answered with `routedTo` and that place's own answer; a path no place has is acknowledged (200, routedTo null), recorded in the audit log, and changes nothing.
      */
     post: operations['postAdPurchasesWebhook'];
     delete?: never;
@@ -1282,7 +1282,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * One deal with its timeline
+     * One deal with its timeline (and the payment awaiting the operator, while one does)
      * @description Requires scope: machines:read.
      *
      *     Not available to access-group sessions (403).
@@ -1376,6 +1376,8 @@ export interface paths {
      * @description Requires scope: machines:write.
      *
      *     Not available to access-group sessions (403).
+     *
+     *     A payment taken through the payment processor is refunded through it at once; a refund it refuses or cannot take now stays on the deal's money (GET …/money: refund failed or owed) for POST …/refund to retry. The cancel stands either way.
      */
     post: operations['postDfyDealsByDealIdCancel'];
     delete?: never;
@@ -1444,6 +1446,28 @@ export interface paths {
      *     Not available to access-group sessions (403).
      */
     post: operations['postDfyDealsByDealIdLeaseSignature'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/dfy/deals/{dealId}/money': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The deal's money: the payment awaiting the operator, the payments taken and each one's refund (owed → issued, or failed with the processor's reason)
+     * @description Requires scope: machines:read.
+     *
+     *     Not available to access-group sessions (403).
+     */
+    get: operations['getDfyDealsByDealIdMoney'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1684,6 +1708,8 @@ export interface paths {
      * @description Requires scope: machines:write.
      *
      *     Not available to access-group sessions (403).
+     *
+     *     With a real payment processor (Stripe) the confirmed payment is not taken at once: the answer carries `payment` (status awaiting_payment, the catalog amount and `checkoutUrl`) — send the operator to checkoutUrl to pay; the deal moves only when the processor reports the payment (GET the deal to follow it; asking again answers the same payment). 502: the processor declined, 503: it is unavailable — nothing recorded either way. In the sandbox it is paid at once and `payment` is absent.
      */
     post: operations['postDfyDealsByDealIdOrderCheckout'];
     delete?: never;
@@ -1750,6 +1776,8 @@ export interface paths {
      * @description Requires scope: machines:write.
      *
      *     Not available to access-group sessions (403).
+     *
+     *     With a real payment processor (Stripe) the confirmed payment is not taken at once: the answer carries `payment` (status awaiting_payment, the catalog amount and `checkoutUrl`) — send the operator to checkoutUrl to pay; the deal moves only when the processor reports the payment (GET the deal to follow it; asking again answers the same payment). 502: the processor declined, 503: it is unavailable — nothing recorded either way. In the sandbox it is paid at once and `payment` is absent.
      */
     post: operations['postDfyDealsByDealIdPreorder'];
     delete?: never;
@@ -1772,6 +1800,8 @@ export interface paths {
      * @description Requires scope: machines:write.
      *
      *     Not available to access-group sessions (403).
+     *
+     *     A payment taken through the payment processor is refunded through it; each payment's refund shows on the deal's money (GET …/money: owed → issued, or failed with the processor's reason). 502: the processor refused (recorded failed), 503: it is unavailable (still owed); the deal is cancelled either way, and calling again retries what is owed or failed (never refunding twice).
      */
     post: operations['postDfyDealsByDealIdRefund'];
     delete?: never;
@@ -1974,8 +2004,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Payment processor webhook for pool investments, signed: X-Vend-Timestamp + X-Vend-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">
-     * @description Idempotent on the event id. `payment_intent.succeeded` (data.purchaseId: the investment id) pays the investment, credits the pool and funds deals while the balance covers the target price.
+     * Payment processor webhook for pool investments, signed: Stripe-Signature (a Stripe deployment: the SDK verifies it) or, with the built-in test processor, X-Vend-Timestamp + X-Vend-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">
+     * @description Idempotent on the event id. `payment_intent.succeeded` (data.purchaseId: the investment id) pays the investment, credits the pool and funds deals while the balance covers the target price; other types are recorded only. A Stripe event is applied by the place its intent's metadata.webhookPath names (none: the ad payments), whichever of the payment webhooks receives it, and answered with `routedTo` and that place's own answer; a path no place has is acknowledged (200, routedTo null), recorded in the audit log, and changes nothing.
      */
     post: operations['postDfyFleetsWebhook'];
     delete?: never;
@@ -2224,6 +2254,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/dfy/payments/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Payment processor webhook for done-for-you pre-orders and checkouts, signed: Stripe-Signature (a Stripe deployment: the SDK verifies it) or, with the built-in test processor, X-Vend-Timestamp + X-Vend-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">
+     * @description Idempotent on the event id. `payment_intent.succeeded` (data.purchaseId: the payment id of the deal's `payment`) with the payment's own amount and currency (400 otherwise, nothing recorded) moves the deal: a pre-order to pre_ordered, a checkout resolves money (at signed: ready_to_ship). A deal that can no longer take it keeps its stage and the money is owed back (refundOwed). Other types are recorded only. A Stripe event is applied by the place its intent's metadata.webhookPath names (none: the ad payments), whichever of the payment webhooks receives it, and answered with `routedTo` and that place's own answer; a path no place has is acknowledged (200, routedTo null), recorded in the audit log, and changes nothing.
+     */
+    post: operations['postDfyPaymentsWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/dfy/portfolio': {
     parameters: {
       query?: never;
@@ -2310,6 +2360,8 @@ export interface paths {
      * @description Requires scope: machines:write.
      *
      *     Not available to access-group sessions (403).
+     *
+     *     With a real payment processor (Stripe) the confirmed payment is not taken at once: the answer carries `payment` (status awaiting_payment, the catalog amount and `checkoutUrl`) — send the operator to checkoutUrl to pay; the deal moves only when the processor reports the payment (GET the deal to follow it; asking again answers the same payment). 502: the processor declined, 503: it is unavailable — nothing recorded either way. In the sandbox it is paid at once and `payment` is absent. Until then the deal waits at shortlisting (its scout raised); paid, it moves to pre_ordered.
      */
     post: operations['postDfyPreorder'];
     delete?: never;
@@ -2650,8 +2702,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Payment processor webhook for kiosk checkouts (pay by phone), signed: X-Vend-Timestamp + X-Vend-Signature
-     * @description Idempotent on the event id. `payment_intent.succeeded` for a checkout awaiting payment, with its amount and currency: the checkout is paid, an order is written paid with its payment and a pending remote dispense command for the aisle is enqueued (externalRef = the checkout id). A payment after the checkout expired or was cancelled is recorded as owed back (an order refund_owed, no command).
+     * Payment processor webhook for kiosk checkouts (pay by phone), signed: Stripe-Signature (a Stripe deployment: the SDK verifies it) or, with the built-in test processor, X-Vend-Timestamp + X-Vend-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">
+     * @description Idempotent on the event id. `payment_intent.succeeded` for a checkout awaiting payment, with its amount and currency: the checkout is paid, an order is written paid with its payment and a pending remote dispense command for the aisle is enqueued (externalRef = the checkout id). A payment after the checkout expired or was cancelled is recorded as owed back (an order refund_owed, no command). `payment_intent.expired` (Stripe: checkout.session.expired) of the checkout's own intent ends a checkout still awaiting payment (expired); after a payment it changes nothing. Other types are recorded only. A Stripe event is applied by the place its intent's metadata.webhookPath names (none: the ad payments), whichever of the payment webhooks receives it, and answered with `routedTo` and that place's own answer; a path no place has is acknowledged (200, routedTo null), recorded in the audit log, and changes nothing.
      */
     post: operations['postKioskCheckoutsWebhook'];
     delete?: never;
@@ -3457,6 +3509,26 @@ export interface paths {
     put?: never;
     /** A purchase’s status by its status token: each operator’s approval, reasons, refunds owed */
     post: operations['postMarketplacePurchasesLookup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/marketplace/purchases/resubmit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change the ad of a rejected line and send it for approval again, by the status token, while its refund is not issued
+     * @description The new ad is a creative of a fresh draft (drafts/upload or drafts/generate without a draftToken); the draft is used up. The line goes back to pending_approval with a new draft campaign for its operator and owes no refund any more. 409: a line not rejected, a line already refunded (the money is gone: buy again), a flight over, a draft already used.
+     */
+    post: operations['postMarketplacePurchasesResubmit'];
     delete?: never;
     options?: never;
     head?: never;
@@ -5904,6 +5976,7 @@ export interface operations {
                   campaignId: string | null;
                   decidedAt: string | null;
                   decidedBy: string | null;
+                  lineId: string;
                   machineNos: string[];
                   machines: number;
                   operatorEmail: string;
@@ -5924,6 +5997,10 @@ export interface operations {
                     status: 'owed' | 'issued' | 'failed';
                   } | null;
                   refundOwedCents: number;
+                  /** @description How many times the buyer sent this line back for approval */
+                  resubmissions: number;
+                  /** @description Whether the buyer may change the ad and send this rejected line for approval again (its refund not issued) */
+                  resubmittable: boolean;
                   /** @enum {string} */
                   status: 'pending_approval' | 'approved' | 'rejected';
                 }[];
@@ -6025,6 +6102,7 @@ export interface operations {
                 campaignId: string | null;
                 decidedAt: string | null;
                 decidedBy: string | null;
+                lineId: string;
                 machineNos: string[];
                 machines: number;
                 operatorEmail: string;
@@ -6045,6 +6123,10 @@ export interface operations {
                   status: 'owed' | 'issued' | 'failed';
                 } | null;
                 refundOwedCents: number;
+                /** @description How many times the buyer sent this line back for approval */
+                resubmissions: number;
+                /** @description Whether the buyer may change the ad and send this rejected line for approval again (its refund not issued) */
+                resubmittable: boolean;
                 /** @enum {string} */
                 status: 'pending_approval' | 'approved' | 'rejected';
               }[];
@@ -6151,6 +6233,7 @@ export interface operations {
                 campaignId: string | null;
                 decidedAt: string | null;
                 decidedBy: string | null;
+                lineId: string;
                 machineNos: string[];
                 machines: number;
                 operatorEmail: string;
@@ -6171,6 +6254,10 @@ export interface operations {
                   status: 'owed' | 'issued' | 'failed';
                 } | null;
                 refundOwedCents: number;
+                /** @description How many times the buyer sent this line back for approval */
+                resubmissions: number;
+                /** @description Whether the buyer may change the ad and send this rejected line for approval again (its refund not issued) */
+                resubmittable: boolean;
                 /** @enum {string} */
                 status: 'pending_approval' | 'approved' | 'rejected';
               }[];
@@ -6278,6 +6365,7 @@ export interface operations {
                 campaignId: string | null;
                 decidedAt: string | null;
                 decidedBy: string | null;
+                lineId: string;
                 machineNos: string[];
                 machines: number;
                 operatorEmail: string;
@@ -6298,6 +6386,10 @@ export interface operations {
                   status: 'owed' | 'issued' | 'failed';
                 } | null;
                 refundOwedCents: number;
+                /** @description How many times the buyer sent this line back for approval */
+                resubmissions: number;
+                /** @description Whether the buyer may change the ad and send this rejected line for approval again (its refund not issued) */
+                resubmittable: boolean;
                 /** @enum {string} */
                 status: 'pending_approval' | 'approved' | 'rejected';
               }[];
@@ -6408,6 +6500,7 @@ export interface operations {
                 campaignId: string | null;
                 decidedAt: string | null;
                 decidedBy: string | null;
+                lineId: string;
                 machineNos: string[];
                 machines: number;
                 operatorEmail: string;
@@ -6428,6 +6521,10 @@ export interface operations {
                   status: 'owed' | 'issued' | 'failed';
                 } | null;
                 refundOwedCents: number;
+                /** @description How many times the buyer sent this line back for approval */
+                resubmissions: number;
+                /** @description Whether the buyer may change the ad and send this rejected line for approval again (its refund not issued) */
+                resubmittable: boolean;
                 /** @enum {string} */
                 status: 'pending_approval' | 'approved' | 'rejected';
               }[];
@@ -6511,14 +6608,25 @@ export interface operations {
           'application/json': {
             /** @constant */
             code: 200;
-            data: {
-              /** @description This event id (or this payment) was already applied: nothing changed */
-              duplicate: boolean;
-              eventId: string;
-              purchaseId: string | null;
-              status: ('awaiting_payment' | 'pending_approval' | 'approved' | 'partially_approved' | 'rejected') | null;
-              type: string;
-            };
+            data:
+              | {
+                  /** @description This event id (or this payment) was already applied: nothing changed */
+                  duplicate: boolean;
+                  eventId: string;
+                  purchaseId: string | null;
+                  status: ('awaiting_payment' | 'pending_approval' | 'approved' | 'partially_approved' | 'rejected') | null;
+                  type: string;
+                }
+              | {
+                  eventId: string;
+                  /** @description that place's own answer, as its webhook would give it (null: none applied it) */
+                  result: {
+                    [key: string]: unknown;
+                  } | null;
+                  /** @description the webhook path of the place that applied the event (its metadata.webhookPath); null: no place of this service has that path — acknowledged, recorded in the audit log, nothing changed */
+                  routedTo: string | null;
+                  type: string;
+                };
             /** @constant */
             message: 'success';
           };
@@ -7082,6 +7190,7 @@ export interface operations {
             | 'dispense.failed'
             | 'command.expired'
             | 'order.refund_owed'
+            | 'order.refund_failed'
             | 'aisle.low'
             | 'aisle.out'
             | 'aisle.fault'
@@ -10594,6 +10703,24 @@ export interface operations {
                 /** @description the directory venue contacted */
                 venueId: string;
               };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
+              };
               priceUsd: number;
               shipment: {
                 carrier: string;
@@ -10777,6 +10904,24 @@ export interface operations {
                 touches: number;
                 /** @description the directory venue contacted */
                 venueId: string;
+              };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
               };
               priceUsd: number;
               shipment: {
@@ -10969,6 +11114,24 @@ export interface operations {
                 touches: number;
                 /** @description the directory venue contacted */
                 venueId: string;
+              };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
               };
               priceUsd: number;
               shipment: {
@@ -11212,6 +11375,24 @@ export interface operations {
                 /** @description the directory venue contacted */
                 venueId: string;
               };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
+              };
               priceUsd: number;
               shipment: {
                 carrier: string;
@@ -11403,6 +11584,24 @@ export interface operations {
                 touches: number;
                 /** @description the directory venue contacted */
                 venueId: string;
+              };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
               };
               priceUsd: number;
               shipment: {
@@ -11659,6 +11858,24 @@ export interface operations {
                 /** @description the directory venue contacted */
                 venueId: string;
               };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
+              };
               priceUsd: number;
               shipment: {
                 carrier: string;
@@ -11845,6 +12062,24 @@ export interface operations {
                 /** @description the directory venue contacted */
                 venueId: string;
               };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
+              };
               priceUsd: number;
               shipment: {
                 carrier: string;
@@ -11920,6 +12155,88 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedEncoding'];
+      422: components['responses']['Validation'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  getDfyDealsByDealIdMoney: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        dealId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success, in the `{code: 200, message: "success", data}` envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            code: 200;
+            data: {
+              dealId: string;
+              /** @description the payment awaiting the operator (its checkoutUrl); null: nothing to pay now */
+              payment: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
+              } | null;
+              /** @description the payments taken for this deal, oldest first, each with its refund */
+              payments: {
+                amountUsd: number;
+                currency: string;
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout' | 'pool';
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                paidAt: string;
+                /** @description where the money was taken; null: recorded without a processor (the sandbox, the investment pool) */
+                processor: string | null;
+                /** @description a processor payment refunded through the processor: owed → issued, or failed with its reason (retry: POST …/refund); null: no refund through a processor */
+                refund: {
+                  /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                  at: string | null;
+                  /** @description the processor's reason for a failed refund */
+                  reason: string | null;
+                  /** @description the processor's refund */
+                  refundId: string | null;
+                  /** @enum {string} */
+                  status: 'owed' | 'issued' | 'failed';
+                } | null;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000; when the refund was decided (the deal cancelled before shipping) */
+                refundedAt: string | null;
+              }[];
+            };
+            /** @constant */
+            message: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedEncoding'];
       422: components['responses']['Validation'];
@@ -12221,6 +12538,24 @@ export interface operations {
                 touches: number;
                 /** @description the directory venue contacted */
                 venueId: string;
+              };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
               };
               priceUsd: number;
               shipment: {
@@ -12689,6 +13024,24 @@ export interface operations {
                 touches: number;
                 /** @description the directory venue contacted */
                 venueId: string;
+              };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
               };
               priceUsd: number;
               shipment: {
@@ -13171,6 +13524,24 @@ export interface operations {
                 /** @description the directory venue contacted */
                 venueId: string;
               };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
+              };
               priceUsd: number;
               shipment: {
                 carrier: string;
@@ -13369,6 +13740,24 @@ export interface operations {
                 /** @description the directory venue contacted */
                 venueId: string;
               };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
+              };
               priceUsd: number;
               shipment: {
                 carrier: string;
@@ -13448,6 +13837,7 @@ export interface operations {
       415: components['responses']['UnsupportedEncoding'];
       422: components['responses']['Validation'];
       429: components['responses']['RateLimited'];
+      502: components['responses']['Upstream'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -13695,6 +14085,24 @@ export interface operations {
                 /** @description the directory venue contacted */
                 venueId: string;
               };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
+              };
               priceUsd: number;
               shipment: {
                 carrier: string;
@@ -13774,6 +14182,7 @@ export interface operations {
       415: components['responses']['UnsupportedEncoding'];
       422: components['responses']['Validation'];
       429: components['responses']['RateLimited'];
+      502: components['responses']['Upstream'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -13892,6 +14301,24 @@ export interface operations {
                 /** @description the directory venue contacted */
                 venueId: string;
               };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
+              };
               priceUsd: number;
               shipment: {
                 carrier: string;
@@ -13971,6 +14398,7 @@ export interface operations {
       415: components['responses']['UnsupportedEncoding'];
       422: components['responses']['Validation'];
       429: components['responses']['RateLimited'];
+      502: components['responses']['Upstream'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -14290,6 +14718,24 @@ export interface operations {
                 /** @description the directory venue contacted */
                 venueId: string;
               };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
+              };
               priceUsd: number;
               shipment: {
                 carrier: string;
@@ -14482,6 +14928,24 @@ export interface operations {
                 touches: number;
                 /** @description the directory venue contacted */
                 venueId: string;
+              };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
               };
               priceUsd: number;
               shipment: {
@@ -15112,16 +15576,27 @@ export interface operations {
           'application/json': {
             /** @constant */
             code: 200;
-            data: {
-              /** @description the deals this payment funded */
-              dealsFunded: string[];
-              /** @description This event id (or this investment) was already applied: nothing changed */
-              duplicate: boolean;
-              eventId: string;
-              investmentId: string | null;
-              status: ('awaiting_payment' | 'paid') | null;
-              type: string;
-            };
+            data:
+              | {
+                  /** @description the deals this payment funded */
+                  dealsFunded: string[];
+                  /** @description This event id (or this investment) was already applied: nothing changed */
+                  duplicate: boolean;
+                  eventId: string;
+                  investmentId: string | null;
+                  status: ('awaiting_payment' | 'paid') | null;
+                  type: string;
+                }
+              | {
+                  eventId: string;
+                  /** @description that place's own answer, as its webhook would give it (null: none applied it) */
+                  result: {
+                    [key: string]: unknown;
+                  } | null;
+                  /** @description the webhook path of the place that applied the event (its metadata.webhookPath); null: no place of this service has that path — acknowledged, recorded in the audit log, nothing changed */
+                  routedTo: string | null;
+                  type: string;
+                };
             /** @constant */
             message: 'success';
           };
@@ -16150,6 +16625,76 @@ export interface operations {
       503: components['responses']['Unavailable'];
     };
   };
+  postDfyPaymentsWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          data: {
+            /** @description Integer cents: must equal the purchase quote */
+            amountCents: number;
+            currency: string;
+            intentId: string;
+            purchaseId: string;
+          };
+          /** @description The event id: applied at most once */
+          id: string;
+          /** @description payment_intent.succeeded (other types are recorded and change nothing) */
+          type: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success, in the `{code: 200, message: "success", data}` envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            code: 200;
+            data:
+              | {
+                  dealId: string | null;
+                  /** @description the event id (or another event of the same intent) was applied before: nothing changed */
+                  duplicate: boolean;
+                  eventId: string;
+                  paymentId: string;
+                  /** @description the deal could no longer take this payment (cancelled or moved on meanwhile): recorded, and owed back through the processor */
+                  refundOwed: boolean;
+                  /** @description the payment after this event (expired: its page can no longer be paid; ask again) */
+                  status: ('awaiting_payment' | 'paid' | 'expired') | null;
+                  type: string;
+                }
+              | {
+                  eventId: string;
+                  /** @description that place's own answer, as its webhook would give it (null: none applied it) */
+                  result: {
+                    [key: string]: unknown;
+                  } | null;
+                  /** @description the webhook path of the place that applied the event (its metadata.webhookPath); null: no place of this service has that path — acknowledged, recorded in the audit log, nothing changed */
+                  routedTo: string | null;
+                  type: string;
+                };
+            /** @constant */
+            message: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['SignatureUnauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedEncoding'];
+      422: components['responses']['Validation'];
+      503: components['responses']['Unavailable'];
+    };
+  };
   getDfyPortfolio: {
     parameters: {
       query?: never;
@@ -16585,6 +17130,24 @@ export interface operations {
                 /** @description the directory venue contacted */
                 venueId: string;
               };
+              /** @description present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now */
+              payment?: {
+                /** @description the catalog amount (never a client amount) */
+                amountUsd: number;
+                /** @description where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment */
+                checkoutUrl: string;
+                /** @description YYYY-MM-DDTHH:MM:SS.mmm+0000 */
+                createdAt: string;
+                currency: string;
+                /** @description the payment id (the processor intent pays for it; the same request again answers the same payment) */
+                id: string;
+                /** @enum {string} */
+                kind: 'preorder' | 'checkout';
+                paymentIntentId: string;
+                processor: string;
+                /** @constant */
+                status: 'awaiting_payment';
+              };
               priceUsd: number;
               shipment: {
                 carrier: string;
@@ -16662,6 +17225,7 @@ export interface operations {
       415: components['responses']['UnsupportedEncoding'];
       422: components['responses']['Validation'];
       429: components['responses']['RateLimited'];
+      502: components['responses']['Upstream'];
       503: components['responses']['Unavailable'];
     };
   };
@@ -17752,18 +18316,29 @@ export interface operations {
           'application/json': {
             /** @constant */
             code: 200;
-            data: {
-              checkoutId: string;
-              commandId: string | null;
-              duplicate: boolean;
-              eventId: string;
-              orderNumber: string | null;
-              /** @description owed: the payment came after the checkout ended and is owed back */
-              refund: ('owed' | 'issued') | null;
-              /** @description the checkout’s status after the event (null: no such checkout) */
-              status: ('awaiting_payment' | 'paid' | 'vending' | 'vended' | 'failed' | 'expired' | 'cancelled') | null;
-              type: string;
-            };
+            data:
+              | {
+                  checkoutId: string;
+                  commandId: string | null;
+                  duplicate: boolean;
+                  eventId: string;
+                  orderNumber: string | null;
+                  /** @description owed: the payment came after the checkout ended and is owed back */
+                  refund: ('owed' | 'issued') | null;
+                  /** @description the checkout’s status after the event (null: no such checkout) */
+                  status: ('awaiting_payment' | 'paid' | 'vending' | 'vended' | 'failed' | 'expired' | 'cancelled') | null;
+                  type: string;
+                }
+              | {
+                  eventId: string;
+                  /** @description that place's own answer, as its webhook would give it (null: none applied it) */
+                  result: {
+                    [key: string]: unknown;
+                  } | null;
+                  /** @description the webhook path of the place that applied the event (its metadata.webhookPath); null: no place of this service has that path — acknowledged, recorded in the audit log, nothing changed */
+                  routedTo: string | null;
+                  type: string;
+                };
             /** @constant */
             message: 'success';
           };
@@ -21481,6 +22056,8 @@ export interface operations {
           brief: string & (unknown & unknown);
           /** @description The draft to add to; none: a new draft */
           draftToken?: string;
+          /** @description The sponsor, drawn on the built-in studio’s poster */
+          sponsorName?: string & (unknown & unknown);
         };
       };
     };
@@ -21896,6 +22473,7 @@ export interface operations {
               lines: {
                 amountCents: number;
                 decidedAt: string | null;
+                lineId: string;
                 machineNos: string[];
                 machines: number;
                 operatorName: string;
@@ -21915,6 +22493,10 @@ export interface operations {
                   status: 'owed' | 'issued' | 'failed';
                 } | null;
                 refundOwedCents: number;
+                /** @description How many times the buyer sent this line back for approval */
+                resubmissions: number;
+                /** @description Whether the buyer may change the ad and send this rejected line for approval again (its refund not issued) */
+                resubmittable: boolean;
                 /** @enum {string} */
                 status: 'pending_approval' | 'approved' | 'rejected';
               }[];
@@ -21956,6 +22538,141 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedEncoding'];
+      422: components['responses']['Validation'];
+      429: components['responses']['RateLimited'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  postMarketplacePurchasesResubmit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The new ad: a creative of a fresh draft of the buyer’s */
+          creative: {
+            creativeId: string;
+            draftToken: string;
+          };
+          /** @description The rejected line (its `lineId` on the status) */
+          lineId: string;
+          statusToken: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success, in the `{code: 200, message: "success", data}` envelope */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            code: 200;
+            data: {
+              buyer: {
+                email: string;
+                name: string;
+                phone: string | null;
+              };
+              catalogVersion: string;
+              /** @description Where to pay, while awaiting payment */
+              checkoutUrl: string | null;
+              createdAt: string;
+              creative: {
+                bytes: number;
+                contentxRef: string | null;
+                durationMs: number | null;
+                height: number;
+                /** @enum {string} */
+                kind: 'image' | 'video';
+                mediaType: string;
+                /** @enum {string} */
+                source: 'upload' | 'contentx';
+                url: string;
+                width: number;
+              };
+              currency: string;
+              flightEnd: string;
+              flightStart: string;
+              generationsUsed: number;
+              /** @description One per operator once paid, with its approval */
+              lines: {
+                amountCents: number;
+                decidedAt: string | null;
+                lineId: string;
+                machineNos: string[];
+                machines: number;
+                operatorName: string;
+                reason: string | null;
+                refund: {
+                  amountCents: number;
+                  /** @description When it was issued or last failed; null while owed */
+                  at: string | null;
+                  /** @description failed: the processor’s reason */
+                  reason: string | null;
+                  /** @description The processor’s refund id, once issued */
+                  refundId: string | null;
+                  /**
+                   * @description owed: nobody has refunded it yet; issued: the processor accepted the refund; failed: the processor refused the last attempt (it may be retried)
+                   * @enum {string}
+                   */
+                  status: 'owed' | 'issued' | 'failed';
+                } | null;
+                refundOwedCents: number;
+                /** @description How many times the buyer sent this line back for approval */
+                resubmissions: number;
+                /** @description Whether the buyer may change the ad and send this rejected line for approval again (its refund not issued) */
+                resubmittable: boolean;
+                /** @enum {string} */
+                status: 'pending_approval' | 'approved' | 'rejected';
+              }[];
+              machines: number;
+              monthlyRatePerMachineCents: number;
+              months: number;
+              multiplierBps: number;
+              operators: {
+                amountCents: number;
+                machineNos: string[];
+                machines: number;
+                operatorName: string;
+              }[];
+              paidAt: string | null;
+              purchaseId: string;
+              rateCents: number;
+              reach: {
+                city?: string;
+                /** @enum {string} */
+                kind: 'machine' | 'zip' | 'zips' | 'city' | 'network';
+                machineNo?: string;
+                zips?: string[];
+              };
+              /** @description Sum over rejected lines (each line’s `refund` says whether it was issued) */
+              refundOwedCents: number;
+              slots: number;
+              sponsorName: string;
+              /** @enum {string} */
+              sponsorType: 'local-business' | 'brand-coop';
+              /** @enum {string} */
+              status: 'awaiting_payment' | 'pending_approval' | 'approved' | 'partially_approved' | 'rejected';
+              totalCents: number;
+              updatedAt: string;
+            };
+            /** @constant */
+            message: 'success';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedEncoding'];
       422: components['responses']['Validation'];
@@ -22317,6 +23034,21 @@ export interface operations {
                 /** @description shipped = paid and dispensed; refunded = customer refunded */
                 payStatus: string;
                 quantity: number;
+                /** @description pay-by-phone orders only (paid through a payment processor); null: nothing is owed back */
+                refund?: {
+                  amountCents: number;
+                  /** @description when it was issued, or last refused */
+                  at: string | null;
+                  /** @description why the processor refused it (failed only) */
+                  reason: string | null;
+                  /** @description the processor's refund id */
+                  refundId: string | null;
+                  /**
+                   * @description owed: not given back yet; issued: the processor took the refund; failed: the processor refused it (reason)
+                   * @enum {string}
+                   */
+                  status: 'owed' | 'issued' | 'failed';
+                } | null;
                 /** @description decimal currency amount of tax inside chargedCents */
                 tax: number;
                 taxCents: number;
@@ -22388,6 +23120,21 @@ export interface operations {
               /** @description shipped = paid and dispensed; refunded = customer refunded */
               payStatus: string;
               quantity: number;
+              /** @description pay-by-phone orders only (paid through a payment processor); null: nothing is owed back */
+              refund?: {
+                amountCents: number;
+                /** @description when it was issued, or last refused */
+                at: string | null;
+                /** @description why the processor refused it (failed only) */
+                reason: string | null;
+                /** @description the processor's refund id */
+                refundId: string | null;
+                /**
+                 * @description owed: not given back yet; issued: the processor took the refund; failed: the processor refused it (reason)
+                 * @enum {string}
+                 */
+                status: 'owed' | 'issued' | 'failed';
+              } | null;
               /** @description decimal currency amount of tax inside chargedCents */
               tax: number;
               taxCents: number;
@@ -24930,6 +25677,7 @@ export interface operations {
             | 'dispense.failed'
             | 'order.paid'
             | 'order.refund_owed'
+            | 'order.refund_failed'
             | 'command.acknowledged'
             | 'command.expired'
             | 'campaign.approved'
@@ -25733,6 +26481,15 @@ export interface operations {
               paidAt: string | null;
               payUrl: string;
               refund: ('owed' | 'issued') | null;
+              refundState?: {
+                amountCents: number;
+                at: string | null;
+                attempts: number;
+                reason: string | null;
+                refundId: string | null;
+                /** @enum {string} */
+                status: 'owed' | 'issued' | 'failed';
+              } | null;
               secondsLeft: number;
               /** @enum {string} */
               status: 'awaiting_payment' | 'paid' | 'vending' | 'vended' | 'failed' | 'expired' | 'cancelled';
@@ -25792,6 +26549,15 @@ export interface operations {
               paidAt: string | null;
               payUrl: string;
               refund: ('owed' | 'issued') | null;
+              refundState?: {
+                amountCents: number;
+                at: string | null;
+                attempts: number;
+                reason: string | null;
+                refundId: string | null;
+                /** @enum {string} */
+                status: 'owed' | 'issued' | 'failed';
+              } | null;
               secondsLeft: number;
               /** @enum {string} */
               status: 'awaiting_payment' | 'paid' | 'vending' | 'vended' | 'failed' | 'expired' | 'cancelled';
@@ -25853,6 +26619,15 @@ export interface operations {
               paidAt: string | null;
               payUrl: string;
               refund: ('owed' | 'issued') | null;
+              refundState?: {
+                amountCents: number;
+                at: string | null;
+                attempts: number;
+                reason: string | null;
+                refundId: string | null;
+                /** @enum {string} */
+                status: 'owed' | 'issued' | 'failed';
+              } | null;
               secondsLeft: number;
               /** @enum {string} */
               status: 'awaiting_payment' | 'paid' | 'vending' | 'vended' | 'failed' | 'expired' | 'cancelled';

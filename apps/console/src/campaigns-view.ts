@@ -1,4 +1,5 @@
 import { ApiError, unwrap, type Api } from './api.ts';
+import { CreativeViewer } from './creative-viewer.ts';
 import { el, money, when } from './dom.ts';
 import { Screen, cents, countChart, currencyOf, day, facts, plural, span, table, type Cell, type Ok } from './money-parts.ts';
 
@@ -70,6 +71,7 @@ const lineOf = (p: Purchase): Line | undefined => p.lines[0];
 class CampaignsView {
   private data: Data | null = null;
   private report: Report | null = null;
+  private readonly viewer = new CreativeViewer();
   private readonly root = el('section', { class: 'view ledger', 'aria-labelledby': 'cmp-h' });
   private readonly screen = new Screen(
     () => this.refresh(),
@@ -82,7 +84,7 @@ class CampaignsView {
   async mount(): Promise<HTMLElement> {
     this.data = await load(this.api);
     this.render();
-    return el('div', {}, this.root, this.screen.dialog);
+    return el('div', {}, this.root, this.screen.dialog, this.viewer.dialog);
   }
 
   private async refresh(): Promise<void> {
@@ -302,17 +304,30 @@ class CampaignsView {
     );
   }
 
-  /** The creative as the buyer sent it: an image on this origin is shown; a video is a link (the page plays no media). */
+  /**
+   * The creative as the buyer sent it: an image on this origin is shown, with a button opening it full size (the
+   * thumbnail is too small to judge an ad by); a video is a link (the page plays no media).
+   */
   private creative(p: Purchase): Node {
     const c = p.creative;
     const local = c.url.startsWith('/') && !c.url.startsWith('//');
     const what = `${c.kind} ${c.width}×${c.height}${c.durationMs !== null ? `, ${Math.round(c.durationMs / 1000)} s` : ''}`;
     if (c.kind === 'image' && local) {
+      const alt = `The creative of ${p.sponsorName}`;
       return el(
         'figure',
         { class: 'creative' },
-        el('img', { src: c.url, alt: `The creative of ${p.sponsorName}`, width: c.width, height: c.height }),
-        el('figcaption', {}, what),
+        el('img', { src: c.url, alt, width: c.width, height: c.height }),
+        el(
+          'figcaption',
+          {},
+          `${what} `,
+          this.screen.button(
+            'View full size',
+            () => this.viewer.open({ url: c.url, alt, width: c.width, height: c.height, title: `${p.sponsorName}: the creative, ${what}` }),
+            `View full size: the creative of ${p.sponsorName}`,
+          ),
+        ),
       );
     }
     return el(
@@ -374,7 +389,7 @@ class CampaignsView {
         ? el('p', {}, 'No ad purchases yet.')
         : table(
             'Paid ad purchases with a line of yours, newest first',
-            ['Sponsor', 'Buyer', 'Flight', 'Your amount', 'Your line', 'Decided'],
+            ['Sponsor', 'Buyer', 'Flight', 'Your amount', 'Your line', 'Decided', 'Refund'],
             list.map((p) => {
               const line = lineOf(p);
               return [
@@ -384,10 +399,62 @@ class CampaignsView {
                 line ? cents(line.amountCents, p.currency) : '',
                 el('span', { class: `badge ${line?.status ?? ''}`, 'data-purchase-status': p.id }, line?.status.replace('_', ' ') ?? p.status),
                 line?.decidedAt ? `${when(line.decidedAt)}${line.reason ? ` — “${line.reason}”` : ''}` : 'not yet',
+                line ? this.refundCell(p, line) : null,
               ];
             }),
           ),
     );
+  }
+
+  /** A rejected line's refund: its state (owed, issued with the processor's id, failed with its reason) and, until issued, the button. */
+  private refundCell(p: Purchase, line: Line): Cell {
+    const r = line.refund;
+    if (!r) return line.status === 'rejected' ? 'none owed' : '';
+    const amount = cents(r.amountCents, p.currency);
+    const state = {
+      owed: `${amount} owed to the buyer`,
+      issued: `${amount} issued${r.refundId ? ` (refund ${r.refundId})` : ''}${r.at ? ` ${when(r.at)}` : ''}`,
+      failed: `${amount} failed: ${r.reason ?? 'no reason given'}`,
+    }[r.status];
+    return el(
+      'div',
+      { class: 'refund' },
+      el('span', { class: `badge refund-${r.status}`, 'data-refund-status': p.id }, r.status),
+      ' ',
+      el('span', {}, state),
+      r.status === 'issued'
+        ? null
+        : this.screen.button(`Refund ${amount}`, () => this.confirmRefund(p, line), `Refund ${amount} to the buyer of ${p.sponsorName}`),
+    );
+  }
+
+  private confirmRefund(p: Purchase, line: Line): void {
+    const r = line.refund!;
+    const amount = cents(r.amountCents, p.currency);
+    this.screen.confirm({
+      title: `Refund ${p.sponsorName}?`,
+      lead: `The payment processor pays ${amount} back to the buyer’s card now. This cannot be undone.`,
+      facts: [
+        ['Buyer', [p.buyer.name, p.buyer.email].join(' · ')],
+        ['Rejected', `${when(line.decidedAt)}${line.reason ? ` — “${line.reason}”` : ''}`],
+        ['Refund now', r.status === 'failed' ? `failed: ${r.reason ?? 'no reason given'} (this tries again)` : 'owed'],
+        ['Paid through', p.paymentProcessor],
+        ['Amount', el('strong', { class: 'amount' }, amount)],
+      ],
+      confirm: `Refund ${amount}`,
+      done: (data) => {
+        const issued = (data as Purchase).lines[0]?.refund;
+        return `Refund issued: ${amount} to ${p.buyer.name}${issued?.refundId ? ` (refund ${issued.refundId})` : ''}`;
+      },
+      // 502: the processor refused and the line now says so; 503: it was not reached and nothing was recorded
+      refused: (e) =>
+        e.status === 502
+          ? { text: `Refund failed: ${e.message}. The line shows the reason; you can try again.`, close: true }
+          : e.status === 503
+            ? { text: `The payment processor is unreachable: nothing was recorded and no money moved. Try again in a moment. (${e.message})`, close: false }
+            : null,
+      call: () => this.api.POST('/api/v1/ad-purchases/{id}/refund', { params: { path: { id: p.id } }, body: {} }),
+    });
   }
 }
 

@@ -1,4 +1,4 @@
-import { unwrap, type Api } from './api.ts';
+import { ApiError, unwrap, type Api } from './api.ts';
 import type { paths } from './api-schema.d.ts';
 import { announce, el, money, svg } from './dom.ts';
 
@@ -106,9 +106,14 @@ export interface Confirmation {
   extra?: Node[];
   /** The confirm button's words (naming the amount where money moves). */
   confirm: string;
-  /** The status line's words after the API accepted the call. */
-  done: string;
+  /** The status line's words after the API accepted the call (from its answer's data, where it names what was done). */
+  done: string | ((data: unknown) => string);
   call: () => Promise<Answer>;
+  /**
+   * Words for a refusal, where its status says more than the service's message: `close` ends the dialog and
+   * shows them on the page read again (the refusal was recorded), else they are said inside the dialog.
+   */
+  refused?: (e: ApiError) => { text: string; close: boolean } | null;
   /** Checked before the call; a string is said in the dialog and nothing is sent. */
   check?: () => string | null;
 }
@@ -159,10 +164,10 @@ export class Screen {
     await this.after(done);
   }
 
-  private async after(done: string): Promise<void> {
+  private async after(done: string, error = false): Promise<void> {
     try {
       await this.reload();
-      this.show(done, false);
+      this.show(done, error);
     } catch (e) {
       this.show(wordsOf(e), true);
     }
@@ -197,15 +202,19 @@ export class Screen {
 
   /** The confirmation's call: a refusal is said inside the dialog, which stays open; success closes it. */
   private async submit(err: HTMLElement, c: Confirmation): Promise<void> {
+    let data: unknown;
     try {
-      unwrap(await c.call());
+      data = unwrap(await c.call());
     } catch (e) {
-      err.textContent = wordsOf(e);
-      return;
+      const said = e instanceof ApiError ? (c.refused?.(e) ?? null) : null;
+      if (!said?.close) return void (err.textContent = said?.text ?? wordsOf(e));
+      this.dialog.onclose = null;
+      this.dialog.close();
+      return this.after(said.text, true);
     }
     this.dialog.onclose = null;
     this.dialog.close();
-    await this.after(c.done);
+    await this.after(typeof c.done === 'string' ? c.done : c.done(data));
   }
 }
 

@@ -197,7 +197,7 @@ class PlacementsView {
 
   /** A confirm gate: the dialog's confirm button is the one call; the flash then says the stage the API answers. */
   private gate(o: { title: string; content: (Node | string)[]; confirm: string; done: string; call: () => Promise<Answer> }): void {
-    let after: Deal | null = null;
+    let after: (Deal & { payment?: { checkoutUrl: string } }) | null = null;
     confirmStep(this.dialog, {
       title: o.title,
       content: o.content,
@@ -208,7 +208,9 @@ class PlacementsView {
         if (r.response.ok && data && typeof data.stage === 'string') after = data as Deal;
         return r;
       },
-      done: () => this.reload(after ? `${o.done}: the deal is now ${words(after.stage)}` : o.done),
+      // with a real processor a payment is not made by the answer: the deal waits, and the operator pays on its page
+      done: () =>
+        after?.payment ? location.assign(after.payment.checkoutUrl) : this.reload(after ? `${o.done}: the deal is now ${words(after.stage)}` : o.done),
     });
   }
 

@@ -23,6 +23,25 @@ export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 export const CHECKOUT_FINAL: readonly CheckoutStatus[] = ['vended', 'failed', 'expired', 'cancelled'];
 /** `owed`: money taken and not (yet) given back; `issued`: given back; null: nothing to give back. */
 export const CHECKOUT_REFUNDS = ['owed', 'issued'] as const;
+/** A refund as the processor left it (issue 34): `failed` is still owed to the shopper, the processor refused it. */
+export const CHECKOUT_REFUND_STATES = ['owed', 'issued', 'failed'] as const;
+
+/** The refund of a checkout through the processor it was paid with. Times are ISO 8601 UTC. */
+export const CheckoutRefund = lazySchema(() =>
+  z.object({
+    status: z.enum(CHECKOUT_REFUND_STATES),
+    amountCents: z.number().int(),
+    /** The processor's refund (null until one was made). */
+    refundId: z.string().nullable(),
+    /** Why the processor refused it (null unless `failed`). */
+    reason: z.string().nullable(),
+    /** When it was issued, or last refused (null while owed and never tried). */
+    at: z.string().nullable(),
+    /** Refused attempts so far (each retry is a new request to the processor). */
+    attempts: z.number().int(),
+  }),
+);
+export type CheckoutRefund = z.infer<typeof CheckoutRefund>;
 
 /** How long a checkout's QR stays payable (seconds), the cloud's default. */
 export const CHECKOUT_TTL_SECONDS = 180;
@@ -61,9 +80,12 @@ export const CheckoutData = lazySchema(() =>
     paidAt: z.string().nullable(),
     orderNumber: z.string().nullable(),
     commandId: z.string().nullable(),
+    /** `owed` until the money is back (a refused refund too); `refundState` says how the refund stands. */
     refund: z.enum(CHECKOUT_REFUNDS).nullable(),
     /** Why it failed, in words a shopper may read (null otherwise). */
     detail: z.string().nullable(),
+    /** The refund through the processor (null: nothing owed). Absent from clouds before issue 34. */
+    refundState: CheckoutRefund.nullable().optional(),
   }),
 );
 export type CheckoutData = z.infer<typeof CheckoutData>;

@@ -722,6 +722,16 @@ export interface AdPurchasesTable {
   paid_at: number | null;
   created_at: number;
   updated_at: number;
+  /** The status token sealed under DATA_KEY (0043) for the receipt's link; null before 0043. Never the token in clear. */
+  status_token_sealed: string | null;
+  /** The receipt e-mail (0043): `queued` (with the payment), `sent`, `failed` (gave up); null: none owed. */
+  receipt_status: string | null;
+  receipt_attempts: Generated<number>;
+  /** When the next receipt attempt is due; while one is in flight, when its claim lapses. */
+  receipt_next_at: number | null;
+  /** The last failure (never the address). */
+  receipt_error: string | null;
+  receipt_sent_at: number | null;
 }
 
 /** One operator's part of a paid purchase (0011): its draft campaign and its approval. */
@@ -753,6 +763,8 @@ export interface AdPurchaseLinesTable {
   refund_at: number | null;
   /** Failed attempts so far: the next attempt's idempotency key counts them. */
   refund_attempts: Generated<number>;
+  /** How many times the buyer sent this line back for approval after a rejection (0043). */
+  resubmissions: Generated<number>;
 }
 
 /** A payment-webhook event already processed (0011): its id makes a replay change nothing. */
@@ -820,11 +832,19 @@ export interface KioskCheckoutsTable {
   paid_at: number | null;
   order_number: string | null;
   command_id: string | null;
-  /** `owed` or `issued`; null: nothing to give back. */
+  /** `owed`, `issued` or `failed` (0042: the processor refused; retried, then left to the operator); null: nothing to give back. */
   refund: string | null;
   /** Why it failed, in words a shopper may read. */
   detail: string | null;
   updated_at: number;
+  /** The processor's refund (0042): issued, or failed at the processor after it was made. */
+  refund_id: string | null;
+  /** Why the last refund attempt failed (the processor's reason). */
+  refund_failure: string | null;
+  /** When the refund was issued, or its last attempt failed. */
+  refund_at: number | null;
+  /** Failed attempts so far: the next attempt's idempotency key counts them. */
+  refund_attempts: Generated<number>;
 }
 
 /** Each processor event the kiosk checkout webhook received (0039), claimed once by its id. */
@@ -1093,6 +1113,45 @@ export interface DfyPaymentsTable {
   amount_cents: number;
   created_at: number;
   refunded_at: number | null;
+  /** Where the money was taken (0046); null: recorded without a processor (the sandbox, the pool's price). */
+  processor: string | null;
+  payment_intent_id: string | null;
+  currency: string | null;
+  /** A processor payment's refund: `owed` → `issued` | `failed`; null: nothing owed, or refunded without a processor. */
+  refund_status: string | null;
+  refund_id: string | null;
+  refund_failure: string | null;
+  refund_at: number | null;
+  refund_attempts: Generated<number>;
+}
+
+/** A payment asked of the processor for a deal (0046): `awaiting_payment` → `paid` by its event. */
+export interface DfyPaymentIntentsTable {
+  id: string;
+  deal_id: string;
+  operator_id: string;
+  /** `preorder` or `checkout`. */
+  kind: string;
+  amount_cents: number;
+  currency: string;
+  status: string;
+  processor: string;
+  payment_intent_id: string;
+  checkout_url: string;
+  event_id: string | null;
+  created_at: number;
+  paid_at: number | null;
+}
+
+export interface DfyPaymentEventsTable {
+  /** The processor's event id: claimed once. */
+  id: string;
+  processor: string;
+  type: string;
+  intent_id: string;
+  payment_id: string;
+  payload: string;
+  received_at: number;
 }
 
 export interface DfyPortfolioSettingsTable {
@@ -1291,6 +1350,8 @@ export type DfyPoolEventRow = Selectable<DfyPoolEventsTable>;
 export type DfyCheckpointRow = Selectable<DfyCheckpointsTable>;
 export type DfyWorkOrderRow = Selectable<DfyWorkOrdersTable>;
 export type DfyPaymentRow = Selectable<DfyPaymentsTable>;
+export type DfyPaymentIntentRow = Selectable<DfyPaymentIntentsTable>;
+export type DfyPaymentEventRow = Selectable<DfyPaymentEventsTable>;
 
 export interface WebhookEndpointsTable {
   id: string;
@@ -1413,6 +1474,8 @@ export interface DB {
   dfy_checkpoints: DfyCheckpointsTable;
   dfy_work_orders: DfyWorkOrdersTable;
   dfy_payments: DfyPaymentsTable;
+  dfy_payment_intents: DfyPaymentIntentsTable;
+  dfy_payment_events: DfyPaymentEventsTable;
   dfy_portfolio_settings: DfyPortfolioSettingsTable;
   dfy_modes: DfyModesTable;
   dfy_concierge_enrolments: DfyConciergeEnrolmentsTable;

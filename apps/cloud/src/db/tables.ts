@@ -35,6 +35,8 @@ export const RESET_ORDER: (keyof DB)[] = [
   'dfy_modes',
   'dfy_work_orders',
   'dfy_checkpoints',
+  'dfy_payment_events',
+  'dfy_payment_intents',
   'dfy_payments',
   'dfy_deal_events',
   'dfy_deals',

@@ -34,6 +34,9 @@ import * as m0038 from './0038_rollout_progress_no_artifact.ts';
 import * as m0039 from './0039_kiosk_checkouts.ts';
 import * as m0040 from './0040_aisle_image_url.ts';
 import * as m0041 from './0041_ad_refunds.ts';
+import * as m0042 from './0042_kiosk_refunds.ts';
+import * as m0043 from './0043_buyer_receipts.ts';
+import * as m0046 from './0046_dfy_processor_payments.ts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +75,7 @@ export const migrations: Record<string, Migration> = {
   '0039_kiosk_checkouts': m0039,
   '0040_aisle_image_url': m0040,
   '0041_ad_refunds': m0041,
+  '0042_kiosk_refunds': m0042,
+  '0043_buyer_receipts': m0043,
+  '0046_dfy_processor_payments': m0046,
 };

@@ -5,6 +5,7 @@ import { adLoop } from '../campaigns/campaigns.test-support.ts';
 import type { Campaign } from '../campaigns/campaigns.schemas.ts';
 import type { AdPurchase } from './ad-purchases.schemas.ts';
 import { ADMIN, ALICE, BOB, marketplaceCast, paidPurchase, pay, qrOf, statusOf, buy } from './ad-purchases.test-support.ts';
+import { SANDBOX_REJECTED_PURCHASE } from './sandbox-seed.ts';
 
 type Page = { total: number; records: AdPurchase[] };
 const ALICE_EMAIL = 'alice@sandbox.vend.test';
@@ -151,16 +152,22 @@ describe.each(DIALECTS)('paid ad purchases and their approval on %s', (dialect) 
     await paidPurchase(t);
     await expectStatus(call(t.url, 'POST', '/sandbox/reset', { headers: ADMIN }), 200);
     const db = t.ctx.database.db;
-    for (const table of ['ad_purchases', 'ad_purchase_lines', 'ad_payment_events', 'ad_creative_drafts', 'ad_draft_creatives'] as const) {
-      const r = await db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      expect(Number(r.n), table).toBe(0);
+    // what is left is the seed's own rejected purchase, written again (ad-purchases/sandbox-seed.ts)
+    for (const table of ['ad_purchases', 'ad_purchase_lines', 'ad_creative_drafts', 'ad_draft_creatives'] as const) {
+      const rows = await db.selectFrom(table).select('id').execute();
+      expect(
+        rows.map((r) => r.id.includes('sbxdemo')),
+        table,
+      ).toEqual([true]);
     }
-    // the only intents left are the ones the sandbox seed writes again (alice's paid-in investment pool)
-    const intents = await db.selectFrom('test_payment_intents').select('id').execute();
-    expect(intents.map((i) => i.id)).toEqual(['pi_sbx_pool_0001']);
-    expect((await list(ADMIN)).total).toBe(0);
+    const events = await db
+      .selectFrom('ad_payment_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(events.n)).toBe(0);
+    // the only intents left are the ones the sandbox seed writes again (alice's paid-in investment pool, the rejected purchase)
+    const intents = await db.selectFrom('test_payment_intents').select('id').orderBy('id').execute();
+    expect(intents.map((i) => i.id)).toEqual(['pi_sbx_pool_0001', 'pi_test_sbxdemo01']);
+    expect((await list(ADMIN)).records.map((p) => p.id)).toEqual([SANDBOX_REJECTED_PURCHASE.id]);
   });
 });

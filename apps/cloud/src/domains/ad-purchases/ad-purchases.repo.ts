@@ -193,6 +193,34 @@ export class AdPurchasesRepo {
     return Number(r.numUpdatedRows) === 1;
   }
 
+  /**
+   * A rejected line back to `pending_approval` with its new draft campaign (the buyer's resubmit): its decision and the
+   * refund it owed are cleared (failed attempts are still counted, so a later refund's idempotency key is new). False
+   * when it is no longer rejected, or its refund was issued meanwhile.
+   */
+  async reopenLine(id: string, campaignId: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('ad_purchase_lines')
+      .set((eb) => ({
+        status: 'pending_approval',
+        campaign_id: campaignId,
+        reason: null,
+        decided_at: null,
+        decided_by: null,
+        refund_owed_cents: 0,
+        refund_status: null,
+        refund_id: null,
+        refund_failure: null,
+        refund_at: null,
+        resubmissions: eb('resubmissions', '+', 1),
+      }))
+      .where('id', '=', id)
+      .where('status', '=', 'rejected')
+      .where((eb) => eb.or([eb('refund_status', 'is', null), eb('refund_status', '!=', 'issued')]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
   /** A line's refund issued (once: false when it was issued meanwhile). */
   async refundIssued(id: string, refundId: string, now: number): Promise<boolean> {
     const r = await this.db
@@ -214,6 +242,53 @@ export class AdPurchasesRepo {
       .where((eb) => eb.or([eb('refund_status', 'is', null), eb('refund_status', '!=', 'issued')]))
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
+  }
+
+  // ---- receipts
+
+  /** Purchases whose receipt is queued and due, oldest due first. */
+  async receiptsDue(now: number, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('ad_purchases')
+      .select('id')
+      .where('receipt_status', '=', 'queued')
+      .where('receipt_next_at', '<=', now)
+      .orderBy('receipt_next_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Claims a due receipt for one attempt (its due time moves to `until`); false when another attempt claimed it first. */
+  async claimReceipt(id: string, dueAt: number, until: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('ad_purchases')
+      .set({ receipt_next_at: until })
+      .where('id', '=', id)
+      .where('receipt_status', '=', 'queued')
+      .where('receipt_next_at', '=', dueAt)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async receiptSent(id: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('ad_purchases')
+      .set({ receipt_status: 'sent', receipt_sent_at: now, receipt_next_at: null, receipt_error: null })
+      .where('id', '=', id)
+      .where('receipt_status', '=', 'queued')
+      .execute();
+  }
+
+  /** An attempt failed: due again at `nextAt`, or given up (`failed`) when null. */
+  async receiptFailed(id: string, attempts: number, nextAt: number | null, reason: string): Promise<void> {
+    await this.db
+      .updateTable('ad_purchases')
+      .set({ receipt_status: nextAt === null ? 'failed' : 'queued', receipt_attempts: attempts, receipt_next_at: nextAt, receipt_error: reason })
+      .where('id', '=', id)
+      .where('receipt_status', '=', 'queued')
+      .execute();
   }
 
   // ---- payment events

@@ -60,6 +60,7 @@ export type PurchaseOrder = z.infer<typeof CreatePurchaseBody>;
 export const GenerateBody = z.strictObject({
   draftToken: Token.optional().describe('The draft to add to; none: a new draft'),
   brief: text(2000).describe('What the poster should say and show'),
+  sponsorName: text(80).optional().describe('The sponsor, drawn on the built-in studio’s poster'),
 });
 export const DraftUploadBody = z.strictObject({
   draftToken: Token.optional().describe('The draft to add to; none: a new draft'),
@@ -68,6 +69,12 @@ export const DraftUploadBody = z.strictObject({
 });
 export const DraftLookupBody = z.strictObject({ draftToken: Token });
 export const StatusLookupBody = z.strictObject({ statusToken: Token });
+export const ResubmitBody = z.strictObject({
+  statusToken: Token,
+  lineId: z.string().min(1).max(64).describe('The rejected line (its `lineId` on the status)'),
+  creative: z.strictObject({ draftToken: Token, creativeId: z.string().min(1).max(64) }).describe('The new ad: a creative of a fresh draft of the buyer’s'),
+});
+export type ResubmitBody = z.infer<typeof ResubmitBody>;
 
 export const KioskParams = z.object({ machineNo: z.string() });
 export const KioskQuery = z.object({ qr: z.string().max(64).optional() });
@@ -152,6 +159,7 @@ export const RefundView = z
 export type RefundView = z.infer<typeof RefundView>;
 
 const LineView = z.object({
+  lineId: z.string(),
   operatorName: z.string(),
   machines: z.number().int(),
   machineNos: z.array(z.string()),
@@ -161,6 +169,8 @@ const LineView = z.object({
   decidedAt: z.string().nullable(),
   refundOwedCents: z.number().int(),
   refund: RefundView.nullable(),
+  resubmittable: z.boolean().describe('Whether the buyer may change the ad and send this rejected line for approval again (its refund not issued)'),
+  resubmissions: z.number().int().describe('How many times the buyer sent this line back for approval'),
 });
 
 const purchaseCore = {

@@ -1,7 +1,7 @@
 import type { EventSink } from '../webhooks/webhook-events.ts';
 import type { Clock } from '@vend/protocol';
 import { newId } from '../../crypto/ids.ts';
-import type { AdPurchaseRow } from '../../db/schema.ts';
+import type { AdDraftCreativeRow, AdPurchaseRow } from '../../db/schema.ts';
 import type { AuditLog } from '../../http/audit.ts';
 import { canSeeOwned, ownerFilter } from '../../http/authenticate.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
@@ -11,9 +11,10 @@ import type { AppStore, Repos } from '../../repos.ts';
 import type { CampaignsService } from '../campaigns/campaigns.service.ts';
 import type { CreativesService } from '../creatives/creatives.service.ts';
 import type { LineWithOperator } from './ad-purchases.repo.ts';
+import type { AdReceipts } from './ad-receipts.ts';
 import type { AdPurchase, AdPurchaseListQuery, DecisionBody, RefundBody, WebhookResult } from './ad-purchases.schemas.ts';
-import { PAYMENT_SUCCEEDED, verifiedEvent, type PaymentEvent, type PaymentProcessor, type WebhookHeaders } from './processor.ts';
-import { flightOf, purchaseStatusOf, targetingOf, type PurchaseStatus } from './purchase.rules.ts';
+import { PAYMENT_SUCCEEDED, refuseUnlessAsked, verifiedEvent, type PaymentEvent, type PaymentProcessor, type WebhookHeaders } from './processor.ts';
+import { flightOf, purchaseStatusOf, resubmitRefusal, targetingOf, type PurchaseStatus } from './purchase.rules.ts';
 import { operatorView, partsOf, purchaseMedia, reachOf } from './purchase-views.ts';
 
 export interface AdPurchasesDeps {
@@ -28,6 +29,8 @@ export interface AdPurchasesDeps {
   processor: PaymentProcessor | null;
   /** Fleet events: each operator's decision reaches its webhooks (campaign.approved / campaign.rejected). */
   events: EventSink;
+  /** Sends the buyer's receipt queued with the payment, right after its commit (absent: the receipt loop alone). */
+  receipts?: Pick<AdReceipts, 'sendNow'>;
 }
 
 const purchaseNotFound = () => notFound('Ad purchase');
@@ -60,6 +63,13 @@ export class AdPurchasesService {
    * gets its creative and one draft campaign, on its own line. Other event types are recorded only.
    */
   async receivePayment(event: PaymentEvent, payload: string): Promise<WebhookResult> {
+    const result = await this.recordPayment(event, payload);
+    // after the commit: the receipt goes now if the sender takes it, else the receipt loop retries it
+    if (!result.duplicate && result.status === 'pending_approval' && event.type === PAYMENT_SUCCEEDED) await this.deps.receipts?.sendNow(event.purchaseId);
+    return result;
+  }
+
+  private async recordPayment(event: PaymentEvent, payload: string): Promise<WebhookResult> {
     const now = this.deps.clock.now();
     const processor = this.deps.processor?.name ?? 'none';
     return this.deps.store.transaction(async (tx) => {
@@ -78,16 +88,16 @@ export class AdPurchasesService {
       if (!fresh) return { ...base, duplicate: true, status: (purchase?.status as PurchaseStatus | undefined) ?? null };
       if (event.type !== PAYMENT_SUCCEEDED) return { ...base, duplicate: false, status: (purchase?.status as PurchaseStatus | undefined) ?? null };
 
-      const refuse = (message: string) => badRequest(undefined, [{ path: 'body.data', message }]);
-      if (!purchase) throw refuse(`unknown purchase ${event.purchaseId}`);
-      if (purchase.payment_intent_id !== event.intentId) throw refuse(`intent ${event.intentId} is not purchase ${purchase.id}'s`);
-      if (Number(purchase.total_cents) !== event.amountCents || purchase.currency !== event.currency) {
-        throw refuse(
-          `amount ${event.amountCents} ${event.currency} does not match the purchase's quote of ${Number(purchase.total_cents)} ${purchase.currency}`,
-        );
-      }
+      refuseUnlessAsked(event, 'purchase', purchase, (p) => ({
+        id: p.id,
+        intentId: p.payment_intent_id,
+        amountCents: Number(p.total_cents),
+        currency: p.currency,
+      }));
       // the purchase was paid by another event of the same intent: nothing more to do
-      if (!(await repo.updatePurchase(purchase.id, { status: 'pending_approval', paid_at: now, updated_at: now }, 'awaiting_payment'))) {
+      // the receipt is queued with the payment itself: a duplicate or late event never queues a second one
+      const paid = { status: 'pending_approval', paid_at: now, updated_at: now, receipt_status: 'queued', receipt_next_at: now };
+      if (!(await repo.updatePurchase(purchase.id, paid, 'awaiting_payment'))) {
         return { ...base, duplicate: true, status: purchase.status as PurchaseStatus };
       }
       await this.draftCampaigns(tx, purchase, now);
@@ -98,35 +108,8 @@ export class AdPurchasesService {
 
   /** For each operator of the quote: its creative row, one draft campaign on its own fleet, its line. */
   private async draftCampaigns(tx: Repos, purchase: AdPurchaseRow, now: number): Promise<void> {
-    const reach = reachOf(purchase);
-    const flight = flightOf(purchase.flight_start, purchase.months);
-    const media = purchaseMedia(purchase);
-    const source = purchase.creative_source === 'contentx' ? 'contentx' : 'upload';
     for (const part of partsOf(purchase)) {
-      const creative = this.deps.creatives.row(part.operatorId, media, source, purchase.contentx_ref, now);
-      await tx.creatives.insert(creative);
-      const campaignId = await this.deps.campaigns.draftForPurchase(
-        tx,
-        {
-          adPurchaseId: purchase.id,
-          operatorId: part.operatorId,
-          name: `Self-serve: ${purchase.sponsor_name}`,
-          sponsorName: purchase.sponsor_name,
-          sponsorType: purchase.sponsor_type as 'local-business' | 'brand-coop',
-          targeting: targetingOf(reach),
-          weight: purchase.slots,
-          flightStart: flight.start,
-          flightEnd: flight.end,
-          monthlyRatePerMachineCents: purchase.monthly_rate_cents,
-          creativeId: creative.id,
-          creativeSource: source,
-          contentxRef: purchase.contentx_ref,
-          sourceQrId: purchase.source_qr_id,
-          sourceMachineNo: purchase.source_machine_no,
-          buyerContact: { name: purchase.buyer_name, email: purchase.buyer_email, phone: purchase.buyer_phone },
-        },
-        now,
-      );
+      const campaignId = await this.draftCampaign(tx, purchase, part.operatorId, now);
       await tx.adPurchases.insertLine({
         id: newId('apl', now),
         purchase_id: purchase.id,
@@ -139,6 +122,79 @@ export class AdPurchasesService {
         created_at: now,
       });
     }
+  }
+
+  /** One operator's creative row (the purchase's ad as it now stands) and its draft campaign on its own fleet. */
+  private async draftCampaign(tx: Repos, purchase: AdPurchaseRow, operatorId: string, now: number): Promise<string> {
+    const reach = reachOf(purchase);
+    const flight = flightOf(purchase.flight_start, purchase.months);
+    const media = purchaseMedia(purchase);
+    const source = purchase.creative_source === 'contentx' ? 'contentx' : 'upload';
+    const creative = this.deps.creatives.row(operatorId, media, source, purchase.contentx_ref, now);
+    await tx.creatives.insert(creative);
+    return this.deps.campaigns.draftForPurchase(
+      tx,
+      {
+        adPurchaseId: purchase.id,
+        operatorId,
+        name: `Self-serve: ${purchase.sponsor_name}`,
+        sponsorName: purchase.sponsor_name,
+        sponsorType: purchase.sponsor_type as 'local-business' | 'brand-coop',
+        targeting: targetingOf(reach),
+        weight: purchase.slots,
+        flightStart: flight.start,
+        flightEnd: flight.end,
+        monthlyRatePerMachineCents: purchase.monthly_rate_cents,
+        creativeId: creative.id,
+        creativeSource: source,
+        contentxRef: purchase.contentx_ref,
+        sourceQrId: purchase.source_qr_id,
+        sourceMachineNo: purchase.source_machine_no,
+        buyerContact: { name: purchase.buyer_name, email: purchase.buyer_email, phone: purchase.buyer_phone },
+      },
+      now,
+    );
+  }
+
+  // ---- the buyer
+
+  /**
+   * The buyer's rejected line sent back for approval with a new ad (the marketplace service has checked the status
+   * token and the buyer's draft): the purchase's ad becomes that creative, the line's operator gets a fresh creative
+   * row and draft campaign and the line is `pending_approval` again, owing nothing. Refused (409) by
+   * `resubmitRefusal`: a line not rejected, one whose refund was issued (the money is gone), a flight over. The line is
+   * moved only while still rejected and not refunded, so a concurrent decision or refund record wins cleanly.
+   */
+  async resubmitLine(purchaseId: string, lineId: string, ad: { draftId: string; creative: AdDraftCreativeRow }): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.deps.store.transaction(async (tx) => {
+      const purchase = await tx.adPurchases.purchase(purchaseId);
+      if (!purchase) throw purchaseNotFound();
+      const lines = await tx.adPurchases.linesOf([purchaseId]);
+      const line = lines.find((l) => l.id === lineId);
+      if (!line) throw badRequest(undefined, [{ path: 'lineId', message: 'names no line of this purchase' }]);
+      const why = resubmitRefusal(line, flightOf(purchase.flight_start, purchase.months).end, now);
+      if (why) throw conflict(why);
+      if (!(await tx.adPurchases.claimDraft(ad.draftId, purchaseId, now))) throw conflict('This creative draft was already used for a purchase');
+      const c = ad.creative;
+      const media = {
+        media_sha256: c.sha256,
+        media_type: c.media_type,
+        media_kind: c.kind,
+        media_width: c.width,
+        media_height: c.height,
+        media_duration_ms: c.duration_ms,
+        media_bytes: c.bytes,
+        creative_source: c.source,
+        contentx_ref: c.contentx_ref,
+      };
+      await tx.adPurchases.updatePurchase(purchaseId, { ...media, updated_at: now });
+      const campaignId = await this.draftCampaign(tx, { ...purchase, ...media }, line.operator_id, now);
+      if (!(await tx.adPurchases.reopenLine(line.id, campaignId))) throw conflict('This line was decided or refunded meanwhile');
+      line.status = 'pending_approval';
+      await tx.adPurchases.updatePurchase(purchaseId, { status: purchaseStatusOf(lines), updated_at: now });
+      await this.deps.audit.record(tx, null, 'ad_purchases.resubmit', `ad_purchase:${purchaseId}:${line.operator_email}`);
+    });
   }
 
   // ---- operators
@@ -159,6 +215,7 @@ export class AdPurchasesService {
             p,
             lines.filter((l) => l.purchase_id === r.id),
           ),
+          this.deps.clock.now(),
         ),
       ),
     };
@@ -166,7 +223,7 @@ export class AdPurchasesService {
 
   async get(p: Principal, id: string): Promise<AdPurchase> {
     const { purchase, lines } = await this.visible(this.deps.store.repos, p, id);
-    return operatorView(purchase, this.visibleLines(p, lines));
+    return operatorView(purchase, this.visibleLines(p, lines), this.deps.clock.now());
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   PurchaseStatusView,
   QuoteBody,
   QuoteView,
+  ResubmitBody,
   StatusLookupBody,
 } from './ad-purchases.schemas.ts';
 import { buyerOf } from './buyer.ts';
@@ -158,6 +159,23 @@ export function marketplaceRoutes(kit: RouteKit, market: MarketplaceService, tes
       errors: [404, ...budgeted],
     },
     async ({ body }, req, res) => sendOk(res, await market.statusOf(buyerOf(req), body.statusToken)),
+  );
+
+  defineRoute(
+    r,
+    kit,
+    {
+      ...base,
+      method: 'post',
+      path: '/api/v1/marketplace/purchases/resubmit',
+      summary: 'Change the ad of a rejected line and send it for approval again, by the status token, while its refund is not issued',
+      description:
+        'The new ad is a creative of a fresh draft (drafts/upload or drafts/generate without a draftToken); the draft is used up. The line goes back to pending_approval with a new draft campaign for its operator and owes no refund any more. 409: a line not rejected, a line already refunded (the money is gone: buy again), a flight over, a draft already used.',
+      body: ResubmitBody,
+      response: PurchaseStatusView,
+      errors: [404, 409, ...budgeted],
+    },
+    async ({ body }, req, res) => sendOk(res, await market.resubmit(buyerOf(req), body)),
   );
 
   if (testProcessor) {

@@ -14,11 +14,22 @@ import { screenOf } from '../machines/screen.ts';
 import { advertiseQrId } from '../creatives/advertise-qr.ts';
 import type { PricingCatalog } from '../pricing/catalog.ts';
 import { priceQuote, type PricedQuote } from '../pricing/quote.ts';
-import type { CreativeDraftView, KioskView, PurchaseCreated, PurchaseOrder, PurchaseStatusView, QuoteBrief, QuoteView } from './ad-purchases.schemas.ts';
+import type {
+  CreativeDraftView,
+  KioskView,
+  PurchaseCreated,
+  PurchaseOrder,
+  PurchaseStatusView,
+  QuoteBrief,
+  QuoteView,
+  ResubmitBody,
+} from './ad-purchases.schemas.ts';
+import type { AdPurchasesService } from './ad-purchases.service.ts';
 import type { Buyer } from './buyer.ts';
 import type { PaymentProcessor } from './processor.ts';
 import { flightOf, flightStartOf, mintToken, resolveReach, tokenParts, type OperatorReach, type Reach, type SellableMachine } from './purchase.rules.ts';
 import { buyerView, draftMediaView, type StoredPart } from './purchase-views.ts';
+import { StatusTokenSeal } from './status-token-seal.ts';
 
 /** Hourly budgets per buyer address (no key to count on), and the uploads one draft may hold. */
 export const MARKETPLACE_LIMITS = {
@@ -41,6 +52,8 @@ export interface MarketplaceDeps {
   /** Null: no processor on this deployment (purchases answer 503; quotes still work). */
   processor: PaymentProcessor | null;
   config: Pick<Config, 'dataKey' | 'publicBaseUrl'>;
+  /** A rejected line sent back for approval (the purchases service owns lines and their campaigns). */
+  lines: Pick<AdPurchasesService, 'resubmitLine'>;
 }
 
 interface Resolved {
@@ -68,7 +81,10 @@ const purchaseNotFound = () => notFound('Purchase');
  * the JSON routes call these same methods.
  */
 export class MarketplaceService {
-  constructor(private readonly deps: MarketplaceDeps) {}
+  private readonly seal: StatusTokenSeal;
+  constructor(private readonly deps: MarketplaceDeps) {
+    this.seal = new StatusTokenSeal(deps.config.dataKey);
+  }
 
   private async spend(buyer: Buyer, what: string, points: number): Promise<void> {
     if (!(await this.deps.rateLimiter.consume(`mkt:${what}:${buyer.ip}`, points))) {
@@ -107,11 +123,14 @@ export class MarketplaceService {
    * catalog's generationsPerPurchase per draft, reserved before the studio is called and given back
    * if it fails (502); a 4th is a 409.
    */
-  async generateCreative(buyer: Buyer, input: { draftToken?: string | undefined; brief: string }): Promise<CreativeDraftView> {
+  async generateCreative(
+    buyer: Buyer,
+    input: { draftToken?: string | undefined; brief: string; sponsorName?: string | undefined },
+  ): Promise<CreativeDraftView> {
     await this.spend(buyer, 'draft', MARKETPLACE_LIMITS.draftWritesPerHour);
     const max = this.deps.pricing.current().ad.generationsPerPurchase;
     return this.addToDraft(input.draftToken, 'generations', max, async () => {
-      const media = await this.deps.creatives.generate(input.brief);
+      const media = await this.deps.creatives.generate(input.brief, input.sponsorName ?? null);
       return { media, source: 'contentx', contentxRef: media.contentxRef };
     });
   }
@@ -172,6 +191,7 @@ export class MarketplaceService {
         id,
         status: 'awaiting_payment',
         status_token_hash: hash,
+        status_token_sealed: this.seal.seal(token),
         buyer_name: order.buyer.name,
         buyer_email: order.buyer.email,
         buyer_phone: order.buyer.phone ?? null,
@@ -228,7 +248,28 @@ export class MarketplaceService {
     const repo = this.deps.store.repos.adPurchases;
     const row = parts ? await repo.purchase(parts.id) : undefined;
     if (!parts || !row || !verifySecret(parts.secret, row.status_token_hash)) throw purchaseNotFound();
-    return buyerView(row, await repo.linesOf([row.id]));
+    return buyerView(row, await repo.linesOf([row.id]), this.deps.clock.now());
+  }
+
+  /**
+   * The buyer sends a rejected line back for approval with a new ad (issue 34), authenticated by the status token
+   * (404 for any other): the creative of a fresh draft of the buyer's (it is used up, like a purchase's), the line's
+   * rules and the write are the purchases service's (`resubmitLine`). Answers the status as it now stands.
+   */
+  async resubmit(buyer: Buyer, body: ResubmitBody): Promise<PurchaseStatusView> {
+    await this.spend(buyer, 'purchase', MARKETPLACE_LIMITS.purchasesPerHour);
+    const parts = tokenParts(body.statusToken);
+    const repo = this.deps.store.repos.adPurchases;
+    const row = parts ? await repo.purchase(parts.id) : undefined;
+    if (!parts || !row || !verifySecret(parts.secret, row.status_token_hash)) throw purchaseNotFound();
+    const draft = await this.openDraft(body.creative.draftToken).catch((e: unknown) => {
+      throw e instanceof AppError && e.status === 404 ? refuse('creative.draftToken', 'no such creative draft') : e;
+    });
+    if (draft.purchase_id !== null) throw conflict('This creative draft was already used for a purchase');
+    const creative = (await repo.draftCreatives(draft.id)).find((c) => c.id === body.creative.creativeId);
+    if (!creative) throw refuse('creative.creativeId', 'not a creative of this draft');
+    await this.deps.lines.resubmitLine(row.id, body.lineId, { draftId: draft.id, creative });
+    return buyerView((await repo.purchase(row.id))!, await repo.linesOf([row.id]), this.deps.clock.now());
   }
 
   // ---- the rule

@@ -19,8 +19,9 @@ export interface IntentRequest {
    */
   webhookPath?: string;
   /**
-   * Where the processor sends the buyer once paid (Stripe's `success_url`): an absolute URL of this service.
-   * Absent: the processor's page says paid (the ad marketplace follows the purchase by its own status link).
+   * Where the processor sends the buyer once paid (Stripe's `success_url`): an absolute URL of this service, or a path on
+   * it (`/console/placements`: resolved against PUBLIC_BASE_URL). Absent: the processor's page says paid (the ad
+   * marketplace follows the purchase by its own status link).
    */
   returnUrl?: string;
 }
@@ -62,9 +63,42 @@ export interface PaymentEvent {
   purchaseId: string;
   amountCents: number;
   currency: string;
+  /**
+   * The webhook path of the place that applies this event, when the processor delivers every event of the account to
+   * one endpoint (Stripe: the intent's `metadata.webhookPath`, else the ad payments webhook). Absent: the webhook it was
+   * delivered to applies it (the test processor delivers each intent's events to its own path).
+   */
+  webhookPath?: string;
 }
 
 export const PAYMENT_SUCCEEDED = 'payment_intent.succeeded';
+
+/** What a payment was asked for: the intent made for it, its amount and currency. */
+export interface AskedPayment {
+  id: string;
+  intentId: string | null;
+  amountCents: number;
+  currency: string;
+}
+
+/**
+ * Refuses a payment event that does not pay exactly what was asked — an unknown `what`, another intent, another
+ * amount or currency — with 400 on `body.data`, so its transaction records nothing and a corrected delivery may follow.
+ */
+export function refuseUnlessAsked<T>(event: PaymentEvent, what: string, row: T | undefined, askedOf: (row: T) => AskedPayment): asserts row is T {
+  const refuse = (message: string) => badRequest(undefined, [{ path: 'body.data', message }]);
+  if (row === undefined) throw refuse(`unknown ${what} ${event.purchaseId}`);
+  const asked = askedOf(row);
+  if (asked.intentId !== event.intentId) throw refuse(`intent ${event.intentId} is not ${what} ${asked.id}'s`);
+  if (asked.amountCents !== event.amountCents || asked.currency !== event.currency) {
+    throw refuse(`amount ${event.amountCents} ${event.currency} does not match the ${what}'s ${asked.amountCents} ${asked.currency}`);
+  }
+}
+/**
+ * The intent can no longer be paid (Stripe: `checkout.session.expired`). A kiosk checkout still awaiting its payment
+ * ends (`expired`); elsewhere it is recorded only. After a payment it changes nothing.
+ */
+export const PAYMENT_EXPIRED = 'payment_intent.expired';
 
 /**
  * What a webhook delivery is: a verified event, or why it is refused (401: not authentic; 400: authentic but unreadable).

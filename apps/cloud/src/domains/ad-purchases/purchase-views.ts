@@ -5,7 +5,7 @@ import { mediaUrl } from '../creatives/creatives.service.ts';
 import type { MeasuredMedia, MediaType } from '../creatives/media-probe.ts';
 import type { LineWithOperator } from './ad-purchases.repo.ts';
 import type { AdPurchase, PurchaseStatusView, RefundView } from './ad-purchases.schemas.ts';
-import { flightOf, type LineStatus, type PurchaseStatus, type Reach } from './purchase.rules.ts';
+import { flightOf, resubmitRefusal, type LineStatus, type PurchaseStatus, type Reach } from './purchase.rules.ts';
 
 /** One operator's part of a quote, as a purchase stores it (`parts_json`). */
 export interface StoredPart {
@@ -53,8 +53,9 @@ export function draftMediaView(c: AdDraftCreativeRow) {
 export const partsOf = (row: AdPurchaseRow): StoredPart[] => JSON.parse(row.parts_json) as StoredPart[];
 export const reachOf = (row: AdPurchaseRow): Reach => JSON.parse(row.reach_json) as Reach;
 
-function lineView(l: LineWithOperator) {
+function lineView(l: LineWithOperator, flightEnd: number, now: number) {
   return {
+    lineId: l.id,
     operatorName: l.operator_name,
     machines: l.machines,
     machineNos: JSON.parse(l.machine_nos_json) as string[],
@@ -64,6 +65,8 @@ function lineView(l: LineWithOperator) {
     decidedAt: formatTimestamp(l.decided_at),
     refundOwedCents: Number(l.refund_owed_cents),
     refund: refundView(l),
+    resubmittable: resubmitRefusal(l, flightEnd, now) === null,
+    resubmissions: Number(l.resubmissions),
   };
 }
 
@@ -116,17 +119,19 @@ function core(row: AdPurchaseRow, lines: readonly LineWithOperator[]) {
 }
 
 /** The buyer's status page: every operator's part and line, with reasons and refunds owed. */
-export function buyerView(row: AdPurchaseRow, lines: readonly LineWithOperator[]): PurchaseStatusView {
+export function buyerView(row: AdPurchaseRow, lines: readonly LineWithOperator[], now: number): PurchaseStatusView {
+  const end = flightOf(row.flight_start, row.months).end;
   return {
     ...core(row, lines),
     checkoutUrl: row.status === 'awaiting_payment' ? row.checkout_url : null,
     operators: partsOf(row).map((p) => ({ operatorName: p.operatorName, machines: p.machines, machineNos: p.machineNos, amountCents: p.amountCents })),
-    lines: lines.map(lineView),
+    lines: lines.map((l) => lineView(l, end, now)),
   };
 }
 
 /** An operator's (or admin's) view: the lines it may see (the caller filters them) with their campaigns. */
-export function operatorView(row: AdPurchaseRow, lines: readonly LineWithOperator[]): AdPurchase {
+export function operatorView(row: AdPurchaseRow, lines: readonly LineWithOperator[], now: number): AdPurchase {
+  const end = flightOf(row.flight_start, row.months).end;
   return {
     ...core(row, lines),
     id: row.id,
@@ -134,6 +139,6 @@ export function operatorView(row: AdPurchaseRow, lines: readonly LineWithOperato
     paymentIntentId: row.payment_intent_id,
     sourceQrId: row.source_qr_id,
     sourceMachineNo: row.source_machine_no,
-    lines: lines.map((l) => ({ ...lineView(l), operatorEmail: l.operator_email, campaignId: l.campaign_id, decidedBy: l.decided_by })),
+    lines: lines.map((l) => ({ ...lineView(l, end, now), operatorEmail: l.operator_email, campaignId: l.campaign_id, decidedBy: l.decided_by })),
   };
 }

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { verifySecret } from '../../crypto/secrets.ts';
-import { flightOf, flightStartOf, mintToken, purchaseStatusOf, resolveReach, targetingOf, tokenParts, type SellableMachine } from './purchase.rules.ts';
+import {
+  flightOf,
+  flightStartOf,
+  mintToken,
+  purchaseStatusOf,
+  resolveReach,
+  resubmitRefusal,
+  targetingOf,
+  tokenParts,
+  type SellableMachine,
+} from './purchase.rules.ts';
 
 const m = (machineNo: string, operatorId: string, postalCode: string | null, city: string | null): SellableMachine => ({
   id: `id-${machineNo}`,
@@ -100,5 +110,25 @@ describe('buyer tokens', () => {
     for (const bad of ['', 'adp_x.y', 'adp_0mhp4c2g0a1b2c3d4e5f60718', `adp_0mhp4c2g0a1b2c3d4e5f60718.${'a'.repeat(42)}`, `../x.${'a'.repeat(43)}`]) {
       expect(tokenParts(bad), bad).toBeNull();
     }
+  });
+});
+
+describe('sending a rejected line back for approval', () => {
+  const end = 1_000;
+  it.each([
+    [{ status: 'rejected', refund_status: 'owed' }, null],
+    [{ status: 'rejected', refund_status: 'failed' }, null],
+    // rejected before refunds were recorded: read as owed
+    [{ status: 'rejected', refund_status: null }, null],
+    [{ status: 'rejected', refund_status: 'issued' }, /already refunded/],
+    [{ status: 'approved', refund_status: null }, /Only a rejected line/],
+    [{ status: 'pending_approval', refund_status: null }, /Only a rejected line/],
+  ] as const)('%o → %s', (line, expected) => {
+    const why = resubmitRefusal(line, end, 999);
+    if (expected === null) expect(why).toBeNull();
+    else expect(why).toMatch(expected);
+  });
+  it('refuses once the flight is over', () => {
+    expect(resubmitRefusal({ status: 'rejected', refund_status: 'owed' }, 1_000, 1_000)).toMatch(/flight .* is over/);
   });
 });

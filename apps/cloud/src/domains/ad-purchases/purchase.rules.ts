@@ -10,12 +10,17 @@ import type { TargetGeo } from '../campaigns/campaigns.schemas.ts';
 /**
  * A purchase: `awaiting_payment` (created, intent open) → the signed payment webhook →
  * `pending_approval` → once no line is pending: `approved` (every line approved), `rejected` (every
- * line rejected) or `partially_approved` (some of each). Decisions are final.
+ * line rejected) or `partially_approved` (some of each). An approval is final; a rejection is final once its
+ * refund is issued — until then the buyer may change the ad and send the line back (`pending_approval` again).
  */
 export const PURCHASE_STATUSES = ['awaiting_payment', 'pending_approval', 'approved', 'partially_approved', 'rejected'] as const;
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 
-/** One operator's line: `pending_approval` → `approved` (its campaign airs) or `rejected` (refund owed). */
+/**
+ * One operator's line: `pending_approval` → `approved` (its campaign airs) or `rejected` (refund owed) →, while the
+ * payment is still held (refund owed or failed, not issued), the buyer's resubmit with a new ad → `pending_approval`
+ * (a fresh approval; nothing is owed any more).
+ */
 export const LINE_STATUSES = ['pending_approval', 'approved', 'rejected'] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
 
@@ -26,6 +31,17 @@ export function purchaseStatusOf(lines: readonly { status: string }[]): Purchase
   const approved = lines.filter((l) => l.status === 'approved').length;
   if (approved === lines.length) return 'approved';
   return approved === 0 ? 'rejected' : 'partially_approved';
+}
+
+/**
+ * Why a line cannot be sent back for approval (a 409 for the buyer), or null when it can: only a rejected line whose
+ * refund was not issued (the money is still held: once refunded it is gone, buy again), while its flight has not ended.
+ */
+export function resubmitRefusal(line: { status: string; refund_status: string | null }, flightEnd: number, now: number): string | null {
+  if (line.status !== 'rejected') return `Only a rejected line can be sent for approval again; this one is ${line.status.replace('_', ' ')}`;
+  if (line.refund_status === 'issued') return 'This line was already refunded: the payment is no longer held. Buy again for a new ad.';
+  if (now >= flightEnd) return 'The flight of this purchase is over: there is nothing left to show the ad in';
+  return null;
 }
 
 /** Who a purchase reaches (spec 1 §4.7): one kiosk, the kiosks of one or several ZIPs, a city, the whole network. */

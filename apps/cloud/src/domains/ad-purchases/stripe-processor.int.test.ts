@@ -448,7 +448,7 @@ describe('the cloud process in production with Stripe configured', () => {
     try {
       const end = Date.now() + 20_000;
       while (!/listening on http/.test(out) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-      expect(out).toMatch(/vend-cloud production listening on http:\/\/\S+ \(store: .*, ad payments: stripe\)/);
+      expect(out).toMatch(/vend-cloud production listening on http:\/\/\S+ \(store: .*, payments: stripe\)/);
       expect(out).not.toContain(SECRET_KEY);
       expect(out).not.toContain(WEBHOOK_SECRET);
       const url = /listening on (http:\/\/\S+)/.exec(out)![1]!;

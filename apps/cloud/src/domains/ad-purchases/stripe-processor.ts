@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
 import {
+  PAYMENT_EXPIRED,
   PAYMENT_SUCCEEDED,
   type CreatedIntent,
   type IntentRequest,
@@ -12,6 +13,7 @@ import {
   type WebhookHeaders,
   type WebhookVerdict,
 } from './processor.ts';
+import { AD_PAYMENTS_WEBHOOK_PATH } from './test-processor.ts';
 
 /** How Stripe is reached: the account's secret key, the webhook endpoint's signing secret, and (tests only) another API host. */
 export interface StripeSettings {
@@ -45,6 +47,9 @@ const NO_CURRENCY = 'XXX';
 
 /** The Stripe event types that mean "this purchase is paid" (`payment_intent.succeeded` in this service's terms). */
 const COMPLETIONS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
+/** The Stripe event type that means "this session can no longer be paid" (`payment_intent.expired` here). */
+const SESSION_EXPIRED = 'checkout.session.expired';
+const PURCHASE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /** The fields of a Checkout Session this service reads from an event (everything else Stripe sends is ignored). */
 const SessionObject = z.object({
@@ -99,7 +104,8 @@ export class StripeProcessor implements PaymentProcessor {
   async createIntent(req: IntentRequest): Promise<CreatedIntent> {
     const metadata: Record<string, string> = { purchaseId: req.purchaseId };
     if (req.webhookPath) metadata['webhookPath'] = req.webhookPath;
-    const returnUrl = req.returnUrl ?? `${this.deps.publicBaseUrl}${PROCESSOR_RETURN_PATH}`;
+    const asked = req.returnUrl === undefined ? undefined : new URL(req.returnUrl, this.deps.publicBaseUrl).href;
+    const returnUrl = asked ?? `${this.deps.publicBaseUrl}${PROCESSOR_RETURN_PATH}`;
     let session: Stripe.Checkout.Session;
     try {
       session = await this.client.checkout.sessions.create(
@@ -115,7 +121,7 @@ export class StripeProcessor implements PaymentProcessor {
           metadata,
           payment_intent_data: { metadata, description: req.description.slice(0, 1000) },
           success_url: returnUrl,
-          cancel_url: req.returnUrl ?? `${returnUrl}?cancelled=1`,
+          cancel_url: asked ?? `${returnUrl}?cancelled=1`,
         },
         { idempotencyKey: idempotencyKeyOf(req) },
       );
@@ -183,7 +189,8 @@ export class StripeProcessor implements PaymentProcessor {
     if (!envelope.success) return { ok: false, status: 400, reason: `body is not a Stripe event: ${envelope.error.issues[0]!.message}` };
     const event = eventOf(envelope.data, raw);
     if (!event.ok) return event;
-    const { id, type, ...data } = event.event;
+    // the webhook path routes the event (payment-event-router.ts); the documented body carries none
+    const { id, type, webhookPath: _routed, ...data } = event.event;
     return { ok: true, event: event.event, text: JSON.stringify({ id, type, data }) };
   }
 }
@@ -191,6 +198,20 @@ export class StripeProcessor implements PaymentProcessor {
 /** The Idempotency-Key of an intent's creation: what is paid for and how much (Stripe keeps a key 24 h). */
 export function idempotencyKeyOf(req: Pick<IntentRequest, 'purchaseId' | 'amountCents' | 'currency'>): string {
   return `vend-intent-${req.purchaseId}-${req.amountCents}${req.currency.toUpperCase()}`;
+}
+
+/**
+ * Which place of this service an event belongs to, by the metadata `createIntent` gave its session: the purchase id and
+ * the webhook path (none: an ad purchase, which names none). An object without a purchase of ours belongs nowhere:
+ * the webhook it was delivered to records it.
+ */
+function ownerOf(object: unknown): { purchaseId: string; webhookPath: string } | null {
+  const metadata = (object as { metadata?: Record<string, unknown> | null } | null)?.metadata;
+  const purchaseId = metadata?.['purchaseId'];
+  if (typeof purchaseId !== 'string' || !PURCHASE_ID.test(purchaseId)) return null;
+  const path = metadata?.['webhookPath'];
+  // a path of another shape is kept as it is: the router acknowledges it as nobody's
+  return { purchaseId, webhookPath: typeof path === 'string' && path.length > 0 ? path.slice(0, 255) : AD_PAYMENTS_WEBHOOK_PATH };
 }
 
 function eventOf(envelope: z.infer<typeof EventEnvelope>, raw: unknown): { ok: true; event: PaymentEvent } | { ok: false; status: 400; reason: string } {
@@ -203,9 +224,12 @@ function eventOf(envelope: z.infer<typeof EventEnvelope>, raw: unknown): { ok: t
     amountCents: 0,
     currency: NO_CURRENCY,
   };
+  const owner = ownerOf(object);
   if (!COMPLETIONS.has(envelope.type)) {
-    const purchaseId = (object as { metadata?: Record<string, unknown> | null }).metadata?.['purchaseId'];
-    return { ok: true, event: typeof purchaseId === 'string' && /^[A-Za-z0-9_.:-]{1,128}$/.test(purchaseId) ? { ...ignored, purchaseId } : ignored };
+    if (!owner) return { ok: true, event: ignored };
+    // a session of ours that expired unpaid: in this service's terms (its amount and currency are not needed)
+    const type = envelope.type === SESSION_EXPIRED && (object as { object?: unknown }).object === 'checkout.session' ? PAYMENT_EXPIRED : ignored.type;
+    return { ok: true, event: { ...ignored, ...owner, type } };
   }
   const s = SessionObject.safeParse(object);
   if (!s.success) {
@@ -213,10 +237,9 @@ function eventOf(envelope: z.infer<typeof EventEnvelope>, raw: unknown): { ok: t
     return { ok: false, status: 400, reason: `data.object${i.path.map((p) => `.${String(p)}`).join('')}: ${i.message}` };
   }
   const session = s.data;
-  const purchaseId = session.metadata?.['purchaseId'];
   // a session this service did not create (another product on the same account), or one not paid yet (a delayed
   // method: its `async_payment_succeeded` follows): recorded only
-  if (!purchaseId || session.payment_status !== 'paid') return { ok: true, event: { ...ignored, ...(purchaseId ? { purchaseId } : {}) } };
+  if (!owner || session.payment_status !== 'paid') return { ok: true, event: { ...ignored, ...owner } };
   if (session.amount_total === null || !session.currency)
     return { ok: false, status: 400, reason: 'data.object: a paid session without amount_total or currency' };
   return {
@@ -225,7 +248,7 @@ function eventOf(envelope: z.infer<typeof EventEnvelope>, raw: unknown): { ok: t
       id: envelope.id,
       type: PAYMENT_SUCCEEDED,
       intentId: session.id,
-      purchaseId,
+      ...owner,
       amountCents: session.amount_total,
       currency: session.currency.toUpperCase(),
     },

@@ -13,6 +13,7 @@ const RAISES: Partial<Record<EventType, (e: OutboundEvent) => string>> = {
   'dispense.failed': (e) => `dispense.failed:${e.machineNo}`,
   'command.expired': (e) => `command.expired:${e.machineNo}`,
   'order.refund_owed': (e) => `order.refund_owed:${e.machineNo}`,
+  'order.refund_failed': (e) => `order.refund_failed:${e.machineNo}`,
   'aisle.low': (e) => `aisle.low:${e.machineNo}:${String(e.data['aisleNo'])}`,
   'aisle.out': (e) => `aisle.out:${e.machineNo}:${String(e.data['aisleNo'])}`,
   'aisle.fault': (e) => `aisle.fault:${e.machineNo}:${String(e.data['aisleNo'])}`,

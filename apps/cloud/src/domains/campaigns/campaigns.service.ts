@@ -31,7 +31,7 @@ export interface Media {
 /** The creatives domain as campaigns use it: measure an upload, generate with the studio, make the row, show it. */
 export interface CreativeMaker {
   measureUpload(input: { contentType: string; dataBase64: string }): Promise<Media>;
-  generate(brief: string): Promise<Media & { contentxRef: string }>;
+  generate(brief: string, sponsorName: string | null): Promise<Media & { contentxRef: string }>;
   row(operatorId: string, media: Media, source: 'upload' | 'contentx', contentxRef: string | null, now: number): Insertable<CreativesTable>;
   view(row: CreativeRow): Campaign['creative'] & object;
 }
@@ -252,14 +252,14 @@ export class CampaignsService {
    * studio fails (its failure answered verbatim as 502).
    */
   async generate(p: Principal, id: string, brief: string): Promise<Campaign> {
-    await this.attachable(p, id);
+    const campaign = await this.attachable(p, id);
     const campaigns = this.deps.store.repos.campaigns;
     if (!(await campaigns.reserveGeneration(id, GENERATIONS_MAX, this.deps.clock.now()))) {
       throw conflict(`This campaign has used its ${GENERATIONS_MAX} studio generations; upload a creative instead`);
     }
     let media: Media & { contentxRef: string };
     try {
-      media = await this.deps.creatives.generate(brief);
+      media = await this.deps.creatives.generate(brief, campaign.sponsor_name);
     } catch (e) {
       await campaigns.releaseGeneration(id);
       throw e;
@@ -268,9 +268,10 @@ export class CampaignsService {
     return this.get(p, id);
   }
 
-  private async attachable(p: Principal, id: string): Promise<void> {
+  private async attachable(p: Principal, id: string): Promise<CampaignWithOwner> {
     const row = await this.visible(this.deps.store.repos, p, id);
     if (row.status === 'completed') throw conflict('A completed campaign cannot take a new creative');
+    return row;
   }
 
   private async attach(p: Principal, id: string, media: Media, source: 'upload' | 'contentx', contentxRef: string | null): Promise<void> {

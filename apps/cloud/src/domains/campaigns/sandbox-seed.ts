@@ -48,7 +48,7 @@ export async function seedScreenAds(tx: Repos, now: number, creatives: Pick<Crea
     const id = machines.get(no);
     if (id) await tx.machines.setScreen(id, JSON.stringify(ScreenBody.parse(screen)), now);
   }
-  const poster = await creatives.builtin('Corner Deli — any sandwich and a cold drink for 8.99. Two blocks north, open till 9.');
+  const poster = await creatives.builtin('Corner Deli — any sandwich and a cold drink for 8.99. Two blocks north, open till 9.', 'Corner Deli');
   const creative = { ...creatives.row(ALICE, poster, 'contentx', poster.contentxRef, today - 21 * DAY), id: 'crv_sbx_deli' };
   await tx.creatives.insert(creative);
   const base = { operator_id: ALICE, creative_id: creative.id, created_at: today - 21 * DAY, updated_at: today - 20 * DAY };

@@ -105,14 +105,15 @@ export class CreativesService {
   /**
    * One studio generation from a brief. With a studio configured: its answer, which must be an
    * acceptable portrait image (else 502), referenced by its X-Studio-Ref. Without: the built-in
-   * renderer's 1080×1920 PNG of the brief, referenced `builtin:<first 16 hex of its hash>`.
+   * renderer's 1080×1920 PNG composed from the brief and the sponsor's name, referenced
+   * `builtin:<first 16 hex of its hash>`. The external studio's contract carries the brief only.
    */
-  async generate(brief: string): Promise<MeasuredMedia & { contentxRef: string }> {
+  async generate(brief: string, sponsorName: string | null = null): Promise<MeasuredMedia & { contentxRef: string }> {
     const text = brief.trim();
     if (!text) throw badRequest('brief is empty');
     if (text.length > MAX_BRIEF_CHARS) throw badRequest(`brief is longer than ${MAX_BRIEF_CHARS} characters`);
     const { studio } = this.deps;
-    if (!studio) return this.builtin(text);
+    if (!studio) return this.builtin(text, sponsorName);
     const answer = await studio.generate(text);
     let media: MeasuredMedia;
     try {
@@ -126,9 +127,9 @@ export class CreativesService {
     return { ...media, contentxRef: answer.ref };
   }
 
-  /** The built-in renderer's poster of a brief, stored: what `generate` makes without a studio, and the sandbox seed's creatives. */
-  async builtin(brief: string): Promise<MeasuredMedia & { contentxRef: string }> {
-    const png = await this.#posters.briefPoster(brief);
+  /** The built-in renderer's poster of a brief (and its sponsor), stored: what `generate` makes without a studio, and the sandbox seed's creatives. */
+  async builtin(brief: string, sponsorName: string | null = null): Promise<MeasuredMedia & { contentxRef: string }> {
+    const png = await this.#posters.briefPoster(brief, sponsorName);
     const media = await probeMedia(png);
     await this.deps.media.put(media.sha256, media.ext, png);
     return { ...media, contentxRef: `builtin:${media.sha256.slice(0, 16)}` };

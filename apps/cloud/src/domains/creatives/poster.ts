@@ -1,12 +1,13 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import opentype from 'opentype.js';
 import sharp from 'sharp';
+import { copyOf, paletteOf, type Palette } from './poster.rules.ts';
 
 /**
  * The built-in poster renderer: real 1080×1920 PNG posters drawn without any font installed on the
- * machine. Text is laid out with the glyph outlines of Inter Bold (the `@fontsource/inter` package,
+ * machine. A brief's poster is composed by the rules of poster.rules.ts (headline, detail, the sponsor, the
+ * colours the brief names, legible contrast). Text is laid out with the glyph outlines of Inter Bold (the `@fontsource/inter` package,
  * SIL Open Font License) read by opentype.js and drawn as SVG paths, which sharp (librsvg) rasterises:
  * no system font, no fontconfig. Glyphs come from Inter's Latin, Latin-extended, Greek, Cyrillic and
  * Vietnamese subsets; a character none of them has is drawn as the font's missing-glyph box.
@@ -17,51 +18,6 @@ export const POSTER_HEIGHT = 1920;
 
 /** Inter's subsets in lookup order (the most common first). */
 const FONT_SUBSETS = ['latin', 'latin-ext', 'greek', 'greek-ext', 'cyrillic', 'cyrillic-ext', 'vietnamese'];
-
-/** Characters of a brief drawn at most; the rest is cut with an ellipsis. */
-const MAX_BRIEF_CHARS = 400;
-
-interface Rgb {
-  r: number;
-  g: number;
-  b: number;
-}
-
-const hex = ({ r, g, b }: Rgb) => `#${[r, g, b].map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
-
-function hslToRgb(h: number, s: number, l: number): Rgb {
-  const k = (n: number) => (n + h / 30) % 12;
-  const a = s * Math.min(l, 1 - l);
-  const f = (n: number) => l - a * Math.max(-1, Math.min(k(n) - 3, Math.min(9 - k(n), 1)));
-  // rounded here, so the contrast is judged on the colour actually drawn
-  return { r: Math.round(255 * f(0)), g: Math.round(255 * f(8)), b: Math.round(255 * f(4)) };
-}
-
-/** WCAG relative luminance. */
-function luminance({ r, g, b }: Rgb): number {
-  const lin = (v: number) => {
-    const c = v / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-}
-
-/**
- * The colours of a brief's poster, derived from its hash: a saturated background dark enough that
- * white text has a WCAG contrast of at least 7:1 (AAA), and a lighter accent of the same hue.
- */
-export function posterColours(brief: string): { background: string; accent: string; text: string } {
-  const digest = createHash('sha256').update(brief).digest();
-  const hue = digest.readUInt16BE(0) % 360;
-  const saturation = 0.55 + (digest[2]! % 30) / 100;
-  let lightness = 0.42;
-  let bg = hslToRgb(hue, saturation, lightness);
-  while (1.05 / (luminance(bg) + 0.05) < 7 && lightness > 0.05) {
-    lightness -= 0.02;
-    bg = hslToRgb(hue, saturation, lightness);
-  }
-  return { background: hex(bg), accent: hex(hslToRgb((hue + 40) % 360, saturation, Math.min(0.75, lightness + 0.35))), text: '#ffffff' };
-}
 
 /** Only printable text: control characters become spaces, runs of white space one space. */
 export function cleanText(s: string): string {
@@ -182,9 +138,21 @@ class TextPainter {
   }
 }
 
+/** What a brief's poster shows, as drawn: the palette and the lines of each block of text. */
+export interface BriefDesign {
+  palette: Palette;
+  sponsor: { size: number; lines: string[] };
+  headline: { size: number; lines: string[] };
+  detail: { size: number; lines: string[] };
+}
+
 /** Rendered brief posters, oldest first; shared by every renderer in the process. */
 const RECENT_POSTERS = new Map<string, Promise<Buffer>>();
 const RECENT_POSTERS_MAX = 32;
+
+/** Side margins of a brief poster's text. */
+const MARGIN = 110;
+const TEXT_WIDTH = POSTER_WIDTH - 2 * MARGIN;
 
 /** Renders the built-in studio's poster and the machines' house posters. Pure CPU: no I/O after the fonts are read. */
 export class PosterRenderer {
@@ -194,35 +162,59 @@ export class PosterRenderer {
   constructor(private readonly opts: { keepRecent?: boolean } = {}) {}
 
   /**
-   * A 9:16 poster of a brief: its text, wrapped and centred, on a colour derived from it. The render is a
-   * pure function of the brief and costs a fifth of a second of CPU, so recent ones are kept (every sandbox
-   * reset renders the same seed poster; a buyer retries the same brief).
+   * A 9:16 poster composed from a brief: the sponsor's name on top, the headline large in the middle, the
+   * detail under it, in the colours the brief names. The render is a pure function of the brief and the
+   * sponsor and costs a fifth of a second of CPU, so recent ones are kept (every sandbox reset renders
+   * the same seed poster; a buyer retries the same brief).
    */
-  briefPoster(brief: string): Promise<Buffer> {
-    if (this.opts.keepRecent === false) return this.#renderBrief(brief);
-    const hit = RECENT_POSTERS.get(brief);
+  briefPoster(brief: string, sponsorName: string | null = null): Promise<Buffer> {
+    if (this.opts.keepRecent === false) return this.#renderBrief(brief, sponsorName);
+    const key = JSON.stringify([brief, sponsorName]);
+    const hit = RECENT_POSTERS.get(key);
     if (hit) return hit;
-    const rendering = this.#renderBrief(brief);
-    RECENT_POSTERS.set(brief, rendering);
+    const rendering = this.#renderBrief(brief, sponsorName);
+    RECENT_POSTERS.set(key, rendering);
     if (RECENT_POSTERS.size > RECENT_POSTERS_MAX) RECENT_POSTERS.delete(RECENT_POSTERS.keys().next().value!);
-    rendering.catch(() => RECENT_POSTERS.delete(brief));
+    rendering.catch(() => RECENT_POSTERS.delete(key));
     return rendering;
   }
 
-  async #renderBrief(brief: string): Promise<Buffer> {
+  /** The composition of a brief's poster: what `briefPoster` draws (the words wrapped and sized to their boxes). */
+  briefDesign(brief: string, sponsorName: string | null = null): BriefDesign {
+    const t = this.#text;
     const cleaned = cleanText(brief);
-    const text = [...cleaned].length > MAX_BRIEF_CHARS ? `${[...cleaned].slice(0, MAX_BRIEF_CHARS - 1).join('')}…` : cleaned || '…';
-    const colours = posterColours(cleaned);
-    const box = { width: POSTER_WIDTH - 2 * 110, height: 1200 };
-    const { size, lines } = this.#text.fit(text, box, [128, 112, 96, 84, 72, 64, 56, 48, 42]);
-    const blockHeight = lines.length * size * 1.2;
-    const top = (POSTER_HEIGHT - blockHeight) / 2 - size * 0.15;
+    const sponsor = cleanText(sponsorName ?? '');
+    const copy = copyOf(cleaned);
+    // a brief that is all design notes still makes a poster: the sponsor's name becomes the headline
+    const headline = copy.headline || sponsor || '…';
+    const text = (s: { size: number; lines: { text: string }[] }) => ({ size: s.size, lines: s.lines.map((l) => l.text) });
+    const none = { size: 0, lines: [] };
+    return {
+      palette: paletteOf(cleaned, sponsor || null),
+      sponsor: sponsor && copy.headline ? text(t.fit(sponsor, { width: TEXT_WIDTH, height: 150 }, [64, 56, 48, 42, 36])) : none,
+      headline: text(t.fit(headline, { width: TEXT_WIDTH, height: 820 }, [136, 120, 104, 96, 84, 72, 64])),
+      detail: copy.detail ? text(t.fit(copy.detail, { width: TEXT_WIDTH, height: 330 }, [60, 54, 48, 42, 36])) : none,
+    };
+  }
+
+  async #renderBrief(brief: string, sponsorName: string | null): Promise<Buffer> {
+    const t = this.#text;
+    const d = this.briefDesign(brief, sponsorName);
+    const { background, text, accent } = d.palette;
+    const lines = (block: { size: number; lines: string[] }) => block.lines.map((l) => ({ text: l, width: t.width(l, block.size) }));
+    // the headline and the detail together, centred in the space under the sponsor's name
+    const headH = d.headline.lines.length * d.headline.size * 1.2;
+    const gap = d.detail.lines.length ? 80 : 0;
+    const detailH = d.detail.lines.length * d.detail.size * 1.2;
+    const top = 420 + (1320 - (headH + gap + detailH)) / 2;
     const svg = [
       `<svg xmlns="http://www.w3.org/2000/svg" width="${POSTER_WIDTH}" height="${POSTER_HEIGHT}" viewBox="0 0 ${POSTER_WIDTH} ${POSTER_HEIGHT}">`,
-      `<rect width="100%" height="100%" fill="${colours.background}"/>`,
-      `<rect x="${(POSTER_WIDTH - 160) / 2}" y="${Math.round(top - 90)}" width="160" height="18" rx="9" fill="${colours.accent}"/>`,
-      `<rect x="0" y="${POSTER_HEIGHT - 36}" width="${POSTER_WIDTH}" height="36" fill="${colours.accent}"/>`,
-      this.#text.block(lines, size, top, colours.text),
+      `<rect width="100%" height="100%" fill="${background}"/>`,
+      d.sponsor.lines.length ? t.block(lines(d.sponsor), d.sponsor.size, 150, text) : '',
+      `<rect x="${(POSTER_WIDTH - 160) / 2}" y="${Math.round(top - 90)}" width="160" height="18" rx="9" fill="${accent}"/>`,
+      t.block(lines(d.headline), d.headline.size, top, text),
+      d.detail.lines.length ? t.block(lines(d.detail), d.detail.size, top + headH + gap, text) : '',
+      `<rect x="0" y="${POSTER_HEIGHT - 36}" width="${POSTER_WIDTH}" height="36" fill="${accent}"/>`,
       '</svg>',
     ].join('');
     return sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer();

@@ -2,6 +2,7 @@ import { CHECKOUT_FINAL } from '@vend/protocol';
 import { html, layout, type SafeHtml } from '../../http/html.ts';
 import { money } from '../marketplace-pages/page-common.ts';
 import { BUY_SCRIPT_PATH } from './buy-script.ts';
+import { refundWords } from './checkout.rules.ts';
 import { BUY_PATH, type BuyView } from './kiosk-checkout.service.ts';
 
 /** "2 min 55 s" (the script counts down in the same words). */
@@ -14,7 +15,9 @@ function timeLeft(seconds: number): string {
 function wordsOf(v: BuyView, price: string): { heading: string; message: SafeHtml | string } {
   const c = v.checkout;
   const product = c.name ?? `the product of aisle ${c.aisleNo}`;
-  const owed = c.refund === 'owed' ? html` Your payment of ${price} arrived after that, so nothing was dropped: <b>your refund is on its way</b>.` : '';
+  const refund = c.refundState ?? null;
+  const refundLine = refundWords(refund?.status ?? null, price, refund?.reason ?? null);
+  const owed = refundLine === null ? '' : html` Your payment of ${price} arrived after that, so nothing was dropped. <b>${refundLine}</b>`;
   switch (c.status) {
     case 'awaiting_payment':
       return v.processorUrl
@@ -27,8 +30,16 @@ function wordsOf(v: BuyView, price: string): { heading: string; message: SafeHtm
       return { heading: 'Take your product from the machine', message: 'Your product has dropped. Enjoy!' };
     case 'failed':
       return {
-        heading: 'Could not vend: your refund is on its way',
-        message: c.detail ?? `The machine could not drop your product. Your payment of ${price} will be refunded.`,
+        heading:
+          refund?.status === 'issued'
+            ? 'Could not vend: your payment was refunded'
+            : refund?.status === 'failed'
+              ? 'Could not vend: we could not refund you automatically'
+              : 'Could not vend: your refund is on its way',
+        message:
+          refundLine === null || refund?.status === 'owed'
+            ? (c.detail ?? `The machine could not drop your product. Your payment of ${price} will be refunded.`)
+            : html`The machine could not drop your product. <b>${refundLine}</b>`,
       };
     case 'expired':
       return { heading: 'This code expired: choose again on the screen', message: html`Nobody paid before the code's time ran out.${owed}` };
@@ -46,14 +57,16 @@ function wordsOf(v: BuyView, price: string): { heading: string; message: SafeHtm
 export function buyPage(v: BuyView): SafeHtml {
   const c = v.checkout;
   const price = money(c.amountCents, c.currency);
-  const final = CHECKOUT_FINAL.includes(c.status);
+  const refund = c.refundState?.status ?? null;
+  // a refund still owed is followed until the processor took it (or refused it)
+  const final = CHECKOUT_FINAL.includes(c.status) && refund !== 'owed';
   const { heading, message } = wordsOf(v, price);
   const awaiting = c.status === 'awaiting_payment';
   return layout({
     title: heading,
-    body: html`<div id="checkout" data-state="${c.status}:${c.refund ?? ''}:${v.processorUrl ? 'ready' : 'preparing'}" data-final="${final ? 'true' : 'false'}">
+    body: html`<div id="checkout" data-state="${c.status}:${refund ?? ''}:${v.processorUrl ? 'ready' : 'preparing'}" data-final="${final ? 'true' : 'false'}">
         <h1 id="checkout-heading" tabindex="-1">${heading}</h1>
-        <div class="notice${c.status === 'failed' || c.refund === 'owed' ? ' warn' : ''}"><p>${message}</p></div>
+        <div class="notice${(c.status === 'failed' && refund !== 'issued') || refund === 'owed' || refund === 'failed' ? ' warn' : ''}"><p>${message}</p></div>
         <div class="card">
           <dl class="facts">
             <dt>Product</dt>

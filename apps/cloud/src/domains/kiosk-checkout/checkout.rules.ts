@@ -73,3 +73,60 @@ export const CHECKOUT_ID = /^chk_[0-9a-f]{32}$/;
 export function dropReason(checkoutId: string): string {
   return `kiosk checkout ${checkoutId}`;
 }
+
+// --- refunds (issue 34): a failed drop or a late payment is refunded through the processor it was paid with ---
+
+/** A checkout's refund: `owed` (money taken, not given back yet) → `issued` | `failed` (the processor refused). */
+export type RefundState = 'owed' | 'issued' | 'failed';
+
+/** Failed attempts after which the loop stops retrying and the refund is the operator's to make by hand. */
+export const MAX_REFUND_ATTEMPTS = 3;
+/** How long after its n-th failed attempt (index n − 1) a refund is tried again with a new key. */
+export const REFUND_RETRY_AFTER_MS = [15 * 60_000, 2 * 60 * 60_000] as const;
+
+/**
+ * The idempotency key of a checkout's refund attempt: the checkout and how many attempts failed before it. An attempt
+ * whose outcome is unknown (the processor did not answer) keeps the count, so its retry sends the same key and the
+ * processor answers the refund it may have made; a refused attempt raises the count, so the next one is a new request.
+ */
+export function refundKey(checkoutId: string, failedAttempts: number): string {
+  return `vend-checkout-refund-${checkoutId}-${failedAttempts}`;
+}
+
+/** What the refund loop reads of a checkout to know whether to try its refund now. */
+export interface RefundDue {
+  refund: string | null;
+  refund_attempts: number;
+  refund_at: number | null;
+}
+
+/** Owed: now. Failed: again once its wait after the last failure passed, until MAX_REFUND_ATTEMPTS failed. */
+export function refundDue(r: RefundDue, now: number): boolean {
+  if (r.refund === 'owed') return true;
+  if (r.refund !== 'failed' || r.refund_attempts >= MAX_REFUND_ATTEMPTS) return false;
+  const wait = REFUND_RETRY_AFTER_MS[Math.min(r.refund_attempts, REFUND_RETRY_AFTER_MS.length) - 1] ?? 0;
+  return (r.refund_at ?? 0) + wait <= now;
+}
+
+/**
+ * The cabinet's `refund` field: `owed` until the money is back. A refused refund is still owed to the shopper (and
+ * cabinets that know only `owed` and `issued` keep reading it); `refundState` tells the rest.
+ */
+export function cabinetRefund(refund: string | null): 'owed' | 'issued' | null {
+  if (refund === null) return null;
+  return refund === 'issued' ? 'issued' : 'owed';
+}
+
+/** The sentence a shopper reads about their refund (null: nothing is owed). `amount`: the price, formatted. */
+export function refundWords(refund: RefundState | null, amount: string, reason: string | null): string | null {
+  switch (refund) {
+    case 'owed':
+      return `Your refund of ${amount} is on its way to the card you paid with.`;
+    case 'issued':
+      return `Refunded ${amount} to the card you paid with.`;
+    case 'failed':
+      return `We could not refund ${amount} automatically: ${reason ?? 'the payment service refused it'}. The operator has been told.`;
+    case null:
+      return null;
+  }
+}

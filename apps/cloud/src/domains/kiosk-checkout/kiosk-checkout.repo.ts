@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, KioskCheckoutEventRow, KioskCheckoutRow, KioskCheckoutsTable } from '../../db/schema.ts';
-import { CHECKOUT_MOVES, LATE_PAYMENT_FROM, OPEN_STATUSES, type CheckoutMove } from './checkout.rules.ts';
+import { CHECKOUT_MOVES, LATE_PAYMENT_FROM, MAX_REFUND_ATTEMPTS, OPEN_STATUSES, type CheckoutMove } from './checkout.rules.ts';
 
 /** A checkout with the cabinet it is for: its serial, name and location (the phone page shows them). */
 export type CheckoutRecord = KioskCheckoutRow & { machine_no: string; machine_name: string; machine_location: string };
@@ -82,6 +82,58 @@ export class KioskCheckoutsRepo {
   /** The order a late payment made. */
   async setOrder(id: string, orderNumber: string, now: number): Promise<void> {
     await this.db.updateTable('kiosk_checkouts').set({ order_number: orderNumber, updated_at: now }).where('id', '=', id).execute();
+  }
+
+  /** Paid checkouts whose drop has a command (the refund loop settles them, so a failed drop is owed back unread). */
+  dropsUnderWay(limit: number): Promise<CheckoutRecord[]> {
+    return this.records()
+      .where('kiosk_checkouts.status', 'in', ['paid', 'vending'])
+      .where('kiosk_checkouts.command_id', 'is not', null)
+      .orderBy('kiosk_checkouts.updated_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Refunds the loop may try: owed ones, and failed ones with attempts left (`refundDue` says which are due now), oldest first. */
+  refundsToTry(limit: number): Promise<CheckoutRecord[]> {
+    return this.records()
+      .where((eb) =>
+        eb.or([
+          eb('kiosk_checkouts.refund', '=', 'owed'),
+          eb.and([eb('kiosk_checkouts.refund', '=', 'failed'), eb('kiosk_checkouts.refund_attempts', '<', MAX_REFUND_ATTEMPTS)]),
+        ]),
+      )
+      .orderBy('kiosk_checkouts.updated_at')
+      .orderBy('kiosk_checkouts.id')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Attempt `attempt`'s refund issued: once, and only while the refund is still owed or failed after exactly that many
+   * failed attempts (so a stale answer of an older attempt changes nothing). True when this call recorded it.
+   */
+  async refundIssued(id: string, attempt: number, refundId: string, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('kiosk_checkouts')
+      .set({ refund: 'issued', refund_id: refundId, refund_failure: null, refund_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('refund', 'in', ['owed', 'failed'])
+      .where('refund_attempts', '=', attempt)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Attempt `attempt` refused, with the processor's reason: once per attempt (the next gets a new key). True when this call recorded it. */
+  async refundFailed(id: string, attempt: number, reason: string, refundId: string | null, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('kiosk_checkouts')
+      .set({ refund: 'failed', refund_id: refundId, refund_failure: reason, refund_at: now, refund_attempts: attempt + 1, updated_at: now })
+      .where('id', '=', id)
+      .where('refund', 'in', ['owed', 'failed'])
+      .where('refund_attempts', '=', attempt)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   }
 
   /** Claims a processor event id: false when it was seen before (the primary key decides, even between racing deliveries). */

@@ -1,9 +1,11 @@
 import { Router, type Request } from 'express';
+import { z } from 'zod';
 import { CheckoutData, CheckoutRequest } from '@vend/protocol';
 import { sendOk } from '../../http/envelope.ts';
 import { defineRoute, type RouteKit } from '../../http/route.ts';
 import { AdPaymentWebhookBody } from '../ad-purchases/test-processor.ts';
-import { paymentEventOf, signedPaymentEvent } from '../ad-purchases/ad-purchases.routes.ts';
+import { PAYMENT_WEBHOOK_ROUTING, PAYMENT_WEBHOOK_SIGNATURES, paymentEventOf, signedPaymentEvent } from '../ad-purchases/ad-purchases.routes.ts';
+import { RoutedPaymentEvent, type PaymentEventRouter } from '../ad-purchases/payment-event-router.ts';
 import { cabinetOf, type CabinetGuard, type LegPolicy } from '../gateway/device-auth.ts';
 import { CancelBody, CheckoutParams, CheckoutQuery, KioskWebhookResult } from './kiosk-checkout.schemas.ts';
 import { KIOSK_CHECKOUT_WEBHOOK_PATH, type KioskCheckoutService } from './kiosk-checkout.service.ts';
@@ -90,9 +92,10 @@ export function kioskCheckoutRoutes(kit: RouteKit, cabinet: CabinetGuard, checko
 
 /**
  * The payment processor's webhook for kiosk checkouts (signed as docs/ad-payments-webhook.md says): it reads the
- * raw body itself, so it is mounted before the JSON parser, as the ad payments' and the investment pool's are.
+ * raw body itself, so it is mounted before the JSON parser, as the ad payments' and the investment pool's are. With
+ * Stripe the checkouts' events arrive at the ad payments webhook and are routed here by their webhook path (`router`).
  */
-export function kioskPaymentsWebhookRoutes(kit: RouteKit, payments: KioskPaymentsService): Router {
+export function kioskPaymentsWebhookRoutes(kit: RouteKit, payments: KioskPaymentsService, router: PaymentEventRouter): Router {
   const r = Router();
   defineRoute(
     r,
@@ -101,15 +104,14 @@ export function kioskPaymentsWebhookRoutes(kit: RouteKit, payments: KioskPayment
       method: 'post',
       path: KIOSK_CHECKOUT_WEBHOOK_PATH,
       tag: 'payments',
-      summary: 'Payment processor webhook for kiosk checkouts (pay by phone), signed: X-Vend-Timestamp + X-Vend-Signature',
-      description:
-        'Idempotent on the event id. `payment_intent.succeeded` for a checkout awaiting payment, with its amount and currency: the checkout is paid, an order is written paid with its payment and a pending remote dispense command for the aisle is enqueued (externalRef = the checkout id). A payment after the checkout expired or was cancelled is recorded as owed back (an order refund_owed, no command).',
+      summary: `Payment processor webhook for kiosk checkouts (pay by phone), ${PAYMENT_WEBHOOK_SIGNATURES}`,
+      description: `Idempotent on the event id. \`payment_intent.succeeded\` for a checkout awaiting payment, with its amount and currency: the checkout is paid, an order is written paid with its payment and a pending remote dispense command for the aisle is enqueued (externalRef = the checkout id). A payment after the checkout expired or was cancelled is recorded as owed back (an order refund_owed, no command). \`payment_intent.expired\` (Stripe: checkout.session.expired) of the checkout's own intent ends a checkout still awaiting payment (expired); after a payment it changes nothing. Other types are recorded only. ${PAYMENT_WEBHOOK_ROUTING}`,
       auth: 'signature',
       body: AdPaymentWebhookBody,
-      response: KioskWebhookResult,
+      response: z.union([KioskWebhookResult, RoutedPaymentEvent]),
       errors: [503],
     },
-    signedPaymentEvent((raw, headers) => payments.verifyWebhook(raw, headers)),
+    signedPaymentEvent((raw, headers) => payments.verifyWebhook(raw, headers), { path: KIOSK_CHECKOUT_WEBHOOK_PATH, router }),
     async (_input, _req, res) => sendOk(res, await payments.receivePayment(...paymentEventOf(res))),
   );
   return r;

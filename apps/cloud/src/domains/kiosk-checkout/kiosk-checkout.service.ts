@@ -1,14 +1,14 @@
-import { CHECKOUT_TTL_SECONDS, type CheckoutData, type CheckoutRequest, type CheckoutStatus, type Clock } from '@vend/protocol';
+import { CHECKOUT_TTL_SECONDS, type CheckoutData, type CheckoutRefund, type CheckoutRequest, type CheckoutStatus, type Clock } from '@vend/protocol';
 import type { Config } from '../../config.ts';
 import { randomHex } from '../../crypto/secrets.ts';
 import type { AuditLog } from '../../http/audit.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { centsToDecimal } from '../../http/money.ts';
 import { formatTimestamp } from '../../http/time-format.ts';
-import type { AppStore } from '../../repos.ts';
+import type { AppStore, Repos } from '../../repos.ts';
 import type { PaymentProcessor } from '../ad-purchases/processor.ts';
 import type { CabinetCaller } from '../gateway/device-auth.ts';
-import { CHECKOUT_ID, failureDetail, moveOfCommand, secondsLeft } from './checkout.rules.ts';
+import { CHECKOUT_ID, cabinetRefund, failureDetail, moveOfCommand, secondsLeft } from './checkout.rules.ts';
 import type { CheckoutRecord } from './kiosk-checkout.repo.ts';
 
 /** Where the payment processor delivers checkout payments (signed as docs/ad-payments-webhook.md says). */
@@ -47,8 +47,22 @@ export function checkoutView(r: CheckoutRecord, now: number): CheckoutData {
     paidAt: formatTimestamp(r.paid_at),
     orderNumber: r.order_number,
     commandId: r.command_id,
-    refund: (r.refund as CheckoutData['refund']) ?? null,
+    refund: cabinetRefund(r.refund),
     detail: r.detail,
+    refundState: refundStateOf(r),
+  };
+}
+
+/** How a checkout's refund stands (null: nothing owed). */
+export function refundStateOf(r: CheckoutRecord): CheckoutRefund | null {
+  if (r.refund === null) return null;
+  return {
+    status: r.refund as CheckoutRefund['status'],
+    amountCents: Number(r.amount_cents),
+    refundId: r.refund_id,
+    reason: r.refund === 'failed' ? r.refund_failure : null,
+    at: formatTimestamp(r.refund_at),
+    attempts: Number(r.refund_attempts),
   };
 }
 
@@ -207,24 +221,29 @@ export class KioskCheckoutService {
     if (raced) throw conflict('This machine is busy with another purchase; one purchase at a time, please try again shortly');
   }
 
-  /**
-   * A checkout as it stands at `now`, with what time and its drop have decided written down: unpaid past its expiry →
-   * expired; paid and its command acknowledged → vended, failed or expired → failed with its money owed back. Each is
-   * the repo's conditional move, so concurrent readers settle it once.
-   */
-  private async settle(row: CheckoutRecord, now: number): Promise<CheckoutRecord> {
-    const repo = this.deps.store.repos.kioskCheckouts;
-    if (row.status === 'awaiting_payment' && now >= row.expires_at) {
-      await repo.move(row.id, 'expire', {}, now);
-      return (await repo.checkout(row.id))!;
-    }
-    if ((row.status === 'paid' || row.status === 'vending') && row.command_id !== null) {
-      const command = await this.deps.store.repos.commands.commandById(row.machine_id, row.command_id);
-      const move = command ? moveOfCommand(command) : null;
-      if (!command || move === null) return row;
-      await repo.move(row.id, move, move === 'fail' ? { refund: 'owed', detail: failureDetail(command) } : {}, now);
-      return (await repo.checkout(row.id))!;
-    }
-    return row;
+  private settle(row: CheckoutRecord, now: number): Promise<CheckoutRecord> {
+    return settleCheckout(this.deps.store.repos, row, now);
   }
+}
+
+/**
+ * A checkout as it stands at `now`, with what time and its drop have decided written down: unpaid past its expiry →
+ * expired; paid and its command acknowledged → vended, failed or expired → failed with its money owed back. Each is
+ * the repo's conditional move, so concurrent readers settle it once. The refund loop settles paid checkouts too, so
+ * a failed drop is refunded even when nobody reads its checkout.
+ */
+export async function settleCheckout(repos: Repos, row: CheckoutRecord, now: number): Promise<CheckoutRecord> {
+  const repo = repos.kioskCheckouts;
+  if (row.status === 'awaiting_payment' && now >= row.expires_at) {
+    await repo.move(row.id, 'expire', {}, now);
+    return (await repo.checkout(row.id))!;
+  }
+  if ((row.status === 'paid' || row.status === 'vending') && row.command_id !== null) {
+    const command = await repos.commands.commandById(row.machine_id, row.command_id);
+    const move = command ? moveOfCommand(command) : null;
+    if (!command || move === null) return row;
+    await repo.move(row.id, move, move === 'fail' ? { refund: 'owed', detail: failureDetail(command) } : {}, now);
+    return (await repo.checkout(row.id))!;
+  }
+  return row;
 }

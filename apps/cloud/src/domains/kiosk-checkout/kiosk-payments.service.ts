@@ -1,11 +1,18 @@
 import type { Clock } from '@vend/protocol';
 import type { AuditLog } from '../../http/audit.ts';
-import { badRequest } from '../../http/errors.ts';
 import type { Repos, AppStore } from '../../repos.ts';
-import { PAYMENT_SUCCEEDED, verifiedEvent, type PaymentEvent, type PaymentProcessor, type WebhookHeaders } from '../ad-purchases/processor.ts';
+import {
+  PAYMENT_EXPIRED,
+  PAYMENT_SUCCEEDED,
+  refuseUnlessAsked,
+  verifiedEvent,
+  type PaymentEvent,
+  type PaymentProcessor,
+  type WebhookHeaders,
+} from '../ad-purchases/processor.ts';
 import type { CommandsService } from '../commands/commands.service.ts';
 import type { SalesService } from '../orders/sales.service.ts';
-import { dropReason } from './checkout.rules.ts';
+import { cabinetRefund, dropReason } from './checkout.rules.ts';
 import type { CheckoutRecord } from './kiosk-checkout.repo.ts';
 import type { KioskWebhookResult } from './kiosk-checkout.schemas.ts';
 
@@ -66,14 +73,15 @@ export class KioskPaymentsService {
       const row = await repo.checkout(event.purchaseId);
       const answer = (duplicate: boolean, r: CheckoutRecord | undefined = row): Applied => ({ result: resultOf(event, duplicate, r), wake: null });
       if (!fresh) return answer(true);
+      // the processor's page for the checkout's own intent can no longer be paid: a checkout still awaiting its
+      // payment ends at once (the cabinet is free); a paid one, or one already ended, is left as it is (out of order)
+      if (event.type === PAYMENT_EXPIRED && row?.status === 'awaiting_payment' && row.intent_id === event.intentId) {
+        if (await repo.move(row.id, 'expire', {}, now)) await this.deps.audit.record(tx, null, 'kiosk_checkout.intent_expired', `checkout:${row.id}`);
+        return answer(false, await repo.checkout(row.id));
+      }
       if (event.type !== PAYMENT_SUCCEEDED) return answer(false);
 
-      const refuse = (message: string) => badRequest(undefined, [{ path: 'body.data', message }]);
-      if (!row) throw refuse(`unknown checkout ${event.purchaseId}`);
-      if (row.intent_id !== event.intentId) throw refuse(`intent ${event.intentId} is not checkout ${row.id}'s`);
-      if (Number(row.amount_cents) !== event.amountCents || row.currency !== event.currency) {
-        throw refuse(`amount ${event.amountCents} ${event.currency} does not match the checkout's ${Number(row.amount_cents)} ${row.currency}`);
-      }
+      refuseUnlessAsked(event, 'checkout', row, (c) => ({ id: c.id, intentId: c.intent_id, amountCents: Number(c.amount_cents), currency: c.currency }));
       if (row.status === 'awaiting_payment' && now >= row.expires_at) await repo.move(row.id, 'expire', {}, now);
       else if (row.status === 'awaiting_payment' && (await repo.move(row.id, 'pay', { paid_at: now }, now))) {
         await this.drop(tx, row, event, now);
@@ -122,7 +130,7 @@ function resultOf(event: PaymentEvent, duplicate: boolean, row: CheckoutRecord |
     duplicate,
     checkoutId: event.purchaseId,
     status: (row?.status as KioskWebhookResult['status'] | undefined) ?? null,
-    refund: (row?.refund as KioskWebhookResult['refund'] | undefined) ?? null,
+    refund: cabinetRefund(row?.refund ?? null),
     orderNumber: row?.order_number ?? null,
     commandId: row?.command_id ?? null,
   };

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AxeResults } from 'axe-core';
 import jsqrModule from 'jsqr';
 import { Secret, TOTP } from 'otpauth';
 import { PNG } from 'pngjs';
@@ -28,6 +30,18 @@ const jsQR = ((jsqrModule as unknown as { default?: Decode }).default ?? jsqrMod
 
 const KIOSK = 'SBX-ALICE-0001';
 const alice = SANDBOX_CREDENTIALS.alice;
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
+
+/** axe-core's serious and critical violations in the page, one line each (injected through DevTools, outside the page's content policy). */
+async function axeSerious(page: Page): Promise<string[]> {
+  const source = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+  await page.evaluate(source);
+  const results = (await page.evaluate(`window.axe.run(document, { resultTypes: ['violations'] })`)) as AxeResults;
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id} ×${v.nodes.length} (${v.help}): ${v.nodes[0]?.target.join(' ')}`);
+}
 
 describe.skipIf(!CHROMIUM)('the buyer journey in a browser', () => {
   const t = suiteServer('sqlite');
@@ -245,6 +259,87 @@ describe.skipIf(!CHROMIUM)('the buyer journey in a browser', () => {
     await shot(page, '12-quote-network');
     await ctx.close();
   });
+
+  it.each([
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const)(
+    'on a %s: the 404 page, the quote, the status page with each refund state and the resubmit form, by keyboard; axe finds nothing serious',
+    async (name, size) => {
+      const ctx = await browser.newContext(size);
+      const page = await newPage(ctx);
+      const expectOnly = (from: number, status: string) =>
+        expect(problems.splice(from)).toEqual([`console error: Failed to load resource: the server responded with a status of ${status}`]);
+
+      let from = problems.length;
+      await page.goto(`${t.url}/advertise/brief`);
+      await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+      expectOnly(from, '404 (Not Found)');
+      expect(await axeSerious(page)).toEqual([]);
+
+      await page.goto(await advertiseUrl(KIOSK, alice.apiKey));
+      await fillBrief(page, { reach: `Only this kiosk (${KIOSK})`, sponsorName: `Gym ${name}` });
+      await page.getByLabel('Upload my own file').check();
+      const fixture = (await import('../creatives/creatives.test-support.ts')).image;
+      await page.getByLabel('File to upload').setInputFiles({ name: 'ad.png', mimeType: 'image/png', buffer: await fixture('png', 1080, 1920) });
+      await page.getByRole('button', { name: 'See the price' }).click();
+      await page.getByRole('heading', { name: 'Your price: $99.00' }).waitFor();
+      expect(await axeSerious(page)).toEqual([]);
+      await shot(page, `13-quote-${name}`);
+      await page.getByRole('button', { name: 'Pay $99.00' }).click();
+      await page.getByRole('button', { name: 'Pay now' }).click();
+      await page.locator('#purchase-status').waitFor();
+      const status = page.url();
+      const id = /\/advertise\/status\/(adp_[^.]+)\./.exec(status)![1]!;
+
+      // alice declines: the refund is owed by her, and the buyer may change the ad
+      const reject = () =>
+        call(t.url, 'POST', `/api/v1/ad-purchases/${id}/reject`, { headers: { 'x-api-key': alice.apiKey }, json: { reason: 'Too dark for the lobby' } });
+      expect((await reject()).status).toBe(200);
+      await page.reload();
+      await page.getByText('Refund of $99.00 owed by Alice Vending Co').waitFor();
+      expect(await axeSerious(page)).toEqual([]);
+      await shot(page, `14-status-refund-owed-${name}`);
+
+      // keyboard only: Tab to the studio brief of the resubmit form, type, Tab to the button, Enter
+      const brief = page.getByLabel('Or describe a new design for the studio');
+      const briefId = await brief.getAttribute('id');
+      for (let i = 0; i < 80 && (await page.evaluate(() => document.activeElement?.id)) !== briefId; i++) await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe(briefId);
+      // sent empty first: the form says what is missing, next to the field (a 400 document)
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Send for approval again');
+      from = problems.length;
+      await page.keyboard.press('Enter');
+      await page.getByText('Choose a file to upload, or describe a design for the studio').waitFor();
+      expectOnly(from, '400 (Bad Request)');
+      expect(await axeSerious(page)).toEqual([]);
+      await shot(page, `15-resubmit-error-${name}`);
+      await page.getByLabel('Or describe a new design for the studio').focus();
+      await page.keyboard.type('A brighter poster: morning classes, first one free');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(status);
+      expect(await page.locator('#purchase-status').getAttribute('data-status')).toBe('pending_approval');
+      expect(await page.getByRole('button', { name: 'Send for approval again' }).count()).toBe(0);
+
+      // declined again; the refund fails, then is issued: each state says so
+      expect((await reject()).status).toBe(200);
+      const line = await t.ctx.database.db.selectFrom('ad_purchase_lines').select('id').where('purchase_id', '=', id).executeTakeFirstOrThrow();
+      await t.services.store.repos.adPurchases.refundFailed(line.id, 0, 'The payment processor could not refund: card expired', null, t.clock.now());
+      await page.reload();
+      await page.getByText('The refund could not be made: The payment processor could not refund: card expired').waitFor();
+      expect(await axeSerious(page)).toEqual([]);
+      const refund = await call(t.url, 'POST', `/api/v1/ad-purchases/${id}/refund`, { headers: { 'x-api-key': alice.apiKey }, json: {} });
+      expect(refund.status).toBe(200);
+      await page.reload();
+      await page.getByText(/^Refunded \$99\.00 on \d{4}-\d{2}-\d{2}/).waitFor();
+      expect(await page.getByRole('button', { name: 'Send for approval again' }).count()).toBe(0);
+      expect(await axeSerious(page)).toEqual([]);
+      await shot(page, `16-status-refunded-${name}`);
+      await ctx.close();
+    },
+  );
 
   it('loads nothing from elsewhere, logs no console error and breaks no content policy', () => {
     expect(problems).toEqual([]);

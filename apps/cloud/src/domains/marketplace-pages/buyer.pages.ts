@@ -196,17 +196,67 @@ export function checkoutPage(p: { intent: TestIntent; csrf: string; statusPath: 
   });
 }
 
-/** The buyer's status page: the purchase, each operator's decision (and reason), the refund owed, the quote. */
-export function statusPage(s: PurchaseStatusView, statusPath: string): SafeHtml {
-  const lines = s.lines.length
+type StatusLine = PurchaseStatusView['lines'][number];
+
+/** A rejected line's refund for the buyer: owed by its operator, issued (when, and the processor's reference), or failed (why). */
+export function refundText(l: Pick<StatusLine, 'operatorName' | 'refund'>): SafeHtml | '' {
+  const r = l.refund;
+  if (!r) return '';
+  switch (r.status) {
+    case 'issued':
+      return html`<span class="refund issued" data-refund="issued"
+        >Refunded ${usd(r.amountCents)} on ${day(r.at)}${r.refundId ? html` <span class="muted small">(refund <code>${r.refundId}</code>)</span>` : ''}</span
+      >`;
+    case 'failed':
+      return html`<span class="refund failed" data-refund="failed">The refund could not be made: ${r.reason ?? 'no reason given'}</span>`;
+    case 'owed':
+      return html`<span class="refund owed" data-refund="owed">Refund of ${usd(r.amountCents)} owed by ${l.operatorName}</span>`;
+  }
+}
+
+/** What the resubmit form shows again: the line it was for, the field errors (`form`: a notice above them), the brief typed. */
+export interface ResubmitState {
+  lineId: string;
+  errors: Record<string, string>;
+  studioBrief: string;
+}
+
+/**
+ * The forms that send a rejected line back for approval with a new ad (one per line the buyer may resubmit): a file
+ * to upload or a brief for the studio. Keyboard order: the file, the brief, the button; ids are the line's own.
+ */
+export function resubmitForms(s: PurchaseStatusView, p: { action: string; csrf: string; state?: ResubmitState | null }): SafeHtml | '' {
+  const open = s.lines.filter((l) => l.resubmittable);
+  if (open.length === 0) return '';
+  return html`<h2 id="change-ad">Change your ad and send it again</h2>
+    <p>
+      While your refund is not paid back, you may change the ad for a declined part and send it to the same operator again. The price does not change; once
+      sent, that part owes no refund unless the operator declines again.
+    </p>
+    ${open.map((l) => {
+      const st = p.state?.lineId === l.lineId ? p.state : null;
+      const e = st?.errors ?? {};
+      const key = l.lineId.replace(/[^A-Za-z0-9_-]/g, '-');
+      return html`<form method="post" action="${p.action}" enctype="multipart/form-data" novalidate class="card" aria-labelledby="rs-${key}-title">
+        <h3 id="rs-${key}-title">${l.operatorName}: ${plural(l.machines, 'kiosk')}</h3>
+        ${e['form'] ? html`<div class="notice error" role="alert"><p>${e['form']}</p></div>` : ''} ${csrfInput(p.csrf)}
+        <input type="hidden" name="line" value="${l.lineId}" />
+        ${field({ name: 'creativeFile', id: `rs-${key}-file`, label: 'Upload a new ad', type: 'file', error: e['creativeFile'], accept: 'image/png,image/jpeg,image/webp,video/mp4', hint: 'A portrait image or an MP4 video.' })}
+        ${field({ name: 'studioBrief', id: `rs-${key}-brief`, label: 'Or describe a new design for the studio', type: 'textarea', value: st?.studioBrief ?? '', error: e['studioBrief'], maxlength: 500, hint: 'Used when no file is chosen.' })}
+        <div class="actions"><button type="submit">Send for approval again</button></div>
+      </form>`;
+    })}`;
+}
+
+/**
+ * The buyer's status page: the purchase, each operator's decision (and reason), each refund's state, the quote. The
+ * review table is a focusable region: on a phone it scrolls sideways, and a keyboard must reach what is off screen.
+ */
+export function statusPage(s: PurchaseStatusView, statusPath: string, extra: SafeHtml | '' = ''): SafeHtml {
+  const lines: (Pick<StatusLine, 'operatorName' | 'machines' | 'amountCents' | 'reason' | 'decidedAt' | 'refund'> & { status: string })[] = s.lines.length
     ? s.lines
-    : s.operators.map((o) => ({
-        ...o,
-        status: 'awaiting_payment' as string,
-        reason: null as string | null,
-        decidedAt: null as string | null,
-        refundOwedCents: 0,
-      }));
+    : s.operators.map((o) => ({ ...o, status: 'awaiting_payment', reason: null, decidedAt: null, refund: null }));
+  const stillOwed = s.lines.filter((l) => l.refund && l.refund.status !== 'issued').reduce((a, l) => a + l.refund!.amountCents, 0);
   return layout({
     title: `Your screen ad: ${STATUS[s.status] ?? s.status}`,
     body: html`<h1>Your screen ad for ${s.sponsorName}</h1>
@@ -214,14 +264,17 @@ export function statusPage(s: PurchaseStatusView, statusPath: string): SafeHtml 
       <p class="muted small">Keep this page's address: it is the only way to see your purchase. <a href="${statusPath}">Reload</a></p>
       ${s.status === 'awaiting_payment' && s.checkoutUrl ? html`<p><a class="button" href="${s.checkoutUrl}">Pay ${usd(s.totalCents)}</a></p>` : ''}
       ${
-        s.refundOwedCents > 0
+        stillOwed > 0
           ? html`<div class="notice warn">
-              <p>Refund owed to you: <b>${usd(s.refundOwedCents)}</b> for the kiosks whose operator declined. It is paid back by hand; no other money moves.</p>
+              <p>
+                Refund owed to you: <b>${usd(stillOwed)}</b> for the kiosks whose operator declined. The operator refunds it to the card you paid with; no other
+                money moves.
+              </p>
             </div>`
           : ''
       }
-      <h2>Operators' review</h2>
-      <div class="table-wrap">
+      <h2 id="review-title">Operators' review</h2>
+      <div class="table-wrap" role="region" aria-labelledby="review-title" tabindex="0">
         <table>
           <thead>
             <tr>
@@ -240,13 +293,14 @@ export function statusPage(s: PurchaseStatusView, statusPath: string): SafeHtml 
                   <td class="num">${usd(l.amountCents)}</td>
                   <td>
                     <span class="status ${l.status}">${STATUS[l.status] ?? l.status}</span
-                    >${l.decidedAt ? html` <span class="muted small">${day(l.decidedAt)}</span>` : ''}${l.reason ? html`<br />Reason: ${l.reason}` : ''}${l.refundOwedCents > 0 ? html`<br />Refund owed: ${usd(l.refundOwedCents)}` : ''}
+                    >${l.decidedAt ? html` <span class="muted small">${day(l.decidedAt)}</span>` : ''}${l.reason ? html`<br />Reason: ${l.reason}` : ''}${l.refund ? html`<br />${refundText(l)}` : ''}
                   </td>
                 </tr>`,
             )}
           </tbody>
         </table>
       </div>
+      ${extra}
       <h2>What you bought</h2>
       <div class="card">
         <dl class="facts">

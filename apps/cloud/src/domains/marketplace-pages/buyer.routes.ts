@@ -10,7 +10,7 @@ import { ACCEPTED_TYPES, MEDIA_LIMITS, sniff, type MediaType } from '../creative
 import type { PricingCatalog } from '../pricing/catalog.ts';
 import { creativeChoice, fieldErrorsOf, readBrief, type OrderBrief } from './brief-order.ts';
 import { briefPage, briefValuesOf, type AdvertiseMachine, type BriefValues, type HeldCreative } from './brief.page.ts';
-import { checkoutPage, quotePage, statusPage } from './buyer.pages.ts';
+import { checkoutPage, quotePage, resubmitForms, statusPage } from './buyer.pages.ts';
 import type { UploadedFile } from './form-reader.ts';
 import type { FieldErrors } from './form-ui.ts';
 import { KIOSK_COOKIE, briefPath, kioskCookieValue, messagePage, notFoundPage, pageNotFoundHandler } from './page-common.ts';
@@ -34,12 +34,12 @@ export interface BuyerPagesDeps {
 }
 
 /** An AppError's own words without the catalogue prefix ("Bad request — …: "), for a person. */
-function reasonOf(e: AppError): string {
+export function reasonOf(e: AppError): string {
   const text = e.options.issues?.length ? e.options.issues.map((i) => i.message).join('; ') : e.message;
   return text.replace(`${ERROR_TABLE.bad_request.message}: `, '');
 }
 
-const isStatus = (e: unknown, ...statuses: number[]): e is AppError => e instanceof AppError && statuses.includes(e.status);
+export const isStatus = (e: unknown, ...statuses: number[]): e is AppError => e instanceof AppError && statuses.includes(e.status);
 
 function originOf(req: Request): string {
   return `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
@@ -55,7 +55,7 @@ function heldOf(draft: CreativeDraftView | null, creativeId: string | undefined)
 }
 
 /** The type the upload is sent as: the browser's when it is one the creatives domain accepts, else what the bytes look like. */
-function uploadType(file: UploadedFile): string {
+export function uploadType(file: UploadedFile): string {
   if ((ACCEPTED_TYPES as readonly string[]).includes(file.mimeType)) return file.mimeType;
   const s = sniff(file.bytes);
   return 'type' in s ? (s.type as MediaType) : file.mimeType;
@@ -227,7 +227,7 @@ export function buyerRoutes(deps: BuyerPagesDeps): Router {
         draft =
           choice.mode === 'upload'
             ? await market.uploadCreative(buyerOf(req), { draftToken, contentType: uploadType(form.file!), dataBase64: form.file!.bytes.toString('base64') })
-            : await market.generateCreative(buyerOf(req), { draftToken, brief: values.studioBrief });
+            : await market.generateCreative(buyerOf(req), { draftToken, brief: values.studioBrief, sponsorName: values.sponsorName || undefined });
       } catch (e) {
         if (isStatus(e, 400, 409)) return again(e.status, { [target]: choice.mode === 'upload' ? `The file was refused: ${reasonOf(e)}` : reasonOf(e) });
         if (isStatus(e, 502)) return again(502, { studioBrief: 'The design studio did not answer; no design was counted. Try again, or upload a file.' });
@@ -328,7 +328,8 @@ export function buyerRoutes(deps: BuyerPagesDeps): Router {
       if (isStatus(e, 404)) return sendPage(res, 404, notFoundPage('Purchase'));
       throw e;
     }
-    sendPage(res, 200, statusPage(view, `/advertise/status/${req.params.token}`));
+    const path = `/advertise/status/${req.params.token}`;
+    sendPage(res, 200, statusPage(view, path, resubmitForms(view, { action: `${path}/resubmit`, csrf: session.csrfToken(req, res) })));
   });
 
   // Where a hosted checkout (Stripe) sends the buyer once paid. The purchase cookie is SameSite=Strict, so it is not

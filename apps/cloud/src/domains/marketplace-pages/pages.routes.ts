@@ -12,6 +12,7 @@ import type { PricingCatalog } from '../pricing/catalog.ts';
 import type { AdPurchasesService } from '../ad-purchases/ad-purchases.service.ts';
 import { approvalsRoutes } from './approvals.routes.ts';
 import { buyerRoutes } from './buyer.routes.ts';
+import { buyerResubmitRoutes } from './buyer-resubmit.routes.ts';
 import { pageErrorHandler } from './page-common.ts';
 import { PageSession } from './page-session.ts';
 import { QuoteLinks } from './quote-link.ts';
@@ -49,6 +50,7 @@ export function marketplacePagesRoutes(deps: MarketplacePagesDeps): Router {
   r.use(approvalsRoutes(deps.adPurchases, session));
   const quoteLinks = new QuoteLinks(deps.config.dataKey);
   r.use(buyerRoutes({ market: deps.market, pricing: deps.pricing, testProcessor: deps.testProcessor, session, quoteLinks }));
+  r.use(buyerResubmitRoutes({ market: deps.market, session }));
   r.use(['/advertise', '/pay', '/signin', '/signout'], pageErrorHandler(deps.logger));
   return r;
 }

@@ -45,10 +45,22 @@ export class OrdersRepo {
       .$if(!!f.channel, (q) => q.where('orders.channel', '=', f.channel ?? ''));
   }
 
+  /** With the refund of a pay-by-phone order (its kiosk checkout's, issue 34: a read join, the checkout's repo writes it). */
   private view(f: OrderFilter) {
     return this.filtered(f)
+      .leftJoin('kiosk_checkouts', 'kiosk_checkouts.order_number', 'orders.order_number')
       .selectAll('orders')
-      .select(['machines.machine_no', 'machines.sales_tax_rate as machine_tax_rate', 'operators.merchant_account as owner_account']);
+      .select([
+        'machines.machine_no',
+        'machines.sales_tax_rate as machine_tax_rate',
+        'operators.merchant_account as owner_account',
+        'kiosk_checkouts.id as checkout_id',
+        'kiosk_checkouts.refund as refund_status',
+        'kiosk_checkouts.amount_cents as refund_cents',
+        'kiosk_checkouts.refund_id',
+        'kiosk_checkouts.refund_failure',
+        'kiosk_checkouts.refund_at',
+      ]);
   }
 
   /** Newest first. */
@@ -287,8 +299,21 @@ export class OrdersRepo {
   }
 }
 
-/** An order with its machine's serial and current tax rate, and the machine owner's merchant account. */
-export type OrderView = OrderRow & { machine_no: string; machine_tax_rate: number | null; owner_account: string | null };
+/**
+ * An order with its machine's serial and current tax rate, the machine owner's merchant account, and for a
+ * pay-by-phone order its refund through the processor (all null otherwise, or while nothing is owed).
+ */
+export type OrderView = OrderRow & {
+  machine_no: string;
+  machine_tax_rate: number | null;
+  owner_account: string | null;
+  checkout_id: string | null;
+  refund_status: string | null;
+  refund_cents: number | null;
+  refund_id: string | null;
+  refund_failure: string | null;
+  refund_at: number | null;
+};
 
 export interface RollupRow {
   machine_no: string;

@@ -30,6 +30,20 @@ export const Payment = z.object({
   settlementAccount: z.string().nullable().describe("always the machine owner's merchant account"),
 });
 
+export const OrderRefund = z
+  .object({
+    status: z
+      .enum(['owed', 'issued', 'failed'])
+      .describe('owed: not given back yet; issued: the processor took the refund; failed: the processor refused it (reason)'),
+    amountCents: z.number().int(),
+    reason: z.string().nullable().describe('why the processor refused it (failed only)'),
+    refundId: z.string().nullable().describe("the processor's refund id"),
+    at: z.string().nullable().describe('when it was issued, or last refused'),
+  })
+  .describe(
+    'the money given back through the payment processor that took it (pay-by-phone orders whose drop failed or whose payment came after the checkout ended); retried automatically after a refusal, 3 attempts in all',
+  );
+
 export const Order = z.object({
   orderNumber: z.string(),
   machineNo: z.string(),
@@ -46,6 +60,7 @@ export const Order = z.object({
   payMethod: z.string(),
   createdAt: z.string(),
   payment: Payment.optional().describe('cashless orders only'),
+  refund: OrderRefund.nullable().optional().describe('pay-by-phone orders only (paid through a payment processor); null: nothing is owed back'),
 });
 export type Order = z.infer<typeof Order>;
 

@@ -43,6 +43,19 @@ export function toOrder(row: OrderView): Order {
           },
         }
       : {}),
+    ...(row.checkout_id !== null ? { refund: refundOf(row) } : {}),
+  };
+}
+
+/** A pay-by-phone order's refund through its processor (null: nothing owed). */
+function refundOf(row: OrderView): Order['refund'] {
+  if (row.refund_status === null) return null;
+  return {
+    status: row.refund_status as NonNullable<Order['refund']>['status'],
+    amountCents: Number(row.refund_cents),
+    reason: row.refund_status === 'failed' ? row.refund_failure : null,
+    refundId: row.refund_id,
+    at: formatTimestamp(row.refund_at),
   };
 }
 

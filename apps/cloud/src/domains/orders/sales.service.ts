@@ -302,6 +302,16 @@ export class SalesService {
   }
 
   /**
+   * A processor-paid order's money was given back through its processor (issue 34: the kiosk refund loop), inside the
+   * refund's transaction: `refund_owed` → `refunded`, once (false when it was not owed, or already moved).
+   */
+  async refundIssued(tx: Repos, orderNumber: string, now: number): Promise<boolean> {
+    if (!(await tx.orders.settleOpen(orderNumber, ['refund_owed'], { pay_status: 'refunded', updated_at: now }))) return false;
+    await this.deps.audit.record(tx, null, 'order.refund', `order:${orderNumber}`);
+    return true;
+  }
+
+  /**
    * A walk-up vend's dispense report, inside the report's transaction: success records the sale
    * (shipped, stock taken); failure refunds the order. Answers the order's new status. An order of
    * another cabinet is 404, one for another aisle 400, one already settled 409.

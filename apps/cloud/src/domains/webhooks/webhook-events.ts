@@ -13,6 +13,7 @@ export const EVENT_TYPES = [
   'dispense.failed',
   'order.paid',
   'order.refund_owed',
+  'order.refund_failed',
   'command.acknowledged',
   'command.expired',
   'campaign.approved',

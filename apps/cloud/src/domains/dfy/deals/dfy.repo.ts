@@ -1,10 +1,19 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Dialect } from '../../../db/database.ts';
-import type { DB, DfyCheckpointRow, DfyDealRow, DfyPaymentRow, DfyWorkOrderRow } from '../../../db/schema.ts';
+import type {
+  DB,
+  DfyCheckpointRow,
+  DfyDealRow,
+  DfyPaymentEventRow,
+  DfyPaymentIntentRow,
+  DfyPaymentRow,
+  DfyPaymentsTable,
+  DfyWorkOrderRow,
+} from '../../../db/schema.ts';
 
 /**
  * SQL of the done-for-you pipeline: the one writer of `dfy_deals`, `dfy_deal_events`, `dfy_checkpoints`,
- * `dfy_work_orders`, `dfy_payments` and `dfy_portfolio_settings`.
+ * `dfy_work_orders`, `dfy_payments`, `dfy_payment_intents`, `dfy_payment_events` and `dfy_portfolio_settings`.
  */
 export class DfyRepo {
   constructor(
@@ -124,19 +133,131 @@ export class DfyRepo {
     await this.db.updateTable('dfy_work_orders').set(set).where('id', '=', id).execute();
   }
 
-  async insertPayment(row: DfyPaymentRow): Promise<void> {
+  async insertPayment(row: Insertable<DfyPaymentsTable>): Promise<void> {
     await this.db.insertInto('dfy_payments').values(row).execute();
+  }
+
+  payment(id: string): Promise<DfyPaymentRow | undefined> {
+    return this.db.selectFrom('dfy_payments').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** A payment asked of the processor; false when its id exists already (the same request again: its intent is the same). */
+  async insertPaymentIntent(row: DfyPaymentIntentRow): Promise<boolean> {
+    const r = await this.db
+      .insertInto('dfy_payment_intents')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  paymentIntent(id: string): Promise<DfyPaymentIntentRow | undefined> {
+    return this.db.selectFrom('dfy_payment_intents').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The deal's payments asked of the processor and not paid yet, oldest first. */
+  awaitingIntents(dealId: string): Promise<DfyPaymentIntentRow[]> {
+    return this.db
+      .selectFrom('dfy_payment_intents')
+      .selectAll()
+      .where('deal_id', '=', dealId)
+      .where('status', '=', 'awaiting_payment')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** The intent paid by `eventId` (expired too: the money was taken); false when it was paid already (another event of the same intent). */
+  async markIntentPaid(id: string, eventId: string, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('dfy_payment_intents')
+      .set({ status: 'paid', event_id: eventId, paid_at: now })
+      .where('id', '=', id)
+      .where('status', 'in', ['awaiting_payment', 'expired'])
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** An intent that can no longer be paid (the processor's expiry): false when it is not awaiting (paid meanwhile). */
+  async markIntentExpired(id: string, eventId: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('dfy_payment_intents')
+      .set({ status: 'expired', event_id: eventId })
+      .where('id', '=', id)
+      .where('status', '=', 'awaiting_payment')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Claims a processor event id for its effects (the primary key): false when it was claimed before. */
+  async claimPaymentEvent(row: DfyPaymentEventRow): Promise<boolean> {
+    const r = await this.db
+      .insertInto('dfy_payment_events')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  /** The deal's processor payments whose refund is owed or failed (to issue), oldest first. */
+  refundsToIssue(dealId: string): Promise<DfyPaymentRow[]> {
+    return this.db
+      .selectFrom('dfy_payments')
+      .selectAll()
+      .where('deal_id', '=', dealId)
+      .where('refund_status', 'in', ['owed', 'failed'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** A payment's refund issued at the processor (once: false when recorded issued meanwhile). */
+  async refundIssued(id: string, refundId: string, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('dfy_payments')
+      .set({ refund_status: 'issued', refund_id: refundId, refund_failure: null, refund_at: now })
+      .where('id', '=', id)
+      .where('refund_status', 'in', ['owed', 'failed'])
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** A payment's refund attempt `attempt` refused by the processor (once per attempt; never over an issued one). */
+  async refundFailed(id: string, attempt: number, reason: string, refundId: string | null, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('dfy_payments')
+      .set({ refund_status: 'failed', refund_id: refundId, refund_failure: reason, refund_at: now, refund_attempts: attempt + 1 })
+      .where('id', '=', id)
+      .where('refund_attempts', '=', attempt)
+      .where('refund_status', 'in', ['owed', 'failed'])
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   }
 
   paymentsOf(dealId: string): Promise<DfyPaymentRow[]> {
     return this.db.selectFrom('dfy_payments').selectAll().where('deal_id', '=', dealId).orderBy('created_at').orderBy('id').execute();
   }
 
-  /** Marks every unrefunded payment of the deal refunded; answers them. */
+  /**
+   * Marks every unrefunded payment of the deal refunded; answers them. A payment taken through a processor is
+   * then owed back through it (`refund_status` owed): the money leaves only when the processor issues it.
+   */
   async refundPayments(dealId: string, now: number): Promise<DfyPaymentRow[]> {
     const open = await this.db.selectFrom('dfy_payments').selectAll().where('deal_id', '=', dealId).where('refunded_at', 'is', null).execute();
-    if (open.length)
+    if (open.length) {
       await this.db.updateTable('dfy_payments').set({ refunded_at: now }).where('deal_id', '=', dealId).where('refunded_at', 'is', null).execute();
+      await this.db
+        .updateTable('dfy_payments')
+        .set({ refund_status: 'owed' })
+        .where(
+          'id',
+          'in',
+          open.map((x) => x.id),
+        )
+        .where('processor', 'is not', null)
+        .where('refund_status', 'is', null)
+        .execute();
+    }
     return open;
   }
 

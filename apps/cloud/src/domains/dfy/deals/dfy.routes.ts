@@ -1,9 +1,14 @@
 import { Router } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { principalOf } from '../../../http/authenticate.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { sendOk } from '../../../http/envelope.ts';
 import { defineRoute, type RouteKit } from '../../../http/route.ts';
+import { PAYMENT_WEBHOOK_ROUTING, PAYMENT_WEBHOOK_SIGNATURES, paymentEventOf, signedPaymentEvent } from '../../ad-purchases/ad-purchases.routes.ts';
+import { RoutedPaymentEvent, type PaymentEventRouter } from '../../ad-purchases/payment-event-router.ts';
+import { AdPaymentWebhookBody } from '../../ad-purchases/test-processor.ts';
+import type { DealState } from './deal-model.ts';
+import { DFY_PAYMENTS_WEBHOOK_PATH } from './deal-payments.ts';
 import type { DfyInstallService } from '../shipping-install/install.service.ts';
 import type { DfyPortfolioService } from '../portfolio/portfolio.service.ts';
 import type { DfyService } from './dfy.service.ts';
@@ -18,9 +23,11 @@ import {
   CheckpointParams,
   ConfirmBody,
   CreateDealBody,
-  Deal,
   DealPage,
   DealParams,
+  DealMoney,
+  DealPaymentWebhookResult,
+  DealView,
   ListCheckpointsQuery,
   ListDealsQuery,
   Portfolio,
@@ -40,6 +47,10 @@ import {
 } from './dfy.schemas.ts';
 
 const P = '/api/v1/dfy';
+
+/** What every answer carrying a deal says of paying through a real payment processor. */
+const PAYING =
+  'With a real payment processor (Stripe) the confirmed payment is not taken at once: the answer carries `payment` (status awaiting_payment, the catalog amount and `checkoutUrl`) — send the operator to checkoutUrl to pay; the deal moves only when the processor reports the payment (GET the deal to follow it; asking again answers the same payment). 502: the processor declined, 503: it is unavailable — nothing recorded either way. In the sandbox it is paid at once and `payment` is absent.';
 
 /**
  * The autopilot's tick behind `POST /autopilot/tick`: the autopilot sits above negotiation and outreach
@@ -81,16 +92,18 @@ export function dfyRoutes(kit: RouteKit, { deals: dfy, install, portfolio, autop
       path: `${P}/preorder`,
       ...W,
       summary: 'Confirmed pre-order checkout: a deal paid up front at the catalog price of its tier (refundable until shipped)',
+      description: `${PAYING} Until then the deal waits at shortlisting (its scout raised); paid, it moves to pre_ordered.`,
       body: PreorderBody,
-      response: Deal,
+      response: DealView,
+      errors: [502, 503],
     },
-    async ({ body }, req, res) => sendOk(res, await dfy.preorder(principalOf(req), body)),
+    async ({ body }, req, res) => sendOk(res, await dfy.payments.view(await dfy.preorder(principalOf(req), body))),
   );
   defineRoute(
     r,
     kit,
-    { method: 'post', path: `${P}/deals`, ...W, summary: 'Ask for a machine to be placed: a deal at shortlisting', body: CreateDealBody, response: Deal },
-    async ({ body }, req, res) => sendOk(res, await dfy.createDeal(principalOf(req), body)),
+    { method: 'post', path: `${P}/deals`, ...W, summary: 'Ask for a machine to be placed: a deal at shortlisting', body: CreateDealBody, response: DealView },
+    async ({ body }, req, res) => sendOk(res, await dfy.payments.view(await dfy.createDeal(principalOf(req), body))),
   );
   defineRoute(
     r,
@@ -101,8 +114,31 @@ export function dfyRoutes(kit: RouteKit, { deals: dfy, install, portfolio, autop
   defineRoute(
     r,
     kit,
-    { method: 'get', path: `${P}/deals/:dealId`, ...R, summary: 'One deal with its timeline', params: DealParams, response: Deal, errors: [404] },
-    async ({ params }, req, res) => sendOk(res, await dfy.getDeal(principalOf(req), params.dealId)),
+    {
+      method: 'get',
+      path: `${P}/deals/:dealId`,
+      ...R,
+      summary: 'One deal with its timeline (and the payment awaiting the operator, while one does)',
+      params: DealParams,
+      response: DealView,
+      errors: [404],
+    },
+    async ({ params }, req, res) => sendOk(res, await dfy.payments.view(await dfy.getDeal(principalOf(req), params.dealId))),
+  );
+  defineRoute(
+    r,
+    kit,
+    {
+      method: 'get',
+      path: `${P}/deals/:dealId/money`,
+      ...R,
+      summary:
+        "The deal's money: the payment awaiting the operator, the payments taken and each one's refund (owed → issued, or failed with the processor's reason)",
+      params: DealParams,
+      response: DealMoney,
+      errors: [404],
+    },
+    async ({ params }, req, res) => sendOk(res, await dfy.payments.money(principalOf(req), params.dealId)),
   );
   defineRoute(
     r,
@@ -133,17 +169,32 @@ export function dfyRoutes(kit: RouteKit, { deals: dfy, install, portfolio, autop
       | typeof RefundBody
       | typeof AutopilotBody
       | null,
-    run: (p: ReturnType<typeof principalOf>, dealId: string, body: never) => Promise<unknown>,
+    run: (p: ReturnType<typeof principalOf>, dealId: string, body: never) => Promise<DealState>,
+    more: { description: string; errors: (502 | 503)[] } | null = null,
   ) =>
     defineRoute(
       r,
       kit,
-      { method: 'post', path: `${P}/deals/:dealId/${path}`, ...W, summary, params: DealParams, ...(body ? { body } : {}), response: Deal, errors: [404, 409] },
-      async ({ params, body: b }, req, res) => sendOk(res, await run(principalOf(req), params.dealId, b as never)),
+      {
+        method: 'post',
+        path: `${P}/deals/:dealId/${path}`,
+        ...W,
+        summary,
+        ...(more ? { description: more.description } : {}),
+        params: DealParams,
+        ...(body ? { body } : {}),
+        response: DealView,
+        errors: [404, 409, ...(more?.errors ?? [])],
+      },
+      async ({ params, body: b }, req, res) => sendOk(res, await dfy.payments.view(await run(principalOf(req), params.dealId, b as never))),
     );
 
-  move('preorder', 'Confirmed pre-order payment for a requested deal at shortlisting (shortlisting → pre_ordered)', ConfirmBody, (p, id) =>
-    dfy.preorderDeal(p, id),
+  move(
+    'preorder',
+    'Confirmed pre-order payment for a requested deal at shortlisting (shortlisting → pre_ordered)',
+    ConfirmBody,
+    (p, id) => dfy.preorderDeal(p, id),
+    { description: PAYING, errors: [502, 503] },
   );
   move(
     'advance',
@@ -176,6 +227,7 @@ export function dfyRoutes(kit: RouteKit, { deals: dfy, install, portfolio, autop
     'Confirm gate: pay for the machine at the catalog price (resolves money; pre-provisions the fleet pin)',
     CheckoutBody,
     (p, id, b: { confirm: true }) => dfy.checkout(p, id, b.confirm),
+    { description: PAYING, errors: [502, 503] },
   );
   move('shipping/tracking', 'Record the shipment tracking: ready_to_ship → shipped', TrackingBody, (p, id, b: { carrier: string; trackingNumber: string }) =>
     install.recordTracking(p, id, b),
@@ -183,11 +235,27 @@ export function dfyRoutes(kit: RouteKit, { deals: dfy, install, portfolio, autop
   move('autopilot', 'Per-deal autopilot override: true, false or null (follow the portfolio)', AutopilotBody, (p, id, b: { enabled: boolean | null }) =>
     dfy.setAutopilot(p, id, b),
   );
-  move('cancel', 'Cancel the deal (the only correction); payments are refunded when it has not shipped', CancelBody, (p, id, b: { reason: string }) =>
-    dfy.cancel(p, id, b.reason),
+  move(
+    'cancel',
+    'Cancel the deal (the only correction); payments are refunded when it has not shipped',
+    CancelBody,
+    (p, id, b: { reason: string }) => dfy.cancel(p, id, b.reason),
+    {
+      description:
+        "A payment taken through the payment processor is refunded through it at once; a refund it refuses or cannot take now stays on the deal's money (GET …/money: refund failed or owed) for POST …/refund to retry. The cancel stands either way.",
+      errors: [],
+    },
   );
-  move('refund', 'Confirmed refund of every payment of a deal that has not shipped; the deal is cancelled', RefundBody, (p, id, b: { reason: string }) =>
-    dfy.refund(p, id, b.reason),
+  move(
+    'refund',
+    'Confirmed refund of every payment of a deal that has not shipped; the deal is cancelled',
+    RefundBody,
+    (p, id, b: { reason: string }) => dfy.refund(p, id, b.reason),
+    {
+      description:
+        "A payment taken through the payment processor is refunded through it; each payment's refund shows on the deal's money (GET …/money: owed → issued, or failed with the processor's reason). 502: the processor refused (recorded failed), 503: it is unavailable (still owed); the deal is cancelled either way, and calling again retries what is owed or failed (never refunding twice).",
+      errors: [502, 503],
+    },
   );
 
   defineRoute(
@@ -301,5 +369,32 @@ export function dfyRoutes(kit: RouteKit, { deals: dfy, install, portfolio, autop
     async (_i, req, res) => sendOk(res, await portfolio.securities(principalOf(req))),
   );
 
+  return r;
+}
+
+/**
+ * The payment processor's webhook for DFY pre-orders and checkouts (docs/dfy.md): the ad payments webhook's scheme and
+ * key (the same processor), mounted before the global JSON parser as it reads the raw body itself. With Stripe these
+ * events arrive at the ad payments webhook and are routed here by their webhook path (`router`).
+ */
+export function dfyPaymentsWebhookRoutes(kit: RouteKit, dfy: DfyService, router: PaymentEventRouter): Router {
+  const r = Router();
+  defineRoute(
+    r,
+    kit,
+    {
+      method: 'post',
+      path: DFY_PAYMENTS_WEBHOOK_PATH,
+      tag: 'done-for-you',
+      summary: `Payment processor webhook for done-for-you pre-orders and checkouts, ${PAYMENT_WEBHOOK_SIGNATURES}`,
+      description: `Idempotent on the event id. \`payment_intent.succeeded\` (data.purchaseId: the payment id of the deal's \`payment\`) with the payment's own amount and currency (400 otherwise, nothing recorded) moves the deal: a pre-order to pre_ordered, a checkout resolves money (at signed: ready_to_ship). A deal that can no longer take it keeps its stage and the money is owed back (refundOwed). Other types are recorded only. ${PAYMENT_WEBHOOK_ROUTING}`,
+      auth: 'signature',
+      body: AdPaymentWebhookBody,
+      response: z.union([DealPaymentWebhookResult, RoutedPaymentEvent]),
+      errors: [503],
+    },
+    signedPaymentEvent((raw, headers) => dfy.payments.verifyWebhook(raw, headers), { path: DFY_PAYMENTS_WEBHOOK_PATH, router }),
+    async (_input, _req, res) => sendOk(res, await dfy.payments.receivePayment(...paymentEventOf(res))),
+  );
   return r;
 }

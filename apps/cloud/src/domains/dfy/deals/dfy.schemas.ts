@@ -185,6 +185,73 @@ export const Deal = z.object({
     }),
   ),
 });
+/** A payment asked of the processor and not made yet: the operator is sent to `checkoutUrl` to pay. */
+export const AwaitingPayment = z.object({
+  id: z.string().describe('the payment id (the processor intent pays for it; the same request again answers the same payment)'),
+  kind: z.enum(['preorder', 'checkout']),
+  status: z.literal('awaiting_payment'),
+  amountUsd: z.number().describe('the catalog amount (never a client amount)'),
+  currency: z.string(),
+  processor: z.string(),
+  paymentIntentId: z.string(),
+  checkoutUrl: z.string().describe("where the operator pays (the processor's hosted page); the deal moves once the processor reports the payment"),
+  createdAt: z.string().describe(TIMESTAMP),
+});
+
+/** One payment taken for the deal, and its refund. */
+export const DealPayment = z.object({
+  id: z.string(),
+  kind: z.enum(['preorder', 'checkout', 'pool']),
+  amountUsd: z.number(),
+  currency: z.string(),
+  processor: z.string().nullable().describe('where the money was taken; null: recorded without a processor (the sandbox, the investment pool)'),
+  paidAt: z.string().describe(TIMESTAMP),
+  refundedAt: z.string().nullable().describe(`${TIMESTAMP}; when the refund was decided (the deal cancelled before shipping)`),
+  refund: z
+    .object({
+      status: z.enum(['owed', 'issued', 'failed']),
+      refundId: z.string().nullable().describe("the processor's refund"),
+      reason: z.string().nullable().describe("the processor's reason for a failed refund"),
+      at: z.string().nullable().describe(TIMESTAMP),
+    })
+    .nullable()
+    .describe(
+      'a processor payment refunded through the processor: owed → issued, or failed with its reason (retry: POST …/refund); null: no refund through a processor',
+    ),
+});
+
+/**
+ * A deal as its single-deal answers show it: the stored deal (byte for byte its replay) and, only while one awaits
+ * the operator, the payment to make.
+ */
+export const DealView = Deal.extend({
+  payment: AwaitingPayment.optional().describe(
+    'present only while a payment awaits the operator (a deployment with a real payment processor): send the operator to payment.checkoutUrl; the deal moves when the processor reports it paid. Absent: nothing to pay now',
+  ),
+});
+
+/** The deal's money view: the payment awaiting the operator, the payments taken and their refunds. */
+export const DealMoney = z.object({
+  dealId: z.string(),
+  payment: AwaitingPayment.nullable().describe('the payment awaiting the operator (its checkoutUrl); null: nothing to pay now'),
+  payments: z.array(DealPayment).describe('the payments taken for this deal, oldest first, each with its refund'),
+});
+
+export const DealPaymentWebhookResult = z.object({
+  eventId: z.string(),
+  type: z.string(),
+  paymentId: z.string(),
+  dealId: z.string().nullable(),
+  duplicate: z.boolean().describe('the event id (or another event of the same intent) was applied before: nothing changed'),
+  status: z
+    .enum(['awaiting_payment', 'paid', 'expired'])
+    .nullable()
+    .describe('the payment after this event (expired: its page can no longer be paid; ask again)'),
+  refundOwed: z
+    .boolean()
+    .describe('the deal could no longer take this payment (cancelled or moved on meanwhile): recorded, and owed back through the processor'),
+});
+
 export const DealPage = z.object({ page: z.number().int(), size: z.number().int(), total: z.number().int(), records: z.array(Deal) });
 
 export const Replay = z.object({

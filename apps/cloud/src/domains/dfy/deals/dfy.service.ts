@@ -15,6 +15,8 @@ import { autopilotMoves, type AutopilotMoves } from './autopilot-moves.ts';
 import { CATALOG, CATALOG_VERSION, priceOf, type Tier } from './catalog.ts';
 import { CHECKPOINT_RULES, type Raiser } from './checkpoint-kinds.ts';
 import { DealChanges, type ChangeScope } from './deal-changes.ts';
+import { ProcessorPayments, type ProcessorPaymentsDeps } from './processor-payments.ts';
+import { recordPayment } from './deal-payments.ts';
 import { foldDeal, type DealEvent, type DealOrigin, type DealState, type Envelope, type TouchChannel } from './deal-model.ts';
 import type { DealChange } from './deal-port.ts';
 import type { Actor, CheckpointKind, DealStage } from './deal-vocabulary.ts';
@@ -43,6 +45,8 @@ export interface DfyDeps {
   config: Pick<Config, 'mode'>;
   /** Fleet events: a checkpoint raised on a deal reaches the operator's webhooks and alert rules. */
   events: EventSink;
+  /** Money through a real processor (processor-payments.ts); absent, or no `processor`: paid at once (the sandbox). */
+  payments?: Pick<ProcessorPaymentsDeps, 'processor' | 'verifier'>;
 }
 
 const usd = (cents: number) => Math.round(cents) / 100;
@@ -57,8 +61,14 @@ const usd = (cents: number) => Math.round(cents) / 100;
  */
 export class DfyService {
   private readonly changes: DealChanges;
+  /** Money through a real payment processor: its webhook, views and refunds (also in the sandbox, where nothing awaits). */
+  readonly payments: ProcessorPayments;
   constructor(private readonly deps: DfyDeps) {
     this.changes = new DealChanges(deps);
+    this.payments = new ProcessorPayments({ ...deps, processor: null, verifier: null, ...deps.payments }, this.changes, {
+      created: (w, body, origin) => this.created(w, body, origin),
+      provisionPin: (tx, w) => this.provisionPin(tx, w),
+    });
   }
 
   catalog(): Parsed<typeof CatalogData> {
@@ -84,23 +94,25 @@ export class DfyService {
    * the catalog price of its tier (never a client amount), then moves shortlisting → pre_ordered.
    */
   async preorder(p: Principal, body: PreorderBody): Promise<DealState> {
+    if (this.deps.payments?.processor) return this.payments.preorder(p, body);
     return this.changes.create(p.operatorId, request(p, 'dfy.preorder'), async (w, tx, now) => {
       this.created(w, body, 'preorder');
       const amount = priceOf(w.deal.tier);
       const paymentId = newId('dpay', now);
       w.emit({ type: 'preorder_paid', amountCents: amount, paymentId });
       await w.move('preorder_paid', { confirm: true });
-      await this.recordPayment(tx, w, { id: paymentId, kind: 'preorder', cents: amount }, now);
+      await recordPayment(tx, w, { id: paymentId, kind: 'preorder', cents: amount }, now);
     });
   }
 
   /** Pays the pre-order of a requested deal still at shortlisting (confirmed): shortlisting → pre_ordered. */
   async preorderDeal(p: Principal, dealId: string): Promise<DealState> {
+    if (this.deps.payments?.processor) return this.payments.preorderDeal(p, dealId);
     return this.onDeal(p, dealId, 'dfy.preorder', async (w, tx, now) => {
       const amount = priceOf(w.deal.tier);
       const paymentId = newId('dpay', now);
       await w.act('preorder', { confirm: true, event: { type: 'preorder_paid', amountCents: amount, paymentId } });
-      await this.recordPayment(tx, w, { id: paymentId, kind: 'preorder', cents: amount }, now);
+      await recordPayment(tx, w, { id: paymentId, kind: 'preorder', cents: amount }, now);
     });
   }
 
@@ -119,7 +131,7 @@ export class DfyService {
       const amount = priceOf(tier);
       const paymentId = newId('dpay', now);
       w.emit({ type: 'machine_paid', amountCents: amount, paymentId });
-      await this.recordPayment(tx, w, { id: paymentId, kind: 'pool', cents: amount }, now);
+      await recordPayment(tx, w, { id: paymentId, kind: 'pool', cents: amount }, now);
     });
   }
 
@@ -133,25 +145,6 @@ export class DfyService {
       note: body.note,
       autopilot: body.autopilot,
       origin,
-    });
-  }
-
-  private async recordPayment(
-    tx: Repos,
-    w: DealWriter,
-    pay: { id: string; kind: 'preorder' | 'pool' | 'checkout'; cents: number },
-    now: number,
-  ): Promise<void> {
-    // the deal row must exist before its payment (foreign key): a new deal is written first
-    await w.ensureRow();
-    await tx.dfy.insertPayment({
-      id: pay.id,
-      deal_id: w.dealId,
-      operator_id: w.operatorId,
-      kind: pay.kind,
-      amount_cents: pay.cents,
-      created_at: now,
-      refunded_at: null,
     });
   }
 
@@ -284,11 +277,12 @@ export class DfyService {
    * waits for the signature. A deal its pre-order already paid is 409 (nothing is charged twice).
    */
   async checkout(p: Principal, dealId: string, confirmed: boolean): Promise<DealState> {
+    if (this.deps.payments?.processor) return this.payments.checkout(p, dealId, confirmed);
     return this.onDeal(p, dealId, 'dfy.checkout', async (w, tx, now) => {
       const due = priceOf(w.deal.tier) - Math.round(w.deal.money.preorderPaidUsd * 100);
       const paymentId = newId('dpay', now);
       const to = await w.act('payment', { confirm: confirmed, event: { type: 'machine_paid', amountCents: due, paymentId } });
-      await this.recordPayment(tx, w, { id: paymentId, kind: 'checkout', cents: due }, now);
+      await recordPayment(tx, w, { id: paymentId, kind: 'checkout', cents: due }, now);
       if (to === 'ready_to_ship') await this.provisionPin(tx, w);
     });
   }
@@ -319,21 +313,34 @@ export class DfyService {
 
   /** Cancels the deal (the only correction); refunds its payments while the operations table still allows a refund (until shipped). */
   async cancel(p: Principal, dealId: string, reason: string): Promise<DealState> {
-    return this.onDeal(p, dealId, 'dfy.cancel', async (w, tx, now) => {
+    const deal = await this.onDeal(p, dealId, 'dfy.cancel', async (w, tx, now) => {
       if (w.allows('refund')) await this.refundAll(tx, w, now, reason);
       w.emit({ type: 'cancel_requested', reason });
       await w.move('cancel');
     });
+    // the cancel stands; a refund the processor refused or could not take stays on the money view (POST …/refund retries)
+    await this.payments.issueOwed(p, dealId, reason).catch(() => undefined);
+    return deal;
   }
 
-  /** The refund path (confirmed): every payment of a deal that has not shipped is refunded and the deal cancelled. */
+  /**
+   * The refund path (confirmed): every payment of a deal that has not shipped is refunded and the deal cancelled; one
+   * taken through the processor is issued through it (`issueRefunds`: 502 failed, 503 still owed; the cancel stands).
+   * While refunds are owed or failed, the call only issues them (the retry).
+   */
   async refund(p: Principal, dealId: string, reason: string): Promise<DealState> {
-    return this.onDeal(p, dealId, 'dfy.refund', async (w, tx, now) => {
-      await w.act('refund');
-      if (!(await this.refundAll(tx, w, now, reason))) throw conflict(`Deal is ${w.stage}: nothing paid to refund`);
-      w.emit({ type: 'cancel_requested', reason });
-      await w.move('cancel');
-    });
+    const repos = this.deps.store.repos;
+    await this.changes.owned(repos, p, dealId);
+    if (!(await repos.dfy.refundsToIssue(dealId)).length) {
+      await this.onDeal(p, dealId, 'dfy.refund', async (w, tx, now) => {
+        await w.act('refund');
+        if (!(await this.refundAll(tx, w, now, reason))) throw conflict(`Deal is ${w.stage}: nothing paid to refund`);
+        w.emit({ type: 'cancel_requested', reason });
+        await w.move('cancel');
+      });
+    }
+    await this.payments.issueOwed(p, dealId, reason);
+    return this.getDeal(p, dealId);
   }
 
   private async refundAll(tx: Repos, w: DealWriter, now: number, reason: string): Promise<boolean> {

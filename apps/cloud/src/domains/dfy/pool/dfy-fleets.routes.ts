@@ -1,8 +1,10 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import { principalOf } from '../../../http/authenticate.ts';
 import { sendOk } from '../../../http/envelope.ts';
 import { defineRoute, type RouteKit } from '../../../http/route.ts';
-import { paymentEventOf, signedPaymentEvent } from '../../ad-purchases/ad-purchases.routes.ts';
+import { PAYMENT_WEBHOOK_ROUTING, PAYMENT_WEBHOOK_SIGNATURES, paymentEventOf, signedPaymentEvent } from '../../ad-purchases/ad-purchases.routes.ts';
+import { RoutedPaymentEvent, type PaymentEventRouter } from '../../ad-purchases/payment-event-router.ts';
 import { AdPaymentWebhookBody } from '../../ad-purchases/test-processor.ts';
 import { FleetPool, FleetWebhookResult, InvestBody, Investment } from './dfy-fleets.schemas.ts';
 import { DFY_POOL_WEBHOOK_PATH, type DfyFleetsService } from './dfy-fleets.service.ts';
@@ -51,9 +53,10 @@ export function dfyFleetsRoutes(kit: RouteKit, fleets: DfyFleetsService): Router
 
 /**
  * The payment processor's webhook for pool investments (docs/dfy.md): the ad payments webhook's scheme and key
- * (the same processor). It reads the raw body itself, so it is mounted before the global JSON parser.
+ * (the same processor). It reads the raw body itself, so it is mounted before the global JSON parser. With Stripe
+ * the pool's events arrive at the ad payments webhook and are routed here by their webhook path (`router`).
  */
-export function dfyFleetsWebhookRoutes(kit: RouteKit, fleets: DfyFleetsService): Router {
+export function dfyFleetsWebhookRoutes(kit: RouteKit, fleets: DfyFleetsService, router: PaymentEventRouter): Router {
   const r = Router();
   defineRoute(
     r,
@@ -62,15 +65,14 @@ export function dfyFleetsWebhookRoutes(kit: RouteKit, fleets: DfyFleetsService):
       method: 'post',
       path: DFY_POOL_WEBHOOK_PATH,
       tag: 'done-for-you',
-      summary: 'Payment processor webhook for pool investments, signed: X-Vend-Timestamp + X-Vend-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">',
-      description:
-        'Idempotent on the event id. `payment_intent.succeeded` (data.purchaseId: the investment id) pays the investment, credits the pool and funds deals while the balance covers the target price.',
+      summary: `Payment processor webhook for pool investments, ${PAYMENT_WEBHOOK_SIGNATURES}`,
+      description: `Idempotent on the event id. \`payment_intent.succeeded\` (data.purchaseId: the investment id) pays the investment, credits the pool and funds deals while the balance covers the target price; other types are recorded only. ${PAYMENT_WEBHOOK_ROUTING}`,
       auth: 'signature',
       body: AdPaymentWebhookBody,
-      response: FleetWebhookResult,
+      response: z.union([FleetWebhookResult, RoutedPaymentEvent]),
       errors: [503],
     },
-    signedPaymentEvent((raw, headers) => fleets.verifyWebhook(raw, headers)),
+    signedPaymentEvent((raw, headers) => fleets.verifyWebhook(raw, headers), { path: DFY_POOL_WEBHOOK_PATH, router }),
     async (_input, _req, res) => sendOk(res, await fleets.receivePayment(...paymentEventOf(res))),
   );
   return r;

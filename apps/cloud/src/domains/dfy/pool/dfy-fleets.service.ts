@@ -2,14 +2,22 @@ import type { Clock } from '@vend/protocol';
 import { newId } from '../../../crypto/ids.ts';
 import type { DfyPoolInvestmentRow } from '../../../db/schema.ts';
 import type { AuditLog } from '../../../http/audit.ts';
-import { AppError, badRequest } from '../../../http/errors.ts';
+import { AppError } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { formatTimestamp } from '../../../http/time-format.ts';
 import type { Parsed } from '../../../http/route.ts';
 import type { AppStore, Repos } from '../../../repos.ts';
-import { PAYMENT_SUCCEEDED, verifiedEvent, type PaymentEvent, type PaymentProcessor, type WebhookHeaders } from '../../ad-purchases/processor.ts';
+import {
+  PAYMENT_SUCCEEDED,
+  refuseUnlessAsked,
+  verifiedEvent,
+  type PaymentEvent,
+  type PaymentProcessor,
+  type WebhookHeaders,
+} from '../../ad-purchases/processor.ts';
 import { priceOf, type Tier } from '../deals/catalog.ts';
 import type { DfyService } from '../deals/dfy.service.ts';
+import { DFY_PAID_RETURN_PATH } from '../deals/deal-payments.ts';
 import type { FleetPool, FleetWebhookResult, InvestBody, Investment } from './dfy-fleets.schemas.ts';
 import { POOL_FEE_PCT } from './pool-fee.ts';
 
@@ -52,6 +60,7 @@ export class DfyFleetsService {
       currency: 'USD',
       description: `DFY investment pool: ${usd(amountCents).toFixed(2)} USD`,
       webhookPath: DFY_POOL_WEBHOOK_PATH,
+      returnUrl: DFY_PAID_RETURN_PATH,
     });
     // an intent whose investment failed to write is never shown to anyone (harmless at the processor)
     const target = await store.transaction(async (tx) => {
@@ -109,12 +118,12 @@ export class DfyFleetsService {
       if (!fresh) return { ...base, duplicate: true, status };
       if (event.type !== PAYMENT_SUCCEEDED) return { ...base, duplicate: false, status };
 
-      const refuse = (message: string) => badRequest(undefined, [{ path: 'body.data', message }]);
-      if (!inv) throw refuse(`unknown investment ${event.purchaseId}`);
-      if (inv.payment_intent_id !== event.intentId) throw refuse(`intent ${event.intentId} is not investment ${inv.id}'s`);
-      if (Number(inv.amount_cents) !== event.amountCents || inv.currency !== event.currency) {
-        throw refuse(`amount ${event.amountCents} ${event.currency} does not match the investment of ${Number(inv.amount_cents)} ${inv.currency}`);
-      }
+      refuseUnlessAsked(event, 'investment', inv, (i) => ({
+        id: i.id,
+        intentId: i.payment_intent_id,
+        amountCents: Number(i.amount_cents),
+        currency: i.currency,
+      }));
       // paid by another event of the same intent: nothing more to do
       if (!(await repo.markPaid(inv.id, event.id, now))) return { ...base, duplicate: true, status: 'paid' };
       await repo.move(inv.operator_id, Number(inv.amount_cents), { invested: Number(inv.amount_cents) }, now);
